@@ -1,0 +1,791 @@
+"""The ``keizer`` command: thin click commands over store, engines and formats.
+
+Every command that writes runs in one transaction (``Store.change``) and is
+logged, so ``keizer undo`` reverts it.  Errors a user can fix are printed as
+one line on stderr with exit status 1; the database is left as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from keizer import competition as comp_ops
+from keizer.formats.season_json import FormatError
+from keizer.output import FORMATS, json_number, number, render
+from keizer.settings import DESCRIPTIONS, PRESETS, SettingsError
+from keizer.store import Store, StoreError
+
+
+class Context:
+    def __init__(self, db: str, competition: str | None):
+        self.db = Path(db)
+        self.competition_ref = competition
+        self._store: Store | None = None
+        self.created = False
+
+    def store(self, create: bool = False) -> Store:
+        if self._store is None:
+            existed = self.db.exists() and self.db.stat().st_size > 0
+            self._store = Store.open(self.db, create=create)
+            self.created = not existed
+        return self._store
+
+    def comp(self, store: Store) -> dict[str, Any]:
+        return store.competition(self.competition_ref)
+
+
+pass_ctx = click.make_pass_decorator(Context)
+_OPENED: list[Context] = []  # for cleaning up after a failed command
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format."
+)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--db", envvar="KEIZER_DB", default="club.db", show_default=True,
+              help="Season database (default from $KEIZER_DB).")
+@click.option("-c", "--competition", help="Competition name or id (default: the one used last).")
+@click.version_option(package_name="keizer")
+@click.pass_context
+def cli(ctx: click.Context, db: str, competition: str | None) -> None:
+    """Run a chess club's Keizer competition: attendance, pairings, results, standings."""
+    ctx.obj = Context(db, competition)
+    _OPENED.append(ctx.obj)
+
+
+@contextmanager
+def writing(ctx: Context, command: str, summary: str, create: bool = False) -> Iterator[Store]:
+    store = ctx.store(create=create)
+    with store.change(command, summary):
+        yield store
+
+
+# -- database -----------------------------------------------------------------
+
+
+@cli.command()
+@pass_ctx
+def init(ctx: Context) -> None:
+    """Create an empty season database."""
+    if ctx.db.exists() and ctx.db.stat().st_size > 0:
+        ctx.store()  # refuses foreign or newer files
+        click.echo(f"{ctx.db} is already a keizer database")
+        return
+    ctx.store(create=True)
+    click.echo(f"created {ctx.db}")
+
+
+@cli.command()
+@pass_ctx
+def undo(ctx: Context) -> None:
+    """Revert the last change (any command that wrote to the database)."""
+    summary = ctx.store().undo()
+    click.echo(f"undone: {summary}")
+
+
+@cli.command()
+@click.option("-n", "--limit", default=20, show_default=True, help="How many changes to show.")
+@format_option
+@pass_ctx
+def log(ctx: Context, limit: int, fmt: str) -> None:
+    """The change log, newest first."""
+    rows = ctx.store().changes(limit)
+    click.echo(render(rows, ["id", "at", "command", "summary"], fmt))
+
+
+# -- members ------------------------------------------------------------------
+
+
+@cli.group()
+def member() -> None:
+    """Club members (shared by all competitions)."""
+
+
+@member.command("add")
+@click.argument("name")
+@click.option("--rating", type=int, help="Rating (0–4000).")
+@click.option("--fed-id", help="Federation id, e.g. the KNSB relatienummer.")
+@pass_ctx
+def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None) -> None:
+    """Add a member."""
+    with writing(ctx, "member add", f"add member {name}", create=True) as store:
+        member_id = store.add_member(name, rating, fed_id)
+    click.echo(f"added member #{member_id} {name}")
+
+
+@member.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@pass_ctx
+def member_import(ctx: Context, file: Path) -> None:
+    """Add or update members from a CSV file with a header row.
+
+    A member with the same federation id (or, without one, the same name) gets
+    the file's rating; others are added.  Semicolon or comma separated, UTF-8
+    or Windows-1252 (the KNSB rating list works as it is).
+    """
+    from keizer.formats.members_csv import parse
+
+    rows = parse(file.read_bytes())
+    added = updated = 0
+    with writing(ctx, "member import", f"import members from {file.name}", create=True) as store:
+        existing = store.members()
+        by_fed = {m["fed_id"]: m for m in existing if m["fed_id"]}
+        by_name = {m["name"].casefold(): m for m in existing}
+        for row in rows:
+            match = by_fed.get(row.fed_id) if row.fed_id else by_name.get(row.name.casefold())
+            if match is None and not row.fed_id:
+                match = None
+            try:
+                if match:
+                    store.update_member(match["id"], rating=row.rating, name=row.name,
+                                        fed_id=row.fed_id or match["fed_id"])
+                    updated += 1
+                else:
+                    new_id = store.add_member(row.name, row.rating, row.fed_id)
+                    by_name[row.name.casefold()] = {"id": new_id, "fed_id": row.fed_id}
+                    if row.fed_id:
+                        by_fed[row.fed_id] = by_name[row.name.casefold()]
+                    added += 1
+            except StoreError as e:
+                raise StoreError(f"{file.name} line {row.line}: {e}") from None
+    click.echo(f"{added} members added, {updated} updated")
+
+
+@member.command("list")
+@format_option
+@pass_ctx
+def member_list(ctx: Context, fmt: str) -> None:
+    """All members."""
+    click.echo(render(ctx.store().members(), ["id", "name", "rating", "fed_id"], fmt))
+
+
+@member.command("edit")
+@click.argument("member_ref")
+@click.option("--name")
+@click.option("--rating", type=int)
+@click.option("--fed-id")
+@pass_ctx
+def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | None, fed_id: str | None) -> None:
+    """Change a member's name, rating or federation id."""
+    fields = {k: v for k, v in dict(name=name, rating=rating, fed_id=fed_id).items() if v is not None}
+    if not fields:
+        raise StoreError("nothing to change: give --name, --rating or --fed-id")
+    with writing(ctx, "member edit", f"edit member {member_ref}") as store:
+        row = store.find_member(member_ref)
+        store.update_member(row["id"], **fields)
+    click.echo(f"updated {row['name']}")
+
+
+# -- competitions -------------------------------------------------------------
+
+
+def _parse_sets(sets: tuple[str, ...]) -> dict[str, str]:
+    overrides = {}
+    for item in sets:
+        if "=" not in item:
+            raise StoreError(f"--set {item!r}: write NAME=VALUE, e.g. --set excused=2/5")
+        name, value = item.split("=", 1)
+        overrides[name.strip()] = value.strip()
+    return overrides
+
+
+@cli.group()
+def competition() -> None:
+    """Competitions of the season."""
+
+
+@competition.command("create")
+@click.argument("name")
+@click.option("--preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a setting (repeatable).")
+@click.option("--all-members", is_flag=True, help="Register every member as a player.")
+@pass_ctx
+def competition_create(ctx: Context, name: str, preset: str, sets: tuple[str, ...], all_members: bool) -> None:
+    """Create a Keizer competition from a preset plus overrides."""
+    overrides = _parse_sets(sets)
+    with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
+        comp_id = store.create_competition(name, preset, overrides)
+        registered = 0
+        if all_members:
+            for m in store.members():
+                store.register(comp_id, m["id"])
+                registered += 1
+    click.echo(f"created competition {name} (preset {preset}); {registered} players registered")
+
+
+@competition.command("list")
+@format_option
+@pass_ctx
+def competition_list(ctx: Context, fmt: str) -> None:
+    """All competitions."""
+    click.echo(render(ctx.store().competitions(), ["id", "name", "system", "preset", "created"], fmt))
+
+
+@competition.command("use")
+@click.argument("name")
+@pass_ctx
+def competition_use(ctx: Context, name: str) -> None:
+    """Make a competition the default for later commands."""
+    with writing(ctx, "competition use", f"use competition {name}") as store:
+        row = store.competition(name)
+        store.set_meta("current_competition", str(row["id"]))
+    click.echo(f"using {row['name']}")
+
+
+@competition.command("settings")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Change a setting (repeatable).")
+@format_option
+@pass_ctx
+def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
+    """Show the effective settings, or change them with --set (recorded in the log)."""
+    if sets:
+        overrides = _parse_sets(sets)
+        summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
+        with writing(ctx, "competition settings", f"settings: {summary}") as store:
+            row = ctx.comp(store)
+            played = store.load_season(row["id"]).completed_rounds()
+            store.update_settings(row["id"], overrides)
+        if played:
+            click.echo(f"changed after round {played}: every standing is recomputed with the new settings", err=True)
+    store = ctx.store()
+    row = ctx.comp(store)
+    settings = store.settings(row["id"]).to_dict()
+    rows = [{"setting": k, "value": _setting_text(v), "meaning": DESCRIPTIONS.get(k, "")} for k, v in settings.items()]
+    if fmt == "json":
+        click.echo(json.dumps({"preset": row["preset"], **settings}, ensure_ascii=False, indent=2))
+    else:
+        click.echo(render(rows, ["setting", "value", "meaning"], fmt))
+
+
+def _setting_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ",".join(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@cli.command()
+@format_option
+def presets(fmt: str) -> None:
+    """The presets and how each differs from classic."""
+    base = PRESETS["classic"]
+    rows = []
+    for name, settings in PRESETS.items():
+        diff = settings.differences(base) if name != "classic" else {}
+        rows.append({"preset": name, "differs_from_classic": ", ".join(f"{k}={_setting_text(v[0])}" for k, v in diff.items())})
+    click.echo(render(rows, ["preset", "differs_from_classic"], fmt))
+
+
+# -- players ------------------------------------------------------------------
+
+
+@cli.group()
+def player() -> None:
+    """Players of the competition (members entered in it)."""
+
+
+@player.command("add")
+@click.argument("members", nargs=-1, required=True)
+@click.option("--joined", type=int, help="First round the player takes part in (default: the next round).")
+@click.option("--category", help="Category (A, B, …) for category standings and pairing.")
+@pass_ctx
+def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None) -> None:
+    """Register members (by name, #id or federation id) in the competition."""
+    with writing(ctx, "player add", f"register {', '.join(members)}") as store:
+        row = ctx.comp(store)
+        season = store.load_season(row["id"])
+        first = joined if joined is not None else comp_ops.open_round(season).number
+        if first < 1:
+            raise StoreError("--joined must be 1 or more")
+        for ref in members:
+            m = store.find_member(ref)
+            store.register(row["id"], m["id"], first, category)
+    click.echo(f"registered {len(members)} player(s), from round {first}")
+
+
+@player.command("list")
+@format_option
+@pass_ctx
+def player_list(ctx: Context, fmt: str) -> None:
+    """Players with start number, rating, joined/withdrawn rounds."""
+    store = ctx.store()
+    rows = store.players(ctx.comp(store)["id"])
+    click.echo(render(rows, ["start_no", "key", "name", "rating", "joined", "withdrawn_after", "category"], fmt))
+
+
+@player.command("set")
+@click.argument("player_ref")
+@click.option("--category")
+@click.option("--joined", type=int)
+@click.option("--default", "default", type=click.Choice(["present", "absent"]),
+              help="This player's attendance when not marked.")
+@pass_ctx
+def player_set(ctx: Context, player_ref: str, category: str | None, joined: int | None, default: str | None) -> None:
+    """Change a player's category, first round or default attendance."""
+    fields = {k: v for k, v in dict(category=category, joined=joined, default_attendance=default).items() if v is not None}
+    if not fields:
+        raise StoreError("nothing to change: give --category, --joined or --default")
+    if joined is not None and joined < 1:
+        raise StoreError("--joined must be 1 or more")
+    with writing(ctx, "player set", f"set {player_ref}") as store:
+        row = store.find_player(ctx.comp(store)["id"], player_ref)
+        store.update_player(row["id"], **fields)
+    click.echo(f"updated {row['name']}")
+
+
+@player.command("withdraw")
+@click.argument("player_ref")
+@pass_ctx
+def player_withdraw(ctx: Context, player_ref: str) -> None:
+    """Withdraw a player from the next round on."""
+    with writing(ctx, "player withdraw", f"withdraw {player_ref}") as store:
+        row = ctx.comp(store)
+        number, _ = comp_ops.mark_attendance(store, row["id"], {}, withdrawn=[player_ref])
+    click.echo(f"{player_ref} withdrawn after round {number - 1}")
+
+
+@cli.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--remove", is_flag=True, help="Allow the pair again.")
+@pass_ctx
+def forbid(ctx: Context, a: str, b: str, remove: bool) -> None:
+    """Never pair these two players (e.g. family), unless nothing else works."""
+    with writing(ctx, "forbid", f"{'allow' if remove else 'forbid'} {a} – {b}") as store:
+        comp_id = ctx.comp(store)["id"]
+        pa, pb = store.find_player(comp_id, a), store.find_player(comp_id, b)
+        if pa["id"] == pb["id"]:
+            raise StoreError("name two different players")
+        store.forbid(comp_id, pa["id"], pb["id"], remove)
+    click.echo(f"{pa['name']} – {pb['name']}: {'allowed again' if remove else 'forbidden'}")
+
+
+# -- attendance ---------------------------------------------------------------
+
+
+@cli.command()
+@click.option("-p", "--present", multiple=True, metavar="PLAYER", help="Present (repeatable).")
+@click.option("-e", "--excused", multiple=True, metavar="PLAYER", help="Absent with notice.")
+@click.option("-u", "--unexcused", multiple=True, metavar="PLAYER", help="Absent without notice.")
+@click.option("-k", "--club", multiple=True, metavar="PLAYER", help="Club duty (arbiter, team match).")
+@click.option("-x", "--external", multiple=True, metavar="PLAYER=RESULT",
+              help="External game for the club: win, draw or loss.")
+@click.option("-w", "--withdrawn", multiple=True, metavar="PLAYER", help="Withdraws from this round on.")
+@click.option("--round", "round_no", type=int, help="Round (default: the next one); earlier rounds can be corrected.")
+@click.option("--date", help="Date of the round, e.g. 2026-09-08.")
+@pass_ctx
+def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn, round_no, date) -> None:
+    """Mark attendance; unmarked players get their default (present, or absent).
+
+    PLAYER is a name (or part of it), a player id, or #start-number.
+    """
+    marks: dict[str, str] = {}
+    for status, refs in (("present", present), ("excused", excused), ("unexcused", unexcused), ("club", club)):
+        for ref in refs:
+            if ref in marks:
+                raise StoreError(f"{ref!r} is marked twice in one command; mark each player once")
+            marks[ref] = status
+    ext: dict[str, str] = {}
+    for item in external:
+        if "=" not in item:
+            raise StoreError(f"--external {item!r}: write PLAYER=win, PLAYER=draw or PLAYER=loss")
+        ref, result = item.rsplit("=", 1)
+        ext[ref.strip()] = result.strip().lower()
+    with writing(ctx, "attend", "attendance") as store:
+        comp_id = ctx.comp(store)["id"]
+        number, counts = comp_ops.mark_attendance(store, comp_id, marks, ext, withdrawn, round_no, date)
+        store.describe(f"attendance round {number}")
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    click.echo(f"round {number}: {summary}")
+
+
+@cli.command()
+@click.option("--round", "round_no", type=int, help="Round (default: the open one).")
+@format_option
+@pass_ctx
+def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
+    """Who is present, excused, on club duty … in a round."""
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    season = store.load_season(comp_id)
+    number = round_no or comp_ops.open_round(season).number
+    if not 1 <= number <= len(season.rounds):
+        raise StoreError(f"round {number} has no attendance yet; mark it with 'keizer attend'")
+    rnd = season.rounds[number - 1]
+    in_game = {p for g in rnd.games for p in (g.white, g.black)}
+    rows = []
+    for p in sorted(season.players, key=lambda p: p.start_no):
+        if p.id in in_game:
+            status = "game"
+        elif p.id in rnd.present:
+            status = "present"
+        elif p.id in rnd.external:
+            status = f"external ({rnd.external[p.id].value})"
+        elif p.id in rnd.absent:
+            status = rnd.absent[p.id].value
+        elif not p.active_in(number):
+            status = "not joined" if number < p.joined else "withdrawn"
+        else:
+            status = "unexcused"
+        rows.append({"start_no": p.start_no, "id": p.id, "name": p.name, "status": status})
+    click.echo(render(rows, ["start_no", "name", "status"], fmt))
+
+
+# -- pairing ------------------------------------------------------------------
+
+
+@cli.command()
+@click.option("--dry-run", is_flag=True, help="Show the pairing without storing it.")
+@click.option("--explain", is_flag=True, help="Say why each pair was made.")
+@click.option("--fix", nargs=2, multiple=True, metavar="WHITE BLACK", help="Fix a pair by hand (repeatable).")
+@click.option("--bye", "bye", metavar="PLAYER", help="Give the bye to this player.")
+@click.option("--again", is_flag=True, help="Re-pair the open round (no results yet).")
+@click.option("--keep", type=int, multiple=True, metavar="BOARD", help="With --again: keep this board (repeatable).")
+@format_option
+@pass_ctx
+def pair(ctx: Context, dry_run: bool, explain: bool, fix, bye, again: bool, keep, fmt: str) -> None:
+    """Pair the next round from the players marked present."""
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    if keep and not again:
+        raise StoreError("--keep only works with --again")
+    try:
+        with store.change("pair", "pairing") as st:
+            pairing = comp_ops.make_pairing(st, comp_id, fix, bye, keep, again)
+            st.describe(f"pair round {pairing.round}")
+            season = st.load_season(comp_id)
+            if dry_run:
+                raise _DryRun()
+    except _DryRun:
+        pass
+    _show_pairing(season, pairing, explain, fmt)
+
+
+class _DryRun(Exception):
+    """Raised inside the transaction so that a dry run writes nothing."""
+
+
+def _show_pairing(season, pairing, explain: bool, fmt: str) -> None:
+    names = {p.id: p.name for p in season.players}
+    if fmt == "json":
+        out = {
+            "round": pairing.round,
+            "pairs": [{"board": b.board, "white": b.white, "black": b.black}
+                      | ({"reason": b.reason} if explain else {}) for b in pairing.boards],
+            "bye": pairing.bye,
+        }
+        if explain:
+            out["bye_reason"] = pairing.bye_reason
+            out["bent"] = list(pairing.bent)
+        click.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    rows = [{"board": b.board, "white": names[b.white], "black": names[b.black], "why": b.reason}
+            for b in pairing.boards]
+    columns = ["board", "white", "black"] + (["why"] if explain else [])
+    if fmt == "csv":
+        click.echo(render(rows, columns, fmt))
+        return
+    click.echo(f"Round {pairing.round}")
+    click.echo(render(rows, columns, fmt))
+    if pairing.bye:
+        click.echo(f"bye: {names[pairing.bye]}" + (f" ({pairing.bye_reason})" if explain and pairing.bye_reason else ""))
+    for line in pairing.bent:
+        click.echo(f"rule bent: {line}")
+
+
+@cli.command()
+@pass_ctx
+def unpair(ctx: Context) -> None:
+    """Remove the open round's pairing (before any result is entered)."""
+    with writing(ctx, "unpair", "remove pairing") as store:
+        number = comp_ops.unpair(store, ctx.comp(store)["id"])
+    click.echo(f"pairing of round {number} removed")
+
+
+@cli.command()
+@click.argument("a")
+@click.argument("b")
+@pass_ctx
+def swap(ctx: Context, a: str, b: str) -> None:
+    """Move players by hand: exchange two players in the open round's pairing."""
+    with writing(ctx, "swap", f"swap {a} and {b}") as store:
+        number = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b)
+    click.echo(f"round {number}: swapped {a} and {b}")
+
+
+@cli.command()
+@click.option("--round", "round_no", type=int, help="Round (default: the open one).")
+@format_option
+@pass_ctx
+def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
+    """The pairing of a round, with results so far."""
+    store = ctx.store()
+    season = store.load_season(ctx.comp(store)["id"])
+    number = round_no or comp_ops.open_round(season).number
+    if not 1 <= number <= len(season.rounds) or not (season.rounds[number - 1].games or season.rounds[number - 1].byes):
+        raise StoreError(f"round {number} has not been paired yet")
+    rnd = season.rounds[number - 1]
+    names = {p.id: p.name for p in season.players}
+    rows = [{"board": g.board, "white": names[g.white], "black": names[g.black],
+             "white_id": g.white, "black_id": g.black, "result": g.result.value if g.result else None}
+            for g in rnd.games]
+    if fmt == "json":
+        click.echo(json.dumps({"round": number, "pairs": rows, "bye": list(rnd.byes)}, ensure_ascii=False, indent=2))
+        return
+    click.echo(render(rows, ["board", "white", "black", "result"], fmt))
+    for p in rnd.byes:
+        click.echo(f"bye: {names[p]}")
+
+
+# -- results ------------------------------------------------------------------
+
+
+@cli.command()
+@click.argument("results", nargs=-1)
+@click.option("--file", "file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Read BOARD RESULT lines from a file.")
+@click.option("--round", "round_no", type=int, help="Round (default: the open one).")
+@click.option("--correct", is_flag=True, help="Overwrite results that were entered before.")
+@pass_ctx
+def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: int | None, correct: bool) -> None:
+    """Enter results: BOARD=RESULT …, e.g. 1=1-0 2=½-½ 3=0-1 4=+- (forfeit).
+
+    Results: 1-0, 0-1, 1/2-1/2 (½-½, =), +- and -+ (forfeit), -- (both forfeit).
+    """
+    items = list(results)
+    if file is not None:
+        for line_no, line in enumerate(file.read_text(encoding="utf-8-sig").splitlines(), start=1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.replace("=", " ").replace(";", " ").replace(",", " ").split()
+            if len(parts) != 2:
+                raise StoreError(f"{file.name} line {line_no}: write 'BOARD RESULT', e.g. '3 1-0'")
+            items.append(f"{parts[0]}={parts[1]}")
+    if not items:
+        raise StoreError("no results given: write BOARD=RESULT, e.g. 'keizer result 1=1-0 2=0-1'")
+    parsed: dict[int, str] = {}
+    for item in items:
+        board, sep, text = item.partition("=")
+        if not sep or not board.strip().isdigit():
+            raise StoreError(f"{item!r}: write BOARD=RESULT, e.g. 1=1-0")
+        if int(board) in parsed:
+            raise StoreError(f"board {board} is given twice")
+        parsed[int(board)] = text.strip()
+    with writing(ctx, "result", f"results {' '.join(items)}") as store:
+        comp_id = ctx.comp(store)["id"]
+        number = comp_ops.enter_results(store, comp_id, parsed, round_no, correct)
+        season = store.load_season(comp_id)
+    rnd = season.rounds[number - 1]
+    missing = [g.board for g in rnd.games if g.result is None]
+    state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
+    click.echo(f"round {number}: {len(parsed)} result(s) entered; {state}")
+
+
+# -- standings and history ----------------------------------------------------
+
+
+@cli.command()
+@click.option("--round", "round_no", type=int, help="Standing after this round (default: the last played).")
+@click.option("--category", help="Only players of this category.")
+@format_option
+@pass_ctx
+def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str) -> None:
+    """The Keizer standing: rank, value, score, games, W/D/L, percentage."""
+    from keizer.scoring import compute_standings
+
+    store = ctx.store()
+    season = store.load_season(ctx.comp(store)["id"])
+    last = season.completed_rounds()
+    if round_no is not None and not 0 <= round_no <= last:
+        raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+    standing = compute_standings(season, round_no if round_no is not None else last)[-1]
+    rows = standing_rows(season, standing, category)
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    decimals = season.settings.decimals
+    table = [
+        {**r, "score": number(Fraction(r["score_exact"]), decimals), "value": number(Fraction(r["value_exact"]), decimals),
+         "%": number(Fraction(r["percentage_exact"]) * 100, 0) if r["percentage_exact"] else ""}
+        for r in rows
+    ]
+    if fmt == "table":
+        click.echo(f"{season.name} — standing after round {standing.round}")
+    click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%"], fmt))
+
+
+def standing_rows(season, standing, category: str | None = None) -> list[dict[str, Any]]:
+    """The JSON rows of ``keizer standings`` (season-json.md), plus exact values."""
+    players = {p.id: p for p in season.players}
+    rows = []
+    for e in standing.entries:
+        p = players[e.player]
+        if category and p.category != category:
+            continue
+        pct = e.percentage
+        rows.append({
+            "rank": e.rank, "id": e.player, "name": p.name, "rating": p.rating,
+            "score": json_number(e.score), "value": json_number(e.value),
+            "games": e.games, "wins": e.wins, "draws": e.draws, "losses": e.losses,
+            "percentage": round(float(pct) * 100, 1) if pct is not None else None,
+            "forfeit_wins": e.forfeit_wins, "forfeit_losses": e.forfeit_losses, "byes": e.byes,
+            "excused": e.excused, "unexcused": e.unexcused, "club": e.club, "external": e.external,
+            "value_before": json_number(e.value_before),
+            "category": p.category,
+            "score_exact": str(e.score), "value_exact": str(e.value),
+            "percentage_exact": str(pct) if pct is not None else None,
+        })
+    return rows
+
+
+@cli.command()
+@click.argument("player_ref")
+@click.option("--round", "round_no", type=int, help="As priced in the standing after this round.")
+@format_option
+@pass_ctx
+def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> None:
+    """A player's rounds: opponent, colour, result, value used and points earned."""
+    from keizer.scoring import compute_standings, round_scores
+
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    season = store.load_season(comp_id)
+    key = store.find_player(comp_id, player_ref)["key"]
+    last = season.completed_rounds()
+    if round_no is not None and not 0 <= round_no <= last:
+        raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+    standing = compute_standings(season, round_no if round_no is not None else last)[-1]
+    if key in standing.off_ladder:
+        raise StoreError(f"{player_ref} withdrew and is off the ladder in this standing; use --round")
+    names = {p.id: p.name for p in season.players}
+    decimals = season.settings.decimals
+    entry = standing.entry(key)
+    own = standing.own_pricing.get(key, Fraction(0))
+    lines = round_scores(season, standing, key)
+    rows = []
+    for line in lines:
+        game = line.kind in ("game", "forfeit")
+        rows.append({
+            "round": line.round, "kind": line.kind,
+            "opponent": names[line.opponent] if line.opponent else None, "opponent_id": line.opponent,
+            "colour": line.colour.value if line.colour else None,
+            "result": _result_for(line) if game else (line.result.value if line.result else None),
+            "value_used": json_number(line.value_used), "factor": str(line.factor),
+            "points": json_number(line.points),
+        })
+    if fmt == "json":
+        click.echo(json.dumps({"id": key, "name": names[key], "round": standing.round, "rank": entry.rank,
+                               "score": json_number(entry.score), "own_value": json_number(own),
+                               "rounds": rows}, ensure_ascii=False, indent=2))
+        return
+    table = [{**r, "value_used": number(Fraction(l.value_used), decimals), "points": number(l.points, decimals)}
+             for r, l in zip(rows, lines)]
+    if fmt == "table":
+        click.echo(f"{names[key]} — rank {entry.rank}, score {number(entry.score, decimals)} after round {standing.round}")
+        click.echo(f"own value {number(own, decimals)}")
+    click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
+
+
+def _result_for(line) -> str:
+    """The game result from the player's side: 1, ½, 0, +, −."""
+    from keizer.model import Colour, Result
+
+    r = line.result
+    mine_white = line.colour is Colour.WHITE
+    if r is Result.DRAW:
+        return "½"
+    if r is Result.DOUBLE_FORFEIT:
+        return "−−"
+    won = (r in (Result.WHITE_WIN, Result.WHITE_FORFEIT_WIN)) == mine_white
+    if r.is_forfeit:
+        return "+" if won else "−"
+    return "1" if won else "0"
+
+
+# -- season JSON --------------------------------------------------------------
+
+
+@cli.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", help="Competition name (default: the file's).")
+@pass_ctx
+def import_(ctx: Context, file: Path, name: str | None) -> None:
+    """Import a season JSON file as a new competition."""
+    from keizer.formats.season_json import load_season
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as e:
+        raise FormatError(f"{file.name}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except UnicodeDecodeError:
+        raise FormatError(f"{file.name}: not UTF-8 text") from None
+    season = load_season(data)
+    preset = data.get("settings", {}).get("preset", "classic") if isinstance(data.get("settings"), dict) else "classic"
+    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        comp_ops.import_season(store, season, name, preset)
+    click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="File (default: stdout).")
+@pass_ctx
+def export(ctx: Context, fmt: str, output: Path | None) -> None:
+    """Export the competition as season JSON."""
+    from keizer.formats.season_json import dump
+
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    text = json.dumps(dump(store.load_season(comp_id), store.preset(comp_id)), ensure_ascii=False, indent=1)
+    if output:
+        output.write_text(text + "\n", encoding="utf-8")
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text)
+
+
+# -- entry point --------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI; user errors become one line on stderr and exit status 1."""
+    _OPENED.clear()
+    try:
+        with cli.make_context("keizer", list(sys.argv[1:] if argv is None else argv)) as ctx:
+            cli.invoke(ctx)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
+    except (StoreError, FormatError, SettingsError) as e:
+        _cleanup(_OPENED)
+        click.echo(f"error: {e}", err=True)
+        sys.exit(1)
+    except sqlite3.Error as e:
+        _cleanup(_OPENED)
+        click.echo(f"error: database problem: {e}", err=True)
+        sys.exit(1)
+
+
+def _cleanup(holder: list[Context]) -> None:
+    """A database this failed command created is removed again."""
+    for ctx in holder:
+        if ctx.created and ctx._store is not None:
+            ctx._store.close()
+            if os.path.exists(ctx.db):
+                os.remove(ctx.db)

@@ -1,0 +1,328 @@
+"""The weekly loop on a stored competition: attendance, pairing, results.
+
+Each function reads what it needs from the :class:`~keizer.store.Store`, asks
+the engines (scoring, pairing) for decisions, and writes the outcome back.
+Callers wrap them in ``store.change(...)`` so that a command is one
+transaction; every rule that can refuse raises :class:`StoreError` with a
+one-line message before anything is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Iterable, Mapping
+
+from keizer.model import Result, Season
+from keizer.scoring import Standing, compute_standings
+from keizer.settings import Settings
+from keizer.store import Store, StoreError
+
+#: Attendance marks a user can give, and the stored status for each.
+MARKS = ("present", "excused", "unexcused", "club", "external")
+
+
+@dataclass(frozen=True)
+class Open:
+    """The round being prepared: its number and whether it has been paired."""
+
+    number: int
+    paired: bool
+    exists: bool
+
+
+def open_round(season: Season) -> Open:
+    """The round to prepare next: the first one that is not complete."""
+    done = season.completed_rounds()
+    if len(season.rounds) > done:
+        rnd = season.rounds[done]
+        return Open(rnd.number, bool(rnd.games) or bool(rnd.byes), True)
+    return Open(done + 1, False, False)
+
+
+def current_standing(season: Season, upto: int | None = None) -> Standing:
+    return compute_standings(season, upto)[-1]
+
+
+def mark_attendance(
+    store: Store,
+    comp_id: int,
+    marks: Mapping[str, str],
+    external: Mapping[str, str] | None = None,
+    withdrawn: Iterable[str] = (),
+    round_no: int | None = None,
+    date: str | None = None,
+) -> tuple[int, dict[str, int]]:
+    """Mark players for a round; the rest of an unpaired round get their default.
+
+    ``marks`` maps a player reference to present / excused / unexcused / club;
+    ``external`` a reference to win / draw / loss.  Returns the round and how
+    many players ended up with each status.
+    """
+    season = store.load_season(comp_id)
+    settings = season.settings
+    target = open_round(season)
+    number = round_no if round_no is not None else target.number
+    if number < 1 or number > target.number:
+        raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
+    paired = number < target.number or target.paired
+    players = {r["key"]: r for r in store.players(comp_id)}
+    chosen: dict[str, tuple[str, str | None]] = {}
+
+    def claim(ref: str, status: str, result: str | None = None) -> None:
+        row = store.find_player(comp_id, ref)
+        if row["key"] in chosen:
+            raise StoreError(f"{row['name']} is marked twice in one command; mark each player once")
+        chosen[row["key"]] = (status, result)
+
+    for ref, status in marks.items():
+        if status not in MARKS[:-1]:
+            raise StoreError(f"unknown attendance {status!r}: use present, excused, unexcused or club")
+        claim(ref, status)
+    for ref, result in (external or {}).items():
+        if result not in ("win", "draw", "loss"):
+            raise StoreError(f"external game of {ref}: result must be win, draw or loss, not {result!r}")
+        claim(ref, "external", result)
+    leaving = [store.find_player(comp_id, ref) for ref in withdrawn]
+    for row in leaving:
+        if row["key"] in chosen:
+            raise StoreError(f"{row['name']} is both marked and withdrawn; choose one")
+
+    season_players = {p.id: p for p in season.players}
+    for key, (status, _) in chosen.items():
+        if not season_players[key].active_in(number):
+            raise StoreError(f"{players[key]['name']} does not take part in round {number} (not joined yet, or withdrawn)")
+
+    store.ensure_round(comp_id, number, date)
+    if paired:
+        in_game = _players_in_games(store, comp_id, number)
+        for key, (status, _) in chosen.items():
+            if players[key]["id"] in in_game:
+                raise StoreError(
+                    f"{players[key]['name']} has a game in round {number}; change the pairing first ('keizer unpair')")
+            if status == "present":
+                raise StoreError(
+                    f"round {number} is already paired: {players[key]['name']} cannot be marked present now")
+    for row in leaving:
+        if number <= season.completed_rounds():
+            raise StoreError(f"a withdrawal takes effect from the next round ({target.number}), not round {number}")
+        if players[row["key"]]["id"] in _players_in_games(store, comp_id, number):
+            raise StoreError(f"{row['name']} has a game in round {number}; enter the result or unpair first")
+        store.update_player(row["id"], withdrawn_after=number - 1)
+        store.set_attendance(comp_id, number, row["id"], None)
+        season_players[row["key"]] = replace(season_players[row["key"]], withdrawn_after=number - 1)
+
+    existing = store.attendance(comp_id, number)
+    for key, player in season_players.items():
+        row = players[key]
+        if key in chosen:
+            status, result = chosen[key]
+            store.set_attendance(comp_id, number, row["id"], status, result)
+        elif not paired and player.active_in(number) and row["id"] not in existing:
+            default = row["default_attendance"] or settings.default_attendance
+            store.set_attendance(comp_id, number, row["id"], "present" if default == "present" else "unexcused")
+    counts: dict[str, int] = {}
+    for status, _ in store.attendance(comp_id, number).values():
+        counts[status] = counts.get(status, 0) + 1
+    return number, counts
+
+
+def _players_in_games(store: Store, comp_id: int, number: int) -> set[int]:
+    found = set()
+    for g in store.games(comp_id, number):
+        found.add(g["white"])
+        found.add(g["black"])
+    return found
+
+
+def pairing_request(
+    store: Store,
+    comp_id: int,
+    fixed: Iterable[tuple[str, str]] = (),
+    bye: str | None = None,
+):
+    """What the pairing engine needs for the open round (attendance materialised)."""
+    from keizer.pairing.keizer import PairingRequest
+
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if target.paired:
+        raise StoreError(
+            f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
+    if not target.exists or not store.attendance(comp_id, target.number):
+        mark_attendance(store, comp_id, {})
+        season = store.load_season(comp_id)
+    rnd = season.rounds[target.number - 1]
+    standing = current_standing(season, season.completed_rounds())
+    order = {e.player: k for k, e in enumerate(standing.entries)}
+    ranking = tuple(sorted(rnd.present, key=lambda p: (order.get(p, len(order)), p)))
+    if len(ranking) < 2:
+        raise StoreError(
+            f"fewer than two players are present for round {target.number}; mark players present with 'keizer attend'")
+    history = tuple(g for r in season.rounds[: target.number - 1] for g in r.games)
+    byes: dict[str, int] = {}
+    for r in season.rounds[: target.number - 1]:
+        for p in r.byes:
+            byes[p] = byes.get(p, 0) + 1
+    key_of = lambda ref: store.find_player(comp_id, ref)["key"]  # noqa: E731
+    categories = {p.id: p.category for p in season.players if p.category}
+    return PairingRequest(
+        round=target.number,
+        ranking=ranking,
+        history=history,
+        byes=byes,
+        settings=season.settings,
+        categories=categories,
+        category_order=tuple(sorted(set(categories.values()))),
+        fixed=tuple((key_of(a), key_of(b)) for a, b in fixed),
+        forbidden=tuple(store.forbidden_pairs(comp_id)),
+        bye=key_of(bye) if bye else None,
+    )
+
+
+def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = (),
+                 bye: str | None = None, keep: Iterable[int] = (), again: bool = False):
+    """Pair the open round and store it.  ``again`` re-pairs an unplayed pairing,
+    keeping the boards in ``keep`` as they are."""
+    from keizer.pairing.keizer import PairingError, pair_round
+
+    fixed = list(fixed)
+    if again:
+        season = store.load_season(comp_id)
+        target = open_round(season)
+        if not target.paired:
+            raise StoreError(f"round {target.number} has not been paired yet; use 'keizer pair'")
+        rnd = season.rounds[target.number - 1]
+        keep = set(keep)
+        boards = {g.board for g in rnd.games}
+        missing = keep - boards
+        if missing:
+            raise StoreError(f"round {target.number} has no board {min(missing)}")
+        for g in rnd.games:
+            if g.result is not None:
+                raise StoreError(
+                    f"board {g.board} of round {target.number} has a result already; clear it before re-pairing")
+            if g.board in keep:
+                fixed.append((g.white, g.black))
+        unpair(store, comp_id)
+    request = pairing_request(store, comp_id, fixed, bye)
+    try:
+        pairing = pair_round(request)
+    except PairingError as e:
+        raise StoreError(str(e)) from None
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    for b in pairing.boards:
+        store.add_game(comp_id, request.round, b.board, ids[b.white], ids[b.black])
+    if pairing.bye is not None:
+        store.set_attendance(comp_id, request.round, ids[pairing.bye], "bye")
+    return pairing
+
+
+def unpair(store: Store, comp_id: int) -> int:
+    """Remove the open round's pairing (games without results); returns the round."""
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if not target.paired:
+        raise StoreError(f"round {target.number} has no pairing to remove")
+    rnd = season.rounds[target.number - 1]
+    if any(g.result is not None for g in rnd.games):
+        raise StoreError(f"round {target.number} has results already; correct them with 'keizer result' instead")
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    store.delete_games(comp_id, target.number)
+    for g in rnd.games:
+        store.set_attendance(comp_id, target.number, ids[g.white], "present")
+        store.set_attendance(comp_id, target.number, ids[g.black], "present")
+    for p in rnd.byes:
+        store.set_attendance(comp_id, target.number, ids[p], "present")
+    return target.number
+
+
+def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> int:
+    """Exchange two players in the open round's pairing (one may hold the bye)."""
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if not target.paired:
+        raise StoreError(f"round {target.number} has not been paired yet")
+    rnd = season.rounds[target.number - 1]
+    a = store.find_player(comp_id, a_ref)
+    b = store.find_player(comp_id, b_ref)
+    if a["key"] == b["key"]:
+        raise StoreError("name two different players to swap")
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    where: dict[str, Any] = {}
+    for g in rnd.games:
+        if g.result is not None and {a["key"], b["key"]} & {g.white, g.black}:
+            raise StoreError(f"board {g.board} has a result already; clear it first")
+        for side in ("white", "black"):
+            where[getattr(g, side)] = (g, side)
+    for p in (a, b):
+        if p["key"] not in where and p["key"] not in rnd.byes:
+            raise StoreError(f"{p['name']} is not in the pairing of round {target.number}")
+    swap = {a["key"]: b["key"], b["key"]: a["key"]}
+    for g in rnd.games:
+        white, black = swap.get(g.white, g.white), swap.get(g.black, g.black)
+        if (white, black) != (g.white, g.black):
+            if white == black:
+                raise StoreError("those two play each other already")
+            store.update_game(comp_id, target.number, g.board, ids[white], ids[black])
+    for p in rnd.byes:
+        if p in swap:
+            store.set_attendance(comp_id, target.number, ids[p], "present")
+            store.set_attendance(comp_id, target.number, ids[swap[p]], "bye")
+    return target.number
+
+
+def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
+                  round_no: int | None = None, correct: bool = False) -> int:
+    """Record results by board.  Without ``correct`` a board that already has a
+    result is refused; with it, an earlier round's result may be changed."""
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    number = round_no if round_no is not None else target.number
+    if not 1 <= number <= len(season.rounds) or not season.rounds[number - 1].games:
+        raise StoreError(f"round {number} has no pairing; pair it with 'keizer pair' first")
+    games = {g.board: g for g in season.rounds[number - 1].games}
+    for board, text in results.items():
+        if board not in games:
+            raise StoreError(f"round {number} has no board {board} (boards 1–{max(games)})")
+        try:
+            result = Result.parse(text)
+        except ValueError as e:
+            raise StoreError(f"board {board}: {e}") from None
+        if games[board].result is not None and not correct:
+            raise StoreError(
+                f"board {board} of round {number} already has {games[board].result.value}; use --correct to change it")
+        store.set_result(comp_id, number, board, result.value)
+    return number
+
+
+def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic") -> int:
+    """Store a parsed season as a new competition; members are created for its players."""
+    comp_name = name or season.name
+    overrides = season.settings.differences(Settings.from_preset(preset))
+    comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()})
+    ids: dict[str, int] = {}
+    for p in sorted(season.players, key=lambda p: p.start_no):
+        member = store.add_member(p.name, p.rating)
+        store.register(comp_id, member, p.joined, p.category, key=p.id)
+        row = store.find_player(comp_id, p.id)
+        if p.withdrawn_after is not None:
+            store.update_player(row["id"], withdrawn_after=p.withdrawn_after)
+        ids[p.id] = row["id"]
+    if season.initial_order:
+        store.set_initial_order(comp_id, list(season.initial_order))
+    for rnd in season.rounds:
+        store.ensure_round(comp_id, rnd.number, rnd.date)
+        for g in rnd.games:
+            store.add_game(comp_id, rnd.number, g.board, ids[g.white], ids[g.black],
+                           g.result.value if g.result else None)
+            for p in (g.white, g.black):
+                store.set_attendance(comp_id, rnd.number, ids[p], "present")
+        for p, why in rnd.absent.items():
+            store.set_attendance(comp_id, rnd.number, ids[p], why.value)
+        for p, ext in rnd.external.items():
+            store.set_attendance(comp_id, rnd.number, ids[p], "external", ext.value)
+        for p in rnd.present:
+            store.set_attendance(comp_id, rnd.number, ids[p], "present")
+    return comp_id
+
+

@@ -1,0 +1,513 @@
+"""Keizer scoring: the standing after every round, exactly.
+
+After round R player *i* has (``shared/spec/keizer.md`` §1)::
+
+    score(i) = a·V(i) + Σ_games f(result)·V(opponent) + Σ_rounds-not-played c(reason)·V(i)
+
+where V is the *value* a player's position in a ranking gives.  Which ranking
+supplies V is the recalculation model:
+
+* ``per-round`` — the standing after R prices all rounds 1…R with the values of
+  the standing after R−1 (KeizerForClubs, Sevilla, Sharly-Chess);
+* ``fixed-point`` — from there, repeat values → scores → ranking until the
+  ranking repeats.  A ranking that comes back after more than one pass is a
+  cycle; it is resolved by pricing with the *average* of the values over the
+  cycle (scores are linear in the values, so this equals averaging the
+  scores), then ranking once more;
+* ``frozen`` — each round keeps the values in force when it was played.
+
+Arithmetic is exact: every setting is a fraction, values and factors are kept
+as integers over a common denominator while ranking, and results are
+:class:`~fractions.Fraction`.  Ties in score are broken by the settings'
+tie-breaks and finally by the start order — never by input order.
+
+>>> from keizer.model import Player, Round, Game, Result, Season
+>>> from keizer.settings import Settings
+>>> players = tuple(Player(f"p{i}", f"P{i}", 2000 - i) for i in range(1, 5))
+>>> r1 = Round(1, games=(Game(1, 1, "p1", "p2", Result.BLACK_WIN),
+...                      Game(1, 2, "p3", "p4", Result.DRAW)))
+>>> season = Season("demo", Settings.from_preset("classic", {"top": 10}), players, (r1,))
+>>> [(e.player, e.score) for e in compute_standings(season)[1].entries]
+[('p2', Fraction(19, 1)), ('p3', Fraction(23, 2)), ('p4', Fraction(11, 1)), ('p1', Fraction(10, 1))]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+from keizer.model import Absence, Colour, ExternalResult, Game, Player, Result, Season
+from keizer.settings import Settings
+
+# Kinds of a player's round, as shown in histories.
+GAME, FORFEIT, BYE, EXCUSED, UNEXCUSED, CLUB, EXTERNAL, LATE, WITHDRAWN = (
+    "game", "forfeit", "bye", "excused", "unexcused", "club", "external", "late", "withdrawn",
+)
+
+
+@dataclass(frozen=True)
+class StandingEntry:
+    """One line of a standing."""
+
+    player: str
+    rank: int
+    score: Fraction
+    value: Fraction  # value from this ranking, used for the next round
+    value_before: Fraction  # own value this standing was priced with
+    games: int  # games played on the board
+    wins: int
+    draws: int
+    losses: int
+    forfeit_wins: int
+    forfeit_losses: int
+    byes: int
+    excused: int
+    unexcused: int
+    club: int
+    external: int
+
+    @property
+    def game_points(self) -> Fraction:
+        return self.wins + Fraction(self.draws, 2)
+
+    @property
+    def percentage(self) -> Fraction | None:
+        """Game points per game played on the board (None before the first game)."""
+        return self.game_points / self.games if self.games else None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The ranking after ``round`` (0: the initial ranking).
+
+    ``pricing`` holds, for each round 1…``round``, the values that priced it
+    (identical for every round under ``per-round`` and ``fixed-point``); it is
+    what makes every point in a history reproducible.
+    """
+
+    round: int
+    entries: tuple[StandingEntry, ...]
+    pricing: tuple[Mapping[str, Fraction], ...]
+    own_pricing: Mapping[str, Fraction]
+    off_ladder: frozenset[str]
+    iterations: int = 1
+    cycle: int = 0  # period of a fixed-point cycle that was averaged; 0 if none
+
+    def entry(self, player: str) -> StandingEntry:
+        for e in self.entries:
+            if e.player == player:
+                return e
+        raise KeyError(player)
+
+    @property
+    def values(self) -> dict[str, Fraction]:
+        return {e.player: e.value for e in self.entries}
+
+
+@dataclass(frozen=True)
+class RoundScore:
+    """What one round earned one player in a standing: the line of a history."""
+
+    round: int
+    kind: str  # game, forfeit, bye, excused, unexcused, club, external, late, withdrawn
+    opponent: str | None
+    colour: Colour | None
+    result: Result | ExternalResult | None
+    value_used: Fraction  # the opponent's value, or one's own for rounds without a game
+    factor: Fraction  # the fraction of value_used earned
+    points: Fraction
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A player's round reduced to what it earns: factor × value of ``priced``."""
+
+    kind: str
+    priced: str | None  # whose value prices it (None: earns nothing)
+    factor: Fraction
+    game: Game | None = None
+    external: ExternalResult | None = None
+
+
+def compute_standings(season: Season, upto: int | None = None) -> tuple[Standing, ...]:
+    """Standings after rounds 0…upto (default: the last completed round)."""
+    last = season.completed_rounds()
+    if upto is None:
+        upto = last
+    if not 0 <= upto <= last:
+        raise ValueError(f"round {upto} has not been played (last complete round: {last})")
+    settings = season.settings
+    # With withdrawn_opponent set, a standing after a withdrawal is computed as if
+    # the withdrawn players had never been on the ladder: one chain per set.
+    chains: dict[frozenset[str], list[int]] = {}
+    for r in range(upto + 1):
+        chains.setdefault(_off_ladder(season, r), []).append(r)
+    result: dict[int, Standing] = {}
+    for off, rounds in chains.items():
+        chain = _Chain(season, settings, off, max(rounds))
+        for r in rounds:
+            result[r] = chain.standings[r]
+    return tuple(result[r] for r in range(upto + 1))
+
+
+def round_scores(season: Season, standing: Standing, player: str) -> tuple[RoundScore, ...]:
+    """Each round's contribution to ``player``'s score in ``standing``.
+
+    The own-value term is not a round; it is ``standing.own_pricing[player]``
+    (× 1) unless the settings say otherwise.
+    """
+    items = _items(season, season.settings, standing.off_ladder, standing.round)[player]
+    lines = []
+    for r, item in enumerate(items, start=1):
+        prices = standing.pricing[r - 1]
+        value = prices.get(item.priced, Fraction(0)) if item.priced else Fraction(0)
+        game = item.game
+        lines.append(
+            RoundScore(
+                round=r,
+                kind=item.kind,
+                opponent=game.opponent_of(player) if game else None,
+                colour=game.colour_of(player) if game else None,
+                result=game.result if game else item.external,
+                value_used=value,
+                factor=item.factor,
+                points=item.factor * value,
+            )
+        )
+    return tuple(lines)
+
+
+def initial_order(season: Season, off: frozenset[str] = frozenset()) -> list[str]:
+    """The ranking before round 1: ``initial_order`` first, then rating, then start number."""
+    listed = [p for p in season.initial_order if p not in off]
+    seen = set(listed)
+    rest = sorted(
+        (p for p in season.players if p.id not in seen and p.id not in off),
+        key=lambda p: (p.rating is None, -(p.rating or 0), p.start_no),
+    )
+    return listed + [p.id for p in rest]
+
+
+def ladder_values(settings: Settings, n: int) -> list[Fraction]:
+    """The value of each position 1…n.
+
+    >>> ladder_values(Settings(), 6)          # auto top: 5·3/2 = 7.5 → 8 (half up)
+    [Fraction(8, 1), Fraction(7, 1), Fraction(6, 1), Fraction(5, 1), Fraction(4, 1), Fraction(3, 1)]
+    >>> ladder_values(Settings(ladder="range"), 3)
+    [Fraction(200, 1), Fraction(150, 1), Fraction(100, 1)]
+    """
+    if n <= 0:
+        return []
+    if settings.ladder == "range":
+        if n == 1:
+            return [settings.range_top]
+        gap = (settings.range_top - settings.range_bottom) / (n - 1)
+        return [settings.range_top - k * gap for k in range(n)]
+    top = Fraction(settings.top) if settings.top is not None else Fraction(auto_top(settings, n))
+    # A value below zero would make beating someone cost points: the ladder stops at 0.
+    return [max(top - k * settings.step, Fraction(0)) for k in range(n)]
+
+
+def auto_top(settings: Settings, n: int) -> int:
+    """``(n−1)·ratio/(ratio−1)``, rounded as the settings say (at least 1).
+
+    >>> [auto_top(Settings(top_rounding=r), 10) for r in ("half-up", "half-even", "down")]
+    [14, 14, 13]
+    """
+    exact = Fraction(n - 1) * settings.ratio / (settings.ratio - 1)
+    if settings.top_rounding == "down":
+        top = math.floor(exact)
+    elif settings.top_rounding == "half-even":
+        top = round(exact)  # Fraction.__round__ rounds half to even
+    else:
+        top = math.floor(exact + Fraction(1, 2))
+    return max(top, 1)
+
+
+def _off_ladder(season: Season, r: int) -> frozenset[str]:
+    if season.settings.withdrawn_opponent is None:
+        return frozenset()
+    return frozenset(
+        p.id for p in season.players if p.withdrawn_after is not None and p.withdrawn_after < r
+    )
+
+
+def _items(
+    season: Season, settings: Settings, off: frozenset[str], upto: int
+) -> dict[str, list[_Item]]:
+    """Every ladder player's rounds 1…upto as (kind, whose value, factor)."""
+    players = {p.id: p for p in season.players if p.id not in off}
+    items: dict[str, list[_Item]] = {p: [] for p in players}
+    excused_seen = dict.fromkeys(players, 0)
+    absences_seen = dict.fromkeys(players, 0)
+    for rnd in season.rounds[:upto]:
+        by_player: dict[str, Game] = {}
+        for g in rnd.games:
+            by_player[g.white] = g
+            by_player[g.black] = g
+        for pid, player in players.items():
+            game = by_player.get(pid)
+            if not player.active_in(rnd.number):
+                kind = LATE if rnd.number < player.joined else WITHDRAWN
+                factor = settings.late if kind == LATE else Fraction(0)
+                items[pid].append(_Item(kind, pid, factor))
+            elif game is not None:
+                items[pid].append(_game_item(settings, pid, game, off))
+            elif pid in rnd.external:
+                ext = rnd.external[pid]
+                factor = {
+                    ExternalResult.WIN: settings.external_win,
+                    ExternalResult.DRAW: settings.external_draw,
+                    ExternalResult.LOSS: settings.external_loss,
+                }[ext]
+                items[pid].append(_Item(EXTERNAL, pid, factor, external=ext))
+            else:
+                why = rnd.absent.get(pid, Absence.UNEXCUSED)
+                if why is Absence.EXCUSED:
+                    excused_seen[pid] += 1
+                    if settings.max_excused is not None and excused_seen[pid] > settings.max_excused:
+                        why = Absence.UNEXCUSED
+                factor = {
+                    Absence.EXCUSED: settings.excused,
+                    Absence.UNEXCUSED: settings.unexcused,
+                    Absence.CLUB: settings.club,
+                    Absence.BYE: settings.bye,
+                }[why]
+                if why in (Absence.EXCUSED, Absence.UNEXCUSED) and settings.absence_decay:
+                    factor /= 2 ** absences_seen[pid]
+                    absences_seen[pid] += 1
+                items[pid].append(_Item(why.value, pid, factor))
+    return items
+
+
+def _game_item(settings: Settings, pid: str, game: Game, off: frozenset[str]) -> _Item:
+    result = game.result
+    assert result is not None
+    points = game.points_of(pid)
+    if result.is_forfeit:
+        factor = settings.forfeit_win if points == 1 else Fraction(0)
+    elif points == 1:
+        factor = settings.win
+    elif points == 0:
+        factor = settings.loss
+    else:
+        factor = settings.draw
+    kind = FORFEIT if result.is_forfeit else GAME
+    opponent = game.opponent_of(pid)
+    if opponent in off:
+        # withdrawn_opponent: priced at that fraction of one's own value.
+        assert settings.withdrawn_opponent is not None
+        return _Item(kind, pid, settings.withdrawn_opponent * factor, game=game)
+    return _Item(kind, opponent, factor, game=game)
+
+
+class _Stats:
+    """Cumulative game and absence counts per player after each round."""
+
+    FIELDS = ("games", "wins", "draws", "losses", "forfeit_wins", "forfeit_losses",
+              "byes", "excused", "unexcused", "club", "external")
+
+    def __init__(self, order: Sequence[str], items: Mapping[str, list[_Item]], upto: int):
+        self.table: list[list[tuple[int, ...]]] = []
+        for pid in order:
+            row = [(0,) * len(self.FIELDS)]
+            counts = [0] * len(self.FIELDS)
+            for it in items[pid][:upto]:
+                field = self._field(pid, it)
+                if field is not None:
+                    counts[self.FIELDS.index(field)] += 1
+                    if field in ("wins", "draws", "losses"):
+                        counts[0] += 1
+                row.append(tuple(counts))
+            self.table.append(row)
+
+    @staticmethod
+    def _field(pid: str, it: _Item) -> str | None:
+        if it.game is not None:
+            points = it.game.points_of(pid)
+            if it.kind == FORFEIT:
+                return "forfeit_wins" if points == 1 else "forfeit_losses"
+            return "wins" if points == 1 else "losses" if points == 0 else "draws"
+        return {BYE: "byes", EXCUSED: "excused", UNEXCUSED: "unexcused", CLUB: "club",
+                EXTERNAL: "external"}.get(it.kind)
+
+    def counts(self, i: int, r: int) -> dict[str, int]:
+        return dict(zip(self.FIELDS, self.table[i][r]))
+
+    def get(self, i: int, r: int, field: str) -> int:
+        return self.table[i][r][self.FIELDS.index(field)]
+
+
+class _Chain:
+    """The standings 0…upto for one ladder (one set of players off the ladder).
+
+    Internally values are integers scaled by ``dv`` and factors by ``df``, so a
+    score is an integer over ``dv·df`` and comparing scores is exact and fast.
+    """
+
+    def __init__(self, season: Season, settings: Settings, off: frozenset[str], upto: int):
+        self.settings = settings
+        self.ids = initial_order(season, off)
+        n = len(self.ids)
+        index = {pid: i for i, pid in enumerate(self.ids)}
+        items = _items(season, settings, off, upto)
+
+        self.fvalues = ladder_values(settings, n)
+        dv = _lcm_of(v.denominator for v in self.fvalues)
+        df = _lcm_of(it.factor.denominator for its in items.values() for it in its)
+        self.dv, self.scale = dv, dv * df
+        self.position_values = [int(v * dv) for v in self.fvalues]
+        own_factor = 0 if settings.own_value == "none" else df
+
+        # round_terms[r-1][i]: round r earns player i Σ factor×df · value[priced].
+        round_terms: list[list[list[tuple[int, int]]]] = []
+        for r in range(upto):
+            per_player: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            for pid, its in items.items():
+                it = its[r]
+                if it.priced is not None and it.factor:
+                    per_player[index[pid]].append(
+                        (index[it.priced], int(it.factor * df))
+                    )
+            round_terms.append(per_player)
+
+        players = {p.id: p for p in season.players}
+        ratings = [players[pid].rating for pid in self.ids]
+        self.stats = _Stats(self.ids, items, upto)
+        self.tiebreaks = settings.tiebreaks
+        self.ratings = [-(r if r is not None else -1) for r in ratings]
+
+        ranking = list(range(n))
+        values = self._values_of(ranking)
+        start_values = values
+        value_maps = [self._value_map(ranking)]
+        scores = [own_factor * v for v in values]
+        self.standings = [
+            self._standing(0, ranking, scores, self.scale, value_maps[0], (), value_maps[0], off, 1, 0)
+        ]
+        coef: list[dict[int, int]] = [{} for _ in range(n)]  # i → {priced j: Σ factor}
+        frozen_points = [0] * n
+        for r in range(1, upto + 1):
+            terms_r = round_terms[r - 1]
+            own = start_values if settings.own_value == "start" else values
+            iterations, cycle, denominator = 1, 0, self.scale
+            if settings.recalculation == "frozen":
+                for i, terms in enumerate(terms_r):
+                    frozen_points[i] += sum(f * values[j] for j, f in terms)
+                scores = [own_factor * own[i] + frozen_points[i] for i in range(n)]
+                new_ranking = self._rank(scores, r)
+                pricing = tuple(value_maps[:r])
+                own_map = value_maps[0] if settings.own_value == "start" else value_maps[r - 1]
+            else:
+                for i, terms in enumerate(terms_r):
+                    c = coef[i]
+                    for j, f in terms:
+                        c[j] = c.get(j, 0) + f
+                scores = self._scores(coef, values, own, own_factor)
+                new_ranking = self._rank(scores, r)
+                priced = value_maps[r - 1]
+                if settings.recalculation == "fixed-point":
+                    new_ranking, scores, priced, iterations, cycle = self._fixed_point(
+                        coef, own_factor, start_values, ranking, new_ranking, scores, r
+                    )
+                    denominator = self.scale * max(cycle, 1)
+                pricing = (priced,) * r
+                own_map = value_maps[0] if settings.own_value == "start" else priced
+            if own_factor == 0:
+                own_map = dict.fromkeys(self.ids, Fraction(0))
+            ranking = new_ranking
+            values = self._values_of(ranking)
+            value_maps.append(self._value_map(ranking))
+            self.standings.append(
+                self._standing(r, ranking, scores, denominator, value_maps[r - 1], pricing,
+                               own_map, off, iterations, cycle)
+            )
+
+    def _scores(self, coef, values: Sequence[int], own: Sequence[int], own_factor: int) -> list[int]:
+        return [
+            own_factor * own[i] + sum(f * values[j] for j, f in c.items())
+            for i, c in enumerate(coef)
+        ]
+
+    def _fixed_point(self, coef, own_factor, start_values, previous, ranking, scores, r):
+        """From the per-round pass, repeat values → scores → ranking until it repeats.
+
+        Returns (ranking, scores, pricing map, passes, cycle period).
+        """
+        own_is_start = self.settings.own_value == "start"
+        seen = {tuple(previous): 0, tuple(ranking): 1}
+        priced_by = [previous]  # priced_by[k]: the ranking whose values priced pass k+1
+        passes = 1
+        while passes < self.settings.max_iterations:
+            values = self._values_of(ranking)
+            new_scores = self._scores(coef, values, start_values if own_is_start else values, own_factor)
+            new = self._rank(new_scores, r)
+            passes += 1
+            priced_by.append(ranking)
+            if new == ranking:
+                return new, new_scores, self._value_map(ranking), passes, 0
+            key = tuple(new)
+            if key in seen:
+                # Rankings seen[key]…now repeat: price with the mean of the values
+                # that priced the passes of the cycle (kept ×period to stay integer).
+                cycle = priced_by[seen[key]:]
+                period = len(cycle)
+                n = len(ranking)
+                total = [0] * n
+                for ranked in cycle:
+                    for i, v in enumerate(self._values_of(ranked)):
+                        total[i] += v
+                own = [v * period for v in start_values] if own_is_start else total
+                final_scores = self._scores(coef, total, own, own_factor)
+                mean = {pid: Fraction(total[i], self.dv * period) for i, pid in enumerate(self.ids)}
+                return self._rank(final_scores, r), final_scores, mean, passes, period
+            seen[key] = len(seen)
+            ranking, scores = new, new_scores
+        return ranking, scores, self._value_map(priced_by[-1]), passes, 0
+
+    def _rank(self, scores: Sequence[int], r: int) -> list[int]:
+        stats, ratings = self.stats, self.ratings
+
+        def key(i: int) -> tuple:
+            extra = []
+            for tb in self.tiebreaks:
+                if tb == "rating":
+                    extra.append(ratings[i])
+                else:
+                    extra.append(-stats.get(i, r, tb))
+            return (-scores[i], *extra, i)
+
+        return sorted(range(len(scores)), key=key)
+
+    def _values_of(self, ranking: Sequence[int]) -> list[int]:
+        values = [0] * len(ranking)
+        for pos, i in enumerate(ranking):
+            values[i] = self.position_values[pos]
+        return values
+
+    def _value_map(self, ranking: Sequence[int]) -> dict[str, Fraction]:
+        return {self.ids[i]: self.fvalues[pos] for pos, i in enumerate(ranking)}
+
+    def _standing(self, r, ranking, scores, denominator, before, pricing, own_map, off,
+                  iterations, cycle) -> Standing:
+        entries = tuple(
+            StandingEntry(
+                player=self.ids[i],
+                rank=pos + 1,
+                score=Fraction(scores[i], denominator),
+                value=self.fvalues[pos],
+                value_before=before[self.ids[i]],
+                **self.stats.counts(i, r),
+            )
+            for pos, i in enumerate(ranking)
+        )
+        return Standing(r, entries, pricing, own_map, off, iterations, cycle)
+
+
+def _lcm_of(numbers: Iterable[int]) -> int:
+    result = 1
+    for n in numbers:
+        result = math.lcm(result, n)
+    return result

@@ -1,0 +1,291 @@
+"""Competition settings: every Keizer variant as a named, validated value.
+
+A competition is configured as a preset plus overrides; the effective settings
+are what the engines read.  Names follow ``shared/spec/keizer.md``.
+
+>>> s = Settings.from_preset("knsb-sixths", {"top": 60})
+>>> s.bye, s.max_excused, s.top
+(Fraction(2, 3), 5, 60)
+>>> Settings.from_preset("classic", {"excused": "2/5"}).excused
+Fraction(2, 5)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields, replace
+from fractions import Fraction
+from typing import Any, Mapping
+
+LADDERS = ("position", "range")
+TOP_ROUNDINGS = ("half-up", "half-even", "down")
+OWN_VALUES = ("current", "start", "none")
+RECALCULATIONS = ("per-round", "fixed-point", "frozen")
+BYE_POLICIES = ("fewest-byes", "lowest", "random")
+ATTENDANCE_DEFAULTS = ("present", "absent")
+CATEGORY_PAIRINGS = ("any", "same", "adjacent")
+COLOUR_TIEBREAKS = ("lower-white", "higher-white")
+#: Tie-breaks the Keizer ranking can use before the start order (always last).
+KEIZER_TIEBREAKS = ("rating", "wins", "games", "draws")
+
+
+class SettingsError(ValueError):
+    """A setting has an unknown name or a value out of range."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    # Value ladder: rank k gets top − (k−1)·step ("position"), or a linear
+    # range_top → range_bottom spread over the ladder ("range").
+    ladder: str = "position"
+    top: int | None = None  # None: auto, (n−1)·ratio/(ratio−1)
+    step: Fraction = Fraction(1)
+    ratio: Fraction = Fraction(3)
+    top_rounding: str = "half-up"
+    range_top: Fraction = Fraction(200)
+    range_bottom: Fraction = Fraction(100)
+    # What a round earns, as a fraction of the opponent's or one's own value.
+    own_value: str = "current"
+    win: Fraction = Fraction(1)
+    draw: Fraction = Fraction(1, 2)
+    loss: Fraction = Fraction(0)
+    forfeit_win: Fraction = Fraction(1)
+    excused: Fraction = Fraction(1, 3)
+    unexcused: Fraction = Fraction(0)
+    club: Fraction = Fraction(2, 3)
+    bye: Fraction = Fraction(2, 3)
+    late: Fraction = Fraction(0)
+    external_win: Fraction = Fraction(1)
+    external_draw: Fraction = Fraction(1, 2)
+    external_loss: Fraction = Fraction(0)
+    max_excused: int | None = None
+    absence_decay: bool = False
+    withdrawn_opponent: Fraction | None = None
+    # How the standing is recomputed.
+    recalculation: str = "per-round"
+    max_iterations: int = 50
+    tiebreaks: tuple[str, ...] = ("rating",)
+    decimals: int = 2
+    # Pairing.
+    rematch_gap: int = 4
+    max_meetings: int | None = None
+    colour_limit: bool = False
+    colour_tiebreak: str = "lower-white"
+    bye_policy: str = "fewest-byes"
+    bye_seed: int = 0
+    default_attendance: str = "present"
+    category_pairing: str = "any"
+
+    @classmethod
+    def from_preset(
+        cls, preset: str = "classic", overrides: Mapping[str, Any] | None = None
+    ) -> "Settings":
+        """The effective settings of a preset with overrides applied and checked."""
+        if preset not in PRESETS:
+            raise SettingsError(
+                f"unknown preset {preset!r} (choose from {', '.join(PRESETS)})"
+            )
+        base = PRESETS[preset]
+        return base.with_overrides(overrides or {})
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> "Settings":
+        changes = {}
+        for name, raw in overrides.items():
+            if name == "preset":
+                continue
+            if name not in _FIELDS:
+                raise SettingsError(
+                    f"unknown setting {name!r} (see 'keizer settings' for the list)"
+                )
+            changes[name] = _coerce(name, raw)
+        result = replace(self, **changes)
+        result.validate()
+        return result
+
+    def validate(self) -> None:
+        _choice("ladder", self.ladder, LADDERS)
+        _choice("top_rounding", self.top_rounding, TOP_ROUNDINGS)
+        _choice("own_value", self.own_value, OWN_VALUES)
+        _choice("recalculation", self.recalculation, RECALCULATIONS)
+        _choice("bye_policy", self.bye_policy, BYE_POLICIES)
+        _choice("default_attendance", self.default_attendance, ATTENDANCE_DEFAULTS)
+        _choice("category_pairing", self.category_pairing, CATEGORY_PAIRINGS)
+        _choice("colour_tiebreak", self.colour_tiebreak, COLOUR_TIEBREAKS)
+        if self.top is not None and not 1 <= self.top <= 100_000:
+            raise SettingsError(f"top must be between 1 and 100000, not {self.top}")
+        if not 0 < self.step <= 1000:
+            raise SettingsError(f"step must be above 0 and at most 1000, not {self.step}")
+        if not 1 < self.ratio <= 100:
+            raise SettingsError(f"ratio must be above 1 and at most 100, not {self.ratio}")
+        if not 0 <= self.range_bottom <= self.range_top <= 100_000:
+            raise SettingsError("range_bottom must be between 0 and range_top")
+        for name in _FACTOR_FIELDS:
+            value = getattr(self, name)
+            if value is not None and not 0 <= value <= 2:
+                raise SettingsError(f"{name} must be between 0 and 2, not {value}")
+        if self.max_excused is not None and self.max_excused < 0:
+            raise SettingsError("max_excused must be 0 or more")
+        if not 1 <= self.max_iterations <= 10_000:
+            raise SettingsError("max_iterations must be between 1 and 10000")
+        if not 0 <= self.decimals <= 6:
+            raise SettingsError("decimals must be between 0 and 6")
+        if not 0 <= self.rematch_gap <= 999:
+            raise SettingsError("rematch_gap must be between 0 and 999")
+        if self.max_meetings is not None and self.max_meetings < 1:
+            raise SettingsError("max_meetings must be 1 or more")
+        for tb in self.tiebreaks:
+            _choice("tiebreaks", tb, KEIZER_TIEBREAKS)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: fractions as '1/3' strings or integers."""
+        return {name: _dump(value) for name, value in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Settings":
+        """Effective settings as stored (preset key, if any, is ignored)."""
+        return cls().with_overrides({k: v for k, v in data.items() if k != "preset"})
+
+    def differences(self, other: "Settings") -> dict[str, tuple[Any, Any]]:
+        """Settings whose value differs: name → (self's, other's), JSON-ready."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
+
+
+_FIELDS = {f.name: f for f in fields(Settings)}
+_FACTOR_FIELDS = (
+    "win", "draw", "loss", "forfeit_win", "excused", "unexcused", "club", "bye",
+    "late", "external_win", "external_draw", "external_loss", "withdrawn_opponent",
+)
+_FRACTION_FIELDS = set(_FACTOR_FIELDS) | {"step", "ratio", "range_top", "range_bottom"}
+_INT_FIELDS = {"max_excused", "max_iterations", "decimals", "rematch_gap",
+               "max_meetings", "bye_seed", "top"}
+_OPTIONAL = {"top", "max_excused", "max_meetings", "withdrawn_opponent"}
+
+
+def parse_fraction(raw: Any) -> Fraction:
+    """A number, '1/3', '0.35' or '35%' as an exact fraction.
+
+    >>> parse_fraction("35%"), parse_fraction(0.5), parse_fraction("2/6")
+    (Fraction(7, 20), Fraction(1, 2), Fraction(1, 3))
+    """
+    if isinstance(raw, bool):
+        raise ValueError("a number is needed, not true/false")
+    if isinstance(raw, Fraction | int):
+        return Fraction(raw)
+    if isinstance(raw, float):
+        # Floats come from JSON numbers like 0.35: take the decimal the user wrote.
+        return Fraction(repr(raw))
+    text = str(raw).strip().replace(",", ".")
+    if text.endswith("%"):
+        return Fraction(text[:-1].strip()) / 100
+    return Fraction(text)
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    try:
+        if name in _OPTIONAL and (raw is None or str(raw).strip().lower() in ("none", "auto", "")):
+            return None
+        if name in _FRACTION_FIELDS:
+            return parse_fraction(raw)
+        if name in _INT_FIELDS:
+            if isinstance(raw, bool):
+                raise ValueError
+            value = Fraction(str(raw).strip()) if not isinstance(raw, int) else Fraction(raw)
+            if value.denominator != 1:
+                raise ValueError
+            return int(value)
+        if name in ("absence_decay", "colour_limit"):
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if name == "tiebreaks":
+            items = raw.split(",") if isinstance(raw, str) else list(raw)
+            return tuple(str(t).strip() for t in items if str(t).strip())
+        return str(raw).strip()
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise SettingsError(f"setting {name}: {raw!r} is not a valid value") from None
+
+
+def _dump(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise SettingsError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
+PRESETS: dict[str, Settings] = {
+    "classic": Settings(),
+    # KeizerForClubs' shipped configuration (cfg/KeizerForClubs.config.s3db, see
+    # shared/research/keizer.md §1.10): C#'s Convert.ToInt32 rounds half to even.
+    "keizerforclubs": Settings(
+        top_rounding="half-even",
+        excused=Fraction(35, 100),
+        unexcused=Fraction(5, 100),
+        club=Fraction(70, 100),
+        bye=Fraction(50, 100),
+        withdrawn_opponent=Fraction(75, 100),
+        rematch_gap=4,
+    ),
+    # Sixths as in FreeKeizer and many KNSB club rules.
+    "knsb-sixths": Settings(
+        bye=Fraction(4, 6), excused=Fraction(2, 6), club=Fraction(4, 6), max_excused=5
+    ),
+    # Sharly-Chess: top (n−1)//2 + (n−1), i.e. ratio 3 truncated; all byes and
+    # absences a third of one's own value.
+    "sharly": Settings(
+        top_rounding="down",
+        excused=Fraction(1, 3),
+        unexcused=Fraction(1, 3),
+        club=Fraction(1, 3),
+        bye=Fraction(1, 3),
+    ),
+}
+
+#: One line per setting, for `keizer settings` and docs.
+DESCRIPTIONS: dict[str, str] = {
+    "ladder": "value ladder: position (top − (k−1)·step) or range (range_top → range_bottom)",
+    "top": "value of rank 1; auto = (n−1)·ratio/(ratio−1)",
+    "step": "value difference between consecutive ranks",
+    "ratio": "first/last value ratio used by top = auto",
+    "top_rounding": "rounding of the auto top: half-up, half-even (KeizerForClubs), down (Sharly)",
+    "range_top": "value of rank 1 on a range ladder",
+    "range_bottom": "value of the last rank on a range ladder",
+    "own_value": "own value added to the score: current, start (initial value forever) or none",
+    "win": "fraction of the opponent's value for a win",
+    "draw": "fraction of the opponent's value for a draw",
+    "loss": "fraction of the opponent's value for a loss",
+    "forfeit_win": "fraction of the opponent's value for a forfeit win",
+    "excused": "fraction of one's own value for an absence with notice",
+    "unexcused": "fraction of one's own value for an absence without notice",
+    "club": "fraction of one's own value for club duty",
+    "bye": "fraction of one's own value for the odd-number bye",
+    "late": "fraction of one's own value for rounds before joining",
+    "external_win": "fraction of one's own value for an external win for the club",
+    "external_draw": "fraction of one's own value for an external draw",
+    "external_loss": "fraction of one's own value for an external loss",
+    "max_excused": "paid excused absences per season; beyond, scored as unexcused",
+    "absence_decay": "the n-th absence (excused or unexcused) earns ½^(n−1) of its fraction",
+    "withdrawn_opponent": "if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor",
+    "recalculation": "per-round (values of the previous standing), fixed-point or frozen",
+    "max_iterations": "fixed-point: passes per round before giving up",
+    "tiebreaks": "ties in score: any of rating, wins, games, draws; start order last",
+    "decimals": "decimals shown (display only)",
+    "rematch_gap": "players who met in the previous N rounds are not paired",
+    "max_meetings": "meetings per season at most (none = no limit)",
+    "colour_limit": "hard colour rule: |whites − blacks| ≤ 2 and never three in a row",
+    "colour_tiebreak": "equal colour history, never met: lower-white or higher-white",
+    "bye_policy": "who gets the bye: fewest-byes (lowest of those), lowest, random",
+    "bye_seed": "seed of the random bye policy",
+    "default_attendance": "attendance of players not marked: present or absent",
+    "category_pairing": "pairing across categories: any, same or adjacent",
+}

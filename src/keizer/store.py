@@ -1,0 +1,655 @@
+"""The season database: the only module that speaks SQL.
+
+One SQLite file holds members, competitions, players, rounds, attendance and
+games.  Every write goes through :meth:`Store.change`, one transaction that
+also records what changed: triggers log the SQL that reverts each row change
+(the technique of sqlite.org's "Automatic Undo/Redo Using SQLite"), so
+``keizer undo`` can revert the last command exactly.
+
+>>> store = Store.memory()
+>>> with store.change("member add", "add Anna"):
+...     anna = store.add_member("Anna de Vries", rating=1850)
+>>> store.member(anna)["name"]
+'Anna de Vries'
+>>> store.undo()
+'add Anna'
+>>> store.members()
+[]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import unicodedata
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+import sqlite_utils
+
+from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.settings import Settings, SettingsError
+
+#: PRAGMA application_id of a keizer database ("KZR1").
+APPLICATION_ID = 0x4B5A5231
+SCHEMA_VERSION = 1
+
+ATTENDANCE = ("present", "excused", "unexcused", "club", "external", "bye")
+
+_SCHEMA_V1 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE members (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+    rating INTEGER CHECK (rating IS NULL OR rating BETWEEN 0 AND 4000),
+    fed_id TEXT
+);
+CREATE TABLE competitions (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    system TEXT NOT NULL DEFAULT 'keizer',
+    preset TEXT NOT NULL,
+    overrides TEXT NOT NULL DEFAULT '{}',
+    settings TEXT NOT NULL,
+    initial_order TEXT NOT NULL DEFAULT '[]',
+    created TEXT NOT NULL
+);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    competition_id INTEGER NOT NULL REFERENCES competitions(id) ON DELETE CASCADE,
+    member_id INTEGER NOT NULL REFERENCES members(id),
+    key TEXT NOT NULL,
+    start_no INTEGER NOT NULL,
+    joined INTEGER NOT NULL DEFAULT 1 CHECK (joined >= 1),
+    withdrawn_after INTEGER,
+    category TEXT,
+    default_attendance TEXT CHECK (default_attendance IN ('present', 'absent')),
+    UNIQUE (competition_id, key),
+    UNIQUE (competition_id, member_id)
+);
+CREATE TABLE rounds (
+    competition_id INTEGER NOT NULL REFERENCES competitions(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL CHECK (number >= 1),
+    date TEXT,
+    PRIMARY KEY (competition_id, number)
+);
+CREATE TABLE attendance (
+    competition_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    status TEXT NOT NULL CHECK (status IN ('present','excused','unexcused','club','external','bye')),
+    external_result TEXT CHECK (external_result IN ('win','draw','loss')),
+    PRIMARY KEY (competition_id, round, player_id),
+    FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE
+);
+CREATE TABLE games (
+    competition_id INTEGER NOT NULL,
+    round INTEGER NOT NULL,
+    board INTEGER NOT NULL CHECK (board >= 1),
+    white INTEGER NOT NULL REFERENCES players(id),
+    black INTEGER NOT NULL REFERENCES players(id),
+    result TEXT CHECK (result IN ('1-0','0-1','1/2-1/2','+-','-+','--')),
+    PRIMARY KEY (competition_id, round, board),
+    FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE,
+    CHECK (white <> black)
+);
+CREATE TABLE pairing_rules (
+    id INTEGER PRIMARY KEY,
+    competition_id INTEGER NOT NULL REFERENCES competitions(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('forbid')),
+    a INTEGER NOT NULL REFERENCES players(id),
+    b INTEGER NOT NULL REFERENCES players(id),
+    UNIQUE (competition_id, kind, a, b)
+);
+CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    command TEXT NOT NULL,
+    summary TEXT NOT NULL
+);
+CREATE TABLE undo_log (
+    seq INTEGER PRIMARY KEY,
+    change_id INTEGER REFERENCES changes(id) ON DELETE CASCADE,
+    sql TEXT NOT NULL
+);
+CREATE INDEX games_by_round ON games (competition_id, round);
+CREATE INDEX attendance_by_player ON attendance (player_id);
+"""
+
+#: Tables whose every row change is logged for undo.
+_TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules")
+
+#: MIGRATIONS[v] upgrades a database from schema version v to v+1.
+MIGRATIONS: dict[int, str] = {}
+
+
+class StoreError(Exception):
+    """Something the user can fix: the message is one line saying what and how."""
+
+
+class Store:
+    """A season database."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self.conn = db.conn
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self._summary = ""
+
+    @classmethod
+    def open(cls, path: str | Path, create: bool = False) -> "Store":
+        """Open a keizer database; with ``create``, make it if it does not exist.
+
+        Refuses files that are not keizer databases, and databases written by a
+        newer keizer, without changing them.
+        """
+        path = Path(path)
+        if not path.exists() or path.stat().st_size == 0:
+            if not create:
+                raise StoreError(f"no database at {path}: create one with 'keizer init' or pass --db FILE")
+            if path.exists():
+                path.unlink()  # an empty file is not a database yet
+            store = cls(sqlite_utils.Database(path))
+            store._create()
+            return store
+        try:
+            conn = sqlite3.connect(str(path))
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        except sqlite3.DatabaseError:
+            raise StoreError(f"{path} is not a keizer database (not an SQLite file)") from None
+        if app_id != APPLICATION_ID:
+            conn.close()
+            raise StoreError(f"{path} is not a keizer database; pass --db with the club's season file")
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise StoreError(
+                f"{path} was written by a newer keizer (schema {version}, this program reads {SCHEMA_VERSION}); upgrade keizer"
+            )
+        store = cls(sqlite_utils.Database(conn))
+        if version < SCHEMA_VERSION:
+            store._migrate(version)
+        return store
+
+    @classmethod
+    def memory(cls) -> "Store":
+        store = cls(sqlite_utils.Database(memory=True))
+        store._create()
+        return store
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- schema -------------------------------------------------------------
+
+    def _create(self) -> None:
+        # executescript would commit on its own: run the statements in one transaction.
+        self.conn.isolation_level = None
+        try:
+            self.conn.execute("BEGIN")
+            for statement in _split_sql(_SCHEMA_V1):
+                self.conn.execute(statement)
+            self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            self.conn.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
+            self._install_triggers()
+            for v in range(1, SCHEMA_VERSION):
+                self._apply_migration(v)
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        finally:
+            self.conn.isolation_level = ""
+
+    def _migrate(self, version: int) -> None:
+        if version < 1:
+            raise StoreError("this database has no keizer schema; restore a backup or start a new file")
+        self.conn.isolation_level = None
+        try:
+            self.conn.execute("BEGIN")
+            for v in range(version, SCHEMA_VERSION):
+                self._apply_migration(v)
+            self._install_triggers()
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        finally:
+            self.conn.isolation_level = ""
+
+    def _apply_migration(self, version: int) -> None:
+        for statement in _split_sql(MIGRATIONS[version]):
+            self.conn.execute(statement)
+
+    def _install_triggers(self) -> None:
+        for table in _TRACKED:
+            columns = [row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")]
+            for kind in ("insert", "update", "delete"):
+                self.conn.execute(f"DROP TRIGGER IF EXISTS undo_{table}_{kind}")
+            quoted_old = " || ',' || ".join(f"quote(old.{c})" for c in columns)
+            col_list = ", ".join(columns)
+            sets = " || ', ' || ".join(f"'{c} = ' || quote(old.{c})" for c in columns)
+            self.conn.execute(
+                f"CREATE TRIGGER undo_{table}_insert AFTER INSERT ON {table} BEGIN "
+                f"INSERT INTO undo_log (sql) VALUES ('DELETE FROM {table} WHERE rowid = ' || new.rowid); END"
+            )
+            self.conn.execute(
+                f"CREATE TRIGGER undo_{table}_update AFTER UPDATE ON {table} BEGIN "
+                f"INSERT INTO undo_log (sql) VALUES ('UPDATE {table} SET ' || {sets} || ' WHERE rowid = ' || old.rowid); END"
+            )
+            self.conn.execute(
+                f"CREATE TRIGGER undo_{table}_delete BEFORE DELETE ON {table} BEGIN "
+                f"INSERT INTO undo_log (sql) VALUES ('INSERT INTO {table} (rowid, {col_list}) VALUES (' || old.rowid || ',' || {quoted_old} || ')'); END"
+            )
+
+    # -- transactions and the change log -----------------------------------
+
+    @contextmanager
+    def change(self, command: str, summary: str) -> Iterator["Store"]:
+        """One transaction that is logged as one undoable change.
+
+        On any exception nothing is written (the file stays byte-identical).
+        """
+        self._summary = summary
+        with self.db.atomic():
+            self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL")
+            yield self
+            cur = self.conn.execute(
+                "INSERT INTO changes (at, command, summary) VALUES (?, ?, ?)",
+                (_now(), command, self._summary),
+            )
+            self.conn.execute(
+                "UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (cur.lastrowid,)
+            )
+
+    def describe(self, summary: str) -> None:
+        """Set the summary of the change being made (shown by 'keizer log' and 'undo')."""
+        self._summary = summary
+
+    def undo(self) -> str:
+        """Revert the last change; returns its summary."""
+        row = self.conn.execute("SELECT id, summary FROM changes ORDER BY id DESC LIMIT 1").fetchone()
+        if row is None:
+            raise StoreError("nothing to undo: the change log is empty")
+        change_id, summary = row
+        with self.db.atomic():
+            statements = self.conn.execute(
+                "SELECT sql FROM undo_log WHERE change_id = ? ORDER BY seq DESC", (change_id,)
+            ).fetchall()
+            self.conn.execute("PRAGMA defer_foreign_keys = ON")
+            for (sql,) in statements:
+                self.conn.execute(sql)
+            self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL OR change_id = ?", (change_id,))
+            self.conn.execute("DELETE FROM changes WHERE id = ?", (change_id,))
+        return summary
+
+    def changes(self, limit: int = 20) -> list[dict[str, Any]]:
+        return [
+            dict(id=r[0], at=r[1], command=r[2], summary=r[3])
+            for r in self.conn.execute(
+                "SELECT id, at, command, summary FROM changes ORDER BY id DESC LIMIT ?", (limit,)
+            )
+        ]
+
+    def _rows(self, sql: str, params: tuple | dict = ()) -> list[dict[str, Any]]:
+        cur = self.conn.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    def _row(self, sql: str, params: tuple | dict = ()) -> dict[str, Any] | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    # -- members ------------------------------------------------------------
+
+    def add_member(self, name: str, rating: int | None = None, fed_id: str | None = None) -> int:
+        name = _clean_name(name)
+        _check_rating(rating)
+        cur = self.conn.execute(
+            "INSERT INTO members (name, rating, fed_id) VALUES (?, ?, ?)", (name, rating, fed_id or None)
+        )
+        return int(cur.lastrowid)
+
+    def update_member(self, member_id: int, **fields: Any) -> None:
+        allowed = {"name", "rating", "fed_id"}
+        sets = {k: v for k, v in fields.items() if k in allowed}
+        if "name" in sets:
+            sets["name"] = _clean_name(sets["name"])
+        if "rating" in sets:
+            _check_rating(sets["rating"])
+        if sets:
+            assignments = ", ".join(f"{k} = ?" for k in sets)
+            self.conn.execute(f"UPDATE members SET {assignments} WHERE id = ?", (*sets.values(), member_id))
+
+    def members(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT id, name, rating, fed_id FROM members ORDER BY name COLLATE NOCASE, id")
+
+    def member(self, member_id: int) -> dict[str, Any]:
+        row = self._row("SELECT id, name, rating, fed_id FROM members WHERE id = ?", (member_id,))
+        if row is None:
+            raise StoreError(f"no member with id {member_id}")
+        return row
+
+    def find_member(self, ref: str) -> dict[str, Any]:
+        """A member by id (``#12`` or ``12``), federation id, or (part of) the name."""
+        text = ref.strip()
+        digits = text.lstrip("#")
+        if digits.isdigit():
+            row = self._row("SELECT id, name, rating, fed_id FROM members WHERE id = ?", (int(digits),))
+            if row:
+                return row
+        row = self._row("SELECT id, name, rating, fed_id FROM members WHERE fed_id = ?", (text,))
+        if row:
+            return row
+        return _pick(self.members(), text, "member", "keizer member list")
+
+    # -- competitions -------------------------------------------------------
+
+    def create_competition(self, name: str, preset: str, overrides: Mapping[str, Any]) -> int:
+        name = _clean_name(name)
+        if self._row("SELECT id FROM competitions WHERE name = ?", (name,)):
+            raise StoreError(f"a competition named {name!r} exists already; choose another name")
+        try:
+            settings = Settings.from_preset(preset, overrides)
+        except SettingsError as e:
+            raise StoreError(str(e)) from None
+        cur = self.conn.execute(
+            "INSERT INTO competitions (name, preset, overrides, settings, created) VALUES (?, ?, ?, ?, ?)",
+            (name, preset, json.dumps(dict(overrides), default=str, ensure_ascii=False),
+             json.dumps(settings.to_dict(), ensure_ascii=False), _now()),
+        )
+        self.set_meta("current_competition", str(cur.lastrowid))
+        return int(cur.lastrowid)
+
+    def competitions(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT id, name, system, preset, created FROM competitions ORDER BY id")
+
+    def competition(self, ref: str | None = None) -> dict[str, Any]:
+        """A competition by name or id; without one, the current (last used) one."""
+        rows = self._rows("SELECT * FROM competitions ORDER BY id")
+        if not rows:
+            raise StoreError("there is no competition yet: create one with 'keizer competition create NAME'")
+        if ref is None:
+            current = self.get_meta("current_competition")
+            for row in rows:
+                if str(row["id"]) == current:
+                    return row
+            return rows[-1]
+        for row in rows:
+            if row["name"] == ref or str(row["id"]) == ref:
+                return row
+        return _pick(rows, ref, "competition", "keizer competition list")
+
+    def update_settings(self, comp_id: int, overrides: Mapping[str, Any]) -> Settings:
+        row = self._row("SELECT preset, overrides FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        merged = {**json.loads(row["overrides"]), **overrides}
+        try:
+            settings = Settings.from_preset(row["preset"], merged)
+        except SettingsError as e:
+            raise StoreError(str(e)) from None
+        self.conn.execute(
+            "UPDATE competitions SET overrides = ?, settings = ? WHERE id = ?",
+            (json.dumps(merged, default=str, ensure_ascii=False),
+             json.dumps(settings.to_dict(), ensure_ascii=False), comp_id),
+        )
+        return settings
+
+    def settings(self, comp_id: int) -> Settings:
+        row = self._row("SELECT settings FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return Settings.from_dict(json.loads(row["settings"]))
+
+    def set_initial_order(self, comp_id: int, keys: list[str]) -> None:
+        self.conn.execute("UPDATE competitions SET initial_order = ? WHERE id = ?",
+                          (json.dumps(keys, ensure_ascii=False), comp_id))
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    # -- players ------------------------------------------------------------
+
+    def register(
+        self, comp_id: int, member_id: int, joined: int = 1, category: str | None = None,
+        key: str | None = None,
+    ) -> str:
+        """Enter a member in a competition; returns the player's key."""
+        if self._row("SELECT id FROM players WHERE competition_id = ? AND member_id = ?", (comp_id, member_id)):
+            name = self.member(member_id)["name"]
+            raise StoreError(f"{name} is already registered in this competition")
+        start_no = self.conn.execute(
+            "SELECT coalesce(max(start_no), 0) + 1 FROM players WHERE competition_id = ?", (comp_id,)
+        ).fetchone()[0]
+        if key is None:
+            key = f"m{member_id}"
+        elif self._row("SELECT id FROM players WHERE competition_id = ? AND key = ?", (comp_id, key)):
+            raise StoreError(f"player id {key!r} is used twice in this competition")
+        self.conn.execute(
+            "INSERT INTO players (competition_id, member_id, key, start_no, joined, category) VALUES (?, ?, ?, ?, ?, ?)",
+            (comp_id, member_id, key, start_no, joined, category),
+        )
+        return key
+
+    def players(self, comp_id: int) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT p.id, p.key, p.start_no, p.joined, p.withdrawn_after, p.category, p.default_attendance, "
+            "p.member_id, m.name, m.rating, m.fed_id FROM players p JOIN members m ON m.id = p.member_id "
+            "WHERE p.competition_id = ? ORDER BY p.start_no",
+            (comp_id,),
+        )
+
+    def find_player(self, comp_id: int, ref: str) -> dict[str, Any]:
+        """A player by key, start number (``#3``), or (part of) the name."""
+        rows = self.players(comp_id)
+        text = ref.strip()
+        for row in rows:
+            if row["key"] == text:
+                return row
+        if text.startswith("#") and text[1:].isdigit():
+            for row in rows:
+                if row["start_no"] == int(text[1:]):
+                    return row
+        return _pick(rows, text, "player", "keizer player list")
+
+    def update_player(self, player_id: int, **fields: Any) -> None:
+        allowed = {"joined", "withdrawn_after", "category", "default_attendance"}
+        sets = {k: v for k, v in fields.items() if k in allowed}
+        if sets:
+            assignments = ", ".join(f"{k} = ?" for k in sets)
+            self.conn.execute(f"UPDATE players SET {assignments} WHERE id = ?", (*sets.values(), player_id))
+
+    def forbid(self, comp_id: int, a: int, b: int, remove: bool = False) -> None:
+        a, b = sorted((a, b))
+        if remove:
+            cur = self.conn.execute(
+                "DELETE FROM pairing_rules WHERE competition_id = ? AND kind = 'forbid' AND a = ? AND b = ?",
+                (comp_id, a, b))
+            if cur.rowcount == 0:
+                raise StoreError("that pair is not forbidden")
+        else:
+            self.conn.execute(
+                "INSERT OR IGNORE INTO pairing_rules (competition_id, kind, a, b) VALUES (?, 'forbid', ?, ?)",
+                (comp_id, a, b))
+
+    def forbidden_pairs(self, comp_id: int) -> list[tuple[str, str]]:
+        return [
+            (r[0], r[1])
+            for r in self.conn.execute(
+                "SELECT pa.key, pb.key FROM pairing_rules r JOIN players pa ON pa.id = r.a "
+                "JOIN players pb ON pb.id = r.b WHERE r.competition_id = ? AND r.kind = 'forbid' ORDER BY r.id",
+                (comp_id,),
+            )
+        ]
+
+    # -- rounds, attendance, games -----------------------------------------
+
+    def round_numbers(self, comp_id: int) -> list[int]:
+        return [r[0] for r in self.conn.execute(
+            "SELECT number FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,))]
+
+    def ensure_round(self, comp_id: int, number: int, date: str | None = None) -> None:
+        existing = self._row("SELECT date FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
+        if existing is None:
+            rounds = self.round_numbers(comp_id)
+            if number != (rounds[-1] + 1 if rounds else 1):
+                raise StoreError(f"round {number} cannot be created: the next round is {len(rounds) + 1}")
+            self.conn.execute("INSERT INTO rounds (competition_id, number, date) VALUES (?, ?, ?)",
+                              (comp_id, number, date))
+        elif date is not None and existing["date"] != date:
+            self.conn.execute("UPDATE rounds SET date = ? WHERE competition_id = ? AND number = ?",
+                              (date, comp_id, number))
+
+    def set_attendance(self, comp_id: int, number: int, player_id: int, status: str | None,
+                       external_result: str | None = None) -> None:
+        """Record (or with ``status=None`` clear) one player's attendance in a round."""
+        self.conn.execute("DELETE FROM attendance WHERE competition_id = ? AND round = ? AND player_id = ?",
+                          (comp_id, number, player_id))
+        if status is not None:
+            self.conn.execute(
+                "INSERT INTO attendance (competition_id, round, player_id, status, external_result) VALUES (?, ?, ?, ?, ?)",
+                (comp_id, number, player_id, status, external_result))
+
+    def attendance(self, comp_id: int, number: int) -> dict[int, tuple[str, str | None]]:
+        return {
+            r[0]: (r[1], r[2])
+            for r in self.conn.execute(
+                "SELECT player_id, status, external_result FROM attendance WHERE competition_id = ? AND round = ?",
+                (comp_id, number))
+        }
+
+    def games(self, comp_id: int, number: int) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT board, white, black, result FROM games WHERE competition_id = ? AND round = ? ORDER BY board",
+            (comp_id, number))
+
+    def add_game(self, comp_id: int, number: int, board: int, white: int, black: int,
+                 result: str | None = None) -> None:
+        self.conn.execute(
+            "INSERT INTO games (competition_id, round, board, white, black, result) VALUES (?, ?, ?, ?, ?, ?)",
+            (comp_id, number, board, white, black, result))
+
+    def set_result(self, comp_id: int, number: int, board: int, result: str | None) -> None:
+        self.conn.execute("UPDATE games SET result = ? WHERE competition_id = ? AND round = ? AND board = ?",
+                          (result, comp_id, number, board))
+
+    def delete_games(self, comp_id: int, number: int, boards: list[int] | None = None) -> None:
+        if boards is None:
+            self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ?", (comp_id, number))
+        else:
+            for board in boards:
+                self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ? AND board = ?",
+                                  (comp_id, number, board))
+
+    def update_game(self, comp_id: int, number: int, board: int, white: int, black: int) -> None:
+        self.conn.execute(
+            "UPDATE games SET white = ?, black = ? WHERE competition_id = ? AND round = ? AND board = ?",
+            (white, black, comp_id, number, board))
+
+    # -- the model ----------------------------------------------------------
+
+    def load_season(self, comp_id: int) -> Season:
+        """The competition as the engines see it."""
+        comp = self._row("SELECT * FROM competitions WHERE id = ?", (comp_id,))
+        assert comp is not None
+        settings = Settings.from_dict(json.loads(comp["settings"]))
+        rows = self.players(comp_id)
+        key_of = {r["id"]: r["key"] for r in rows}
+        players = tuple(
+            Player(r["key"], r["name"], r["rating"], r["start_no"], r["joined"], r["withdrawn_after"], r["category"])
+            for r in rows
+        )
+        attendance: dict[int, dict[str, tuple[str, str | None]]] = {}
+        for pid, number, status, ext in self.conn.execute(
+            "SELECT player_id, round, status, external_result FROM attendance WHERE competition_id = ?", (comp_id,)
+        ):
+            attendance.setdefault(number, {})[key_of[pid]] = (status, ext)
+        games: dict[int, list[Game]] = {}
+        for number, board, white, black, result in self.conn.execute(
+            "SELECT round, board, white, black, result FROM games WHERE competition_id = ? ORDER BY round, board",
+            (comp_id,),
+        ):
+            games.setdefault(number, []).append(
+                Game(number, board, key_of[white], key_of[black], Result(result) if result else None))
+        rounds = []
+        for number, date in self.conn.execute(
+            "SELECT number, date FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,)
+        ):
+            round_games = tuple(games.get(number, ()))
+            in_game = {g.white for g in round_games} | {g.black for g in round_games}
+            absent: dict[str, Absence] = {}
+            external: dict[str, ExternalResult] = {}
+            present = []
+            for key, (status, ext) in attendance.get(number, {}).items():
+                if key in in_game:
+                    continue
+                if status == "present":
+                    present.append(key)
+                elif status == "external":
+                    external[key] = ExternalResult(ext)
+                else:
+                    absent[key] = Absence(status)
+            start = {p.id: p.start_no for p in players}
+            rounds.append(Round(number, date, round_games, absent, external,
+                                tuple(sorted(present, key=start.__getitem__))))
+        return Season(comp["name"], settings, players, tuple(rounds), tuple(json.loads(comp["initial_order"])))
+
+    def preset(self, comp_id: int) -> str:
+        row = self._row("SELECT preset FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return row["preset"]
+
+
+def _split_sql(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _clean_name(name: str) -> str:
+    name = unicodedata.normalize("NFC", name).strip()
+    if not name:
+        raise StoreError("a name cannot be empty")
+    if len(name) > 200:
+        raise StoreError("a name can have at most 200 characters")
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise StoreError("a name cannot contain control characters (tabs, new lines)")
+    return name
+
+
+def _check_rating(rating: int | None) -> None:
+    if rating is not None and not 0 <= rating <= 4000:
+        raise StoreError(f"rating {rating} is out of range (0 to 4000)")
+
+
+def _fold(text: str) -> str:
+    """Case- and accent-insensitive form, so 'Muller' finds 'Müller'."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _pick(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
+    """The one row whose name is ``ref``, or whose name contains it."""
+    want = _fold(ref)
+    exact = [r for r in rows if _fold(r["name"]) == want]
+    if len(exact) == 1:
+        return exact[0]
+    partial = exact or [r for r in rows if want in _fold(r["name"])]
+    if len(partial) == 1:
+        return partial[0]
+    if not partial:
+        raise StoreError(f"no {what} matches {ref!r}; see '{hint}'")
+    names = ", ".join(sorted(r["name"] for r in partial)[:5])
+    raise StoreError(f"{ref!r} matches several {what}s ({names}); be more specific")

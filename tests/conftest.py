@@ -1,0 +1,65 @@
+"""Shared helpers: small seasons written compactly, and the public vectors."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.settings import Settings
+
+# The team's reference material lies beside the checkout (CI lays a copy there too).
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+VECTORS = SHARED / "spec" / "vectors"
+
+
+def vector_files() -> list[Path]:
+    return sorted(VECTORS.glob("*.json"))
+
+
+def load_vector(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def season(
+    n: int = 4,
+    rounds: list[dict] | None = None,
+    settings: dict | None = None,
+    preset: str = "classic",
+    players: list[Player] | None = None,
+    initial_order: tuple[str, ...] = (),
+) -> Season:
+    """A season of players p1…pn (ratings 2000, 1990, …) and compact rounds.
+
+    Each round is a dict: ``games`` as (white, black, result) triples, plus
+    ``absent`` {id: reason}, ``bye`` [ids], ``external`` {id: win|draw|loss}.
+    """
+    if players is None:
+        players = [Player(f"p{i}", f"P{i}", 2010 - 10 * i, start_no=i) for i in range(1, n + 1)]
+    built = []
+    for k, r in enumerate(rounds or [], start=1):
+        games = tuple(
+            Game(k, b, w, bl, Result.parse(res) if res else None)
+            for b, (w, bl, res) in enumerate(r.get("games", []), start=1)
+        )
+        absent = {p: Absence(why) for p, why in r.get("absent", {}).items()}
+        absent.update({p: Absence.BYE for p in r.get("bye", [])})
+        external = {p: ExternalResult(x) for p, x in r.get("external", {}).items()}
+        built.append(Round(k, None, games, absent, external, tuple(r.get("present", []))))
+    return Season("test", Settings.from_preset(preset, settings or {}), tuple(players), tuple(built), initial_order)
+
+
+def scores(standing) -> dict[str, Fraction]:
+    return {e.player: e.score for e in standing.entries}
+
+
+def ranking(standing) -> list[str]:
+    return [e.player for e in standing.entries]
+
+
+@pytest.fixture
+def F():
+    return Fraction
