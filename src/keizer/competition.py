@@ -155,6 +155,7 @@ def pairing_request(
     standing = current_standing(season, season.completed_rounds())
     order = {e.player: k for k, e in enumerate(standing.entries)}
     ranking = tuple(sorted(rnd.present, key=lambda p: (order.get(p, len(order)), p)))
+    present = set(ranking)
     if len(ranking) < 2:
         raise StoreError(
             f"fewer than two players are present for round {target.number}; mark players present with 'keizer attend'")
@@ -174,7 +175,7 @@ def pairing_request(
         categories=categories,
         category_order=tuple(sorted(set(categories.values()))),
         fixed=tuple((key_of(a), key_of(b)) for a, b in fixed),
-        forbidden=tuple(store.forbidden_pairs(comp_id)),
+        forbidden=tuple((a, b) for a, b in store.forbidden_pairs(comp_id) if a in present and b in present),
         bye=key_of(bye) if bye else None,
     )
 

@@ -25,7 +25,7 @@ import unicodedata
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import sqlite_utils
 
@@ -137,6 +137,8 @@ class Store:
         self.conn = db.conn
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._summary = ""
+        #: When changes are logged; a script that builds a demo season sets its own.
+        self.clock: Callable[[], str] = _now
 
     @classmethod
     def open(cls, path: str | Path, create: bool = False) -> "Store":
@@ -192,7 +194,6 @@ class Store:
             for statement in _split_sql(_SCHEMA_V1):
                 self.conn.execute(statement)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            self.conn.execute("INSERT INTO meta VALUES ('created', ?)", (_now(),))
             self._install_triggers()
             for v in range(1, SCHEMA_VERSION):
                 self._apply_migration(v)
@@ -260,7 +261,7 @@ class Store:
             yield self
             cur = self.conn.execute(
                 "INSERT INTO changes (at, command, summary) VALUES (?, ?, ?)",
-                (_now(), command, self._summary),
+                (self.clock(), command, self._summary),
             )
             self.conn.execute(
                 "UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (cur.lastrowid,)
@@ -360,7 +361,7 @@ class Store:
         cur = self.conn.execute(
             "INSERT INTO competitions (name, preset, overrides, settings, created) VALUES (?, ?, ?, ?, ?)",
             (name, preset, json.dumps(dict(overrides), default=str, ensure_ascii=False),
-             json.dumps(settings.to_dict(), ensure_ascii=False), _now()),
+             json.dumps(settings.to_dict(), ensure_ascii=False), self.clock()),
         )
         self.set_meta("current_competition", str(cur.lastrowid))
         return int(cur.lastrowid)

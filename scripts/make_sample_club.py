@@ -1,0 +1,133 @@
+"""Build sample_club.db: a realistic demo club with one Keizer season.
+
+About 40 members, 30 played rounds with absences of every kind, byes,
+forfeits, a withdrawal, a late entrant and external games, and the next
+round's attendance entered.  Everything comes from one seeded random
+generator and the club evenings' dates, so running it again gives the same
+database, byte for byte:
+
+    python scripts/make_sample_club.py [OUTPUT]   # default: sample_club.db
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+
+from keizer import competition as ops
+from keizer.store import Store
+
+SEED = 2026
+FIRST = ["Anna", "Bram", "Cor", "Daan", "Eva", "Femke", "Gert", "Hanneke", "Ivo", "Joost", "Karin", "Lars",
+         "Marieke", "Niels", "Olga", "Pieter", "Quinten", "Roos", "Sjoerd", "Tineke", "Usha", "Vincent",
+         "Wouter", "Xander", "Yara", "Zeger", "Anouk", "Bas", "Chantal", "Dennis", "Els", "Frank", "Gijs",
+         "Henk", "Inge", "Jan", "Kees", "Lotte", "Mees", "Nora", "Otto", "Petra"]
+LAST = ["de Vries", "Jansen", "van den Berg", "Bakker", "Visser", "Smit", "Meijer", "de Boer", "Mulder",
+        "de Groot", "Bos", "Vos", "Peters", "Hendriks", "van Leeuwen", "Dekker", "Brouwer", "de Wit",
+        "Dijkstra", "Smits", "de Graaf", "van der Meer", "van der Linden", "Kok", "Jacobs", "de Haan",
+        "Vermeulen", "van den Heuvel", "van der Veen", "van den Broek", "de Bruijn", "de Jong", "van Dijk",
+        "Willems", "Hoekstra", "Koster", "Prins", "Postma", "Kuipers", "van Beek", "Schouten", "Timmermans"]
+# Names with quotes, accents and more are normal data.
+SPECIAL = ["Sjoerd van 't Hof", "Ingrid Müller", "José Álvarez", "Chloë O'Brien", "Łukasz Wójcik"]
+
+
+def members(rng: random.Random) -> list[tuple[str, int | None, str | None]]:
+    names = SPECIAL + [f"{f} {l}" for f, l in zip(rng.sample(FIRST, 36), rng.sample(LAST, 36))]
+    result = []
+    for k, name in enumerate(names):
+        rating = None if k % 13 == 7 else int(rng.gauss(1650, 260))
+        rating = None if rating is None else max(900, min(2350, rating))
+        fed_id = None if rating is None else str(7_000_000 + rng.randrange(900_000))
+        result.append((name, rating, fed_id))
+    return result
+
+
+def expected_score(a: int | None, b: int | None) -> float:
+    ra, rb = a or 1400, b or 1400
+    return 1 / (1 + 10 ** ((rb - ra) / 400))
+
+
+def game_result(rng: random.Random, white: int | None, black: int | None) -> str:
+    if rng.random() < 0.025:
+        return rng.choice(["+-", "-+"])
+    e = expected_score(white, black)
+    draw = 0.22
+    x = rng.random()
+    if x < e - draw / 2:
+        return "1-0"
+    if x < e + draw / 2:
+        return "1/2-1/2"
+    return "0-1"
+
+
+def build(path: Path) -> None:
+    rng = random.Random(SEED)
+    if path.exists():
+        path.unlink()
+    store = Store.open(path, create=True)
+    first_evening = date(2025, 9, 2)
+    evening = lambda r: first_evening + timedelta(weeks=r - 1)  # noqa: E731
+    store.clock = lambda: f"{evening(1).isoformat()}T19:00:00+00:00"
+    people = members(rng)
+    late_entrant = people.pop()  # joins in round 9
+    with store.change("member import", "import members"):
+        ids = [store.add_member(*p) for p in people]
+        late_id = store.add_member(*late_entrant)
+    with store.change("competition create", "create competition Interne competitie 2025-2026"):
+        comp = store.create_competition("Interne competitie 2025-2026", "classic", {"max_excused": 8})
+        for member_id in ids:
+            store.register(comp, member_id)
+    players = {r["key"]: r for r in store.players(comp)}
+    # A brother and sister who would rather not play each other.
+    with store.change("forbid", "forbid a family pair"):
+        store.forbid(comp, players[f"m{ids[3]}"]["id"], players[f"m{ids[4]}"]["id"])
+    # Some members come nearly every week, some now and then.
+    keenness = {key: rng.uniform(0.55, 0.95) for key in players}
+    withdrawing = f"m{ids[10]}"
+    for r in range(1, 32):
+        store.clock = lambda r=r: f"{evening(r).isoformat()}T19:30:00+00:00"
+        if r == 9:
+            with store.change("player add", f"register {late_entrant[0]}"):
+                store.register(comp, late_id, joined=9)
+            players = {row["key"]: row for row in store.players(comp)}
+            keenness[f"m{late_id}"] = 0.9
+        marks: dict[str, str] = {}
+        external: dict[str, str] = {}
+        withdrawn = [withdrawing] if r == 19 else []
+        season = store.load_season(comp)
+        for p in season.players:
+            if not p.active_in(r) or p.id in withdrawn:
+                continue
+            if rng.random() < keenness[p.id]:
+                marks[p.id] = "present"
+                continue
+            x = rng.random()
+            if x < 0.55:
+                marks[p.id] = "excused"
+            elif x < 0.75:
+                marks[p.id] = "unexcused"
+            elif x < 0.9:
+                marks[p.id] = "club"
+            else:
+                external[p.id] = rng.choice(["win", "draw", "loss"])
+        with store.change("attend", f"attendance round {r}"):
+            ops.mark_attendance(store, comp, marks, external, withdrawn, date=evening(r).isoformat())
+        if r == 31:
+            break  # the next round: attendance entered, not yet paired
+        with store.change("pair", f"pair round {r}"):
+            pairing = ops.make_pairing(store, comp)
+        ratings = {p.id: p.rating for p in store.load_season(comp).players}
+        results = {b.board: game_result(rng, ratings[b.white], ratings[b.black]) for b in pairing.boards}
+        store.clock = lambda r=r: f"{evening(r).isoformat()}T23:15:00+00:00"
+        with store.change("result", f"results round {r}"):
+            ops.enter_results(store, comp, results)
+    store.conn.execute("VACUUM")
+    store.close()
+
+
+if __name__ == "__main__":
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "sample_club.db"
+    build(target)
+    print(f"wrote {target}")

@@ -1,0 +1,5 @@
+"""python -m keizer"""
+
+from keizer.cli import main
+
+main()

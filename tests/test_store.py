@@ -1,0 +1,135 @@
+"""The season database: schema, versions, change log and undo, loading the model."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from keizer import competition as ops
+from keizer import store as store_module
+from keizer.model import Absence, ExternalResult, Result
+from keizer.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError
+
+
+def make(tmp_path, n=4):
+    store = Store.open(tmp_path / "s.db", create=True)
+    with store.change("setup", "setup"):
+        comp = store.create_competition("C", "classic", {"top": 10})
+        for i in range(1, n + 1):
+            store.register(comp, store.add_member(f"Player {i}", 2000 - i * 10))
+    return store, comp
+
+
+def test_new_database_has_identity_and_version(tmp_path):
+    store, _ = make(tmp_path)
+    conn = sqlite3.connect(tmp_path / "s.db")
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_foreign_keys_are_enforced(tmp_path):
+    store, comp = make(tmp_path)
+    with pytest.raises(sqlite3.IntegrityError):
+        with store.change("x", "x"):
+            store.conn.execute("INSERT INTO players (competition_id, member_id, key, start_no) VALUES (?, 999, 'k', 9)",
+                               (comp,))
+
+
+def test_a_failed_change_writes_nothing(tmp_path):
+    store, comp = make(tmp_path)
+    before = (tmp_path / "s.db").read_bytes()
+    with pytest.raises(StoreError):
+        with store.change("x", "x"):
+            store.add_member("Someone")
+            raise StoreError("refused")
+    assert (tmp_path / "s.db").read_bytes() == before
+    assert [m["name"] for m in store.members()] == [f"Player {i}" for i in range(1, 5)]
+
+
+def test_undo_reverts_inserts_updates_and_deletes(tmp_path):
+    store, comp = make(tmp_path)
+    with store.change("attend", "attend"):
+        ops.mark_attendance(store, comp, {"Player 1": "excused"})
+    with store.change("pair", "pair"):
+        ops.make_pairing(store, comp)
+    snapshot = store.load_season(comp)
+    with store.change("edit", "edit member and unpair"):
+        store.update_member(1, rating=1234, name="Renamed")
+        ops.unpair(store, comp)
+    assert store.load_season(comp) != snapshot
+    assert store.undo() == "edit member and unpair"
+    assert store.load_season(comp) == snapshot
+    assert store.member(1)["name"] == "Player 1"
+    assert [c["summary"] for c in store.changes()] == ["pair", "attend", "setup"]
+    store.undo(), store.undo(), store.undo()
+    assert store.members() == [] and store.competitions() == []
+    with pytest.raises(StoreError, match="nothing to undo"):
+        store.undo()
+
+
+def test_migration_path_from_the_first_version(tmp_path, monkeypatch):
+    """A version-1 file is upgraded in one transaction, and undo tracks new columns."""
+    store, comp = make(tmp_path)
+    store.close()
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    monkeypatch.setattr(store_module, "MIGRATIONS", {1: "ALTER TABLE members ADD COLUMN email TEXT"})
+    upgraded = Store.open(tmp_path / "s.db")
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    with upgraded.change("mail", "mail"):
+        upgraded.conn.execute("UPDATE members SET email = 'a@b.nl' WHERE id = 1")
+    upgraded.undo()
+    assert upgraded.conn.execute("SELECT email FROM members WHERE id = 1").fetchone()[0] is None
+
+
+def test_refuses_newer_and_foreign_files_without_touching_them(tmp_path):
+    store, _ = make(tmp_path)
+    store.conn.execute("PRAGMA user_version = 9")
+    store.close()
+    before = (tmp_path / "s.db").read_bytes()
+    with pytest.raises(StoreError, match="newer keizer"):
+        Store.open(tmp_path / "s.db")
+    assert (tmp_path / "s.db").read_bytes() == before
+    other = tmp_path / "other.db"
+    sqlite3.connect(other).execute("CREATE TABLE t (x)")
+    with pytest.raises(StoreError, match="not a keizer database"):
+        Store.open(other)
+
+
+def test_load_season_maps_every_attendance_kind(tmp_path):
+    store, comp = make(tmp_path, n=6)
+    with store.change("attend", "attend"):
+        ops.mark_attendance(store, comp, {"Player 2": "excused", "Player 3": "club"}, {"Player 4": "draw"})
+    with store.change("pair", "pair"):
+        pairing = ops.make_pairing(store, comp)
+    assert pairing.bye is not None
+    with store.change("result", "result"):
+        ops.enter_results(store, comp, {1: "+-"})
+    rnd = store.load_season(comp).rounds[0]
+    assert rnd.absent == {"m2": Absence.EXCUSED, "m3": Absence.CLUB, pairing.bye: Absence.BYE}
+    assert rnd.external == {"m4": ExternalResult.DRAW}
+    assert rnd.games[0].result is Result.WHITE_FORFEIT_WIN and rnd.is_complete
+    assert rnd.present == ()
+
+
+def test_player_lookup(tmp_path):
+    store, comp = make(tmp_path)
+    with store.change("x", "x"):
+        store.register(comp, store.add_member("Jürgen Müller"))
+    assert store.find_player(comp, "muller")["name"] == "Jürgen Müller"
+    assert store.find_player(comp, "#2")["name"] == "Player 2"
+    assert store.find_player(comp, "m3")["name"] == "Player 3"
+    with pytest.raises(StoreError, match="several"):
+        store.find_player(comp, "Player")
+    assert store.find_player(comp, "player 1")["name"] == "Player 1"  # exact beats partial
+
+
+def test_names_are_checked(tmp_path):
+    store, _ = make(tmp_path)
+    for bad in ("", "   ", "a\tb", "x" * 201):
+        with pytest.raises(StoreError):
+            with store.change("x", "x"):
+                store.add_member(bad)
+    with store.change("x", "x"):
+        store.add_member("<script>alert('x')</script> 🐴")
+    assert any("🐴" in m["name"] for m in store.members())
