@@ -409,3 +409,14 @@ def test_failed_first_command_leaves_no_file(tmp_path, capsys):
     f.write_text("[]")
     bad(capsys, db, "import", str(f), match="one JSON object")
     assert not db.exists()
+
+
+def test_category_standings_rank_within_the_category(played, capsys):
+    for name, cat in (("Anna", "A"), ("Bram", "A"), ("Cor", "B"), ("Dirk", "B"), ("Eva", "B")):
+        assert run(capsys, played, "player", "set", name, "--category", cat)[0] == 0
+    rows = standings_json(capsys, played, "--category", "B")
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    assert {r["category"] for r in rows} == {"B"}
+    overall = [r["overall_rank"] for r in rows]
+    assert overall == sorted(overall)
+    bad(capsys, played, "standings", "--category", "Z", match="no player has category 'Z'")

@@ -616,7 +616,8 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
         return
     decimals = season.settings.decimals
     table = [
-        {**r, "score": number(Fraction(r["score_exact"]), decimals), "value": number(Fraction(r["value_exact"]), decimals),
+        {**r, "name": r["name"] + (" (withdrawn)" if r["withdrawn"] else ""),
+         "score": number(Fraction(r["score_exact"]), decimals), "value": number(Fraction(r["value_exact"]), decimals),
          "%": number(Fraction(r["percentage_exact"]) * 100, 0) if r["percentage_exact"] else ""}
         for r in rows
     ]
@@ -626,8 +627,14 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
 
 
 def standing_rows(season, standing, category: str | None = None) -> list[dict[str, Any]]:
-    """The JSON rows of ``keizer standings`` (season-json.md), plus exact values."""
+    """The JSON rows of ``keizer standings`` (season-json.md), plus exact values.
+
+    With a category, ``rank`` is the rank within it and ``overall_rank`` the ladder's.
+    """
     players = {p.id: p for p in season.players}
+    if category and not any(p.category == category for p in season.players):
+        known = sorted({p.category for p in season.players if p.category})
+        raise StoreError(f"no player has category {category!r} (categories: {', '.join(known) or 'none'})")
     rows = []
     for e in standing.entries:
         p = players[e.player]
@@ -635,7 +642,8 @@ def standing_rows(season, standing, category: str | None = None) -> list[dict[st
             continue
         pct = e.percentage
         rows.append({
-            "rank": e.rank, "id": e.player, "name": p.name, "rating": p.rating,
+            "rank": len(rows) + 1 if category else e.rank, "overall_rank": e.rank,
+            "id": e.player, "name": p.name, "rating": p.rating,
             "score": json_number(e.score), "value": json_number(e.value),
             "games": e.games, "wins": e.wins, "draws": e.draws, "losses": e.losses,
             "percentage": round(float(pct) * 100, 1) if pct is not None else None,
@@ -643,6 +651,7 @@ def standing_rows(season, standing, category: str | None = None) -> list[dict[st
             "excused": e.excused, "unexcused": e.unexcused, "club": e.club, "external": e.external,
             "value_before": json_number(e.value_before),
             "category": p.category,
+            "withdrawn": p.withdrawn_after is not None and p.withdrawn_after <= standing.round,
             "score_exact": str(e.score), "value_exact": str(e.value),
             "percentage_exact": str(pct) if pct is not None else None,
         })

@@ -177,6 +177,7 @@ def pairing_request(
         fixed=tuple((key_of(a), key_of(b)) for a, b in fixed),
         forbidden=tuple((a, b) for a, b in store.forbidden_pairs(comp_id) if a in present and b in present),
         bye=key_of(bye) if bye else None,
+        names={p.id: p.name for p in season.players},
     )
 
 

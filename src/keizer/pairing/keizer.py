@@ -1,0 +1,684 @@
+"""Keizer pairing of one round (``shared/spec/keizer.md`` §2) as a pure function.
+
+Hand-fixed pairs are taken as given (a rule they break is still reported).
+With an odd number present the bye is chosen next: the policy lists the
+candidates — ``fewest-byes``: fewest pairing byes first, bottom-up within a
+count; ``lowest``: bottom-up; ``random``:
+``random.Random(f"{bye_seed}:{round}").sample(candidates, len(candidates))``
+over the candidates in ranking order — and the first whose absence leaves a
+pairing without bent rules gets it; if none does, the policy's first choice.
+Players in fixed pairs are no candidates.  Then the others are matched so that
+
+1. no rule is bent when that is possible.  The rules, most important first:
+   forbidden pairs, ``max_meetings``, the rematch window (``rematch_gap``; a
+   forfeit is not a meeting), ``category_pairing`` (players without a category
+   may meet anyone) and — when ``colour_limit`` is on — the colour limit (a
+   pair breaks it when neither colour allocation keeps both players within
+   |whites − blacks| ≤ 2 and below three of a colour in a row);
+2. otherwise the rules are bent as little as possible, compared rule by rule in
+   that order: fewest forbidden pairs, then fewest pairs over
+   ``max_meetings``, then fewest rematches and among those the least recent
+   (a rematch from k rounds ago weighs ``rematch_gap − k + 1``), then fewest
+   category breaks, then fewest colour-limit breaks;
+3. among the matchings that bend exactly as little, the top-down closest: the
+   best-ranked player gets the nearest opponent (in the ranking of present
+   players) that still allows such a matching of the rest, then the
+   best-ranked player left, and so on — the lexicographically first matching,
+   which is what a depth-first search with backtracking (KeizerForClubs)
+   finds.  When nothing bites this is 1–2, 3–4, 5–6 …  Since everyone above the
+   player being paired is already paired, nearer always means lower-ranked and
+   distances never tie.
+
+Colours are decided per pair afterwards: fewer net whites (whites − blacks over
+games played on the board) gets White; if equal and the two met on the board,
+their last game's colours are reversed; otherwise ``colour_tiebreak``.  With
+``colour_limit`` an allocation that breaks the limit is swapped when the other
+one does not.
+
+How (exact in both cases):
+
+* clean case — a maximum-cardinality matching of the graph of allowed pairs
+  (Edmonds' blossom search, here) is made lexicographically first by fixing
+  partners top-down: a candidate nearer than the current partner is accepted
+  only if an augmenting path re-pairs the two players it leaves alone, an
+  incremental feasibility check that leaves the matching perfect;
+* otherwise — networkx's weighted blossom on all pairs with the tiered integer
+  costs of ``research/pairing.md`` §4.5: each rule tier weighs more than all
+  lower tiers together can, and below them the pair (a, b), a < b, costs
+  m^(m−1−a)·(b−a−1), whose minimum is the top-down closest matching.  These are
+  big integers; clean pairings never need them.
+
+>>> p = pair_round(PairingRequest(round=1, ranking=("ann", "bob", "cor", "dan", "eva")))
+>>> [(b.white, b.black) for b in p.boards], p.bye, p.bent
+([('bob', 'ann'), ('dan', 'cor')], 'eva', ())
+>>> p.boards[1].reason
+'cor (3) v dan (4): nearest available in the ranking of present players; dan has White as the lower-ranked player (equal net whites 0, no game between them)'
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Callable, Iterable, Mapping, Sequence
+
+from keizer.model import Colour, Game
+from keizer.settings import Settings
+
+#: The rules a pairing can bend, most important first.
+RULES = ("forbidden", "max_meetings", "rematch", "category", "colour")
+
+_Ok = Callable[[int, int], bool]
+_Cost = tuple[int, int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class PairingRequest:
+    """Everything the pairing of one round depends on.
+
+    ``ranking`` lists the players present, best first (the current Keizer
+    standing); ``history`` holds the games of earlier rounds; ``byes`` counts
+    the pairing-allocated byes so far.  ``fixed`` pairs are (white, black) and
+    kept as given; ``forbidden`` pairs are unordered; ``bye`` overrides the
+    bye policy.  ``names`` only makes the sentences of the result readable.
+    """
+
+    round: int
+    ranking: tuple[str, ...]
+    history: tuple[Game, ...] = ()
+    byes: Mapping[str, int] = field(default_factory=dict)
+    settings: Settings = Settings()
+    categories: Mapping[str, str] = field(default_factory=dict)
+    category_order: tuple[str, ...] = ()
+    fixed: tuple[tuple[str, str], ...] = ()
+    forbidden: tuple[tuple[str, str], ...] = ()
+    bye: str | None = None
+    names: Mapping[str, str] = field(default_factory=dict)  # for reasons and `bent` (missing: the id)
+
+
+@dataclass(frozen=True)
+class Board:
+    board: int
+    white: str
+    black: str
+    reason: str  # why this opponent and why these colours, for `keizer pair --explain`
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """A paired round: boards in order of their best-ranked player, the bye, and
+    one sentence per rule that had to be bent (empty when the pairing is clean)."""
+
+    round: int
+    boards: tuple[Board, ...]
+    bye: str | None
+    bye_reason: str | None
+    bent: tuple[str, ...]
+
+
+class PairingError(ValueError):
+    """The request cannot be paired as asked (too few players, unknown ids …)."""
+
+
+def pair_round(request: PairingRequest) -> Pairing:
+    """Pair one round; never fails when two or more players are present.
+
+    >>> from keizer.model import Result
+    >>> met = (Game(4, 1, "ann", "bob", Result.DRAW),)
+    >>> p = pair_round(PairingRequest(5, ("ann", "bob", "cor", "dan"), met))
+    >>> [(b.white, b.black) for b in p.boards]
+    [('cor', 'ann'), ('bob', 'dan')]
+    >>> p.boards[0].reason.split(";")[0]
+    'ann (1) could not play bob (2): met in round 4'
+    """
+    _check(request)
+    rules = _Rules(request)
+    rank = rules.rank
+    in_fixed = {p for pair in request.fixed for p in pair}
+    pool = tuple(p for p in request.ranking if p not in in_fixed)
+
+    bye: str | None = None
+    bye_reason: str | None = None
+    if len(request.ranking) % 2:
+        bye, bye_reason = _choose_bye(request, pool, rules)
+        pool = tuple(p for p in pool if p != bye)
+
+    ok = rules.allowed(pool)
+    mate = _perfect_matching(len(pool), ok)
+    clean = mate is not None
+    if mate is None:
+        mate = _least_bent(len(pool), lambda i, j: rules.cost(pool[i], pool[j]),
+                           request.settings.rematch_gap)
+    else:
+        _make_top_down(mate, ok)
+
+    made: list[tuple[int, str, str, str, list[_Bend], bool]] = []
+    for white, black in request.fixed:
+        bends = rules.bends(white, black) + rules.colour_bends(white, black)
+        made.append((min(rank[white], rank[black]), white, black,
+                     "fixed by hand (colours as given)", bends, True))
+    for i, j in enumerate(mate):
+        if i < j:
+            hi, lo = pool[i], pool[j]
+            white, black, colour_why, colour_bends = _colours(hi, lo, rules)
+            why = _opponent_reason(i, mate, pool, rules, clean)
+            made.append((rank[hi], white, black, f"{why}; {colour_why}",
+                         rules.bends(hi, lo) + colour_bends, False))
+    made.sort(key=lambda row: row[0])  # by the pair's best-ranked player
+
+    boards: list[Board] = []
+    bent: list[tuple[int, int, str]] = []
+    for number, (_, white, black, reason, bends, by_hand) in enumerate(made, 1):
+        boards.append(Board(number, white, black, reason))
+        suffix = " (fixed by hand)" if by_hand else ""
+        bent.extend((RULES.index(b.rule), number, b.sentence + suffix) for b in bends)
+    return Pairing(
+        round=request.round,
+        boards=tuple(boards),
+        bye=bye,
+        bye_reason=bye_reason,
+        bent=tuple(sentence for _, _, sentence in sorted(bent)),
+    )
+
+
+# --- checks and facts ---------------------------------------------------------
+
+
+def _check(req: PairingRequest) -> None:
+    present = set(req.ranking)
+    if len(req.ranking) < 2:
+        raise PairingError(
+            f"fewer than two players present: {', '.join(req.ranking) or 'none'}")
+    if len(present) != len(req.ranking):
+        twice = sorted({p for p in req.ranking if req.ranking.count(p) > 1})
+        raise PairingError(f"player(s) twice in the ranking: {', '.join(twice)}")
+    seen: set[str] = set()
+    for white, black in req.fixed:
+        if white == black:
+            raise PairingError(f"fixed pair {white}–{black}: a player cannot play themselves")
+        for p in (white, black):
+            if p not in present:
+                raise PairingError(f"fixed pair {white}–{black}: {p} is not present")
+            if p in seen:
+                raise PairingError(f"{p} is in more than one fixed pair")
+            seen.add(p)
+    for a, b in req.forbidden:
+        for p in (a, b):
+            if p not in present:
+                raise PairingError(f"forbidden pair {a}–{b}: {p} is not present")
+    if req.bye is not None:
+        if req.bye not in present:
+            raise PairingError(f"bye: {req.bye} is not present")
+        if req.bye in seen:
+            raise PairingError(f"bye: {req.bye} is in a fixed pair")
+        if len(req.ranking) % 2 == 0:
+            raise PairingError(
+                f"bye: {req.bye} chosen by hand, but an even number ({len(req.ranking)}) is present")
+    for g in req.history:
+        if g.round >= req.round:
+            raise PairingError(
+                f"history holds a game of round {g.round}, not before round {req.round}")
+    if req.settings.category_pairing == "adjacent":
+        for p in req.ranking:
+            cat = req.categories.get(p)
+            if cat is not None and cat not in req.category_order:
+                raise PairingError(
+                    f"category {cat!r} of {p} is not in category_order {req.category_order}")
+
+
+@dataclass(frozen=True)
+class _Bend:
+    rule: str  # one of RULES
+    short: str  # for a board's reason: "met in round 5"
+    sentence: str  # for Pairing.bent: "rematch: ann–bob met in round 5 (gap 4)"
+    weight: int = 1  # rematches: gap − rounds ago + 1, so recent ones weigh more
+
+
+def _key(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a < b else (b, a)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "0"
+
+
+class _Rules:
+    """What the history and the request say about pairs of present players."""
+
+    def __init__(self, req: PairingRequest) -> None:
+        s = req.settings
+        self.round = req.round
+        self.settings = s
+        self.names = req.names
+        self.rank = {p: k + 1 for k, p in enumerate(req.ranking)}
+        present = set(req.ranking)
+        # Games played on the board, in round order: meetings and colours.
+        self.meetings: dict[tuple[str, str], list[Game]] = {}
+        self.net: dict[str, int] = {}
+        last: dict[str, Colour] = {}
+        self.streak: dict[str, Colour] = {}  # colour of a player's last two games, if the same
+        # A player meets nobody twice in a round, so the order within a round is irrelevant.
+        for g in sorted(req.history, key=attrgetter("round")):
+            if not g.played_on_board:
+                continue
+            if g.white in present and g.black in present:
+                self.meetings.setdefault(_key(g.white, g.black), []).append(g)
+            for p, colour, step in ((g.white, Colour.WHITE, 1), (g.black, Colour.BLACK, -1)):
+                if p in present:
+                    self.net[p] = self.net.get(p, 0) + step
+                    if last.get(p) is colour:
+                        self.streak[p] = colour
+                    else:
+                        self.streak.pop(p, None)
+                    last[p] = colour
+        self.forbidden = {_key(a, b) for a, b in req.forbidden}
+        # Category rule: players a, b clash when both have a category and their
+        # indices differ by more than `reach`; None = any pairing allowed.
+        self.categories = req.categories
+        self.reach: int | None = {"same": 0, "adjacent": 1}.get(s.category_pairing)
+        order = req.category_order if s.category_pairing == "adjacent" else tuple(
+            sorted(set(req.categories.values())))
+        self.category_index = {p: order.index(c) for p, c in req.categories.items()
+                               if p in present}
+        # The sparse pair rules (forbidden, max_meetings, rematch) as blocked pairs.
+        self.blocked = {pair for pair in set(self.meetings) | self.forbidden if self.bends(*pair)}
+
+    def name(self, player: str) -> str:
+        return self.names.get(player, player)
+
+    def who(self, player: str) -> str:
+        """'Anna (3)': name and place in the ranking of present players."""
+        return f"{self.name(player)} ({self.rank[player]})"
+
+    def bends(self, a: str, b: str) -> list[_Bend]:
+        """The rules a–b would bend, colours aside (they depend on the allocation)."""
+        s = self.settings
+        na, nb = self.name(a), self.name(b)
+        found: list[_Bend] = []
+        pair = _key(a, b)
+        if pair in self.forbidden:
+            found.append(_Bend("forbidden", "a forbidden pair", f"forbidden: {na}–{nb} is a forbidden pair"))
+        games = self.meetings.get(pair, [])
+        if s.max_meetings is not None and len(games) >= s.max_meetings:
+            found.append(_Bend(
+                "max_meetings", f"already met {len(games)} times (max {s.max_meetings})",
+                f"max_meetings: {na}–{nb} have already met {len(games)} times (max {s.max_meetings})"))
+        if games and games[-1].round >= self.round - s.rematch_gap:
+            last = games[-1].round
+            found.append(_Bend("rematch", f"met in round {last}",
+                               f"rematch: {na}–{nb} met in round {last} (gap {s.rematch_gap})",
+                               s.rematch_gap - (self.round - last) + 1))
+        if self._categories_clash(a, b):
+            ca, cb = self.categories[a], self.categories[b]
+            which = "the same category" if self.reach == 0 else "the same or adjacent categories"
+            found.append(_Bend("category", f"categories {ca} and {cb}",
+                               f"category: {na} ({ca})–{nb} ({cb}) are not in {which}"))
+        return found
+
+    def _categories_clash(self, a: str, b: str) -> bool:
+        ca, cb = self.category_index.get(a), self.category_index.get(b)
+        return self.reach is not None and ca is not None and cb is not None and abs(ca - cb) > self.reach
+
+    def colour_problem(self, player: str, colour: Colour) -> str | None:
+        """Why `player` may not have `colour` under the colour limit (None: may)."""
+        name = colour.value.capitalize()
+        if self.streak.get(player) is colour:
+            return f"a third {name} in a row"
+        net = self.net.get(player, 0) + (1 if colour is Colour.WHITE else -1)
+        if abs(net) > 2:
+            return f"whites − blacks at {_signed(net)}"
+        return None
+
+    def colour_bends(self, white: str, black: str) -> list[_Bend]:
+        """Colour-limit breaks of this allocation (none when the limit is off)."""
+        if not self.settings.colour_limit:
+            return []
+        found = []
+        for p, colour in ((white, Colour.WHITE), (black, Colour.BLACK)):
+            problem = self.colour_problem(p, colour)
+            if problem is not None:
+                said = f"{self.name(p)} gets {problem}"
+                found.append(_Bend("colour", said, f"colour: {said}"))
+        return found
+
+    def colour_legal(self, white: str, black: str) -> bool:
+        return not self.colour_bends(white, black)
+
+    def cost(self, a: str, b: str) -> _Cost:
+        """Bends of a–b per tier: forbidden, max_meetings, rematches, their
+        recency, category, colour (1 when no allocation keeps the limit)."""
+        by_rule = {bend.rule: bend for bend in self.bends(a, b)}
+        rematch = by_rule.get("rematch")
+        colour = not (self.colour_legal(a, b) or self.colour_legal(b, a))
+        return (int("forbidden" in by_rule), int("max_meetings" in by_rule), int(rematch is not None),
+                rematch.weight if rematch else 0, int("category" in by_rule), int(colour))
+
+    def allowed(self, pool: Sequence[str]) -> _Ok:
+        """ok(i, j): may pool[i] meet pool[j] without bending any rule?"""
+        index = {p: k for k, p in enumerate(pool)}
+        blocked: list[set[int]] = [set() for _ in pool]
+        for a, b in self.blocked:
+            if a in index and b in index:
+                blocked[index[a]].add(index[b])
+                blocked[index[b]].add(index[a])
+        reach = self.reach
+        cats = [self.category_index.get(p) for p in pool]
+        limit = self.settings.colour_limit
+        may_white = [self.colour_problem(p, Colour.WHITE) is None for p in pool]
+        may_black = [self.colour_problem(p, Colour.BLACK) is None for p in pool]
+
+        def ok(i: int, j: int) -> bool:
+            if j in blocked[i]:
+                return False
+            if reach is not None:
+                ci, cj = cats[i], cats[j]
+                if ci is not None and cj is not None and abs(ci - cj) > reach:
+                    return False
+            return not limit or (may_white[i] and may_black[j]) or (may_white[j] and may_black[i])
+
+        return ok
+
+
+# --- bye ----------------------------------------------------------------------
+
+
+def _bye_order(req: PairingRequest, pool: Sequence[str]) -> list[str]:
+    """The policy's candidates, first choice first.
+
+    ``random``: ``random.Random(f"{bye_seed}:{round}").sample(pool, len(pool))``
+    with the pool in ranking order — string seeds are hashed by SHA-512, so
+    the draw is the same on every run and machine.
+    """
+    policy = req.settings.bye_policy
+    if policy == "random":
+        return random.Random(f"{req.settings.bye_seed}:{req.round}").sample(list(pool), len(pool))
+    bottom_up = list(reversed(pool))
+    if policy == "lowest":
+        return bottom_up
+    return sorted(bottom_up, key=lambda p: req.byes.get(p, 0))  # stable: bottom-up per count
+
+
+def _choose_bye(req: PairingRequest, pool: Sequence[str], rules: _Rules) -> tuple[str, str]:
+    """The bye and why: the first candidate in policy order whose absence
+    leaves a pairing without bent rules, else the policy's first choice."""
+    if req.bye is not None:
+        return req.bye, f"{rules.who(req.bye)}: bye chosen by hand"
+    s = req.settings
+    order = _bye_order(req, pool)
+
+    def policy_says(p: str) -> str:
+        if s.bye_policy == "random":
+            return f"{rules.who(p)} was drawn at random (seed {s.bye_seed}, round {req.round})"
+        if s.bye_policy == "lowest":
+            return f"{rules.who(p)} is the lowest-ranked player available"
+        return (f"{rules.who(p)} is the lowest-ranked of the players with the fewest byes"
+                f" ({req.byes.get(p, 0)})")
+
+    rest = [p for p in pool if p != order[0]]
+    if _perfect_matching(len(rest), rules.allowed(rest)) is not None:
+        return order[0], policy_says(order[0])  # the usual case, and the quickest check
+    # A vertex can be left out of a perfect matching of the rest exactly when
+    # some maximum matching leaves it exposed: the even vertices of Edmonds'
+    # search from the one exposed vertex (Gallai–Edmonds).
+    ok = rules.allowed(pool)
+    mate = _maximum_matching(len(pool), ok)
+    exposed = [v for v, partner in enumerate(mate) if partner == -1]
+    spare: set[str] = set()
+    if len(exposed) == 1:
+        _, even = _augment(exposed[0], mate, range(len(pool)), ok)
+        spare = {pool[v] for v, e in enumerate(even) if e}
+    for k, p in enumerate(order):
+        if p in spare:  # never order[0]: that was ruled out above
+            passed = _listing([rules.who(q) for q in order[:k]])
+            extra = f" ({req.byes.get(p, 0)} byes so far)" if s.bye_policy == "fewest-byes" else ""
+            return p, (f"{rules.who(p)} is next in the {s.bye_policy} order{extra}: a bye for"
+                       f" {passed} would leave no pairing without bending rules")
+    return order[0], f"{policy_says(order[0])}; no choice of bye avoids bending rules"
+
+
+def _listing(items: list[str], most: int = 3) -> str:
+    if len(items) <= most:
+        return ", ".join(items)
+    return f"{', '.join(items[:most])} and {len(items) - most} more"
+
+
+# --- matching -----------------------------------------------------------------
+# Vertices are indices into the pool (ranking order); mate[v] is v's partner or -1.
+
+
+def _augment(root: int, mate: list[int], alive: Iterable[int], ok: _Ok) -> tuple[bool, list[bool]]:
+    """Edmonds' search for an augmenting path from the exposed vertex `root`,
+    using only the vertices in `alive` (which must include `root`).
+
+    Found: the path is flipped in `mate` (one more pair) and True returned.
+    Not found: `mate` is unchanged; the marks returned are the vertices reachable
+    from `root` by an even alternating path.
+    """
+    alive = list(alive)
+    free = [u for u in alive if mate[u] == -1 and u != root]
+    n = len(mate)
+    parent = [-1] * n  # the tree edge into an odd vertex (or across a blossom)
+    base = list(range(n))  # base of the blossom containing each vertex
+    members: dict[int, list[int]] = {}  # blossom base → its vertices (absent: just itself)
+    even = [False] * n
+    even[root] = True
+    queue = deque([root])
+
+    def reaches_free(w: int) -> bool:
+        """Augment at once if the new even vertex w is next to an exposed one:
+        in the dense graphs of club pairings that happens long before the
+        whole tree is grown."""
+        for u in free:
+            if ok(w, u):
+                parent[u] = w
+                _flip(u, mate, parent)
+                return True
+        return False
+
+    if reaches_free(root):
+        return True, even
+    while queue:
+        v = queue.popleft()
+        for u in alive:
+            if u == v or base[u] == base[v] or mate[v] == u or not ok(v, u):
+                continue
+            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
+                # Both ends even: an odd cycle.  Shrink it into one blossom.
+                top = _blossom_base(v, u, mate, parent, base)
+                inside: set[int] = set()
+                _mark_blossom(v, u, top, mate, parent, base, inside)
+                _mark_blossom(u, v, top, mate, parent, base, inside)
+                group = members.setdefault(top, [top])
+                for old in inside:
+                    for w in members.pop(old, [old]):
+                        base[w] = top
+                        group.append(w)
+                        if not even[w]:
+                            even[w] = True
+                            if reaches_free(w):
+                                return True, even
+                            queue.append(w)
+            elif parent[u] == -1 and mate[u] != -1:
+                parent[u] = v
+                w = mate[u]
+                even[w] = True
+                if reaches_free(w):
+                    return True, even
+                queue.append(w)
+    return False, even
+
+
+def _flip(u: int, mate: list[int], parent: list[int]) -> None:
+    """Swap matched and unmatched edges along the path from exposed `u` to the root."""
+    while u != -1:
+        p = parent[u]
+        after = mate[p]
+        mate[u], mate[p] = p, u
+        u = after
+
+
+def _blossom_base(a: int, b: int, mate: list[int], parent: list[int], base: list[int]) -> int:
+    """The nearest common even ancestor of two even vertices (by blossom base)."""
+    path: set[int] = set()
+    while True:
+        a = base[a]
+        path.add(a)
+        if mate[a] == -1:
+            break
+        a = parent[mate[a]]
+    while True:
+        b = base[b]
+        if b in path:
+            return b
+        b = parent[mate[b]]
+
+
+def _mark_blossom(v: int, child: int, top: int, mate: list[int], parent: list[int],
+                  base: list[int], inside: set[int]) -> None:
+    """Walk from v up to the blossom base, recording bases and re-pointing parents
+    so paths through the blossom can later be flipped from either side."""
+    while base[v] != top:
+        inside.add(base[v])
+        inside.add(base[mate[v]])
+        parent[v] = child
+        child = mate[v]
+        v = parent[mate[v]]
+
+
+def _maximum_matching(m: int, ok: _Ok) -> list[int]:
+    """A maximum matching of the allowed pairs: greedy top-down nearest first
+    (often already the answer), then one augmenting search per exposed vertex —
+    a vertex whose search fails stays exposed in every later matching too."""
+    mate = [-1] * m
+    for i in range(m):
+        if mate[i] == -1:
+            for j in range(i + 1, m):
+                if mate[j] == -1 and ok(i, j):
+                    mate[i], mate[j] = j, i
+                    break
+    for v in range(m):
+        if mate[v] == -1:
+            _augment(v, mate, range(m), ok)
+    return mate
+
+
+def _perfect_matching(m: int, ok: _Ok) -> list[int] | None:
+    mate = _maximum_matching(m, ok)
+    return None if -1 in mate else mate
+
+
+def _make_top_down(mate: list[int], ok: _Ok) -> None:
+    """Turn a perfect matching of allowed pairs into the lexicographically first one.
+
+    For the best-ranked player i not yet fixed, a candidate j nearer than its
+    partner a works iff the rest without i and j still has a perfect matching:
+    unpair i–a and j–b, pair i–j, and search an augmenting path a … b among
+    the players not yet fixed.
+    """
+    m = len(mate)
+    fixed = [False] * m
+    for i in range(m):
+        if fixed[i]:
+            continue
+        a = mate[i]
+        for j in range(i + 1, a):
+            if fixed[j] or not ok(i, j):
+                continue
+            b = mate[j]
+            mate[a] = mate[b] = mate[i] = mate[j] = -1
+            rest = [v for v in range(i + 1, m) if not fixed[v] and v != j]
+            if _augment(a, mate, rest, ok)[0]:
+                mate[i], mate[j] = j, i
+                break
+            mate[i], mate[a], mate[j], mate[b] = a, i, b, j
+        fixed[i] = fixed[mate[i]] = True
+
+
+def _least_bent(m: int, cost: Callable[[int, int], _Cost], gap: int) -> list[int]:
+    """The perfect matching with the fewest bends by tier, then top-down closest.
+
+    One maximum-weight perfect matching (networkx, exact for integers) with
+    cost(a, b) = tiers·m^m + m^(m−1−a)·(b−a−1): every tier's unit exceeds what
+    all lower tiers can add up to in one matching (m/2 pairs), and the distance
+    term of all pairs below a's can never outweigh one step further for a.
+    """
+    import networkx as nx  # imported here: only bent pairings need it, and it is slow to load
+
+    pairs = m // 2
+    bounds = (pairs, pairs, pairs, pairs * gap, pairs, pairs)  # most a tier can sum to
+    unit = m ** m
+    power = [m ** (m - 1 - a) for a in range(m)]
+    edges: list[tuple[int, int, int]] = []
+    for a in range(m):
+        for b in range(a + 1, m):
+            tiers = 0
+            for value, bound in zip(cost(a, b), bounds):
+                tiers = tiers * (bound + 1) + value
+            edges.append((a, b, tiers * unit + power[a] * (b - a - 1)))
+    top = max(c for _, _, c in edges) + 1  # weights stay positive
+    graph = nx.Graph()
+    graph.add_weighted_edges_from((a, b, top - c) for a, b, c in edges)
+    mate = [-1] * m
+    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
+        mate[a], mate[b] = b, a
+    return mate
+
+
+# --- explanations and colours -------------------------------------------------
+
+
+def _opponent_reason(i: int, mate: list[int], pool: Sequence[str], rules: _Rules,
+                     clean: bool) -> str:
+    """Why pool[i] plays mate[i]: the nearer players still free, and why not them."""
+    j = mate[i]
+    hi, lo = pool[i], pool[j]
+    passed = []
+    for k in range(i + 1, j):
+        if mate[k] > i:  # still unpaired when pool[i]'s turn came
+            shorts = [b.short for b in rules.bends(hi, pool[k])]
+            if rules.settings.colour_limit and not (
+                    rules.colour_legal(hi, pool[k]) or rules.colour_legal(pool[k], hi)):
+                shorts.append("no colours within the colour limit")
+            if not shorts:
+                shorts.append("the rest could not then be paired" if clean
+                              else "more rules would be bent elsewhere")
+            passed.append(f"{rules.who(pool[k])}: {', '.join(shorts)}")
+    if not passed:
+        why = f"{rules.who(hi)} v {rules.who(lo)}: nearest available in the ranking of present players"
+    else:
+        why = (f"{rules.who(hi)} could not play {'; nor '.join(passed[:3])}"
+               f"{f' (and {len(passed) - 3} more)' if len(passed) > 3 else ''};"
+               f" next nearest {rules.who(lo)}")
+    own = rules.bends(hi, lo)
+    if own:
+        why += f" (bending: {', '.join(b.short for b in own)})"
+    return why
+
+
+def _colours(hi: str, lo: str, rules: _Rules) -> tuple[str, str, str, list[_Bend]]:
+    """(white, black, why, colour-limit bends) for the pair hi (better ranked) – lo."""
+    net_hi, net_lo = rules.net.get(hi, 0), rules.net.get(lo, 0)
+    games = rules.meetings.get(_key(hi, lo))
+    if net_hi != net_lo:
+        white = hi if net_hi < net_lo else lo
+        why = f": fewer net whites ({_signed(min(net_hi, net_lo))} vs {_signed(max(net_hi, net_lo))})"
+    elif games:
+        white = games[-1].black
+        why = f": equal net whites ({_signed(net_hi)}), colours of their round-{games[-1].round} game reversed"
+    else:
+        lower = rules.settings.colour_tiebreak == "lower-white"
+        white = lo if lower else hi
+        why = (f" as the {'lower' if lower else 'higher'}-ranked player"
+               f" (equal net whites {_signed(net_hi)}, no game between them)")
+    black = lo if white == hi else hi
+    if rules.settings.colour_limit and rules.colour_bends(white, black) \
+            and rules.colour_legal(black, white):
+        player, colour = next((p, c) for p, c in ((white, Colour.WHITE), (black, Colour.BLACK))
+                              if rules.colour_problem(p, c) is not None)
+        why = f": otherwise {rules.name(player)} would get {rules.colour_problem(player, colour)} (colour limit)"
+        white, black = black, white
+    bends = rules.colour_bends(white, black)
+    if bends:
+        why += f"; the colour limit is bent either way: {', '.join(b.short for b in bends)}"
+    return white, black, f"{rules.name(white)} has White{why}", bends
