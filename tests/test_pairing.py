@@ -6,7 +6,6 @@ Players are named by rank where it helps: ranking ("a", "b", "c", …) = 1, 2, 3
 from __future__ import annotations
 
 import dataclasses
-import doctest
 import itertools
 import random
 import re
@@ -374,11 +373,6 @@ def test_errors(kw: dict, message: str) -> None:
 
 def test_pairing_error_is_a_value_error() -> None:
     assert issubclass(PairingError, ValueError)
-
-
-def test_docstring_examples() -> None:
-    import keizer.pairing.keizer as module
-    assert doctest.testmod(module).failed == 0
 
 
 # --- properties against brute force -------------------------------------------------

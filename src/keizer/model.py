@@ -46,10 +46,10 @@ class Result(str, Enum):
 
         >>> Result.parse("½-½") is Result.DRAW
         True
-        >>> Result.parse("1-0F")
+        >>> Result.parse("2-0")
         Traceback (most recent call last):
         ...
-        ValueError: unknown result '1-0F' (use 1-0, 0-1, 1/2-1/2, +-, -+ or --)
+        ValueError: unknown result '2-0' (use 1-0, 0-1, 1/2-1/2, +-, -+ or --)
         """
         key = text.strip().replace(" ", "").replace("–", "-")
         found = _RESULT_ALIASES.get(key.lower())

@@ -1,0 +1,17 @@
+"""The examples in the modules' docstrings are tests too."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["keizer.model", "keizer.settings", "keizer.scoring", "keizer.pairing.keizer", "keizer.store",
+           "keizer.output", "keizer.formats.season_json", "keizer.formats.members_csv"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted > 0 and result.failed == 0
