@@ -146,6 +146,12 @@ def pairing_request(
     season = store.load_season(comp_id)
     target = open_round(season)
     if target.paired:
+        rnd = season.rounds[target.number - 1]
+        waiting = [str(g.board) for g in rnd.games if g.result is None]
+        if waiting and len(waiting) < len(rnd.games):
+            raise StoreError(
+                f"round {target.number} still waits for results (boards {', '.join(waiting)}); "
+                "enter them with 'keizer result' before pairing the next round")
         raise StoreError(
             f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
     if not target.exists or not store.attendance(comp_id, target.number):
