@@ -689,7 +689,7 @@ def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> No
             "round": line.round, "kind": line.kind,
             "opponent": names[line.opponent] if line.opponent else None, "opponent_id": line.opponent,
             "colour": line.colour.value if line.colour else None,
-            "result": _result_for(line) if game else (line.result.value if line.result else None),
+            "result": line.result.symbol(line.colour) if game else (line.result.value if line.result else None),
             "value_used": json_number(line.value_used), "factor": str(line.factor),
             "points": json_number(line.points),
         })
@@ -706,20 +706,48 @@ def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> No
     click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
 
 
-def _result_for(line) -> str:
-    """The game result from the player's side: 1, ½, 0, +, −."""
-    from keizer.model import Colour, Result
+# -- club website -------------------------------------------------------------
 
-    r = line.result
-    mine_white = line.colour is Colour.WHITE
-    if r is Result.DRAW:
-        return "½"
-    if r is Result.DOUBLE_FORFEIT:
-        return "−−"
-    won = (r in (Result.WHITE_WIN, Result.WHITE_FORFEIT_WIN)) == mine_white
-    if r.is_forfeit:
-        return "+" if won else "−"
-    return "1" if won else "0"
+
+@cli.command()
+@click.option("--name", help="Club name shown on every page.")
+@click.option("--colour", help="Main colour, e.g. #1f4e79.")
+@click.option("--accent", help="Accent colour, e.g. #c8102e.")
+@click.option("--language", help="Site language: en, nl, de or et.")
+@click.option("--logo", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Logo image (png, jpg, gif, svg, webp).")
+@click.option("--season", help="Season name for the site (default: the years of the rounds, e.g. 2025-2026).")
+@click.option("--templates", type=click.Path(file_okay=False, path_type=Path), help="The club's own template folder.")
+@format_option
+@pass_ctx
+def club(ctx: Context, name, colour, accent, language, logo, season, templates, fmt: str) -> None:
+    """Show or change the club's website settings: name, colours, language, logo."""
+    from keizer.publish import club_settings, set_club
+
+    values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
+                  templates=str(templates.resolve()) if templates else None)
+    if any(v is not None for v in values.values()) or logo is not None:
+        with writing(ctx, "club", "club settings", create=True) as store:
+            set_club(store, logo=logo, **values)
+    store = ctx.store()
+    settings = club_settings(store)
+    settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
+    click.echo(render([{"setting": k, "value": v} for k, v in settings.items()], ["setting", "value"], fmt)
+               if fmt != "json" else json.dumps(settings, ensure_ascii=False, indent=2))
+
+
+@cli.command()
+@click.argument("outdir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--templates", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A folder of templates that override the shipped ones (any subset).")
+@click.option("--language", help="Site language for this run (default: the club setting).")
+@pass_ctx
+def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | None) -> None:
+    """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR."""
+    from keizer.publish import publish as publish_site
+
+    result = publish_site(ctx.store(), outdir, templates, language, fallback_name=ctx.db.stem)
+    click.echo(f"published {result.season} to {outdir}: {len(result.written)} files written, "
+               f"{result.unchanged} unchanged")
 
 
 # -- season JSON --------------------------------------------------------------

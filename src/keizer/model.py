@@ -59,6 +59,21 @@ class Result(str, Enum):
             )
         return found
 
+    def symbol(self, colour: "Colour") -> str:
+        """The result from one side: 1, ½, 0, + (forfeit win) or − (forfeit loss).
+
+        >>> Result.BLACK_FORFEIT_WIN.symbol(Colour.BLACK), Result.DRAW.symbol(Colour.WHITE)
+        ('+', '½')
+        """
+        if self is Result.DRAW:
+            return "½"
+        if self is Result.DOUBLE_FORFEIT:
+            return "−"
+        won = (self in (Result.WHITE_WIN, Result.WHITE_FORFEIT_WIN)) == (colour is Colour.WHITE)
+        if self.is_forfeit:
+            return "+" if won else "−"
+        return "1" if won else "0"
+
     @property
     def is_forfeit(self) -> bool:
         return self in (

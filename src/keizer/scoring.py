@@ -155,28 +155,37 @@ def compute_standings(season: Season, upto: int | None = None) -> tuple[Standing
 def round_scores(season: Season, standing: Standing, player: str) -> tuple[RoundScore, ...]:
     """Each round's contribution to ``player``'s score in ``standing``.
 
-    The own-value term is not a round; it is ``standing.own_pricing[player]``
-    (× 1) unless the settings say otherwise.
+    The own-value term is not a round; it is ``standing.own_pricing[player]``.
     """
-    items = _items(season, season.settings, standing.off_ladder, standing.round)[player]
-    lines = []
-    for r, item in enumerate(items, start=1):
-        prices = standing.pricing[r - 1]
-        value = prices.get(item.priced, Fraction(0)) if item.priced else Fraction(0)
-        game = item.game
-        lines.append(
-            RoundScore(
-                round=r,
-                kind=item.kind,
-                opponent=game.opponent_of(player) if game else None,
-                colour=game.colour_of(player) if game else None,
-                result=game.result if game else item.external,
-                value_used=value,
-                factor=item.factor,
-                points=item.factor * value,
+    return all_round_scores(season, standing, (player,))[player]
+
+
+def all_round_scores(
+    season: Season, standing: Standing, players: Iterable[str] | None = None
+) -> dict[str, tuple[RoundScore, ...]]:
+    """:func:`round_scores` for several players (default: everyone on the ladder) at once."""
+    items = _items(season, season.settings, standing.off_ladder, standing.round)
+    result = {}
+    for player in players if players is not None else items:
+        lines = []
+        for r, item in enumerate(items[player], start=1):
+            prices = standing.pricing[r - 1]
+            value = prices.get(item.priced, Fraction(0)) if item.priced else Fraction(0)
+            game = item.game
+            lines.append(
+                RoundScore(
+                    round=r,
+                    kind=item.kind,
+                    opponent=game.opponent_of(player) if game else None,
+                    colour=game.colour_of(player) if game else None,
+                    result=game.result if game else item.external,
+                    value_used=value,
+                    factor=item.factor,
+                    points=item.factor * value,
+                )
             )
-        )
-    return tuple(lines)
+        result[player] = tuple(lines)
+    return result
 
 
 def initial_order(season: Season, off: frozenset[str] = frozenset()) -> list[str]:

@@ -1,0 +1,64 @@
+"""Benchmark: publishing the club website.
+
+    python bench/bench_publish.py
+
+A 60-player 40-round season (realistic) and a 600-player 52-round one (10×), each
+published from scratch and again unchanged (incremental); then a 10-season archive
+(ten season databases published into one folder).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seasons import synthetic_season  # noqa: E402
+
+from keizer import competition as ops  # noqa: E402
+from keizer.publish import publish, set_club  # noqa: E402
+from keizer.store import Store  # noqa: E402
+
+
+def season_db(folder: Path, players: int, rounds: int, seed: int, name: str) -> Store:
+    store = Store.open(folder / f"{name}.db", create=True)
+    with store.change("bench", "bench"):
+        ops.import_season(store, synthetic_season(players, rounds, seed=seed), name="Interne competitie")
+        set_club(store, season=name, name="Schaakclub Bench")
+    return store
+
+
+def timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return (time.perf_counter() - start) * 1000
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for players, rounds, runs in ((60, 40, 5), (600, 52, 1)):
+            store = season_db(folder, players, rounds, 1, f"s{players}")
+            fresh, again = [], []
+            for k in range(runs):
+                out = folder / f"site-{players}-{k}"
+                fresh.append(timed(lambda: publish(store, out)))
+                again.append(timed(lambda: publish(store, out)))
+            pages = sum(1 for _ in (folder / f"site-{players}-0").rglob("*.html"))
+            print(f"publish {players:>3} players {rounds} rounds ({pages} pages): "
+                  f"{statistics.median(fresh):8.0f} ms from scratch, {statistics.median(again):8.0f} ms unchanged"
+                  f" (median of {runs})")
+        out = folder / "archive"
+        total = 0.0
+        for year in range(2016, 2026):
+            store = season_db(folder, 60, 40, year, f"{year}-{year + 1}")
+            total += timed(lambda: publish(store, out))
+        seasons = sum(1 for p in out.iterdir() if p.is_dir() and p.name != "static")
+        print(f"10-season archive ({seasons} seasons of 60 players, 40 rounds): {total:8.0f} ms in all")
+
+
+if __name__ == "__main__":
+    main()

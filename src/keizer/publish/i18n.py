@@ -1,0 +1,88 @@
+"""Languages of the published site: gettext catalogs and locale formatting.
+
+Template strings are marked ``_("…")`` (gettext/Babel conventions); the
+catalogs are ``keizer/locale/<lang>/LC_MESSAGES/keizer.po``, read with Babel.
+English is the source language.  Numbers and dates follow the locale
+(Dutch: ``23,15`` and ``8 september 2026``).
+
+>>> t = translations("nl")
+>>> t.gettext("Standings")
+'Stand'
+>>> format_number(Fraction(463, 20), 2, "nl")
+'23,15'
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
+from functools import cache, lru_cache
+from importlib import resources
+
+from babel.dates import format_date as babel_format_date
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import get_decimal_symbol, get_group_symbol
+
+LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "et": "Eesti"}
+DOMAIN = "keizer"
+
+
+def catalog_path(lang: str):
+    return resources.files("keizer") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@cache
+def translations(lang: str) -> gettext.NullTranslations:
+    """The translations of one language (English: the strings as written)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
+    if lang == "en":
+        return gettext.NullTranslations()
+    with catalog_path(lang).open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
+def format_number(value: Fraction | int | None, decimals: int, lang: str) -> str:
+    """Rounded half up to at most ``decimals``, with the locale's separators.
+
+    >>> format_number(Fraction(24351, 2), 2, "de"), format_number(Fraction(-1, 3), 2, "en")
+    ('12.175,5', '-0.33')
+    """
+    if value is None:
+        return ""
+    return _format(Fraction(value), decimals, lang)
+
+
+@lru_cache(maxsize=65536)
+def _format(value: Fraction, decimals: int, lang: str) -> str:
+    exact = Decimal(value.numerator) / Decimal(value.denominator)
+    rounded = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    text = f"{rounded:,f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    group, decimal = _symbols(lang)
+    return text.translate({ord(","): group, ord("."): decimal})
+
+
+@cache
+def _symbols(lang: str) -> tuple[str, str]:
+    return get_group_symbol(locale=lang), get_decimal_symbol(locale=lang)
+
+
+def format_day(iso: str | None, lang: str) -> str:
+    if not iso:
+        return ""
+    try:
+        return babel_format_date(date.fromisoformat(iso), format="long", locale=lang)
+    except ValueError:
+        return iso

@@ -1,0 +1,329 @@
+"""The page plan: which pages the site has, and the data each one shows.
+
+Pure: it takes the club's settings and the competitions as model values
+(seasons and their standings) and returns :class:`Page` values; rendering and
+writing are done by :mod:`keizer.publish`.  Every number on a page comes from
+the engines (``compute_standings``, ``round_scores``); nothing is recomputed
+here, only selected and arranged.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from keizer.model import Absence, Colour, Result, Season
+from keizer.publish.charts import line_chart
+from keizer.scoring import Standing, all_round_scores
+from keizer.publish.report import season_report
+
+
+@dataclass(frozen=True)
+class Club:
+    name: str = "Chess club"
+    colour: str = "#1f4e79"
+    accent: str = "#c8102e"
+    language: str = "en"
+    logo: str | None = None  # file name of the logo in static/, if any
+
+
+@dataclass(frozen=True)
+class CompetitionData:
+    """One competition as the site shows it."""
+
+    name: str
+    season: Season
+    standings: tuple[Standing, ...]
+
+
+@dataclass(frozen=True)
+class Page:
+    path: str  # relative to the output folder, with forward slashes
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+def slugify(text: str) -> str:
+    """A file-name-safe, readable form of a name.
+
+    >>> slugify("Interne competitie 2025/2026"), slugify("Café <Noir>"), slugify("!!!")
+    ('interne-competitie-2025-2026', 'cafe-noir', 'x')
+    """
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")
+    return slug[:60] or "x"
+
+
+def unique_slugs(names: Sequence[str]) -> list[str]:
+    """Slugs for names, made distinct by a numeric suffix where they collide."""
+    seen: dict[str, int] = {}
+    result = []
+    for name in names:
+        base = slugify(name)
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        result.append(base if count == 0 else f"{base}-{count + 1}")
+    return result
+
+
+def plan_season(club: Club, season_name: str, competitions: Sequence[CompetitionData]) -> list[Page]:
+    """Every page of one season, under ``<season-slug>/``."""
+    season_slug = slugify(season_name)
+    pages: list[Page] = []
+    comp_slugs = unique_slugs([c.name for c in competitions])
+    base = {"club": club, "season_name": season_name, "season_slug": season_slug}
+    summaries = []
+    for comp, slug in zip(competitions, comp_slugs):
+        builder = _Competition(comp, f"{season_slug}/{slug}", base)
+        pages.extend(builder.pages())
+        summaries.append(builder.summary())
+    pages.append(Page(f"{season_slug}/index.html", "season.html",
+                      {**base, "competitions": summaries, "title": season_name}))
+    return pages
+
+
+def plan_archive(club: Club, seasons: Sequence[dict[str, str]]) -> Page:
+    """The front page: every published season, newest first."""
+    ordered = sorted(seasons, key=lambda s: s["name"], reverse=True)
+    return Page("index.html", "archive.html", {"club": club, "seasons": ordered, "title": club.name})
+
+
+class _Competition:
+    def __init__(self, comp: CompetitionData, folder: str, base: dict[str, Any]):
+        self.comp = comp
+        self.season = comp.season
+        self.folder = folder
+        self.base = {**base, "competition": comp.name, "comp_folder": folder}
+        self.players = {p.id: p for p in self.season.players}
+        self.slugs = dict(zip(
+            [p.id for p in sorted(self.season.players, key=lambda p: p.start_no)],
+            unique_slugs([p.name for p in sorted(self.season.players, key=lambda p: p.start_no)]),
+        ))
+        self.played = self.season.completed_rounds()
+        self.final = comp.standings[self.played]
+        self.decimals = self.season.settings.decimals
+        self.lines = all_round_scores(self.season, self.final)
+        self.values = [st.values for st in comp.standings]  # per standing: player → value
+
+    # -- links and rows ------------------------------------------------------
+
+    def player_link(self, pid: str) -> str:
+        return f"{self.folder}/players/{self.slugs[pid]}.html"
+
+    def round_link(self, r: int) -> str:
+        return f"{self.folder}/round-{r}.html"
+
+    def standing_rows(self, standing: Standing) -> list[dict[str, Any]]:
+        rows = []
+        previous = self.comp.standings[standing.round - 1] if standing.round else None
+        before = {e.player: e.rank for e in previous.entries} if previous else {}
+        for e in standing.entries:
+            p = self.players[e.player]
+            rows.append({
+                "rank": e.rank, "name": p.name, "link": self.player_link(e.player), "rating": p.rating,
+                "value": e.value, "score": e.score, "games": e.games, "wins": e.wins, "draws": e.draws,
+                "losses": e.losses, "percentage": e.percentage, "category": p.category,
+                "withdrawn": p.withdrawn_after is not None and p.withdrawn_after <= standing.round,
+                "move": (before[e.player] - e.rank) if e.player in before else None,
+            })
+        return rows
+
+    def boards(self, r: int) -> list[dict[str, Any]]:
+        rnd = self.season.rounds[r - 1]
+        return [{
+            "board": g.board, "white": self.players[g.white].name, "white_link": self.player_link(g.white),
+            "black": self.players[g.black].name, "black_link": self.player_link(g.black),
+            "result": _result_text(g.result), "forfeit": g.is_forfeit,
+        } for g in rnd.games]
+
+    def names(self, ids) -> list[dict[str, str]]:
+        return [{"name": self.players[p].name, "link": self.player_link(p)}
+                for p in sorted(ids, key=lambda p: self.players[p].start_no)]
+
+    # -- pages ---------------------------------------------------------------
+
+    def summary(self) -> dict[str, Any]:
+        last = self.played
+        open_round = self._open_round()
+        return {
+            "name": self.comp.name, "link": f"{self.folder}/index.html",
+            "standing_round": last, "standing": self.standing_rows(self.final),
+            "last_round": last, "last_boards": self.boards(last) if last else [],
+            "last_link": self.round_link(last) if last else None,
+            "next_round": open_round, "next_boards": self.boards(open_round) if open_round else [],
+            "next_bye": self.names(self.season.rounds[open_round - 1].byes) if open_round else [],
+            "decimals": self.decimals,
+        }
+
+    def _open_round(self) -> int | None:
+        """The round after the last complete one, when it has been paired."""
+        if len(self.season.rounds) > self.played:
+            rnd = self.season.rounds[self.played]
+            if rnd.games:
+                return rnd.number
+        return None
+
+    def pages(self) -> list[Page]:
+        ctx = {**self.base, "decimals": self.decimals}
+        rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
+                   "complete": r.number <= self.played}
+                  for r in self.season.rounds if r.games or r.byes]
+        pages = [Page(f"{self.folder}/index.html", "competition.html", {
+            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds,
+            "categories": sorted({p.category for p in self.season.players if p.category}),
+        })]
+        for info in rounds:
+            pages.append(self._round_page(info["number"], rounds, ctx))
+        pages.append(Page(f"{self.folder}/crosstable.html", "crosstable.html",
+                          {**ctx, "title": self.comp.name, **self._crosstable()}))
+        pages.append(Page(f"{self.folder}/attendance.html", "attendance.html",
+                          {**ctx, "title": self.comp.name, **self._attendance()}))
+        pages.append(Page(f"{self.folder}/report.html", "report.html",
+                          {**ctx, "title": self.comp.name, **self._report()}))
+        for pid in self.slugs:
+            pages.append(self._player_page(pid, ctx))
+        return pages
+
+    def _round_page(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> Page:
+        rnd = self.season.rounds[r - 1]
+        absent: dict[str, list] = {}
+        for kind in (Absence.EXCUSED, Absence.UNEXCUSED, Absence.CLUB):
+            ids = [p for p, why in rnd.absent.items() if why is kind]
+            if ids:
+                absent[kind.value] = self.names(ids)
+        complete = r <= self.played
+        numbers = [x["number"] for x in rounds]
+        k = numbers.index(r)
+        return Page(self.round_link(r), "round.html", {
+            **ctx, "title": self.comp.name, "round": r, "date": rnd.date, "complete": complete,
+            "boards": self.boards(r), "bye": self.names(rnd.byes), "absent": absent,
+            "external": [{**n, "result": rnd.external[pid].value}
+                         for pid, n in zip(sorted(rnd.external, key=lambda p: self.players[p].start_no),
+                                           self.names(rnd.external))],
+            "standing": self.standing_rows(self.comp.standings[r]) if complete else None,
+            "previous": self.round_link(numbers[k - 1]) if k > 0 else None,
+            "next": self.round_link(numbers[k + 1]) if k + 1 < len(numbers) else None,
+        })
+
+    def _cell(self, pid: str, r: int, rank_of: dict[str, int]) -> dict[str, Any]:
+        """One crosstable/attendance cell: what the player did in round r."""
+        rnd = self.season.rounds[r - 1]
+        player = self.players[pid]
+        for g in rnd.games:
+            if pid in (g.white, g.black):
+                opp = g.opponent_of(pid)
+                colour = g.colour_of(pid)
+                mine = g.result.symbol(colour) if g.result else ""
+                return {"kind": "game", "code": "G", "opponent": self.players[opp].name,
+                        "opponent_rank": rank_of.get(opp), "colour": colour.value[0], "result": mine,
+                        "link": self.player_link(opp), "forfeit": g.is_forfeit}
+        if not player.active_in(r):
+            return {"kind": "late" if r < player.joined else "withdrawn", "code": "–"}
+        if pid in rnd.external:
+            return {"kind": "external", "code": "X", "result": rnd.external[pid].value}
+        if pid in rnd.present:
+            return {"kind": "present", "code": "P"}
+        why = rnd.absent.get(pid, Absence.UNEXCUSED)
+        return {"kind": why.value, "code": {"excused": "E", "unexcused": "U", "club": "C", "bye": "B"}[why.value]}
+
+    def _rounds_shown(self) -> list[int]:
+        return [r.number for r in self.season.rounds if r.number <= self.played]
+
+    def _crosstable(self) -> dict[str, Any]:
+        rank_of = {e.player: e.rank for e in self.final.entries}
+        shown = self._rounds_shown()
+        rows = []
+        for e in self.final.entries:
+            cells = []
+            for r in shown:
+                cell = self._cell(e.player, r, rank_of)
+                cell["value_before"] = self.values[r - 1].get(e.player)
+                cells.append(cell)
+            rows.append({"rank": e.rank, "name": self.players[e.player].name,
+                         "link": self.player_link(e.player), "cells": cells, "score": e.score,
+                         "value_before": e.value_before, "value": e.value})
+        return {"rounds": shown, "rows": rows, "standing_round": self.played}
+
+    def _attendance(self) -> dict[str, Any]:
+        rank_of = {e.player: e.rank for e in self.final.entries}
+        shown = [r.number for r in self.season.rounds]
+        rows = []
+        for p in sorted(self.season.players, key=lambda p: p.start_no):
+            cells = [self._cell(p.id, r, rank_of) for r in shown]
+            counts: dict[str, int] = {}
+            for c in cells:
+                counts[c["kind"]] = counts.get(c["kind"], 0) + 1
+            rows.append({"name": p.name, "link": self.player_link(p.id), "cells": cells, "counts": counts})
+        dates = {r.number: r.date for r in self.season.rounds}
+        return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows}
+
+    def _player_page(self, pid: str, ctx: dict[str, Any]) -> Page:
+        player = self.players[pid]
+        on_ladder = pid not in self.final.off_ladder
+        entry = self.final.entry(pid) if on_ladder else None
+        lines = []
+        if on_ladder:
+            dates = {r.number: r.date for r in self.season.rounds}
+            for line in self.lines[pid]:
+                lines.append({
+                    "round": line.round, "date": dates.get(line.round), "kind": line.kind,
+                    "opponent": self.players[line.opponent].name if line.opponent else None,
+                    "link": self.player_link(line.opponent) if line.opponent else None,
+                    "colour": line.colour.value if line.colour else None,
+                    "result": line.result.symbol(line.colour) if line.opponent else
+                    (line.result.value if line.result else None),
+                    "value_used": line.value_used, "factor": line.factor, "points": line.points,
+                })
+        history = []
+        for st in self.comp.standings[1:self.played + 1]:
+            e = next((x for x in st.entries if x.player == pid), None)
+            history.append((st.round, e))
+        n = len(self.final.entries)
+        charts = {}
+        if history:
+            scores = [(r, e.score if e else None) for r, e in history]
+            top = max((s for _, s in scores if s is not None), default=1)
+            charts["score"] = line_chart([(player.name, scores)], self.played, 0, top or 1)
+            charts["rank"] = line_chart([(player.name, [(r, e.rank if e else None) for r, e in history])],
+                                        self.played, 1, max(n, 2), invert=True)
+        counts: dict[str, int] = {}
+        for line in lines:
+            counts[line["kind"]] = counts.get(line["kind"], 0) + 1
+        return Page(self.player_link(pid), "player.html", {
+            **ctx, "title": player.name, "player": {"name": player.name, "rating": player.rating,
+                                                    "category": player.category, "joined": player.joined,
+                                                    "withdrawn_after": player.withdrawn_after},
+            "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
+            "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
+        })
+
+    def _report(self) -> dict[str, Any]:
+        report = season_report(self.season, self.comp.standings)
+        links = {pid: self.player_link(pid) for pid in self.players}
+        top = [e.player for e in self.final.entries[:5]]
+        progress = [
+            (self.players[pid].name,
+             [(st.round, next((e.rank for e in st.entries if e.player == pid), None))
+              for st in self.comp.standings[1:self.played + 1]])
+            for pid in top
+        ]
+        chart = line_chart(progress, self.played, 1, max(len(self.final.entries), 2), invert=True) if self.played else None
+        return {"report": report, "links": links, "names": {p: self.players[p].name for p in self.players},
+                "progress": chart, "standing_round": self.played,
+                "groups": self._category_groups()}
+
+    def _category_groups(self) -> list[dict[str, Any]]:
+        rows = self.standing_rows(self.final)
+        categories = sorted({r["category"] for r in rows if r["category"]})
+        if not categories:
+            return [{"category": None, "rows": rows}]
+        return [{"category": c, "rows": [r for r in rows if r["category"] == c]} for c in categories]
+
+
+def _result_text(result: Result | None) -> str:
+    if result is None:
+        return ""
+    return {"1-0": "1–0", "0-1": "0–1", "1/2-1/2": "½–½", "+-": "+/−", "-+": "−/+", "--": "−/−"}[result.value]
+

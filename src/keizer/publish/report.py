@@ -1,0 +1,113 @@
+"""Season-end figures: prizes, most games, best performance, longest unbeaten run, attendance.
+
+Pure functions over a season and its standings.  Performance ratings use
+FIDE's rating-performance formula (Ra + dp(p), Handbook B.02) over games played
+on the board against rated opponents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from keizer.model import Season
+from keizer.scoring import Standing
+
+# TEMPORARY until keizer.tiebreaks.fide_tables lands: FIDE B.02 8.1.1 p → dp.
+_DP = [0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158, 166,
+       175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366, 383, 401,
+       422, 444, 470, 501, 538, 589, 677, 800]
+
+
+def dp(p: Fraction) -> int:
+    hundredths = int(p * 100 + Fraction(1, 2))
+    return _DP[hundredths - 50] if hundredths >= 50 else -_DP[50 - hundredths]
+
+#: How many players each list of the report shows.
+SHOWN = 5
+
+
+@dataclass(frozen=True)
+class Figure:
+    player: str
+    value: Fraction | int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SeasonReport:
+    rounds: int
+    prizes: tuple[Figure, ...]  # top three of the final standing, value = score
+    category_winners: tuple[tuple[str, Figure], ...]
+    most_games: tuple[Figure, ...]
+    best_performance: tuple[Figure, ...]  # value = TPR; detail = "p% from n games"
+    unbeaten: tuple[Figure, ...]  # value = games in a row without a loss
+    attendance: tuple[Figure, ...]  # value = rounds played (games and byes)
+    min_games_for_performance: int
+
+
+def season_report(season: Season, standings: Sequence[Standing]) -> SeasonReport:
+    played = season.completed_rounds()
+    final = standings[played]
+    ranked = [e.player for e in final.entries]
+    order = {p: k for k, p in enumerate(ranked)}
+    players = {p.id: p for p in season.players}
+
+    prizes = tuple(Figure(e.player, e.score) for e in final.entries[:3])
+    winners = []
+    for category in sorted({p.category for p in season.players if p.category}):
+        best = next((e for e in final.entries if players[e.player].category == category), None)
+        if best:
+            winners.append((category, Figure(best.player, best.score)))
+
+    def top(values: dict[str, Fraction | int], detail: dict[str, str] | None = None) -> tuple[Figure, ...]:
+        chosen = sorted((p for p in values if values[p] > 0), key=lambda p: (-values[p], order.get(p, len(order))))
+        return tuple(Figure(p, values[p], (detail or {}).get(p, "")) for p in chosen[:SHOWN])
+
+    games = {e.player: e.games for e in final.entries}
+    rounds_played = {e.player: e.games + e.forfeit_wins + e.forfeit_losses + e.byes for e in final.entries}
+
+    # Performance over games on the board against rated opponents; at least a third of the rounds.
+    minimum = max(3, -(-played // 3))
+    points: dict[str, Fraction] = {}
+    ratings: dict[str, list[int]] = {}
+    streak: dict[str, int] = dict.fromkeys(ranked, 0)
+    best_streak: dict[str, int] = dict.fromkeys(ranked, 0)
+    for rnd in season.rounds[:played]:
+        for g in rnd.games:
+            if not g.played_on_board:
+                continue
+            for me in (g.white, g.black):
+                opp = g.opponent_of(me)
+                score = g.points_of(me)
+                if me in streak:
+                    streak[me] = streak[me] + 1 if score > 0 else 0
+                    best_streak[me] = max(best_streak[me], streak[me])
+                if players[opp].rating is not None:
+                    points[me] = points.get(me, Fraction(0)) + score
+                    ratings.setdefault(me, []).append(players[opp].rating)
+    tpr: dict[str, int] = {}
+    detail: dict[str, str] = {}
+    for p, rs in ratings.items():
+        if p in order and len(rs) >= minimum:
+            share = points[p] / len(rs)
+            average = Fraction(sum(rs), len(rs))
+            tpr[p] = int(average + dp(share) + Fraction(1, 2))  # rounded half up
+            detail[p] = f"{_points(points[p])}/{len(rs)}"
+    return SeasonReport(
+        rounds=played,
+        prizes=prizes,
+        category_winners=tuple(winners),
+        most_games=top(games),
+        best_performance=top(tpr, detail),
+        unbeaten=top(best_streak),
+        attendance=top(rounds_played),
+        min_games_for_performance=minimum,
+    )
+
+
+def _points(points: Fraction) -> str:
+    """Game points as chess players write them: 2½, ½, 3."""
+    whole, half = divmod(points * 2, 2)
+    return (str(int(whole)) if whole or not half else "") + ("½" if half else "")

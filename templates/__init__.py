@@ -1,0 +1,1 @@
+"""Jinja templates and static files of the published site (shipped inside the package)."""
