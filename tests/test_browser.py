@@ -6,6 +6,7 @@ Screenshots are kept in test-artifacts/screenshots/ for a person to look at.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -82,4 +83,17 @@ def test_page_renders_without_errors(site, browser, which, size):
         assert page.locator("polyline").count() >= 2
     if which == "standings":
         assert page.locator("table.standing tbody tr").count() == 41
+    page.close()
+
+
+def test_report_prints_on_a4(site, browser):
+    page = browser.new_page()
+    page.goto((site / "report.html").as_uri())
+    pdf = page.pdf(prefer_css_page_size=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "report.pdf").write_bytes(pdf)
+    # A4 is 595.28 × 841.89 points; the print CSS asks for it with @page.
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    assert boxes and all(abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5 for w, h in boxes)
+    assert b"/Type /Page" in pdf
     page.close()

@@ -192,17 +192,29 @@ def test_bad_club_settings_are_refused(tmp_path):
 
 def test_archive_keeps_earlier_seasons(tmp_path):
     out = tmp_path / "site"
-    for name in ("2024-2025", "2025-2026"):
+    # The newest season first, then an older one: the front page keeps showing the newest.
+    for name, rounds in (("2025-2026", None), ("2024-2025", 12)):
         db = tmp_path / f"{name}.db"
         shutil.copy(SAMPLE, db)
         store = Store.open(db)
         with store.change("club", "club"):
             set_club(store, season=name)
+            if rounds:  # make the older season visibly different: drop its later rounds
+                store.conn.execute("DELETE FROM rounds WHERE number > ?", (rounds,))
         publish(store, out)
         store.close()
     front = (out / "index.html").read_text(encoding="utf-8")
-    assert front.index("2025-2026") < front.index("2024-2025")
-    assert (out / "2024-2025" / "index.html").exists() and (out / "2025-2026" / "index.html").exists()
+    assert "Standing after round 30" in front and "Standing after round 12" not in front
+    assert front.index('href="2025-2026/index.html"') < front.index('href="2024-2025/index.html"')
+    assert "Standing after round 12" in (out / "2024-2025" / "index.html").read_text(encoding="utf-8")
+    assert "Standing after round 30" in (out / "2025-2026" / "index.html").read_text(encoding="utf-8")
+
+
+def test_front_page_shows_the_current_standing(sample_site):
+    out, _ = sample_site
+    front = (out / "index.html").read_text(encoding="utf-8")
+    assert "Standing after round 30" in front and "Pairings of round 31" not in front
+    assert "Results of round 30" in front
 
 
 # -- the season-end report, on a hand-computed season ----------------------------

@@ -26,11 +26,12 @@ from typing import Any
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 
 from keizer.publish.i18n import LANGUAGES, format_day, format_number, translations
-from keizer.publish.plan import Club, CompetitionData, Page, plan_archive, plan_season, slugify
+from keizer.publish.plan import Club, CompetitionData, Page, plan_front, plan_season, slugify
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 
 MANIFEST = "seasons.json"
+SUMMARY = "summary.json"  # per season: what its front page shows, for the club's front page
 LOGO_TYPES = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "gif": "gif", "svg": "svg", "webp": "webp"}
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
@@ -107,18 +108,24 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     if not competitions:
         raise StoreError("there is no competition to publish; create one with 'keizer competition create'")
     name = season_name(store, competitions, fallback_name)
-    pages = plan_season(club, name, competitions)
+    pages, summaries = plan_season(club, name, competitions)
+    slug = slugify(name)
 
     outdir.mkdir(parents=True, exist_ok=True)
     manifest = _read_manifest(outdir)
-    manifest[slugify(name)] = name
-    pages.append(plan_archive(club, [{"slug": s, "name": n} for s, n in manifest.items()]))
+    manifest[slug] = name
+    # The front page shows the newest season; its data may come from an earlier run.
+    newest = max(manifest, key=lambda s: manifest[s])
+    front = summaries if newest == slug else _read_summaries(outdir / newest / SUMMARY)
+    seasons = [{"slug": s, "name": n} for s, n in manifest.items()]
+    pages.append(plan_front(club, seasons, {"slug": newest, "name": manifest[newest]}, front))
 
     env = _environment(own_templates, lang)
     files: dict[str, bytes] = {}
     for page in pages:
         files[page.path] = _render(env, page).encode("utf-8")
     files[MANIFEST] = (json.dumps(dict(sorted(manifest.items())), ensure_ascii=False, indent=1) + "\n").encode()
+    files[f"{slug}/{SUMMARY}"] = (json.dumps(summaries, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
     for static in _static_files(own_templates):
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
@@ -147,6 +154,25 @@ def _read_manifest(outdir: Path) -> dict[str, str]:
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
         raise StoreError(f"{path} is not a keizer season list; remove it and publish again")
     return data
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return {"fraction": f"{value.numerator}/{value.denominator}"}
+    raise TypeError(f"cannot store {type(value).__name__} in {SUMMARY}")
+
+
+def _decode(data: dict[str, Any]) -> Any:
+    return Fraction(data["fraction"]) if set(data) == {"fraction"} else data
+
+
+def _read_summaries(path: Path) -> list[dict[str, Any]]:
+    """The summaries an earlier run wrote for a season (none if they are missing or damaged)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"), object_hook=_decode)
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError, ValueError, ZeroDivisionError):
+        return []
+    return data if isinstance(data, list) else []
 
 
 def _package_templates() -> Path:

@@ -68,8 +68,11 @@ def unique_slugs(names: Sequence[str]) -> list[str]:
     return result
 
 
-def plan_season(club: Club, season_name: str, competitions: Sequence[CompetitionData]) -> list[Page]:
-    """Every page of one season, under ``<season-slug>/``."""
+def plan_season(
+    club: Club, season_name: str, competitions: Sequence[CompetitionData]
+) -> tuple[list[Page], list[dict[str, Any]]]:
+    """Every page of one season, under ``<season-slug>/``, and the summary of
+    each competition (what the season's front page shows)."""
     season_slug = slugify(season_name)
     pages: list[Page] = []
     comp_slugs = unique_slugs([c.name for c in competitions])
@@ -81,13 +84,15 @@ def plan_season(club: Club, season_name: str, competitions: Sequence[Competition
         summaries.append(builder.summary())
     pages.append(Page(f"{season_slug}/index.html", "season.html",
                       {**base, "competitions": summaries, "title": season_name}))
-    return pages
+    return pages, summaries
 
 
-def plan_archive(club: Club, seasons: Sequence[dict[str, str]]) -> Page:
-    """The front page: every published season, newest first."""
+def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
+               summaries: Sequence[dict[str, Any]]) -> Page:
+    """The front page: the current season's competitions, and every published season, newest first."""
     ordered = sorted(seasons, key=lambda s: s["name"], reverse=True)
-    return Page("index.html", "archive.html", {"club": club, "seasons": ordered, "title": club.name})
+    return Page("index.html", "archive.html", {"club": club, "seasons": ordered, "title": club.name,
+                                               "current": current, "competitions": list(summaries)})
 
 
 class _Competition:
@@ -148,7 +153,7 @@ class _Competition:
         last = self.played
         open_round = self._open_round()
         return {
-            "name": self.comp.name, "link": f"{self.folder}/index.html",
+            "name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
             "standing_round": last, "standing": self.standing_rows(self.final),
             "last_round": last, "last_boards": self.boards(last) if last else [],
             "last_link": self.round_link(last) if last else None,
