@@ -187,34 +187,31 @@ class Store:
     # -- schema -------------------------------------------------------------
 
     def _create(self) -> None:
-        # executescript would commit on its own: run the statements in one transaction.
-        self.conn.isolation_level = None
-        try:
-            self.conn.execute("BEGIN")
+        with self._schema_change():
             for statement in _split_sql(_SCHEMA_V1):
                 self.conn.execute(statement)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            self._install_triggers()
-            for v in range(1, SCHEMA_VERSION):
-                self._apply_migration(v)
-            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-            self.conn.execute("COMMIT")
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        finally:
-            self.conn.isolation_level = ""
+            self._upgrade(1)
 
     def _migrate(self, version: int) -> None:
         if version < 1:
             raise StoreError("this database has no keizer schema; restore a backup or start a new file")
+        with self._schema_change():
+            self._upgrade(version)
+
+    def _upgrade(self, version: int) -> None:
+        for v in range(version, SCHEMA_VERSION):
+            self._apply_migration(v)
+        self._install_triggers()
+        self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextmanager
+    def _schema_change(self) -> Iterator[None]:
+        """One transaction around DDL (Python's sqlite3 would commit it piecemeal)."""
         self.conn.isolation_level = None
         try:
             self.conn.execute("BEGIN")
-            for v in range(version, SCHEMA_VERSION):
-                self._apply_migration(v)
-            self._install_triggers()
-            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            yield
             self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
