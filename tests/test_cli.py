@@ -420,3 +420,25 @@ def test_category_standings_rank_within_the_category(played, capsys):
     overall = [r["overall_rank"] for r in rows]
     assert overall == sorted(overall)
     bad(capsys, played, "standings", "--category", "Z", match="no player has category 'Z'")
+
+
+def test_time_controls(played, capsys):
+    assert run(capsys, played, "timecontrol", "rapid 25+10", "--rounds", "1-2")[0] == 0
+    assert run(capsys, played, "timecontrol", "classical 90+30", "--rounds", "3-")[0] == 0
+    code, out, _ = run(capsys, played, "pairings", "--round", "1", "--format", "json")
+    assert json.loads(out)["time_control"] == "rapid 25+10"
+    run(capsys, played, "attend")
+    run(capsys, played, "attend")
+    code, out, _ = run(capsys, played, "pair")
+    assert out.startswith("Round 2 · rapid 25+10")
+    assert run(capsys, played, "timecontrol", "blitz 5+3", "--round", "2")[0] == 0
+    code, out, _ = run(capsys, played, "timecontrol", "--format", "json")
+    assert [r["time_control"] for r in json.loads(out)["rounds"]] == ["rapid 25+10", "blitz 5+3"]
+    bad(capsys, played, "timecontrol", "x", "--round", "9", match="does not exist yet")
+    bad(capsys, played, "timecontrol", "x", "--rounds", "3-1", match="range runs upwards")
+    bad(capsys, played, "timecontrol", "x", match="say which rounds")
+    # The season JSON keeps them.
+    out_file = played.parent / "s.json"
+    run(capsys, played, "export", "-o", str(out_file))
+    data = json.loads(out_file.read_text())
+    assert [r.get("time_control") for r in data["rounds"]] == ["rapid 25+10", "blitz 5+3"]

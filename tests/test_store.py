@@ -11,6 +11,8 @@ from keizer import store as store_module
 from keizer.model import Absence, ExternalResult, Result
 from keizer.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError
 
+DATA = __import__("pathlib").Path(__file__).resolve().parent / "data"
+
 
 def make(tmp_path, n=4):
     store = Store.open(tmp_path / "s.db", create=True)
@@ -68,18 +70,75 @@ def test_undo_reverts_inserts_updates_and_deletes(tmp_path):
         store.undo()
 
 
-def test_migration_path_from_the_first_version(tmp_path, monkeypatch):
-    """A version-1 file is upgraded in one transaction, and undo tracks new columns."""
+def test_a_version_1_file_is_upgraded(tmp_path, capsys):
+    """tests/data/schema-v1.db was written by keizer with schema version 1."""
+    import json
+    import shutil
+
+    from keizer.cli import main
+
+    db = tmp_path / "old.db"
+    shutil.copy(DATA / "schema-v1.db", db)
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 1
+    with _no_exit():
+        main(["--db", str(db), "standings", "--format", "json"])
+    out = capsys.readouterr().out
+    assert json.loads(out) == json.loads((DATA / "schema-v1-standings.json").read_text())
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert "time_control" in [r[1] for r in conn.execute("PRAGMA table_info(rounds)")]
+    store = Store.open(db)
+    comp = store.competition()["id"]
+    with store.change("tc", "tc"):
+        store.plan_time_control(comp, 1, None, "rapid 15+5")
+    assert store.load_season(comp).rounds[0].time_control == "rapid 15+5"
+    store.undo()
+    assert store.load_season(comp).rounds[0].time_control is None
+
+
+class _no_exit:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        return kind is SystemExit and not value.code
+
+
+def test_migrations_run_in_order_and_undo_tracks_new_columns(tmp_path, monkeypatch):
     store, comp = make(tmp_path)
     store.close()
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
-    monkeypatch.setattr(store_module, "MIGRATIONS", {1: "ALTER TABLE members ADD COLUMN email TEXT"})
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(store_module, "MIGRATIONS", {**store_module.MIGRATIONS,
+                                                    SCHEMA_VERSION: "ALTER TABLE members ADD COLUMN email TEXT"})
     upgraded = Store.open(tmp_path / "s.db")
-    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
     with upgraded.change("mail", "mail"):
         upgraded.conn.execute("UPDATE members SET email = 'a@b.nl' WHERE id = 1")
     upgraded.undo()
     assert upgraded.conn.execute("SELECT email FROM members WHERE id = 1").fetchone()[0] is None
+
+
+def test_time_control_plan(tmp_path):
+    store, comp = make(tmp_path)
+    with store.change("tc", "tc"):
+        store.plan_time_control(comp, 1, 3, "rapid 25+10")
+        store.plan_time_control(comp, 4, None, "classical 90+30")
+        for r in range(1, 6):
+            ops.mark_attendance(store, comp, {})
+            ops.make_pairing(store, comp)
+            ops.enter_results(store, comp, {1: "1-0", 2: "½-½"})
+        store.set_round_time_control(comp, 5, "blitz 5+3")
+    rounds = store.load_season(comp).rounds
+    assert [r.time_control for r in rounds] == ["rapid 25+10"] * 3 + ["classical 90+30", "blitz 5+3"]
+    with store.change("tc", "tc"):
+        store.plan_time_control(comp, 2, 4, "rapid 10+5")
+        store.set_round_time_control(comp, 5, None)
+    rounds = store.load_season(comp).rounds
+    assert [r.time_control for r in rounds] == ["rapid 25+10"] + ["rapid 10+5"] * 3 + ["classical 90+30"]
+    with store.change("tc", "tc"):
+        store.plan_time_control(comp, 1, None, None)  # covers everything: the plan is cleared
+    assert store.time_control_plan(comp) == []
+    assert [r.time_control for r in store.load_season(comp).rounds] == [None] * 5
 
 
 def test_refuses_newer_and_foreign_files_without_touching_them(tmp_path):

@@ -274,6 +274,61 @@ def _setting_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def _round_range(text: str) -> tuple[int, int | None]:
+    """'3' → (3, 3); '1-3' → (1, 3); '4-' → (4, None)."""
+    first, sep, last = text.strip().partition("-")
+    try:
+        start = int(first)
+        end = (int(last) if last.strip() else None) if sep else start
+    except ValueError:
+        raise StoreError(f"--rounds {text!r}: write a round, a range like 1-3, or 4- for 'from round 4 on'") from None
+    if start < 1 or (end is not None and end < start):
+        raise StoreError(f"--rounds {text!r}: rounds count from 1 and a range runs upwards")
+    return start, end
+
+
+@cli.command()
+@click.argument("time_control", required=False)
+@click.option("--rounds", "rounds", metavar="RANGE", help="Rounds of the plan: 3, 1-3 or 4- (from round 4 on).")
+@click.option("--round", "round_no", type=int, help="Only this (existing) round.")
+@click.option("--clear", is_flag=True, help="Remove the time control of those rounds.")
+@format_option
+@pass_ctx
+def timecontrol(ctx: Context, time_control: str | None, rounds: str | None, round_no: int | None, clear: bool,
+                fmt: str) -> None:
+    """Record the time control per round, e.g. rapid for the first rounds, classical after.
+
+    keizer timecontrol "rapid 25+10" --rounds 1-3; keizer timecontrol "classical 90+30" --rounds 4-
+    """
+    if time_control or clear:
+        if (rounds is None) == (round_no is None):
+            raise StoreError("say which rounds: --rounds RANGE (a plan) or --round N (one round)")
+        if clear == bool(time_control):
+            raise StoreError("give a time control, or --clear, not both")
+        text = None if clear else time_control.strip()
+        with writing(ctx, "timecontrol", f"time control {text or 'cleared'} for {rounds or round_no}") as store:
+            comp_id = ctx.comp(store)["id"]
+            if round_no is not None:
+                if round_no not in store.round_numbers(comp_id):
+                    raise StoreError(f"round {round_no} does not exist yet; plan it with --rounds {round_no}")
+                store.set_round_time_control(comp_id, round_no, text)
+            else:
+                first, last = _round_range(rounds)
+                store.plan_time_control(comp_id, first, last, text)
+    elif rounds or round_no:
+        raise StoreError("give the time control to set, e.g. keizer timecontrol \"rapid 25+10\" --rounds 1-3")
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    plan = [{"rounds": f"{p['from']}-{p['to'] if p['to'] is not None else ''}",
+             "time_control": p["time_control"] or "(none)"} for p in store.time_control_plan(comp_id)]
+    season = store.load_season(comp_id)
+    if fmt == "json":
+        click.echo(json.dumps({"plan": plan, "rounds": [{"round": r.number, "time_control": r.time_control}
+                                                        for r in season.rounds]}, ensure_ascii=False, indent=2))
+    else:
+        click.echo(render(plan, ["rounds", "time_control"], fmt))
+
+
 @cli.command()
 @format_option
 def presets(fmt: str) -> None:
@@ -495,7 +550,8 @@ def _show_pairing(season, pairing, explain: bool, fmt: str) -> None:
     if fmt == "csv":
         click.echo(render(rows, columns, fmt))
         return
-    click.echo(f"Round {pairing.round}")
+    control = season.rounds[pairing.round - 1].time_control
+    click.echo(f"Round {pairing.round}" + (f" · {control}" if control else ""))
     click.echo(render(rows, columns, fmt))
     if pairing.bye:
         click.echo(f"bye: {names[pairing.bye]}" + (f" ({pairing.bye_reason})" if explain and pairing.bye_reason else ""))
@@ -540,8 +596,11 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
              "white_id": g.white, "black_id": g.black, "result": g.result.value if g.result else None}
             for g in rnd.games]
     if fmt == "json":
-        click.echo(json.dumps({"round": number, "pairs": rows, "bye": list(rnd.byes)}, ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"round": number, "date": rnd.date, "time_control": rnd.time_control,
+                               "pairs": rows, "bye": list(rnd.byes)}, ensure_ascii=False, indent=2))
         return
+    if fmt == "table":
+        click.echo(" · ".join(x for x in (f"Round {number}", rnd.date, rnd.time_control) if x))
     click.echo(render(rows, ["board", "white", "black", "result"], fmt))
     for p in rnd.byes:
         click.echo(f"bye: {names[p]}")
@@ -817,6 +876,10 @@ def main(argv: list[str] | None = None) -> None:
         _cleanup(_OPENED)
         click.echo(f"error: database problem: {e}", err=True)
         sys.exit(1)
+    except BrokenPipeError:
+        # The reader went away (e.g. `keizer standings | head`): stop quietly.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)
 
 
 def _cleanup(holder: list[Context]) -> None:

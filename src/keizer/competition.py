@@ -320,6 +320,7 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
         store.set_initial_order(comp_id, list(season.initial_order))
     for rnd in season.rounds:
         store.ensure_round(comp_id, rnd.number, rnd.date)
+        store.set_round_time_control(comp_id, rnd.number, rnd.time_control)
         for g in rnd.games:
             store.add_game(comp_id, rnd.number, g.board, ids[g.white], ids[g.black],
                            g.result.value if g.result else None)

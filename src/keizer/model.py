@@ -201,6 +201,7 @@ class Round:
     absent: Mapping[str, Absence] = field(default_factory=dict)
     external: Mapping[str, ExternalResult] = field(default_factory=dict)
     present: tuple[str, ...] = ()
+    time_control: str | None = None  # e.g. "rapid 25+10"; recorded and shown, not scored
 
     @property
     def byes(self) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 ATTENDANCE = ("present", "excused", "unexcused", "club", "external", "bye")
 
@@ -121,8 +121,16 @@ CREATE INDEX attendance_by_player ON attendance (player_id);
 #: Tables whose every row change is logged for undo.
 _TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules")
 
-#: MIGRATIONS[v] upgrades a database from schema version v to v+1.
-MIGRATIONS: dict[int, str] = {}
+#: MIGRATIONS[v] upgrades a database from schema version v to v+1.  A new
+#: database is made at version 1 and upgraded, so every step is always exercised.
+MIGRATIONS: dict[int, str] = {
+    # Time controls: a plan per competition (JSON list of {"from", "to", "time_control"})
+    # and an explicit time control per round.
+    1: """
+    ALTER TABLE rounds ADD COLUMN time_control TEXT;
+    ALTER TABLE competitions ADD COLUMN time_controls TEXT NOT NULL DEFAULT '[]'
+    """,
+}
 
 
 class StoreError(Exception):
@@ -402,6 +410,27 @@ class Store:
         assert row is not None
         return Settings.from_dict(json.loads(row["settings"]))
 
+    def time_control_plan(self, comp_id: int) -> list[dict[str, Any]]:
+        row = self._row("SELECT time_controls FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return json.loads(row["time_controls"])
+
+    def plan_time_control(self, comp_id: int, first: int, last: int | None, text: str | None) -> None:
+        """Rounds first…last (None: to the end) play at ``text`` (None: no time control).
+
+        The plan is a list of ranges in the order they were set; the last one
+        covering a round decides.  Ranges the new one covers entirely are dropped.
+        """
+        plan = [p for p in self.time_control_plan(comp_id) if not _covers(first, last, p["from"], p["to"])]
+        if text is not None or plan:
+            plan.append({"from": first, "to": last, "time_control": text})
+        self.conn.execute("UPDATE competitions SET time_controls = ? WHERE id = ?",
+                          (json.dumps(plan, ensure_ascii=False), comp_id))
+
+    def set_round_time_control(self, comp_id: int, number: int, text: str | None) -> None:
+        self.conn.execute("UPDATE rounds SET time_control = ? WHERE competition_id = ? AND number = ?",
+                          (text, comp_id, number))
+
     def set_initial_order(self, comp_id: int, keys: list[str]) -> None:
         self.conn.execute("UPDATE competitions SET initial_order = ? WHERE id = ?",
                           (json.dumps(keys, ensure_ascii=False), comp_id))
@@ -579,9 +608,10 @@ class Store:
         ):
             games.setdefault(number, []).append(
                 Game(number, board, key_of[white], key_of[black], Result(result) if result else None))
+        plan = json.loads(comp["time_controls"])
         rounds = []
-        for number, date in self.conn.execute(
-            "SELECT number, date FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,)
+        for number, date, time_control in self.conn.execute(
+            "SELECT number, date, time_control FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,)
         ):
             round_games = tuple(games.get(number, ()))
             in_game = {g.white for g in round_games} | {g.black for g in round_games}
@@ -599,13 +629,28 @@ class Store:
                     absent[key] = Absence(status)
             start = {p.id: p.start_no for p in players}
             rounds.append(Round(number, date, round_games, absent, external,
-                                tuple(sorted(present, key=start.__getitem__))))
+                                tuple(sorted(present, key=start.__getitem__)),
+                                time_control or planned_time_control(plan, number)))
         return Season(comp["name"], settings, players, tuple(rounds), tuple(json.loads(comp["initial_order"])))
 
     def preset(self, comp_id: int) -> str:
         row = self._row("SELECT preset FROM competitions WHERE id = ?", (comp_id,))
         assert row is not None
         return row["preset"]
+
+
+def planned_time_control(plan: list[dict[str, Any]], number: int) -> str | None:
+    """The time control a plan gives round ``number`` (the last matching entry wins)."""
+    found = None
+    for p in plan:
+        if p["from"] <= number and (p["to"] is None or number <= p["to"]):
+            found = p["time_control"]
+    return found
+
+
+def _covers(first: int, last: int | None, a_from: int, a_to: int | None) -> bool:
+    """Whether rounds first…last include all of a_from…a_to (None: open-ended)."""
+    return first <= a_from and (last is None or (a_to is not None and a_to <= last))
 
 
 def _split_sql(script: str) -> list[str]:

@@ -115,6 +115,8 @@ def dump(season: Season, preset: str | None = None) -> dict[str, Any]:
         item["external"] = {p: e.value for p, e in rnd.external.items()}
         if rnd.present:
             item["present"] = list(rnd.present)
+        if rnd.time_control:
+            item["time_control"] = rnd.time_control
         rounds.append(item)
     out["rounds"] = rounds
     return out
@@ -208,7 +210,10 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
             raise FormatError(f"{path}.external.{pid}: {res!r} is not win, draw or loss")
         external[pid] = ExternalResult(res)
     present = tuple(claim(pid, f"{path}.present[{k}]") for k, pid in enumerate(_get(raw, "present", list, [], path)))
-    return Round(number, date, tuple(games), absent, external, present)
+    time_control = raw.get("time_control")
+    if time_control is not None and not isinstance(time_control, str):
+        raise FormatError(f"{path}.time_control: must be a string like 'rapid 25+10'")
+    return Round(number, date, tuple(games), absent, external, present, time_control)
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, default: Any, path: str = "") -> Any:

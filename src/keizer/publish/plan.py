@@ -173,7 +173,7 @@ class _Competition:
     def pages(self) -> list[Page]:
         ctx = {**self.base, "decimals": self.decimals}
         rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
-                   "complete": r.number <= self.played}
+                   "complete": r.number <= self.played, "time_control": r.time_control}
                   for r in self.season.rounds if r.games or r.byes]
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
             **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds,
@@ -203,6 +203,7 @@ class _Competition:
         k = numbers.index(r)
         return Page(self.round_link(r), "round.html", {
             **ctx, "title": self.comp.name, "round": r, "date": rnd.date, "complete": complete,
+            "time_control": rnd.time_control,
             "boards": self.boards(r), "bye": self.names(rnd.byes), "absent": absent,
             "external": [{**n, "result": rnd.external[pid].value}
                          for pid, n in zip(sorted(rnd.external, key=lambda p: self.players[p].start_no),
