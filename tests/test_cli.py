@@ -442,3 +442,10 @@ def test_time_controls(played, capsys):
     run(capsys, played, "export", "-o", str(out_file))
     data = json.loads(out_file.read_text())
     assert [r.get("time_control") for r in data["rounds"]] == ["rapid 25+10", "blitz 5+3"]
+
+
+def test_sample_club_regenerates_byte_identically(tmp_path):
+    out = tmp_path / "sample.db"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "make_sample_club.py"), str(out)], check=True,
+                   capture_output=True)
+    assert out.read_bytes() == (ROOT / "sample_club.db").read_bytes()
