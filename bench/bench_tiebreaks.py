@@ -1,0 +1,95 @@
+"""Benchmark: every tie-break for every player of a seeded synthetic Swiss, and a full ranking.
+
+    python bench/bench_tiebreaks.py
+
+Sizes: a realistic open (150 players, 9 rounds) and a very large one (5,000 players,
+11 rounds).  The tournaments have half-point and zero-point byes, forfeits and
+withdrawals, so the unplayed-round rules do real work.  ``compute`` gives every
+listed tie-break for every player (DE on every score group); ``rank`` applies the
+list as a tie-break order.  Then the TRF round trip of the large one.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Callable
+
+from keizer.formats.trf import dump, parse
+from keizer.model import Colour
+from keizer.tiebreaks import Code, Edition, Player, RoundResult, Tournament, compute, rank
+
+FULL = ("BH/C1,BH/C2,BH/M1,BH,FB,AOB,BHS,SB,SB/C1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,"
+        "WIN,WON,BPG,BWG,REP,STD,PS,PS/C1,RTNG,TPN,DE")
+
+
+def synthetic_swiss(players: int, rounds: int, seed: int = 2026) -> Tournament:
+    """A Swiss-like tournament: score groups paired top-down, results by rating, some unplayed rounds."""
+    rng = random.Random(seed)
+    ratings = {n: rng.randint(1200, 2700) for n in range(1, players + 1)}
+    results: dict[int, list[RoundResult]] = {n: [] for n in ratings}
+    score = dict.fromkeys(ratings, 0.0)
+    met: set[tuple[int, int]] = set()
+    withdrawn: set[int] = set()
+    for _ in range(rounds):
+        out = {}
+        for n in ratings:
+            if n in withdrawn:
+                out[n] = RoundResult(Code.ZPB)
+            elif rng.random() < 0.03:
+                out[n] = RoundResult(rng.choice((Code.HPB, Code.ZPB)))
+            elif rng.random() < 0.003:
+                withdrawn.add(n)
+                out[n] = RoundResult(Code.ZPB)
+        active = sorted((n for n in ratings if n not in out), key=lambda n: (-score[n], -ratings[n]))
+        if len(active) % 2:
+            out[active.pop()] = RoundResult(Code.PAB)
+        while active:
+            a = active.pop(0)
+            b = next((x for x in active if (a, x) not in met), active[0])
+            active.remove(b)
+            met |= {(a, b), (b, a)}
+            white, black = (a, b) if rng.random() < 0.5 else (b, a)
+            if rng.random() < 0.01:
+                out[white], out[black] = RoundResult(Code.FORFEIT_WIN, black), RoundResult(Code.FORFEIT_LOSS, white)
+                continue
+            expected_white = 1 / (1 + 10 ** ((ratings[black] - ratings[white]) / 400))
+            x = rng.random()
+            w, b_ = ((Code.WIN, Code.LOSS) if x < expected_white - 0.15 else
+                     (Code.DRAW, Code.DRAW) if x < expected_white + 0.15 else (Code.LOSS, Code.WIN))
+            out[white] = RoundResult(w, black, Colour.WHITE)
+            out[black] = RoundResult(b_, white, Colour.BLACK)
+        points = {Code.WIN: 1, Code.FORFEIT_WIN: 1, Code.PAB: 1, Code.DRAW: 0.5, Code.HPB: 0.5}
+        for n, res in out.items():
+            results[n].append(res)
+            score[n] += points.get(res.code, 0)
+    return Tournament(tuple(Player(n, f"Player {n}", ratings[n], tuple(results[n])) for n in ratings), rounds)
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    for players, rounds, runs in ((150, 9, 11), (5000, 11, 3)):
+        t = synthetic_swiss(players, rounds)
+        for edition in (Edition.FIDE_2026, Edition.FIDE_2012):
+            ms = median_ms(lambda: compute(t, FULL, edition), runs)
+            print(f"compute {len(FULL.split(','))} tie-breaks {players:>5} players {rounds:>2} rounds "
+                  f"{edition.value:>4}: {ms:9.1f} ms (median of {runs})")
+        ms = median_ms(lambda: rank(t, FULL), runs)
+        print(f"rank by the full list     {players:>5} players {rounds:>2} rounds 2026: "
+              f"{ms:9.1f} ms (median of {runs})")
+    text = dump(t)
+    print(f"TRF dump  5000 players: {median_ms(lambda: dump(t), 3):9.1f} ms;  "
+          f"parse: {median_ms(lambda: parse(text), 3):9.1f} ms (median of 3)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,552 @@
+"""FIDE Tournament Report Files (TRF16 and TRF-2026) ⇄ :class:`~keizer.tiebreaks.model.Tournament`.
+
+``parse(text)`` reads a file into the model, ``dump(tournament)`` writes one;
+``parse(dump(t)) == t``.  Layouts follow FIDE C.04 Annex 2 (TRF16) and
+TRF26 (FIDE Council 12/05/2025), as summarised in ``shared/research/tiebreaks.md`` §8.
+
+Read: players (001) with all round results and codes; rounds (142, ``XXR``);
+scoring (162, ``XXS``); the tie-break list (202); team scoring (362); teams
+(310, or 013 in TRF16 files); team byes (240, 320), forfeited matches (330)
+and line-ups (300).  Team matches are derived from the players' games on
+their boards.  Every other line (022…132, 092/192, 212, 222, 352, 801, NRS
+records, ``###`` comments) is kept verbatim in ``Tournament.info``.
+
+Real files vary; accepted: CR, LF or CRLF line ends, a byte-order mark,
+Latin-1 text, lower-case codes and colours, a blank result (zero-point bye),
+a blank opponent (0000), ``-`` or blank as the colour of byes and forfeits,
+decimal commas, rating 0 for unrated, lines that stop after their last round,
+one-letter titles, any date format, both 013 and 310 team records (310 wins),
+a team bye listed in both 240 and 320 (the PAB wins), and ``0000 - -`` for a
+team's reserve who did not play.  Anything else that does not fit raises
+:class:`TrfError` naming the line and columns.
+
+>>> t = parse('''012 Club cup
+... 001    1      Anna                              1850                             1.0          2 w 1
+... 001    2      Bram                              1700                             0.0          1 b 0''')
+>>> t.name, t.rounds, t.players[1].results[0]
+('Club cup', 1, RoundResult(code=<Code.LOSS: '0'>, opponent=1, colour=<Colour.BLACK: 'black'>))
+>>> parse(dump(t)) == t
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from pathlib import Path
+from typing import Iterable
+
+from keizer.formats.season_json import FormatError
+from keizer.model import Colour
+from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Scoring, System, Team, Tournament
+
+TRF16, TRF26 = "TRF16", "TRF26"
+
+
+class TrfError(FormatError):
+    """A TRF file that cannot be read; the message names the line and columns."""
+
+
+def read(path: str | Path) -> Tournament:
+    """Parse a file: UTF-8 (with or without BOM), else Latin-1 as older programs write."""
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return parse(text)
+
+
+def parse(text: str) -> Tournament:
+    """A tournament from TRF text (TRF16 or TRF26)."""
+    return _Reader(text.lstrip("\ufeff").splitlines()).tournament()
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+_CODES = {c.value: c for c in Code}
+_COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "-": None, " ": None}
+_COMPLEMENT = {
+    Code.WIN: {Code.LOSS, Code.QUICK_LOSS}, Code.LOSS: {Code.WIN, Code.QUICK_WIN},
+    Code.DRAW: {Code.DRAW, Code.QUICK_DRAW}, Code.QUICK_WIN: {Code.LOSS, Code.QUICK_LOSS},
+    Code.QUICK_LOSS: {Code.WIN, Code.QUICK_WIN}, Code.QUICK_DRAW: {Code.DRAW, Code.QUICK_DRAW},
+    Code.FORFEIT_WIN: {Code.FORFEIT_LOSS}, Code.FORFEIT_LOSS: {Code.FORFEIT_WIN, Code.FORFEIT_LOSS},
+}
+#: Records the model holds; every other line is kept verbatim.
+_MODELLED = {"001", "012", "013", "142", "162", "202", "240", "300", "310", "320", "330", "362", "XXR", "XXS"}
+_XXS = {"WW": ("win",), "BW": ("win",), "WD": ("draw",), "BD": ("draw",), "WL": ("loss",), "BL": ("loss",),
+        "W": ("win", "forfeit_win", "fpb"), "D": ("draw", "hpb"), "ZPB": ("zpb",), "HPB": ("hpb",),
+        "FPB": ("fpb",), "PAB": ("pab",), "FW": ("forfeit_win",), "FL": ("forfeit_loss",)}
+_162 = {"W": ("win", "forfeit_win", "fpb"), "D": ("draw", "hpb"), "L": ("loss",),
+        "A": ("zpb", "forfeit_loss"), "P": ("pab",)}
+
+
+@dataclass
+class _Line:
+    number: int
+    text: str
+
+    def cols(self, first: int, last: int) -> str:
+        """Columns ``first``…``last`` (1-based, inclusive), blank where the line is shorter."""
+        return self.text[first - 1:last].ljust(last - first + 1)
+
+    def error(self, first: int, last: int, why: str) -> TrfError:
+        where = f"column {first}" if first == last else f"columns {first}-{last}"
+        return TrfError(f"line {self.number}, {where}: {why}")
+
+    def integer(self, first: int, last: int, what: str, blank: int | None = None) -> int | None:
+        raw = self.cols(first, last).strip()
+        if not raw:
+            return blank
+        if not raw.isdigit():
+            raise self.error(first, last, f"{what} {raw!r} is not a number")
+        return int(raw)
+
+    def decimal(self, first: int, last: int, what: str) -> Fraction | None:
+        raw = self.cols(first, last).strip().replace(",", ".")
+        if not raw:
+            return None
+        if not re.fullmatch(r"\d+(\.\d+)?", raw):
+            raise self.error(first, last, f"{what} {raw!r} is not a number")
+        return Fraction(raw)
+
+
+@dataclass
+class _Reader:
+    lines: list[str]
+    info: list[str] = field(default_factory=list)
+    players: list[tuple[_Line, Player]] = field(default_factory=list)
+    teams310: list[Team] = field(default_factory=list)
+    teams013: list[Team] = field(default_factory=list)
+    byes: list[tuple[_Line, Code, int, list[int]]] = field(default_factory=list)
+    pab: tuple[_Line, Fraction, dict[int, int]] | None = None
+    forfeits: list[tuple[_Line, str, int, int, int]] = field(default_factory=list)
+    lineups: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    name: str = ""
+    rounds: int = 0
+    scoring: Scoring = Scoring()
+    match_scoring: Scoring = field(default_factory=Scoring.matches)
+    tiebreaks: tuple[str, ...] = ()
+
+    def tournament(self) -> Tournament:
+        for number, text in enumerate(self.lines, start=1):
+            if text.strip():
+                self._record(_Line(number, text.rstrip()))
+        system = _system(self.info)
+        teams = self.teams310 or self.teams013  # a file with both is TRF26 keeping TRF16's records
+        rounds = max([self.rounds] + [len(p.results) for _, p in self.players])
+        players = {p.start_no: p for _, p in self.players}
+        self._check_players(players)
+        players = {n: replace(p, results=_padded(p.results, rounds)) for n, p in players.items()}
+        info = [x for x in self.info if x.rstrip() != f"092 {_canonical_type(system, bool(teams))}"]
+        boards = 0
+        if teams:
+            boards = _boards_of(info, self.lineups, teams, players)
+            teams = self._matches(teams, players, rounds, boards)
+        return Tournament(tuple(players[n] for n in sorted(players)), rounds, system, self.scoring,
+                          tuple(teams), self.match_scoring, boards, self.name, self.tiebreaks, tuple(info))
+
+    def _record(self, line: _Line) -> None:
+        code = line.text[:3].upper()
+        rest = line.text[4:].strip()
+        if line.text.startswith("###") or code not in _MODELLED:
+            self.info.append(line.text)
+        elif code == "001":
+            self.players.append((line, _player(line)))
+        elif code == "012":
+            self.name = rest
+        elif code in ("142", "XXR"):
+            self.rounds = max(self.rounds, line.integer(5, max(8, len(line.text)), "number of rounds") or 0)
+        elif code == "162":
+            self.scoring = _scoring(self.scoring, _162, re.findall(r"([A-Za-z])\s*(\d+(?:[.,]\d+)?)", rest), line)
+        elif code == "XXS":
+            pairs = [tuple(item.split("=", 1)) for item in rest.split() if "=" in item]
+            self.scoring = _scoring(self.scoring, _XXS, pairs, line)  # type: ignore[arg-type]
+        elif code == "202":
+            self.tiebreaks = tuple(x.strip() for x in rest.split(",") if x.strip())
+        elif code == "362":
+            found = dict((k.upper(), v) for k, v in re.findall(r"T([WDL])\s*(\d+(?:[.,]\d+)?)", rest, re.I))
+            ms = self.match_scoring
+            win, draw, loss = (Fraction(found[k].replace(",", ".")) if k in found else default
+                               for k, default in (("W", ms.win), ("D", ms.draw), ("L", ms.loss)))
+            self.match_scoring = replace(ms, win=win, draw=draw, loss=loss, forfeit_win=win, fpb=win,
+                                         hpb=draw, forfeit_loss=loss)
+        elif code == "310":
+            self.teams310.append(_team310(line))
+        elif code == "013":
+            self.teams013.append(_team013(line, len(self.teams013) + 1))
+        elif code == "240":
+            bye = {"F": Code.FPB, "H": Code.HPB, "Z": Code.ZPB}.get(line.cols(5, 5).upper())
+            if bye is None:
+                raise line.error(5, 5, f"bye type {line.cols(5, 5)!r} is not F, H or Z")
+            numbers = _numbers(line, 7)
+            if not numbers:
+                raise line.error(7, 9, "the round is missing")
+            self.byes.append((line, bye, numbers[0], numbers[1:]))
+        elif code == "320":
+            mp, gp = line.decimal(5, 8, "match points"), line.decimal(10, 13, "game points")
+            per_round = {}
+            for k in range((len(line.text) - 14 + 3) // 4):
+                team = line.integer(15 + 4 * k, 17 + 4 * k, "team")
+                if team:
+                    per_round[k + 1] = team
+            self.pab = (line, gp or Fraction(0), per_round)
+            self.match_scoring = replace(self.match_scoring, pab=mp or Fraction(0))
+        elif code == "330":
+            kind = line.cols(5, 6)
+            if kind not in ("+-", "-+", "--"):
+                raise line.error(5, 6, f"forfeit {kind!r} is not +-, -+ or --")
+            numbers = _numbers(line, 8)
+            if len(numbers) != 3:
+                raise line.error(8, len(line.text), "needs a round, a white and a black team")
+            self.forfeits.append((line, kind, numbers[0], numbers[1], numbers[2]))
+        else:  # 300: an out-of-order line-up
+            numbers = _numbers(line, 5)
+            if len(numbers) < 3:
+                raise line.error(5, len(line.text), "needs a round, a team and an opponent")
+            self.lineups[(numbers[0], numbers[1])] = tuple(numbers[3:])
+
+    def _check_players(self, players: dict[int, Player]) -> None:
+        """Start ranks are unique; every pairing is named from both sides with matching results."""
+        where: dict[int, _Line] = {}
+        for line, p in self.players:
+            if p.start_no in where:
+                raise line.error(5, 8, f"start rank {p.start_no} is used twice (line {where[p.start_no].number})")
+            where[p.start_no] = line
+        for line, p in self.players:
+            for r, res in enumerate(p.results):
+                if res.opponent is None:
+                    continue
+                first = 92 + 10 * r
+                other = players.get(res.opponent)
+                if other is None:
+                    raise line.error(first, first + 3, f"round {r + 1}: opponent {res.opponent} has no 001 line")
+                back = other.results[r] if r < len(other.results) else RoundResult(Code.ZPB)
+                if back.opponent != p.start_no:
+                    raise line.error(first, first + 3, f"round {r + 1}: player {res.opponent} "
+                                     f"(line {where[res.opponent].number}) does not name {p.start_no} back")
+                if back.code not in _COMPLEMENT.get(res.code, ()):
+                    raise line.error(first + 7, first + 7, f"round {r + 1}: result {res.code.value} against "
+                                     f"{back.code.value} of player {res.opponent} (line {where[res.opponent].number})")
+
+    def _matches(self, teams: list[Team], players: dict[int, Player], rounds: int, boards: int) -> list[Team]:
+        team_of = {m: t.number for t in teams for m in t.members if m}
+        known = {t.number for t in teams}
+        fixed: dict[tuple[int, int], Match] = {}
+
+        def fix(line: _Line, n: int, r: int, match: Match) -> None:
+            if n not in known or not 1 <= r <= rounds:
+                raise line.error(5, len(line.text), f"team {n} round {r}: no such team or round")
+            fixed[(n, r)] = match
+
+        for line, bye, r, numbers in self.byes:
+            gp = {Code.FPB: Fraction(boards), Code.HPB: Fraction(boards, 2), Code.ZPB: Fraction(0)}[bye]
+            for n in numbers:
+                fix(line, n, r, Match(bye, game_points=gp))
+        if self.pab:  # after 240: a team named in both got the PAB (the TEC sample's round 3)
+            line, gp, per_round = self.pab
+            for r, n in per_round.items():
+                fix(line, n, r, Match(Code.PAB, game_points=gp))
+        for line, marks, r, white, black in self.forfeits:
+            for n, mark, colour, other in ((white, marks[0], Colour.WHITE, black),
+                                           (black, marks[1], Colour.BLACK, white)):
+                won = mark == "+"
+                fix(line, n, r, Match(Code.FORFEIT_WIN if won else Code.FORFEIT_LOSS, other, colour,
+                                      Fraction(boards) if won else Fraction(0)))
+        by_number = {t.number: t for t in teams}
+        sequence = next((x[4:].strip().upper() for x in self.info if x[:3] == "352"), "")
+        result = []
+        for team in teams:
+            matches = []
+            for r in range(1, rounds + 1):
+                m = fixed.get((team.number, r))
+                if m is None:
+                    m = _played(team, r, self.lineups, players, team_of, by_number, sequence)
+                matches.append(m)
+            result.append(replace(team, matches=tuple(matches)))
+        return result
+
+
+def _played(team: Team, r: int, lineups: dict[tuple[int, int], tuple[int, ...]], players: dict[int, Player],
+            team_of: dict[int, int], teams: dict[int, Team], sequence: str) -> Match:
+    """A team's match in round ``r`` from its players' games (a zero-point bye if nobody played)."""
+    lineup, points, opponents = _on_boards(team, r, lineups, players, team_of)
+    if not opponents:
+        return Match(Code.ZPB)
+    if len(opponents) > 1:
+        raise TrfError(f"team {team.number} round {r}: its players met several teams {sorted(opponents)}")
+    other = opponents.pop()
+    mine = sum(points, Fraction(0))
+    theirs = sum(_on_boards(teams[other], r, lineups, players, team_of)[1], Fraction(0))
+    code = Code.WIN if mine > theirs else Code.DRAW if mine == theirs else Code.LOSS
+    return Match(code, other, _team_colour(lineup, r, players, sequence), mine, points, lineup)
+
+
+def _team_colour(lineup: tuple[int, ...], r: int, players: dict[int, Player], sequence: str) -> Colour | None:
+    """The colour of board 1: from the first board with a colour and the board colour sequence (352)."""
+    for k, n in enumerate(lineup):
+        colour = players[n].results[r - 1].colour if n in players else None
+        if colour is not None:
+            flipped = sequence[k % len(sequence)] != sequence[0] if sequence else k % 2 == 1
+            return colour.opposite if flipped else colour
+    return None
+
+
+def _on_boards(team: Team, r: int, lineups: dict[tuple[int, int], tuple[int, ...]], players: dict[int, Player],
+               team_of: dict[int, int]) -> tuple[tuple[int, ...], tuple[Fraction, ...], set[int]]:
+    """Line-up, points per board and opposing teams of ``team`` in round ``r``."""
+    lineup = lineups.get((r, team.number)) or _default_lineup(team, r, players)
+    points, opponents = [], set()
+    for n in lineup:
+        res = players[n].results[r - 1] if n in players else RoundResult(Code.ZPB)
+        points.append(res.code.outcome or Fraction(0))
+        if res.opponent is not None and res.opponent in team_of:
+            opponents.add(team_of[res.opponent])
+    return tuple(lineup), tuple(points), opponents
+
+
+def _default_lineup(team: Team, r: int, players: dict[int, Player]) -> tuple[int, ...]:
+    """The members who played (or won by forfeit) in round ``r``, in the team's order."""
+    out = []
+    for m in team.members:
+        p = players.get(m)
+        if p is None or r > len(p.results):
+            continue
+        res = p.results[r - 1]
+        if res.opponent is not None or res.code is Code.FORFEIT_WIN:
+            out.append(m)
+    return tuple(out)
+
+
+def _player(line: _Line) -> Player:
+    start = line.integer(5, 8, "start rank")
+    if not start:
+        raise line.error(5, 8, "start rank is missing")
+    rating = line.integer(49, 52, "rating") or None
+    results = []
+    for r in range((len(line.text) - 91 + 9) // 10):
+        first = 92 + 10 * r
+        opponent = line.integer(first, first + 3, "opponent", blank=0) or None
+        colour_text = line.cols(first + 5, first + 5).lower()
+        if colour_text not in _COLOURS:
+            raise line.error(first + 5, first + 5, f"colour {colour_text!r} is not w, b or -")
+        raw = line.cols(first + 7, first + 7).upper()
+        code = Code.ZPB if raw == " " else _CODES.get(raw)
+        if code is None:
+            raise line.error(first + 7, first + 7, f"result {raw!r} is not a TRF result code")
+        if code.is_game and opponent is None:
+            raise line.error(first, first + 3, f"round {r + 1}: a game ({raw}) without an opponent")
+        if code.is_bye and opponent is not None:
+            raise line.error(first, first + 3, f"round {r + 1}: a bye ({raw}) with an opponent")
+        results.append(RoundResult(code, opponent, _COLOURS[colour_text]))
+    return Player(start, line.cols(15, 47).strip(), rating, tuple(results), line.cols(10, 10).strip(),
+                  line.cols(11, 13).strip(), line.cols(54, 56).strip(), line.cols(58, 68).strip(),
+                  line.cols(70, 79).strip(), line.decimal(81, 84, "points"), line.integer(86, 89, "rank"))
+
+
+def _team310(line: _Line) -> Team:
+    number = line.integer(5, 7, "team number")
+    if not number:
+        raise line.error(5, 7, "team number is missing")
+    members = tuple(line.integer(74 + 5 * k, 77 + 5 * k, "player", blank=0) or 0
+                    for k in range((len(line.text) - 73 + 4) // 5))
+    return Team(number, line.cols(9, 40).strip(), members, (), line.cols(42, 46).strip(),
+                line.integer(48, 53, "strength") or None, line.decimal(55, 60, "match points"),
+                line.decimal(62, 67, "game points"), line.integer(69, 71, "rank"))
+
+
+def _team013(line: _Line, number: int) -> Team:
+    members = tuple(line.integer(37 + 5 * k, 40 + 5 * k, "player", blank=0) or 0
+                    for k in range((len(line.text) - 36 + 4) // 5))
+    return Team(number, line.cols(5, 36).strip(), members)
+
+
+def _numbers(line: _Line, first: int) -> list[int]:
+    out = []
+    for token in line.text[first - 1:].split():
+        if not token.isdigit():
+            raise line.error(first, len(line.text), f"{token!r} is not a number")
+        out.append(int(token))
+    return out
+
+
+def _scoring(base: Scoring, table: dict[str, tuple[str, ...]], pairs: Iterable[tuple[str, str]],
+             line: _Line) -> Scoring:
+    given: dict[str, Fraction] = {}
+    for key, value in pairs:
+        key = key.upper()
+        if key == "X":  # unknown/adjourned results: nothing to score
+            continue
+        if key not in table:
+            raise line.error(5, len(line.text), f"scoring code {key!r} is unknown")
+        try:
+            given[key] = Fraction(value.replace(",", "."))
+        except ValueError:
+            raise line.error(5, len(line.text), f"scoring value {value!r} is not a number") from None
+    for white, black in (("WW", "BW"), ("WD", "BD"), ("WL", "BL")):
+        if white in given and black in given and given[white] != given[black]:
+            raise line.error(5, len(line.text), "colour-dependent scoring is not supported")
+    found = {name: points for key, points in given.items() for name in table[key]}  # later codes win
+    return replace(base, **found)
+
+
+def _padded(results: tuple[RoundResult, ...], rounds: int) -> tuple[RoundResult, ...]:
+    return results + (RoundResult(Code.ZPB),) * (rounds - len(results))
+
+
+_SYSTEM_WORDS = ((System.ROUND_ROBIN, ("ROUND", "ROBIN", "BERGER", "RR", "SCHEVENINGEN")),
+                 (System.KNOCKOUT, ("KNOCK", "KO", "CUP", "ELIMINATION")))
+
+
+def _system(info: list[str]) -> System:
+    """The pairing system from record 192 (ETT code), else 092 (free text); Swiss when unknown."""
+    for code in ("192", "092"):
+        for text in info:
+            if text[:3] == code:
+                words = set(re.split(r"[^A-Z]+", text[4:].upper()))
+                for system, keys in _SYSTEM_WORDS:
+                    if words & set(keys):
+                        return system
+                if words & {"SWISS", "DUTCH", "BURSTEIN", "BAKU", "LIM", "DUBOV", "MONRAD", "SYSTEM"}:
+                    return System.SWISS
+    return System.SWISS
+
+
+def _canonical_type(system: System, team: bool) -> str:
+    kind = {System.SWISS: "Swiss-System", System.ROUND_ROBIN: "Round-Robin", System.KNOCKOUT: "Knock-Out"}
+    return f"{'Team' if team else 'Individual'}: {kind[system]}"
+
+
+def _boards_of(info: list[str], lineups: dict[tuple[int, int], tuple[int, ...]], teams: list[Team],
+               players: dict[int, Player]) -> int:
+    """Boards per match: record 352's colour sequence, else the longest line-up."""
+    for text in info:
+        if text[:3] == "352" and text[4:].strip():
+            return len(text[4:].strip())
+    longest = max((len(x) for x in lineups.values()), default=0)
+    for team in teams:
+        for r in range(1, max((len(p.results) for p in players.values()), default=0) + 1):
+            longest = max(longest, len(_default_lineup(team, r, players)))
+    return longest
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+def dump(t: Tournament, version: str = TRF26) -> str:
+    """TRF text of ``t`` (lines end with CR LF).  ``version`` TRF16 writes 013 teams and ``XXR``/``XXS``."""
+    if version not in (TRF16, TRF26):
+        raise TrfError(f"unknown TRF version {version!r} (use {TRF16} or {TRF26})")
+    if t.is_team and not t.players:
+        raise TrfError("a team tournament without players cannot be written: TRF derives matches from games")
+    out = []
+    if t.name:
+        out.append(f"012 {t.name}")
+    if not any(x[:3] == "092" for x in t.info):
+        out.append(f"092 {_canonical_type(t.system, t.is_team)}")
+    out.extend(t.info)
+    out.append(f"142 {t.rounds}" if version == TRF26 else f"XXR {t.rounds}")
+    out.extend(_scoring_lines(t, version))
+    if t.tiebreaks and version == TRF26:
+        out.append("202 " + ",".join(t.tiebreaks))
+    if t.is_team and t.match_scoring != Scoring.matches() and version == TRF26:
+        ms = t.match_scoring
+        out.append(f"362 TW {_decimal(ms.win)}   TD {_decimal(ms.draw)}   TL {_decimal(ms.loss)}")
+    played = _last_played(t)
+    for p in t.players:
+        out.append(_player_line(p, t, played))
+    if t.is_team:
+        out.extend(_team_lines(t, version))
+    return "\r\n".join(out) + "\r\n"
+
+
+def _scoring_lines(t: Tournament, version: str) -> list[str]:
+    s = t.scoring
+    if s == Scoring():
+        return []
+    fits_162 = s.win == s.forfeit_win == s.fpb and s.draw == s.hpb and s.zpb == s.forfeit_loss
+    if version == TRF26 and fits_162:
+        items = [("W", s.win), ("D", s.draw), ("L", s.loss), ("A", s.zpb), ("P", s.pab)]
+        return ["162 " + "".join(f" {k}{_decimal(v):>4}    " for k, v in items).rstrip()]
+    items = [("WW", s.win), ("BW", s.win), ("WD", s.draw), ("BD", s.draw), ("WL", s.loss), ("BL", s.loss),
+             ("ZPB", s.zpb), ("HPB", s.hpb), ("FPB", s.fpb), ("PAB", s.pab), ("FW", s.forfeit_win),
+             ("FL", s.forfeit_loss)]
+    return ["XXS " + " ".join(f"{k}={_decimal(v)}" for k, v in items)]
+
+
+def _last_played(t: Tournament) -> dict[int, int]:
+    """Per player the last round that is not a zero-point bye; later rounds are left blank."""
+    last = {}
+    for p in t.players:
+        n = 0
+        for r, res in enumerate(p.results, start=1):
+            if res.code is not Code.ZPB or res.opponent is not None:
+                n = r
+        last[p.start_no] = n
+    return last
+
+
+def _player_line(p: Player, t: Tournament, played: dict[int, int]) -> str:
+    points = p.points if p.points is not None else sum((t.scoring.points(r.code) for r in p.results), Fraction(0))
+    head = (f"001 {p.start_no:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
+            f"{p.rating or '':>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth[:10]:<10} "
+            f"{_decimal(points):>4} {'' if p.rank is None else p.rank:>4}")
+    if len(head) != 89:
+        raise TrfError(f"player {p.start_no}: a field does not fit its TRF columns")
+    rounds = []
+    for res in p.results[:played[p.start_no]]:
+        colour = {Colour.WHITE: "w", Colour.BLACK: "b", None: "-"}[res.colour]
+        opponent = f"{res.opponent:>4}" if res.opponent else "0000"
+        rounds.append(f"  {opponent} {colour} {res.code.value}")
+    return head + "".join(rounds)
+
+
+def _team_lines(t: Tournament, version: str) -> list[str]:
+    out = []
+    for team in t.teams:
+        members = " ".join(f"{m:>4}" for m in team.members)
+        if version == TRF16:
+            out.append(f"013 {team.name[:32]:<32}{members}")
+            continue
+        rank = "" if team.rank is None else team.rank
+        out.append(f"310 {team.number:>3} {team.name[:32]:<32} {team.nickname[:5]:<5} {team.rating or '':>6} "
+                   f"{_decimal(team.points) if team.points is not None else '':>6} "
+                   f"{_decimal(team.game_points) if team.game_points is not None else '':>6} {rank:>3}  {members}")
+    players = {p.start_no: p for p in t.players}
+    byes: dict[tuple[str, int], list[int]] = {}
+    pab: dict[int, int] = {}
+    pab_gp = Fraction(0)
+    forfeits = []
+    lineups = []
+    for team in t.teams:
+        for r, m in enumerate(team.matches, start=1):
+            if m.code in (Code.FPB, Code.HPB):
+                byes.setdefault((m.code.value, r), []).append(team.number)
+            elif m.code is Code.PAB:
+                pab[r], pab_gp = team.number, m.game_points
+            elif m.code.is_forfeit and m.opponent is not None and (m.colour is Colour.WHITE or (
+                    m.colour is None and team.number < m.opponent)):
+                other = next(x for x in t.teams if x.number == m.opponent).matches[r - 1]
+                forfeits.append(f"330 {m.code.value}{other.code.value} {r:>3} {team.number:>3} {m.opponent:>3}")
+            elif m.lineup and m.lineup != _default_lineup(team, r, players):
+                lineups.append(f"300 {r:>3} {team.number:>3} {m.opponent or 0:>3} "
+                               + " ".join(f"{n:>4}" for n in m.lineup))
+    if version == TRF26:
+        out.extend(f"240 {kind} {r:>3} " + " ".join(f"{n:>4}" for n in numbers)
+                   for (kind, r), numbers in sorted(byes.items(), key=lambda x: (x[0][1], x[0][0])))
+        if pab:
+            cells = "".join(f" {pab.get(r, ''):>3}" for r in range(1, max(pab) + 1))
+            out.append(f"320 {_decimal(t.match_scoring.pab):>4} {_decimal(pab_gp):>4}{cells}")
+        out.extend(forfeits)
+        out.extend(lineups)
+    return out
+
+
+def _decimal(value: Fraction) -> str:
+    """A score as TRF writes it: one decimal, two when needed (``11.5``, ``17.0``, ``2.25``)."""
+    for places in (1, 2):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            whole, frac = divmod(int(scaled), 10**places)
+            return f"{whole}.{frac:0{places}d}"
+    raise TrfError(f"score {value} has more than two decimals")
