@@ -231,8 +231,8 @@ def test_report_figures_hand_computed():
         {"games": [("b", "a", "1-0")], "absent": {"c": "excused"}, "bye": ["d"]},
     ]
     s = season(players=players, rounds=rounds, settings={"rematch_gap": 0})
-    report = season_report(s, compute_standings(s))
     final = compute_standings(s)[-1]
+    report = season_report(s, [(e.player, e.score) for e in final.entries])
     assert [f.player for f in report.prizes] == [e.player for e in final.entries[:3]]
     assert {f.player: f.value for f in report.most_games} == {"a": 4, "b": 4, "c": 3, "d": 3}
     # Unbeaten runs: a W D L L → 2; b L L W W → 2; c D D L → 2; d D W W (bye) → 3.

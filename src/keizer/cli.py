@@ -205,21 +205,45 @@ def competition() -> None:
 
 @competition.command("create")
 @click.argument("name")
+@click.option("--system", type=click.Choice(["keizer", "roundrobin"]), default="keizer", show_default=True,
+              help="keizer, or roundrobin for a group where everyone plays everyone (meerkamp).")
 @click.option("--preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True)
-@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a setting (repeatable).")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a Keizer setting (repeatable).")
+@click.option("--double", is_flag=True, help="Round-robin: two cycles, colours reversed in the second.")
+@click.option("--swap-last-two", is_flag=True, help="Round-robin: swap the last two rounds of the first cycle (FIDE).")
+@click.option("--tiebreaks", help="Round-robin: tie-break list, e.g. 'DE,SB,WIN' (default: FIDE's recommendation).")
+@click.option("--edition", default="2026", show_default=True, help="Round-robin: tie-break rule edition.")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @pass_ctx
-def competition_create(ctx: Context, name: str, preset: str, sets: tuple[str, ...], all_members: bool) -> None:
-    """Create a Keizer competition from a preset plus overrides."""
+def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
+                       swap_last_two: bool, tiebreaks: str | None, edition: str, all_members: bool) -> None:
+    """Create a competition: Keizer (a preset plus overrides) or a round-robin group."""
     overrides = _parse_sets(sets)
+    system_settings: dict[str, Any] = {}
+    if system == "roundrobin":
+        if overrides:
+            raise StoreError("--set changes Keizer settings; a round-robin takes --double, --tiebreaks, --edition")
+        system_settings = {**comp_ops.ROUND_ROBIN_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
+                           "edition": edition,
+                           "tiebreaks": [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None}
+        if swap_last_two and not double:
+            raise StoreError("--swap-last-two applies to a double round-robin (--double)")
+        warnings = comp_ops.check_round_robin_settings(system_settings)
+    elif double or swap_last_two or tiebreaks:
+        raise StoreError("--double, --swap-last-two and --tiebreaks are for --system roundrobin")
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
-        comp_id = store.create_competition(name, preset, overrides)
+        comp_id = store.create_competition(name, preset, overrides, system, system_settings)
         registered = 0
         if all_members:
             for m in store.members():
                 store.register(comp_id, m["id"])
                 registered += 1
-    click.echo(f"created competition {name} (preset {preset}); {registered} players registered")
+    if system == "roundrobin":
+        for w in warnings:
+            click.echo(f"warning: {w}", err=True)
+        click.echo(f"created round-robin {name}; {registered} players registered")
+    else:
+        click.echo(f"created competition {name} (preset {preset}); {registered} players registered")
 
 
 @competition.command("list")
@@ -664,10 +688,14 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     from keizer.scoring import compute_standings
 
     store = ctx.store()
-    season = store.load_season(ctx.comp(store)["id"])
+    comp_id = ctx.comp(store)["id"]
+    season = store.load_season(comp_id)
     last = season.completed_rounds()
     if round_no is not None and not 0 <= round_no <= last:
         raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+    if store.system(comp_id) == "roundrobin":
+        _points_standings(store, comp_id, season, round_no if round_no is not None else last, fmt)
+        return
     standing = compute_standings(season, round_no if round_no is not None else last)[-1]
     rows = standing_rows(season, standing, category)
     if fmt == "json":
@@ -683,6 +711,32 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     if fmt == "table":
         click.echo(f"{season.name} — standing after round {standing.round}")
     click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%"], fmt))
+
+
+def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -> None:
+    from keizer.points import points_standing
+    from keizer.tiebreaks import Edition
+
+    settings = comp_ops.round_robin_settings(store, comp_id)
+    tiebreaks = comp_ops.round_robin_tiebreaks(settings)
+    entries = points_standing(season, tiebreaks, Edition.parse(str(settings["edition"])), upto)
+    players = {p.id: p for p in season.players}
+    rows = [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
+             "name": players[e.player].name, "rating": players[e.player].rating,
+             "points": json_number(e.points), "games": e.games, "wins": e.wins, "draws": e.draws,
+             "losses": e.losses, "tiebreaks": {k: None if v is None else json_number(Fraction(v))
+                                               for k, v in e.tiebreaks.items()}}
+            for e in entries]
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = [{**{k: v for k, v in r.items() if k != "tiebreaks"}, "points": number(Fraction(r["points"]), 2),
+              **{tb: "" if v is None else number(Fraction(v), 2) for tb, v in r["tiebreaks"].items()}}
+             for r in rows]
+    if fmt == "table":
+        click.echo(f"{season.name} — standing after round {upto}")
+    click.echo(render(table, ["rank", "start_no", "name", "points", "games", "wins", "draws", "losses",
+                              *tiebreaks], fmt))
 
 
 def standing_rows(season, standing, category: str | None = None) -> list[dict[str, Any]]:
@@ -763,6 +817,53 @@ def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> No
         click.echo(f"{names[key]} — rank {entry.rank}, score {number(entry.score, decimals)} after round {standing.round}")
         click.echo(f"own value {number(own, decimals)}")
     click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
+
+
+# -- round-robin groups ---------------------------------------------------------
+
+
+@cli.group()
+def roundrobin() -> None:
+    """Round-robin groups (meerkampen): FIDE's Berger tables."""
+
+
+@roundrobin.command("schedule")
+@click.argument("players", type=click.IntRange(2, 1000))
+@click.option("--double", is_flag=True, help="Two cycles, colours reversed in the second.")
+@click.option("--swap-last-two", is_flag=True, help="Swap the last two rounds of the first cycle (FIDE's advice).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+def roundrobin_schedule(players: int, double: bool, swap_last_two: bool, fmt: str) -> None:
+    """The Berger schedule for PLAYERS players: white first, start numbers, 0 = bye."""
+    from keizer.pairing.roundrobin import berger_schedule, schedule_json
+
+    try:
+        schedule = berger_schedule(players, double, swap_last_two)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+    if fmt == "json":
+        click.echo(json.dumps(schedule_json(schedule)))
+        return
+    rows = [{"round": r.round, "pairs": "  ".join(f"{w}-{b}" for w, b in r.pairs)} for r in schedule]
+    click.echo(render(rows, ["round", "pairs"], fmt))
+
+
+@roundrobin.command("draw")
+@click.argument("order", nargs=-1)
+@click.option("--seed", type=int, help="Seed of the lot (recorded; the same seed draws the same numbers).")
+@click.option("--first-date", type=click.DateTime(["%Y-%m-%d"]), help="Date of round 1; later rounds follow.")
+@click.option("--every", type=click.IntRange(1, 365), default=7, show_default=True, help="Days between rounds.")
+@pass_ctx
+def roundrobin_draw(ctx: Context, order: tuple[str, ...], seed: int | None, first_date, every: int) -> None:
+    """Draw the start numbers by lot (or give ORDER: every player, number 1 first) and store all rounds."""
+    with writing(ctx, "roundrobin draw", "round-robin draw") as store:
+        comp_id = ctx.comp(store)["id"]
+        numbered, used = comp_ops.draw_round_robin(store, comp_id, seed, order,
+                                                   first_date.date() if first_date else None, every)
+        rounds = len(store.round_numbers(comp_id))
+        names = {r["key"]: r["name"] for r in store.players(comp_id)}
+    how = f"by lot (seed {used})" if used is not None else "by hand"
+    click.echo(f"numbers {how}; {rounds} rounds scheduled")
+    click.echo(render([{"no": k, "name": names[key]} for k, key in enumerate(numbered, 1)], ["no", "name"], "table"))
 
 
 # -- club website -------------------------------------------------------------
@@ -849,6 +950,13 @@ def export(ctx: Context, fmt: str, output: Path | None) -> None:
         click.echo(f"wrote {output}")
     else:
         click.echo(text)
+
+
+# -- FIDE TRF files -------------------------------------------------------------
+
+from keizer.cli_trf import trf  # noqa: E402  (a command group of its own module)
+
+cli.add_command(trf)
 
 
 # -- entry point --------------------------------------------------------------

@@ -9,8 +9,10 @@ one-line message before anything is written.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping
+from datetime import date, timedelta
+from typing import Any, Iterable, Mapping, Sequence
 
 from keizer.model import Result, Season
 from keizer.scoring import Standing, compute_standings
@@ -58,6 +60,7 @@ def mark_attendance(
     ``external`` a reference to win / draw / loss.  Returns the round and how
     many players ended up with each status.
     """
+    require_system(store, comp_id, "keizer", "mark attendance")
     season = store.load_season(comp_id)
     settings = season.settings
     target = open_round(season)
@@ -193,6 +196,7 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
     keeping the boards in ``keep`` as they are."""
     from keizer.pairing.keizer import PairingError, pair_round
 
+    require_system(store, comp_id, "keizer", "pair a round")
     fixed = list(fixed)
     if again:
         season = store.load_season(comp_id)
@@ -227,6 +231,7 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
 
 def unpair(store: Store, comp_id: int) -> int:
     """Remove the open round's pairing (games without results); returns the round."""
+    require_system(store, comp_id, "keizer", "remove a pairing")
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
@@ -246,6 +251,7 @@ def unpair(store: Store, comp_id: int) -> int:
 
 def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> int:
     """Exchange two players in the open round's pairing (one may hold the bye)."""
+    require_system(store, comp_id, "keizer", "move players")
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
@@ -335,3 +341,91 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
     return comp_id
 
 
+
+
+# -- round-robin groups (meerkampen) -------------------------------------------
+
+#: Settings of a round-robin competition, kept as the competition's system settings.
+ROUND_ROBIN_DEFAULTS = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
+                        "seed": None}
+
+
+def require_system(store: Store, comp_id: int, system: str, action: str) -> None:
+    actual = store.system(comp_id)
+    if actual != system:
+        hint = {"roundrobin": "its pairings come from the Berger table: use 'keizer roundrobin draw'",
+                "keizer": "it is a Keizer competition"}[actual]
+        raise StoreError(f"cannot {action} in this {actual} competition: {hint}")
+
+
+def round_robin_settings(store: Store, comp_id: int) -> dict[str, Any]:
+    return {**ROUND_ROBIN_DEFAULTS, **store.system_settings(comp_id)}
+
+
+def round_robin_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
+    from keizer.tiebreaks import System, recommended
+
+    return tuple(settings["tiebreaks"] or recommended(False, System.ROUND_ROBIN))
+
+
+def check_round_robin_settings(settings: Mapping[str, Any]) -> list[str]:
+    """Refuse a tie-break list the rules forbid for a round-robin; return the warnings
+    (none for FIDE's recommended list, which is the default)."""
+    from keizer.tiebreaks import Edition, System, TieBreakError, advise
+
+    try:
+        edition = Edition.parse(str(settings["edition"]))
+        advice = advise(list(round_robin_tiebreaks(settings)), False, System.ROUND_ROBIN, edition)
+    except TieBreakError as e:
+        raise StoreError(str(e)) from None
+    errors = [a.message for a in advice if a.level == "error"]
+    if errors:
+        raise StoreError(errors[0])
+    return [a.message for a in advice if a.level != "error"] if settings["tiebreaks"] else []
+
+
+def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order: Sequence[str] = (),
+                     first_date: date | None = None, every: int = 7) -> tuple[list[str], int | None]:
+    """Give the players their Berger numbers (by lot, or ``order`` by hand) and
+    store every round of the schedule.  Allowed until the first result is in.
+
+    Returns the players in start-number order and the seed used for the lot.
+    """
+    from keizer.pairing.roundrobin import berger_schedule, draw_numbers
+
+    require_system(store, comp_id, "roundrobin", "draw a round-robin")
+    season = store.load_season(comp_id)
+    if any(g.result is not None for r in season.rounds for g in r.games):
+        raise StoreError("results have been entered already; the draw cannot change any more")
+    rows = store.players(comp_id)
+    if len(rows) < 2:
+        raise StoreError("a round-robin needs at least two players; add them with 'keizer player add'")
+    settings = round_robin_settings(store, comp_id)
+    if order:
+        chosen = [store.find_player(comp_id, ref)["key"] for ref in order]
+        if sorted(chosen) != sorted(r["key"] for r in rows):
+            raise StoreError(f"name every player exactly once to set the numbers by hand ({len(rows)} players)")
+        numbered, seed = chosen, None
+    else:
+        seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+        # The lot needs a fixed input order: registration (start numbers change with each draw).
+        registered = sorted(rows, key=lambda r: r["id"])
+        numbered = list(draw_numbers([r["key"] for r in registered], seed))
+    ids = {r["key"]: r["id"] for r in rows}
+    for number in reversed(store.round_numbers(comp_id)):
+        store.delete_round(comp_id, number)
+    for start_no, key in enumerate(numbered, 1):
+        store.update_player(ids[key], start_no=start_no)
+    schedule = berger_schedule(len(numbered), settings["double"], settings["swap_last_two"])
+    for rnd in schedule:
+        when = (first_date + timedelta(days=every * (rnd.round - 1))).isoformat() if first_date else None
+        store.ensure_round(comp_id, rnd.round, when)
+        board = 0
+        for white, black in rnd.pairs:
+            if black == 0:
+                store.set_attendance(comp_id, rnd.round, ids[numbered[white - 1]], "bye")
+                continue
+            board += 1
+            store.add_game(comp_id, rnd.round, board, ids[numbered[white - 1]], ids[numbered[black - 1]])
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "seed": seed})
+    return numbered, seed

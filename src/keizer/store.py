@@ -34,7 +34,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 ATTENDANCE = ("present", "excused", "unexcused", "club", "external", "bye")
 
@@ -130,7 +130,12 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE rounds ADD COLUMN time_control TEXT;
     ALTER TABLE competitions ADD COLUMN time_controls TEXT NOT NULL DEFAULT '[]'
     """,
+    # Other competition systems (round-robin …) keep their own settings as JSON.
+    2: "ALTER TABLE competitions ADD COLUMN system_settings TEXT NOT NULL DEFAULT '{}'",
 }
+
+#: Competition systems the database holds.
+SYSTEMS = ("keizer", "roundrobin")
 
 
 class StoreError(Exception):
@@ -355,8 +360,11 @@ class Store:
 
     # -- competitions -------------------------------------------------------
 
-    def create_competition(self, name: str, preset: str, overrides: Mapping[str, Any]) -> int:
+    def create_competition(self, name: str, preset: str, overrides: Mapping[str, Any],
+                           system: str = "keizer", system_settings: Mapping[str, Any] | None = None) -> int:
         name = _clean_name(name)
+        if system not in SYSTEMS:
+            raise StoreError(f"unknown competition system {system!r} (choose from {', '.join(SYSTEMS)})")
         if self._row("SELECT id FROM competitions WHERE name = ?", (name,)):
             raise StoreError(f"a competition named {name!r} exists already; choose another name")
         try:
@@ -364,9 +372,11 @@ class Store:
         except SettingsError as e:
             raise StoreError(str(e)) from None
         cur = self.conn.execute(
-            "INSERT INTO competitions (name, preset, overrides, settings, created) VALUES (?, ?, ?, ?, ?)",
-            (name, preset, json.dumps(dict(overrides), default=str, ensure_ascii=False),
-             json.dumps(settings.to_dict(), ensure_ascii=False), self.clock()),
+            "INSERT INTO competitions (name, system, preset, overrides, settings, system_settings, created) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (name, system, preset, json.dumps(dict(overrides), default=str, ensure_ascii=False),
+             json.dumps(settings.to_dict(), ensure_ascii=False),
+             json.dumps(dict(system_settings or {}), ensure_ascii=False), self.clock()),
         )
         self.set_meta("current_competition", str(cur.lastrowid))
         return int(cur.lastrowid)
@@ -409,6 +419,20 @@ class Store:
         row = self._row("SELECT settings FROM competitions WHERE id = ?", (comp_id,))
         assert row is not None
         return Settings.from_dict(json.loads(row["settings"]))
+
+    def system(self, comp_id: int) -> str:
+        row = self._row("SELECT system FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return row["system"]
+
+    def system_settings(self, comp_id: int) -> dict[str, Any]:
+        row = self._row("SELECT system_settings FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return json.loads(row["system_settings"])
+
+    def set_system_settings(self, comp_id: int, values: Mapping[str, Any]) -> None:
+        self.conn.execute("UPDATE competitions SET system_settings = ? WHERE id = ?",
+                          (json.dumps(dict(values), ensure_ascii=False), comp_id))
 
     def time_control_plan(self, comp_id: int) -> list[dict[str, Any]]:
         row = self._row("SELECT time_controls FROM competitions WHERE id = ?", (comp_id,))
@@ -490,7 +514,7 @@ class Store:
         return _pick(rows, text, "player", "keizer player list")
 
     def update_player(self, player_id: int, **fields: Any) -> None:
-        allowed = {"joined", "withdrawn_after", "category", "default_attendance"}
+        allowed = {"joined", "withdrawn_after", "category", "default_attendance", "start_no"}
         sets = {k: v for k, v in fields.items() if k in allowed}
         if sets:
             assignments = ", ".join(f"{k} = ?" for k in sets)
@@ -536,6 +560,12 @@ class Store:
         elif date is not None and existing["date"] != date:
             self.conn.execute("UPDATE rounds SET date = ? WHERE competition_id = ? AND number = ?",
                               (date, comp_id, number))
+
+    def delete_round(self, comp_id: int, number: int) -> None:
+        """Remove a round with its games and attendance."""
+        self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ?", (comp_id, number))
+        self.conn.execute("DELETE FROM attendance WHERE competition_id = ? AND round = ?", (comp_id, number))
+        self.conn.execute("DELETE FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
 
     def set_attendance(self, comp_id: int, number: int, player_id: int, status: str | None,
                        external_result: str | None = None) -> None:

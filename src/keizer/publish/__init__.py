@@ -101,10 +101,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     club = Club(settings["name"], settings["colour"], settings["accent"], lang,
                 f"logo.{logo_type}" if logo_type else None)
 
-    competitions = []
-    for row in store.competitions():
-        season = store.load_season(row["id"])
-        competitions.append(CompetitionData(row["name"], season, compute_standings(season)))
+    competitions = [_competition_data(store, row) for row in store.competitions()]
     if not competitions:
         raise StoreError("there is no competition to publish; create one with 'keizer competition create'")
     name = season_name(store, competitions, fallback_name)
@@ -141,6 +138,21 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         target.write_bytes(data)
         written.append(rel)
     return Published(tuple(written), len(files) - len(written), name)
+
+
+def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
+    season = store.load_season(row["id"])
+    if row["system"] == "roundrobin":
+        from keizer.competition import round_robin_settings, round_robin_tiebreaks
+        from keizer.points import points_standing
+        from keizer.tiebreaks import Edition
+
+        settings = round_robin_settings(store, row["id"])
+        tiebreaks = round_robin_tiebreaks(settings)
+        edition = Edition.parse(str(settings["edition"]))
+        points = tuple(points_standing(season, tiebreaks, edition, r) for r in range(season.completed_rounds() + 1))
+        return CompetitionData(row["name"], season, system="roundrobin", points=points, tiebreaks=tiebreaks)
+    return CompetitionData(row["name"], season, compute_standings(season))
 
 
 def _read_manifest(outdir: Path) -> dict[str, str]:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Sequence
 
 from keizer.model import Absence, Colour, Result, Season
 from keizer.publish.charts import line_chart
 from keizer.scoring import Standing, all_round_scores
+from keizer.points import PointsEntry
 from keizer.publish.report import season_report
 
 
@@ -31,11 +33,16 @@ class Club:
 
 @dataclass(frozen=True)
 class CompetitionData:
-    """One competition as the site shows it."""
+    """One competition as the site shows it: a Keizer competition with its
+    ``standings``, or a round-robin with its ``points`` standings (after rounds
+    0…played) and their tie-break columns."""
 
     name: str
     season: Season
-    standings: tuple[Standing, ...]
+    standings: tuple[Standing, ...] = ()
+    system: str = "keizer"
+    points: tuple[tuple[PointsEntry, ...], ...] = ()
+    tiebreaks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -79,7 +86,8 @@ def plan_season(
     base = {"club": club, "season_name": season_name, "season_slug": season_slug}
     summaries = []
     for comp, slug in zip(competitions, comp_slugs):
-        builder = _Competition(comp, f"{season_slug}/{slug}", base)
+        kind = _RoundRobin if comp.system == "roundrobin" else _Competition
+        builder = kind(comp, f"{season_slug}/{slug}", base)
         pages.extend(builder.pages())
         summaries.append(builder.summary())
     pages.append(Page(f"{season_slug}/index.html", "season.html",
@@ -100,7 +108,7 @@ class _Competition:
         self.comp = comp
         self.season = comp.season
         self.folder = folder
-        self.base = {**base, "competition": comp.name, "comp_folder": folder}
+        self.base = {**base, "competition": comp.name, "comp_folder": folder, "system": "keizer"}
         self.players = {p.id: p for p in self.season.players}
         self.slugs = dict(zip(
             [p.id for p in sorted(self.season.players, key=lambda p: p.start_no)],
@@ -135,6 +143,17 @@ class _Competition:
             })
         return rows
 
+    def standing_after(self, r: int) -> list[dict[str, Any]]:
+        return self.standing_rows(self.comp.standings[r])
+
+    def tiebreak_codes(self) -> list[str]:
+        """Tie-break columns of the standing tables (Keizer shows value and score instead)."""
+        return []
+
+    def ranking(self, r: int) -> list[tuple[str, Fraction]]:
+        """(player, score) best first after round r."""
+        return [(e.player, e.score) for e in self.comp.standings[r].entries]
+
     def boards(self, r: int) -> list[dict[str, Any]]:
         rnd = self.season.rounds[r - 1]
         return [{
@@ -154,7 +173,8 @@ class _Competition:
         open_round = self._open_round()
         return {
             "name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
-            "standing_round": last, "standing": self.standing_rows(self.final),
+            "system": self.base["system"],
+            "standing_round": last, "standing": self.standing_after(last), "tiebreaks": self.tiebreak_codes(),
             "last_round": last, "last_boards": self.boards(last) if last else [],
             "last_link": self.round_link(last) if last else None,
             "next_round": open_round, "next_boards": self.boards(open_round) if open_round else [],
@@ -208,7 +228,7 @@ class _Competition:
             "external": [{**n, "result": rnd.external[pid].value}
                          for pid, n in zip(sorted(rnd.external, key=lambda p: self.players[p].start_no),
                                            self.names(rnd.external))],
-            "standing": self.standing_rows(self.comp.standings[r]) if complete else None,
+            "standing": self.standing_after(r) if complete else None, "tiebreaks": self.tiebreak_codes(),
             "previous": self.round_link(numbers[k - 1]) if k > 0 else None,
             "next": self.round_link(numbers[k + 1]) if k + 1 < len(numbers) else None,
         })
@@ -306,26 +326,114 @@ class _Competition:
         })
 
     def _report(self) -> dict[str, Any]:
-        report = season_report(self.season, self.comp.standings)
+        final = self.ranking(self.played)
+        report = season_report(self.season, final)
         links = {pid: self.player_link(pid) for pid in self.players}
-        top = [e.player for e in self.final.entries[:5]]
-        progress = [
-            (self.players[pid].name,
-             [(st.round, next((e.rank for e in st.entries if e.player == pid), None))
-              for st in self.comp.standings[1:self.played + 1]])
-            for pid in top
-        ]
-        chart = line_chart(progress, self.played, 1, max(len(self.final.entries), 2), invert=True) if self.played else None
+        places = [{pid: k for k, (pid, _) in enumerate(self.ranking(r), 1)} for r in range(self.played + 1)]
+        progress = [(self.players[pid].name, [(r, places[r].get(pid)) for r in range(1, self.played + 1)])
+                    for pid, _ in final[:5]]
+        chart = line_chart(progress, self.played, 1, max(len(final), 2), invert=True) if self.played else None
         return {"report": report, "links": links, "names": {p: self.players[p].name for p in self.players},
-                "progress": chart, "standing_round": self.played,
+                "progress": chart, "standing_round": self.played, "tiebreaks": self.tiebreak_codes(),
                 "groups": self._category_groups()}
 
     def _category_groups(self) -> list[dict[str, Any]]:
-        rows = self.standing_rows(self.final)
+        rows = self.standing_after(self.played)
         categories = sorted({r["category"] for r in rows if r["category"]})
         if not categories:
             return [{"category": None, "rows": rows}]
         return [{"category": c, "rows": [r for r in rows if r["category"] == c]} for c in categories]
+
+
+class _RoundRobin(_Competition):
+    """A round-robin group: points and tie-breaks, a player-by-player crosstable."""
+
+    def __init__(self, comp: CompetitionData, folder: str, base: dict[str, Any]):
+        self.comp = comp
+        self.season = comp.season
+        self.folder = folder
+        self.base = {**base, "competition": comp.name, "comp_folder": folder, "system": "roundrobin"}
+        self.players = {p.id: p for p in self.season.players}
+        ordered = sorted(self.season.players, key=lambda p: p.start_no)
+        self.slugs = dict(zip([p.id for p in ordered], unique_slugs([p.name for p in ordered])))
+        self.played = self.season.completed_rounds()
+        self.decimals = 2
+
+    def tiebreak_codes(self) -> list[str]:
+        return list(self.comp.tiebreaks)
+
+    def ranking(self, r: int) -> list[tuple[str, Fraction]]:
+        return [(e.player, e.points) for e in self.comp.points[r]]
+
+    def standing_after(self, r: int) -> list[dict[str, Any]]:
+        previous = {e.player: e.rank for e in self.comp.points[r - 1]} if r else {}
+        return [{
+            "rank": e.rank, "name": self.players[e.player].name, "link": self.player_link(e.player),
+            "start_no": self.players[e.player].start_no, "points": e.points, "games": e.games,
+            "wins": e.wins, "draws": e.draws, "losses": e.losses, "category": self.players[e.player].category,
+            "tiebreaks": [e.tiebreaks.get(code) for code in self.comp.tiebreaks], "withdrawn": False,
+            "move": (previous[e.player] - e.rank) if e.player in previous else None,
+        } for e in self.comp.points[r]]
+
+    def pages(self) -> list[Page]:
+        ctx = {**self.base, "decimals": self.decimals}
+        rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
+                   "complete": r.number <= self.played, "time_control": r.time_control}
+                  for r in self.season.rounds if r.games or r.byes]
+        pages = [Page(f"{self.folder}/index.html", "competition.html", {
+            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "categories": [],
+        })]
+        pages.extend(self._round_page(info["number"], rounds, ctx) for info in rounds)
+        pages.append(Page(f"{self.folder}/crosstable.html", "rr_crosstable.html",
+                          {**ctx, "title": self.comp.name, **self._matrix()}))
+        pages.append(Page(f"{self.folder}/report.html", "report.html",
+                          {**ctx, "title": self.comp.name, **self._report()}))
+        pages.extend(self._games_page(pid, ctx) for pid in self.slugs)
+        return pages
+
+    def _matrix(self) -> dict[str, Any]:
+        """Who scored what against whom: rows and columns in start-number order."""
+        order = sorted(self.season.players, key=lambda p: p.start_no)
+        cells: dict[tuple[str, str], list[str]] = {}
+        for rnd in self.season.rounds[:self.played]:
+            for g in rnd.games:
+                if g.result is None:
+                    continue
+                for me in (g.white, g.black):
+                    cells.setdefault((me, g.opponent_of(me)), []).append(g.result.symbol(g.colour_of(me)))
+        final = {e.player: e for e in self.comp.points[self.played]}
+        rows = [{"start_no": p.start_no, "name": p.name, "link": self.player_link(p.id),
+                 "cells": [None if p.id == q.id else " ".join(cells.get((p.id, q.id), [])) for q in order],
+                 "points": final[p.id].points, "rank": final[p.id].rank} for p in order]
+        return {"numbers": [p.start_no for p in order], "rows": rows, "standing_round": self.played}
+
+    def _games_page(self, pid: str, ctx: dict[str, Any]) -> Page:
+        player = self.players[pid]
+        lines = []
+        for rnd in self.season.rounds:
+            game = next((g for g in rnd.games if pid in (g.white, g.black)), None)
+            if game is None:
+                lines.append({"round": rnd.number, "date": rnd.date, "kind": "bye", "opponent": None})
+                continue
+            opp = game.opponent_of(pid)
+            lines.append({"round": rnd.number, "date": rnd.date, "kind": "game",
+                          "opponent": self.players[opp].name, "link": self.player_link(opp),
+                          "colour": game.colour_of(pid).value,
+                          "result": game.result.symbol(game.colour_of(pid)) if game.result else ""})
+        places = [{e.player: e for e in self.comp.points[r]} for r in range(self.played + 1)]
+        charts = {}
+        if self.played:
+            charts["score"] = line_chart([(player.name, [(r, places[r][pid].points) for r in range(1, self.played + 1)])],
+                                         self.played, 0, max(max((e.points for e in places[-1].values()), default=1), 1))
+            charts["rank"] = line_chart([(player.name, [(r, places[r][pid].rank) for r in range(1, self.played + 1)])],
+                                        self.played, 1, max(len(self.season.players), 2), invert=True)
+        entry = places[-1][pid]
+        return Page(self.player_link(pid), "rr_player.html", {
+            **ctx, "title": player.name, "player": {"name": player.name, "rating": player.rating,
+                                                    "start_no": player.start_no},
+            "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
+            "standing_round": self.played,
+        })
 
 
 def _result_text(result: Result | None) -> str:

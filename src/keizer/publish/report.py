@@ -12,17 +12,7 @@ from fractions import Fraction
 from typing import Sequence
 
 from keizer.model import Season
-from keizer.scoring import Standing
-
-# TEMPORARY until keizer.tiebreaks.fide_tables lands: FIDE B.02 8.1.1 p → dp.
-_DP = [0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149, 158, 166,
-       175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336, 351, 366, 383, 401,
-       422, 444, 470, 501, 538, 589, 677, 800]
-
-
-def dp(p: Fraction) -> int:
-    hundredths = int(p * 100 + Fraction(1, 2))
-    return _DP[hundredths - 50] if hundredths >= 50 else -_DP[50 - hundredths]
+from keizer.tiebreaks.fide_tables import rating_difference, round_half_up
 
 #: How many players each list of the report shows.
 SHOWN = 5
@@ -47,26 +37,35 @@ class SeasonReport:
     min_games_for_performance: int
 
 
-def season_report(season: Season, standings: Sequence[Standing]) -> SeasonReport:
+def season_report(season: Season, ranking: Sequence[tuple[str, Fraction]]) -> SeasonReport:
+    """The figures of a season whose final ranking is ``ranking`` (player, score), best first."""
     played = season.completed_rounds()
-    final = standings[played]
-    ranked = [e.player for e in final.entries]
+    ranked = [p for p, _ in ranking]
     order = {p: k for k, p in enumerate(ranked)}
     players = {p.id: p for p in season.players}
 
-    prizes = tuple(Figure(e.player, e.score) for e in final.entries[:3])
+    prizes = tuple(Figure(p, score) for p, score in ranking[:3])
     winners = []
     for category in sorted({p.category for p in season.players if p.category}):
-        best = next((e for e in final.entries if players[e.player].category == category), None)
+        best = next(((p, score) for p, score in ranking if players[p].category == category), None)
         if best:
-            winners.append((category, Figure(best.player, best.score)))
+            winners.append((category, Figure(*best)))
 
     def top(values: dict[str, Fraction | int], detail: dict[str, str] | None = None) -> tuple[Figure, ...]:
         chosen = sorted((p for p in values if values[p] > 0), key=lambda p: (-values[p], order.get(p, len(order))))
         return tuple(Figure(p, values[p], (detail or {}).get(p, "")) for p in chosen[:SHOWN])
 
-    games = {e.player: e.games for e in final.entries}
-    rounds_played = {e.player: e.games + e.forfeit_wins + e.forfeit_losses + e.byes for e in final.entries}
+    games = dict.fromkeys(ranked, 0)
+    rounds_played = dict.fromkeys(ranked, 0)  # games, forfeits and byes
+    for rnd in season.rounds[:played]:
+        for g in rnd.games:
+            for pid in (g.white, g.black):
+                if pid in games:
+                    games[pid] += g.played_on_board
+                    rounds_played[pid] += 1
+        for pid in rnd.byes:
+            if pid in rounds_played:
+                rounds_played[pid] += 1
 
     # Performance over games on the board against rated opponents; at least a third of the rounds.
     minimum = max(3, -(-played // 3))
@@ -93,7 +92,8 @@ def season_report(season: Season, standings: Sequence[Standing]) -> SeasonReport
         if p in order and len(rs) >= minimum:
             share = points[p] / len(rs)
             average = Fraction(sum(rs), len(rs))
-            tpr[p] = int(average + dp(share) + Fraction(1, 2))  # rounded half up
+            # p rounded to hundredths, then Ra + dp(p) rounded half up (as C.07 TPR does).
+            tpr[p] = round_half_up(average + rating_difference(int(round_half_up(share * 100))))
             detail[p] = f"{_points(points[p])}/{len(rs)}"
     return SeasonReport(
         rounds=played,
