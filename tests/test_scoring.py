@@ -402,3 +402,41 @@ def test_unplayed_round_cannot_be_asked_for():
     assert s.completed_rounds() == 0
     with pytest.raises(ValueError, match="has not been played"):
         compute_standings(s, 1)
+
+
+# -- FIDE tie-breaks for equal Keizer scores ------------------------------------
+
+
+def three_rounds(results, tiebreaks):
+    pairs = [[("p1", "p2"), ("p3", "p4")], [("p1", "p3"), ("p2", "p4")], [("p1", "p4"), ("p2", "p3")]]
+    rounds = [{"games": [(*pairs[k][0], results[2 * k]), (*pairs[k][1], results[2 * k + 1])]} for k in range(3)]
+    return season(rounds=rounds, settings={"top": 10, "own_value": "none", "rematch_gap": 0, "tiebreaks": tiebreaks})
+
+
+def test_direct_encounter_breaks_a_keizer_tie():
+    # p3 beat p1 in round 2; both end on 12.5.  Rating would put p1 first.
+    results = ("1-0", "0-1", "0-1", "1-0", "½-½", "½-½")
+    by_rating = compute_standings(three_rounds(results, "rating"))[3]
+    assert scores(by_rating)["p1"] == scores(by_rating)["p3"] == F(25, 2)
+    assert ranking(by_rating) == ["p4", "p1", "p3", "p2"]
+    assert ranking(compute_standings(three_rounds(results, "DE,rating"))[3]) == ["p4", "p3", "p1", "p2"]
+
+
+def test_sonneborn_berger_breaks_a_keizer_tie():
+    # p2 and p4 end on 8.5 and drew each other (DE cannot split them).  Game points:
+    # p1 2½, p2 1, p3 1½, p4 1.  SB(p2) = 0 + ½·1 + ½·1½ = 1¼; SB(p4) = 0 + ½·1 + ½·2½ = 1¾.
+    results = ("1-0", "1-0", "1-0", "½-½", "½-½", "½-½")
+    by_rating = compute_standings(three_rounds(results, "rating"))[3]
+    assert scores(by_rating)["p2"] == scores(by_rating)["p4"] == F(17, 2)
+    assert ranking(by_rating)[2:] == ["p2", "p4"]
+    assert ranking(compute_standings(three_rounds(results, "DE,SB"))[3])[2:] == ["p4", "p2"]
+
+
+def test_fide_tiebreak_lists_are_checked():
+    from keizer.settings import SettingsError
+
+    with pytest.raises(SettingsError, match="XYZ"):
+        Settings(tiebreaks=("XYZ",)).validate()
+    with pytest.raises(SettingsError, match="cannot be combined"):
+        Settings(tiebreaks=("SB", "draws")).validate()
+    assert Settings(tiebreaks=("wins", "SB", "rating")).fide_tiebreaks() == ("WIN", "SB", "RTNG")

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from keizer.model import Absence, Colour, ExternalResult, Game, Player, Result, Season
 from keizer.settings import Settings
@@ -387,6 +387,10 @@ class _Chain:
         self.stats = _Stats(self.ids, items, upto)
         self.tiebreaks = settings.tiebreaks
         self.ratings = [-(r if r is not None else -1) for r in ratings]
+        self.fide = settings.fide_tiebreaks()
+        self.season = season
+        self.start_no = [players[pid].start_no for pid in self.ids]
+        self._tournaments: dict[int, Any] = {}
 
         ranking = list(range(n))
         values = self._values_of(ranking)
@@ -477,6 +481,8 @@ class _Chain:
         return ranking, scores, self._value_map(priced_by[-1]), passes, 0
 
     def _rank(self, scores: Sequence[int], r: int) -> list[int]:
+        if self.fide is not None:
+            return self._rank_fide(scores, r)
         stats, ratings = self.stats, self.ratings
 
         def key(i: int) -> tuple:
@@ -489,6 +495,22 @@ class _Chain:
             return (-scores[i], *extra, i)
 
         return sorted(range(len(scores)), key=key)
+
+    def _rank_fide(self, scores: Sequence[int], r: int) -> list[int]:
+        """Equal scores ordered by FIDE tie-breaks on the games of rounds 1…r, then start order."""
+        by_score = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+        if len(set(scores)) == len(scores):
+            return by_score  # nothing is tied: no tie-break needs computing
+        from keizer.points import tournament
+        from keizer.tiebreaks import Edition, System, rank
+
+        if r not in self._tournaments:
+            self._tournaments[r] = tournament(self.season, r, System.SWISS)
+        primary = {self.start_no[i]: Fraction(scores[i], self.scale) for i in range(len(scores))}
+        places = {s.id: s.rank for s in rank(self._tournaments[r], list(self.fide),
+                                             Edition.parse(self.settings.tiebreak_edition),
+                                             rounds=r, primary_scores=primary)}
+        return sorted(by_score, key=lambda i: (places[self.start_no[i]], i))
 
     def _values_of(self, ranking: Sequence[int]) -> list[int]:
         values = [0] * len(ranking)

@@ -24,8 +24,12 @@ BYE_POLICIES = ("fewest-byes", "lowest", "random")
 ATTENDANCE_DEFAULTS = ("present", "absent")
 CATEGORY_PAIRINGS = ("any", "same", "adjacent")
 COLOUR_TIEBREAKS = ("lower-white", "higher-white")
-#: Tie-breaks the Keizer ranking can use before the start order (always last).
+#: Simple tie-breaks of the Keizer ranking (start order always comes last).  Any
+#: FIDE tie-break of keizer.tiebreaks (SB, DE, WIN, TPR …) may be listed instead.
 KEIZER_TIEBREAKS = ("rating", "wins", "games", "draws")
+#: The simple ones that have a FIDE code, for lists that mix both kinds.
+FIDE_CODES = {"rating": "RTNG", "wins": "WIN"}
+TIEBREAK_EDITIONS = ("2026", "2024", "2012", "self-draw")
 
 
 class SettingsError(ValueError):
@@ -64,6 +68,7 @@ class Settings:
     recalculation: str = "per-round"
     max_iterations: int = 50
     tiebreaks: tuple[str, ...] = ("rating",)
+    tiebreak_edition: str = "2026"
     decimals: int = 2
     # Pairing.
     rematch_gap: int = 4
@@ -132,8 +137,30 @@ class Settings:
             raise SettingsError("rematch_gap must be between 0 and 999")
         if self.max_meetings is not None and self.max_meetings < 1:
             raise SettingsError("max_meetings must be 1 or more")
+        _choice("tiebreak_edition", self.tiebreak_edition, TIEBREAK_EDITIONS)
+        self.fide_tiebreaks()  # checks the list
+
+    def fide_tiebreaks(self) -> tuple[str, ...] | None:
+        """The tie-break list as FIDE codes, or None when it holds only the simple ones.
+
+        >>> Settings(tiebreaks=("SB", "rating")).fide_tiebreaks()
+        ('SB', 'RTNG')
+        >>> Settings().fide_tiebreaks() is None
+        True
+        """
+        if all(tb in KEIZER_TIEBREAKS for tb in self.tiebreaks):
+            return None
+        from keizer.tiebreaks.codes import TieBreakError, parse
+
+        codes = []
         for tb in self.tiebreaks:
-            _choice("tiebreaks", tb, KEIZER_TIEBREAKS)
+            if tb in KEIZER_TIEBREAKS and tb not in FIDE_CODES:
+                raise SettingsError(f"tiebreaks: {tb!r} cannot be combined with FIDE tie-breaks; use REP or GE")
+            try:
+                codes.append(parse(FIDE_CODES.get(tb, tb)).text)
+            except TieBreakError as e:
+                raise SettingsError(f"tiebreaks: {e}") from None
+        return tuple(codes)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: fractions as '1/3' strings or integers."""
@@ -278,7 +305,8 @@ DESCRIPTIONS: dict[str, str] = {
     "withdrawn_opponent": "if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor",
     "recalculation": "per-round (values of the previous standing), fixed-point or frozen",
     "max_iterations": "fixed-point: passes per round before giving up",
-    "tiebreaks": "ties in score: any of rating, wins, games, draws; start order last",
+    "tiebreaks": "ties in score: rating, wins, games, draws, or FIDE tie-breaks (SB, DE, WIN, TPR …); start order last",
+    "tiebreak_edition": "FIDE rule edition for FIDE tie-breaks: 2026, 2024, 2012 or self-draw",
     "decimals": "decimals shown (display only)",
     "rematch_gap": "players who met in the previous N rounds are not paired",
     "max_meetings": "meetings per season at most (none = no limit)",

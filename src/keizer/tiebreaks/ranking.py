@@ -59,11 +59,16 @@ class Standing:
 
 
 def rank(t: Tournament, tiebreaks: Codes, edition: Edition = Edition.FIDE_2026, *, rounds: int | None = None,
-         primary: str | None = None, lots_seed: int | None = None) -> tuple[Standing, ...]:
-    """The ranking of ``t`` after ``rounds`` rounds (default: all played) by the ordered ``tiebreaks``."""
+         primary: str | None = None, lots_seed: int | None = None,
+         primary_scores: Mapping[int, Fraction] | None = None) -> tuple[Standing, ...]:
+    """The ranking of ``t`` after ``rounds`` rounds (default: all played) by the ordered ``tiebreaks``.
+
+    ``primary_scores`` ranks by scores of another system (a Keizer score) instead of
+    points; the tie-breaks still measure the games (direct encounter: game points).
+    """
     ctx = _Context(t, edition, rounds, _primary(t, primary), lots_seed)
     tbs = _parsed(tiebreaks, t)
-    scores = ctx.field(ctx.primary).scores
+    scores = dict(primary_scores) if primary_scores is not None else ctx.field(ctx.primary).scores
     groups = _split(sorted(scores), scores, False)
     values: dict[str, Mapping[int, Value]] = {}
     for tb, label in zip(tbs, labels(tbs)):
