@@ -223,12 +223,12 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     if system == "roundrobin":
         if overrides:
             raise StoreError("--set changes Keizer settings; a round-robin takes --double, --tiebreaks, --edition")
-        system_settings = {**comp_ops.ROUND_ROBIN_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
+        system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition,
                            "tiebreaks": [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None}
         if swap_last_two and not double:
             raise StoreError("--swap-last-two applies to a double round-robin (--double)")
-        warnings = comp_ops.check_round_robin_settings(system_settings)
+        warnings = comp_ops.points_warnings(system, system_settings)
     elif double or swap_last_two or tiebreaks:
         raise StoreError("--double, --swap-last-two and --tiebreaks are for --system roundrobin")
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
@@ -693,7 +693,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     last = season.completed_rounds()
     if round_no is not None and not 0 <= round_no <= last:
         raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
-    if store.system(comp_id) == "roundrobin":
+    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
         _points_standings(store, comp_id, season, round_no if round_no is not None else last, fmt)
         return
     standing = compute_standings(season, round_no if round_no is not None else last)[-1]
@@ -715,11 +715,10 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
 
 def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -> None:
     from keizer.points import points_standing
-    from keizer.tiebreaks import Edition
 
-    settings = comp_ops.round_robin_settings(store, comp_id)
-    tiebreaks = comp_ops.round_robin_tiebreaks(settings)
-    entries = points_standing(season, tiebreaks, Edition.parse(str(settings["edition"])), upto)
+    rules = comp_ops.stored_points_rules(store, comp_id)
+    tiebreaks = rules.tiebreaks
+    entries = points_standing(season, tiebreaks, rules.edition, upto, system=rules.system, scoring=rules.scoring)
     players = {p.id: p for p in season.players}
     rows = [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
              "name": players[e.player].name, "rating": players[e.player].rating,
@@ -918,11 +917,19 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
 @click.option("--name", help="Competition name (default: the file's).")
 @pass_ctx
 def import_(ctx: Context, file: Path, name: str | None) -> None:
-    """Import a season JSON file as a new competition."""
+    """Import a season JSON file, or a FIDE TRF file, as a new competition.
+
+    A TRF round-robin becomes a round-robin group, any other TRF tournament a Swiss
+    event ranked by points and the file's tie-break list.
+    """
+    raw = file.read_bytes()
+    if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
+        _import_trf(ctx, file, name)
+        return
     from keizer.formats.season_json import load_season
 
     try:
-        data = json.loads(file.read_text(encoding="utf-8-sig"))
+        data = json.loads(raw.decode("utf-8-sig"))
     except json.JSONDecodeError as e:
         raise FormatError(f"{file.name}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     except UnicodeDecodeError:
@@ -934,22 +941,63 @@ def import_(ctx: Context, file: Path, name: str | None) -> None:
     click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
 
 
+def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
+    from keizer.formats.trf import read
+    from keizer.points import season_of
+    from keizer.tiebreaks import Scoring, System
+
+    t = read(file)
+    if t.is_team:
+        raise FormatError(f"{file.name}: team tournaments cannot be imported yet; rank them with 'keizer trf standings'")
+    season = season_of(t)
+    system = "roundrobin" if t.system is System.ROUND_ROBIN else "swiss"
+    scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
+    settings = {**comp_ops.POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks) or None, "scoring": scoring}
+    comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
+    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        comp_ops.import_season(store, season, name, system=system, system_settings=settings)
+    click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
+
+
 @cli.command()
-@click.option("--format", "fmt", type=click.Choice(["json"]), default="json", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "trf"]), default="json", show_default=True)
+@click.option("--trf-version", type=click.Choice(["TRF26", "TRF16"]), default="TRF26", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="File (default: stdout).")
 @pass_ctx
-def export(ctx: Context, fmt: str, output: Path | None) -> None:
-    """Export the competition as season JSON."""
-    from keizer.formats.season_json import dump
-
+def export(ctx: Context, fmt: str, trf_version: str, output: Path | None) -> None:
+    """Export the competition as season JSON, or as a FIDE TRF file (all games, e.g. for a rating report)."""
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
-    text = json.dumps(dump(store.load_season(comp_id), store.preset(comp_id)), ensure_ascii=False, indent=1)
+    season = store.load_season(comp_id)
+    if fmt == "trf":
+        text = _trf_text(store, comp_id, season, trf_version)
+    else:
+        from keizer.formats.season_json import dump
+
+        text = json.dumps(dump(season, store.preset(comp_id)), ensure_ascii=False, indent=1) + "\n"
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        output.write_text(text, encoding="utf-8", newline="")
         click.echo(f"wrote {output}")
     else:
-        click.echo(text)
+        click.echo(text, nl=False)
+
+
+def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
+    from dataclasses import replace as with_
+
+    from keizer.formats.trf import dump
+    from keizer.points import GAMES_ONLY, tournament
+    from keizer.tiebreaks import System
+
+    upto = season.completed_rounds()
+    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
+        rules = comp_ops.stored_points_rules(store, comp_id)
+        t = with_(tournament(season, upto, rules.system, rules.scoring), tiebreaks=rules.tiebreaks)
+    else:  # a Keizer season: its games, as a Swiss-like event scored by games only
+        t = tournament(season, upto, System.SWISS, GAMES_ONLY)
+    dates = sorted(r.date for r in season.rounds[:upto] if r.date)
+    info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
+    return dump(with_(t, info=info), version)
 
 
 # -- FIDE TRF files -------------------------------------------------------------

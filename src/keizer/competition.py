@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from datetime import date, timedelta
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -309,11 +310,13 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
     return number
 
 
-def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic") -> int:
+def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic",
+                  system: str = "keizer", system_settings: Mapping[str, Any] | None = None) -> int:
     """Store a parsed season as a new competition; members are created for its players."""
     comp_name = name or season.name
     overrides = season.settings.differences(Settings.from_preset(preset))
-    comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()})
+    comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()},
+                                       system, system_settings)
     ids: dict[str, int] = {}
     for p in sorted(season.players, key=lambda p: p.start_no):
         member = store.add_member(p.name, p.rating)
@@ -343,45 +346,71 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
 
 
 
-# -- round-robin groups (meerkampen) -------------------------------------------
+# -- points competitions: round-robin groups (meerkampen) and imported Swiss events ---
 
-#: Settings of a round-robin competition, kept as the competition's system settings.
-ROUND_ROBIN_DEFAULTS = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
-                        "seed": None}
+#: Systems ranked by game points and tie-breaks, with their tie-break engine system.
+POINTS_SYSTEMS = ("roundrobin", "swiss")
+#: System settings of a points competition, with their defaults.
+POINTS_DEFAULTS = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
+                   "seed": None, "scoring": None}
+
+
+@dataclass(frozen=True)
+class PointsRules:
+    """How a points competition is ranked."""
+
+    system: Any  # keizer.tiebreaks.System
+    tiebreaks: tuple[str, ...]
+    edition: Any  # keizer.tiebreaks.Edition
+    scoring: Any  # keizer.tiebreaks.Scoring
 
 
 def require_system(store: Store, comp_id: int, system: str, action: str) -> None:
     actual = store.system(comp_id)
     if actual != system:
         hint = {"roundrobin": "its pairings come from the Berger table: use 'keizer roundrobin draw'",
+                "swiss": "it was imported from a TRF file and has no pairing here",
                 "keizer": "it is a Keizer competition"}[actual]
         raise StoreError(f"cannot {action} in this {actual} competition: {hint}")
 
 
-def round_robin_settings(store: Store, comp_id: int) -> dict[str, Any]:
-    return {**ROUND_ROBIN_DEFAULTS, **store.system_settings(comp_id)}
+def points_rules(system: str, settings: Mapping[str, Any]) -> PointsRules:
+    """The ranking rules of a points competition from its stored settings; a list the
+    rules forbid is refused."""
+    from keizer.points import ROUND_ROBIN_SCORING
+    from keizer.tiebreaks import Edition, Scoring, System, TieBreakError, advise, recommended
 
-
-def round_robin_tiebreaks(settings: Mapping[str, Any]) -> tuple[str, ...]:
-    from keizer.tiebreaks import System, recommended
-
-    return tuple(settings["tiebreaks"] or recommended(False, System.ROUND_ROBIN))
-
-
-def check_round_robin_settings(settings: Mapping[str, Any]) -> list[str]:
-    """Refuse a tie-break list the rules forbid for a round-robin; return the warnings
-    (none for FIDE's recommended list, which is the default)."""
-    from keizer.tiebreaks import Edition, System, TieBreakError, advise
-
+    engine_system = System.ROUND_ROBIN if system == "roundrobin" else System.SWISS
+    merged = {**POINTS_DEFAULTS, **settings}
+    tiebreaks = tuple(merged["tiebreaks"] or recommended(False, engine_system))
     try:
-        edition = Edition.parse(str(settings["edition"]))
-        advice = advise(list(round_robin_tiebreaks(settings)), False, System.ROUND_ROBIN, edition)
+        edition = Edition.parse(str(merged["edition"]))
+        advice = advise(list(tiebreaks), False, engine_system, edition)
     except TieBreakError as e:
         raise StoreError(str(e)) from None
     errors = [a.message for a in advice if a.level == "error"]
     if errors:
         raise StoreError(errors[0])
-    return [a.message for a in advice if a.level != "error"] if settings["tiebreaks"] else []
+    if merged["scoring"]:
+        scoring = Scoring(**{k: Fraction(v) for k, v in merged["scoring"].items()})
+    else:
+        scoring = ROUND_ROBIN_SCORING if system == "roundrobin" else Scoring()
+    return PointsRules(engine_system, tiebreaks, edition, scoring)
+
+
+def points_warnings(system: str, settings: Mapping[str, Any]) -> list[str]:
+    """Advice on a tie-break list given by hand (none for FIDE's recommended default)."""
+    from keizer.tiebreaks import advise
+
+    rules = points_rules(system, settings)
+    if not settings.get("tiebreaks"):
+        return []
+    return [a.message for a in advise(list(rules.tiebreaks), False, rules.system, rules.edition)
+            if a.level != "error"]
+
+
+def stored_points_rules(store: Store, comp_id: int) -> PointsRules:
+    return points_rules(store.system(comp_id), store.system_settings(comp_id))
 
 
 def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order: Sequence[str] = (),
@@ -400,7 +429,7 @@ def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order:
     rows = store.players(comp_id)
     if len(rows) < 2:
         raise StoreError("a round-robin needs at least two players; add them with 'keizer player add'")
-    settings = round_robin_settings(store, comp_id)
+    settings = {**POINTS_DEFAULTS, **store.system_settings(comp_id)}
     if order:
         chosen = [store.find_player(comp_id, ref)["key"] for ref in order]
         if sorted(chosen) != sorted(r["key"] for r in rows):

@@ -31,8 +31,14 @@ _CODES = {  # result → (white's code, black's code)
     Result.DOUBLE_FORFEIT: (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS),
 }
 
+#: Rounds without a game: the bye is pairing-allocated, an excused absence a requested
+#: half-point bye (as TRF files say), anything else a zero-point bye.
+_UNPLAYED = {Absence.BYE: Code.PAB, Absence.EXCUSED: Code.HPB}
+
 #: A round-robin's free round (odd number of players) earns nothing.
 ROUND_ROBIN_SCORING = Scoring(pab=Fraction(0))
+#: Only games count: how tie-breaks see a Keizer season (its byes and absences are not points).
+GAMES_ONLY = Scoring(pab=Fraction(0), fpb=Fraction(0), hpb=Fraction(0))
 
 
 @dataclass(frozen=True)
@@ -63,17 +69,18 @@ def tournament(season: Season, upto: int, system: System = System.ROUND_ROBIN,
             seen.update((g.white, g.black))
         for pid in results:
             if pid not in seen:
-                bye = rnd.absent.get(pid) is Absence.BYE
-                results[pid].append(RoundResult(Code.PAB if bye else Code.ZPB))
+                results[pid].append(RoundResult(_UNPLAYED.get(rnd.absent.get(pid), Code.ZPB)))
     players = tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.id])) for p in season.players)
     return Tournament(players, upto, system, scoring, name=season.name)
 
 
 def points_standing(season: Season, tiebreaks: Sequence[str], edition: Edition = Edition.FIDE_2026,
-                    upto: int | None = None, lots_seed: int | None = None) -> tuple[PointsEntry, ...]:
+                    upto: int | None = None, lots_seed: int | None = None,
+                    system: System = System.ROUND_ROBIN, scoring: Scoring = ROUND_ROBIN_SCORING,
+                    ) -> tuple[PointsEntry, ...]:
     """The standing after round ``upto`` (default: the last complete round)."""
     upto = season.completed_rounds() if upto is None else upto
-    t = tournament(season, upto)
+    t = tournament(season, upto, system, scoring)
     by_number = {p.start_no: p.id for p in season.players}
     counts = _counts(season, upto)
     return tuple(
@@ -94,3 +101,54 @@ def _counts(season: Season, upto: int) -> dict[str, tuple[int, int, int, int]]:
                 c[0] += 1
                 c[1 if score == 1 else 2 if score else 3] += 1
     return {pid: (c[0], c[1], c[2], c[3]) for pid, c in counts.items()}
+
+
+def season_of(t: Tournament) -> Season:
+    """A TRF tournament as a season (players keyed by start number), for importing it.
+
+    Byes: pairing-allocated and full-point byes become ``bye``, half-point byes
+    ``excused``, zero-point byes ``unexcused``; quick results count as games.
+    """
+    from keizer.model import Game, Player as SeasonPlayer, Round
+    from keizer.settings import Settings
+
+    if t.is_team:
+        raise ValueError("team tournaments cannot be imported into a season yet")
+    players = tuple(SeasonPlayer(str(p.start_no), p.name or f"Player {p.start_no}", p.rating or None, p.start_no)
+                    for p in sorted(t.players, key=lambda p: p.start_no))
+    rounds = []
+    for r in range(t.rounds):
+        games: list[Game] = []
+        absent: dict[str, Absence] = {}
+        for p in sorted(t.players, key=lambda p: p.start_no):
+            res = p.results[r] if r < len(p.results) else RoundResult(Code.ZPB)
+            if res.opponent:
+                if _is_white(p.start_no, res):
+                    theirs = t.player(res.opponent).results[r].code
+                    games.append(Game(r + 1, len(games) + 1, str(p.start_no), str(res.opponent),
+                                      _result(res.code, theirs)))
+            else:
+                absent[str(p.start_no)] = _ABSENCE.get(res.code, Absence.UNEXCUSED)
+        rounds.append(Round(r + 1, None, tuple(games), absent))
+    return Season(t.name or "Imported tournament", Settings(), players, tuple(rounds))
+
+
+_ABSENCE = {Code.PAB: Absence.BYE, Code.FPB: Absence.BYE, Code.HPB: Absence.EXCUSED}
+_SCORE = {Code.WIN: 1, Code.QUICK_WIN: 1, Code.DRAW: 0, Code.QUICK_DRAW: 0, Code.LOSS: -1, Code.QUICK_LOSS: -1}
+
+
+def _is_white(me: int, res: RoundResult) -> bool:
+    """The side written first: White, or for a game without colours (forfeits) the lower number."""
+    from keizer.model import Colour
+
+    if res.colour is not None:
+        return res.colour is Colour.WHITE
+    return me < (res.opponent or 0)
+
+
+def _result(mine: Code, theirs: Code) -> Result:
+    if mine.is_forfeit or theirs.is_forfeit:
+        if mine is Code.FORFEIT_WIN:
+            return Result.WHITE_FORFEIT_WIN
+        return Result.BLACK_FORFEIT_WIN if theirs is Code.FORFEIT_WIN else Result.DOUBLE_FORFEIT
+    return {1: Result.WHITE_WIN, 0: Result.DRAW, -1: Result.BLACK_WIN}[_SCORE[mine]]

@@ -501,11 +501,11 @@ class _Chain:
         by_score = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         if len(set(scores)) == len(scores):
             return by_score  # nothing is tied: no tie-break needs computing
-        from keizer.points import tournament
+        from keizer.points import GAMES_ONLY, tournament
         from keizer.tiebreaks import Edition, System, rank
 
         if r not in self._tournaments:
-            self._tournaments[r] = tournament(self.season, r, System.SWISS)
+            self._tournaments[r] = tournament(self.season, r, System.SWISS, GAMES_ONLY)
         primary = {self.start_no[i]: Fraction(scores[i], self.scale) for i in range(len(scores))}
         places = {s.id: s.rank for s in rank(self._tournaments[r], list(self.fide),
                                              Edition.parse(self.settings.tiebreak_edition),

@@ -135,7 +135,7 @@ MIGRATIONS: dict[int, str] = {
 }
 
 #: Competition systems the database holds.
-SYSTEMS = ("keizer", "roundrobin")
+SYSTEMS = ("keizer", "roundrobin", "swiss")
 
 
 class StoreError(Exception):

@@ -25,6 +25,7 @@ from typing import Any
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
 
+from keizer.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.i18n import LANGUAGES, format_day, format_number, translations
 from keizer.publish.plan import Club, CompetitionData, Page, plan_front, plan_season, slugify
 from keizer.scoring import compute_standings
@@ -142,16 +143,13 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
 
 def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     season = store.load_season(row["id"])
-    if row["system"] == "roundrobin":
-        from keizer.competition import round_robin_settings, round_robin_tiebreaks
+    if row["system"] in POINTS_SYSTEMS:
         from keizer.points import points_standing
-        from keizer.tiebreaks import Edition
 
-        settings = round_robin_settings(store, row["id"])
-        tiebreaks = round_robin_tiebreaks(settings)
-        edition = Edition.parse(str(settings["edition"]))
-        points = tuple(points_standing(season, tiebreaks, edition, r) for r in range(season.completed_rounds() + 1))
-        return CompetitionData(row["name"], season, system="roundrobin", points=points, tiebreaks=tiebreaks)
+        rules = stored_points_rules(store, row["id"])
+        points = tuple(points_standing(season, rules.tiebreaks, rules.edition, r, system=rules.system,
+                                       scoring=rules.scoring) for r in range(season.completed_rounds() + 1))
+        return CompetitionData(row["name"], season, system="roundrobin", points=points, tiebreaks=rules.tiebreaks)
     return CompetitionData(row["name"], season, compute_standings(season))
 
 
