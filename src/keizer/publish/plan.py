@@ -104,21 +104,24 @@ def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str,
 
 
 class _Competition:
+    """A Keizer competition's pages; subclasses show other systems."""
+
+    system = "keizer"
+
     def __init__(self, comp: CompetitionData, folder: str, base: dict[str, Any]):
         self.comp = comp
         self.season = comp.season
         self.folder = folder
-        self.base = {**base, "competition": comp.name, "comp_folder": folder, "system": "keizer"}
+        self.base = {**base, "competition": comp.name, "comp_folder": folder, "system": self.system}
         self.players = {p.id: p for p in self.season.players}
-        self.slugs = dict(zip(
-            [p.id for p in sorted(self.season.players, key=lambda p: p.start_no)],
-            unique_slugs([p.name for p in sorted(self.season.players, key=lambda p: p.start_no)]),
-        ))
+        ordered = sorted(self.season.players, key=lambda p: p.start_no)
+        self.slugs = dict(zip([p.id for p in ordered], unique_slugs([p.name for p in ordered])))
         self.played = self.season.completed_rounds()
-        self.final = comp.standings[self.played]
         self.decimals = self.season.settings.decimals
-        self.lines = all_round_scores(self.season, self.final)
-        self.values = [st.values for st in comp.standings]  # per standing: player → value
+        if comp.standings:
+            self.final = comp.standings[self.played]
+            self.lines = all_round_scores(self.season, self.final)
+            self.values = [st.values for st in comp.standings]  # per standing: player → value
 
     # -- links and rows ------------------------------------------------------
 
@@ -173,7 +176,7 @@ class _Competition:
         open_round = self._open_round()
         return {
             "name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
-            "system": self.base["system"],
+            "system": self.system,
             "standing_round": last, "standing": self.standing_after(last), "tiebreaks": self.tiebreak_codes(),
             "last_round": last, "last_boards": self.boards(last) if last else [],
             "last_link": self.round_link(last) if last else None,
@@ -348,16 +351,7 @@ class _Competition:
 class _RoundRobin(_Competition):
     """A round-robin group: points and tie-breaks, a player-by-player crosstable."""
 
-    def __init__(self, comp: CompetitionData, folder: str, base: dict[str, Any]):
-        self.comp = comp
-        self.season = comp.season
-        self.folder = folder
-        self.base = {**base, "competition": comp.name, "comp_folder": folder, "system": "roundrobin"}
-        self.players = {p.id: p for p in self.season.players}
-        ordered = sorted(self.season.players, key=lambda p: p.start_no)
-        self.slugs = dict(zip([p.id for p in ordered], unique_slugs([p.name for p in ordered])))
-        self.played = self.season.completed_rounds()
-        self.decimals = 2
+    system = "roundrobin"
 
     def tiebreak_codes(self) -> list[str]:
         return list(self.comp.tiebreaks)
