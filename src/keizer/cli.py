@@ -205,32 +205,46 @@ def competition() -> None:
 
 @competition.command("create")
 @click.argument("name")
-@click.option("--system", type=click.Choice(["keizer", "roundrobin"]), default="keizer", show_default=True,
-              help="keizer, or roundrobin for a group where everyone plays everyone (meerkamp).")
+@click.option("--system", type=click.Choice(["keizer", "roundrobin", "knockout", "team"]), default="keizer",
+              show_default=True, help="keizer; roundrobin (a group, meerkamp); knockout (a cup); team (a team event).")
 @click.option("--preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a Keizer setting (repeatable).")
-@click.option("--double", is_flag=True, help="Round-robin: two cycles, colours reversed in the second.")
+@click.option("--double", is_flag=True, help="Round-robin (players or teams): two cycles, colours reversed.")
 @click.option("--swap-last-two", is_flag=True, help="Round-robin: swap the last two rounds of the first cycle (FIDE).")
-@click.option("--tiebreaks", help="Round-robin: tie-break list, e.g. 'DE,SB,WIN' (default: FIDE's recommendation).")
-@click.option("--edition", default="2026", show_default=True, help="Round-robin: tie-break rule edition.")
+@click.option("--tiebreaks", help="Tie-break list, e.g. 'DE,SB,WIN' (default: FIDE's recommendation).")
+@click.option("--edition", default="2026", show_default=True, help="Tie-break rule edition.")
+@click.option("--stages", default="regular:2,rapid:2,blitz:2,armageddon:1", show_default=True,
+              help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, armageddon).")
+@click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
+@click.option("--schedule", type=click.Choice(["roundrobin", "crepaux"]), default="roundrobin", show_default=True,
+              help="Team event: a team round-robin, or the Crepaux system (three teams).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @pass_ctx
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
-                       swap_last_two: bool, tiebreaks: str | None, edition: str, all_members: bool) -> None:
-    """Create a competition: Keizer (a preset plus overrides) or a round-robin group."""
+                       swap_last_two: bool, tiebreaks: str | None, edition: str, stages: str, boards: int,
+                       schedule: str, all_members: bool) -> None:
+    """Create a competition: Keizer (a preset plus overrides), a round-robin group, a cup or a team event."""
     overrides = _parse_sets(sets)
+    if system != "keizer" and overrides:
+        raise StoreError("--set changes Keizer settings; other systems take their own options")
+    if swap_last_two and not double:
+        raise StoreError("--swap-last-two applies to a double round-robin (--double)")
+    listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
+    warnings: list[str] = []
     system_settings: dict[str, Any] = {}
     if system == "roundrobin":
-        if overrides:
-            raise StoreError("--set changes Keizer settings; a round-robin takes --double, --tiebreaks, --edition")
         system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
-                           "edition": edition,
-                           "tiebreaks": [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None}
-        if swap_last_two and not double:
-            raise StoreError("--swap-last-two applies to a double round-robin (--double)")
+                           "edition": edition, "tiebreaks": listed}
         warnings = comp_ops.points_warnings(system, system_settings)
+    elif system == "knockout":
+        from keizer.cup import parse_stages
+
+        system_settings = {"stages": parse_stages(stages)}
+    elif system == "team":
+        system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
+                           "edition": edition, "tiebreaks": listed}
     elif double or swap_last_two or tiebreaks:
-        raise StoreError("--double, --swap-last-two and --tiebreaks are for --system roundrobin")
+        raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
         comp_id = store.create_competition(name, preset, overrides, system, system_settings)
         registered = 0
@@ -238,12 +252,11 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
             for m in store.members():
                 store.register(comp_id, m["id"])
                 registered += 1
-    if system == "roundrobin":
-        for w in warnings:
-            click.echo(f"warning: {w}", err=True)
-        click.echo(f"created round-robin {name}; {registered} players registered")
-    else:
-        click.echo(f"created competition {name} (preset {preset}); {registered} players registered")
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
+    kind = {"keizer": f"competition (preset {preset})", "roundrobin": "round-robin", "knockout": "knock-out cup",
+            "team": "team event"}[system]
+    click.echo(f"created {kind} {name}; {registered} players registered")
 
 
 @competition.command("list")

@@ -161,6 +161,8 @@ class Game:
     white: str
     black: str
     result: Result | None = None
+    match: int | None = None  # the cup tie or team match the game belongs to
+    stage: str | None = None  # knock-out: regular, rapid, blitz or armageddon
 
     @property
     def is_forfeit(self) -> bool:

@@ -34,7 +34,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 ATTENDANCE = ("present", "excused", "unexcused", "club", "external", "bye")
 
@@ -119,7 +119,8 @@ CREATE INDEX attendance_by_player ON attendance (player_id);
 """
 
 #: Tables whose every row change is logged for undo.
-_TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules")
+_TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules",
+            "teams", "team_members", "team_matches")
 
 #: MIGRATIONS[v] upgrades a database from schema version v to v+1.  A new
 #: database is made at version 1 and upgraded, so every step is always exercised.
@@ -132,10 +133,39 @@ MIGRATIONS: dict[int, str] = {
     """,
     # Other competition systems (round-robin …) keep their own settings as JSON.
     2: "ALTER TABLE competitions ADD COLUMN system_settings TEXT NOT NULL DEFAULT '{}'",
+    # Knock-out cups and team events: a game belongs to a match (a cup tie or a team
+    # match) and a stage (regular, rapid, blitz, armageddon); teams with ordered boards.
+    3: """
+    ALTER TABLE games ADD COLUMN match INTEGER;
+    ALTER TABLE games ADD COLUMN stage TEXT;
+    CREATE TABLE teams (
+        id INTEGER PRIMARY KEY,
+        competition_id INTEGER NOT NULL REFERENCES competitions(id) ON DELETE CASCADE,
+        name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+        start_no INTEGER NOT NULL,
+        UNIQUE (competition_id, name)
+    );
+    CREATE TABLE team_members (
+        team_id INTEGER NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        board INTEGER NOT NULL CHECK (board >= 1),
+        reserve INTEGER NOT NULL DEFAULT 0 CHECK (reserve IN (0, 1)),
+        PRIMARY KEY (team_id, player_id)
+    );
+    CREATE TABLE team_matches (
+        competition_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        number INTEGER NOT NULL CHECK (number >= 1),
+        first_team INTEGER NOT NULL REFERENCES teams(id),
+        second_team INTEGER REFERENCES teams(id),
+        PRIMARY KEY (competition_id, round, number),
+        FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE
+    )
+    """,
 }
 
 #: Competition systems the database holds.
-SYSTEMS = ("keizer", "roundrobin", "swiss")
+SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
 
 
 class StoreError(Exception):
@@ -563,8 +593,8 @@ class Store:
 
     def delete_round(self, comp_id: int, number: int) -> None:
         """Remove a round with its games and attendance."""
-        self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ?", (comp_id, number))
-        self.conn.execute("DELETE FROM attendance WHERE competition_id = ? AND round = ?", (comp_id, number))
+        for table in ("games", "attendance", "team_matches"):
+            self.conn.execute(f"DELETE FROM {table} WHERE competition_id = ? AND round = ?", (comp_id, number))
         self.conn.execute("DELETE FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
 
     def set_attendance(self, comp_id: int, number: int, player_id: int, status: str | None,
@@ -587,14 +617,55 @@ class Store:
 
     def games(self, comp_id: int, number: int) -> list[dict[str, Any]]:
         return self._rows(
-            "SELECT board, white, black, result FROM games WHERE competition_id = ? AND round = ? ORDER BY board",
-            (comp_id, number))
+            "SELECT board, white, black, result, match, stage FROM games WHERE competition_id = ? AND round = ? "
+            "ORDER BY board", (comp_id, number))
 
     def add_game(self, comp_id: int, number: int, board: int, white: int, black: int,
-                 result: str | None = None) -> None:
+                 result: str | None = None, match: int | None = None, stage: str | None = None) -> None:
         self.conn.execute(
-            "INSERT INTO games (competition_id, round, board, white, black, result) VALUES (?, ?, ?, ?, ?, ?)",
-            (comp_id, number, board, white, black, result))
+            "INSERT INTO games (competition_id, round, board, white, black, result, match, stage) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (comp_id, number, board, white, black, result, match, stage))
+
+    # -- teams --------------------------------------------------------------
+
+    def add_team(self, comp_id: int, name: str) -> int:
+        name = _clean_name(name)
+        if self._row("SELECT id FROM teams WHERE competition_id = ? AND name = ?", (comp_id, name)):
+            raise StoreError(f"a team named {name!r} exists already in this competition")
+        start_no = self.conn.execute(
+            "SELECT coalesce(max(start_no), 0) + 1 FROM teams WHERE competition_id = ?", (comp_id,)).fetchone()[0]
+        cur = self.conn.execute("INSERT INTO teams (competition_id, name, start_no) VALUES (?, ?, ?)",
+                                (comp_id, name, start_no))
+        return int(cur.lastrowid)
+
+    def set_team_members(self, team_id: int, members: list[tuple[int, int, bool]]) -> None:
+        """The team's players as (player id, board, reserve), replacing earlier ones."""
+        self.conn.execute("DELETE FROM team_members WHERE team_id = ?", (team_id,))
+        for player_id, board, reserve in members:
+            self.conn.execute("INSERT INTO team_members (team_id, player_id, board, reserve) VALUES (?, ?, ?, ?)",
+                              (team_id, player_id, board, int(reserve)))
+
+    def teams(self, comp_id: int) -> list[dict[str, Any]]:
+        """Teams in start order, each with ``members``: rows of player key, name, board, reserve."""
+        teams = self._rows("SELECT id, name, start_no FROM teams WHERE competition_id = ? ORDER BY start_no",
+                           (comp_id,))
+        for team in teams:
+            team["members"] = self._rows(
+                "SELECT p.id AS player_id, p.key, m.name, m.rating, t.board, t.reserve FROM team_members t "
+                "JOIN players p ON p.id = t.player_id JOIN members m ON m.id = p.member_id "
+                "WHERE t.team_id = ? ORDER BY t.reserve, t.board", (team["id"],))
+        return teams
+
+    def add_team_match(self, comp_id: int, number: int, match: int, first: int, second: int | None) -> None:
+        self.conn.execute(
+            "INSERT INTO team_matches (competition_id, round, number, first_team, second_team) VALUES (?, ?, ?, ?, ?)",
+            (comp_id, number, match, first, second))
+
+    def team_matches(self, comp_id: int) -> list[dict[str, Any]]:
+        return self._rows(
+            "SELECT round, number, first_team, second_team FROM team_matches WHERE competition_id = ? "
+            "ORDER BY round, number", (comp_id,))
 
     def set_result(self, comp_id: int, number: int, board: int, result: str | None) -> None:
         self.conn.execute("UPDATE games SET result = ? WHERE competition_id = ? AND round = ? AND board = ?",
@@ -632,12 +703,12 @@ class Store:
         ):
             attendance.setdefault(number, {})[key_of[pid]] = (status, ext)
         games: dict[int, list[Game]] = {}
-        for number, board, white, black, result in self.conn.execute(
-            "SELECT round, board, white, black, result FROM games WHERE competition_id = ? ORDER BY round, board",
-            (comp_id,),
+        for number, board, white, black, result, match, stage in self.conn.execute(
+            "SELECT round, board, white, black, result, match, stage FROM games WHERE competition_id = ? "
+            "ORDER BY round, board", (comp_id,),
         ):
             games.setdefault(number, []).append(
-                Game(number, board, key_of[white], key_of[black], Result(result) if result else None))
+                Game(number, board, key_of[white], key_of[black], Result(result) if result else None, match, stage))
         plan = json.loads(comp["time_controls"])
         rounds = []
         for number, date, time_control in self.conn.execute(

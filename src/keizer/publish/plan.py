@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from keizer.model import Absence, Colour, Result, Season
 from keizer.publish.charts import line_chart
@@ -43,6 +43,7 @@ class CompetitionData:
     system: str = "keizer"
     points: tuple[tuple[PointsEntry, ...], ...] = ()
     tiebreaks: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
 
 
 @dataclass(frozen=True)
@@ -86,8 +87,7 @@ def plan_season(
     base = {"club": club, "season_name": season_name, "season_slug": season_slug}
     summaries = []
     for comp, slug in zip(competitions, comp_slugs):
-        kind = _RoundRobin if comp.system == "roundrobin" else _Competition
-        builder = kind(comp, f"{season_slug}/{slug}", base)
+        builder = BUILDERS[comp.system](comp, f"{season_slug}/{slug}", base)
         pages.extend(builder.pages())
         summaries.append(builder.summary())
     pages.append(Page(f"{season_slug}/index.html", "season.html",
@@ -428,6 +428,10 @@ class _RoundRobin(_Competition):
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
             "standing_round": self.played,
         })
+
+
+#: The page builder of each competition system (other modules add theirs).
+BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition, "roundrobin": _RoundRobin, "swiss": _RoundRobin}
 
 
 def _result_text(result: Result | None) -> str:
