@@ -709,6 +709,9 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
         _points_standings(store, comp_id, season, round_no if round_no is not None else last, fmt)
         return
+    if store.system(comp_id) == "knockout":
+        _bracket(store, comp_id, fmt)
+        return
     standing = compute_standings(season, round_no if round_no is not None else last)[-1]
     rows = standing_rows(season, standing, category)
     if fmt == "json":
@@ -876,6 +879,77 @@ def roundrobin_draw(ctx: Context, order: tuple[str, ...], seed: int | None, firs
     how = f"by lot (seed {used})" if used is not None else "by hand"
     click.echo(f"numbers {how}; {rounds} rounds scheduled")
     click.echo(render([{"no": k, "name": names[key]} for k, key in enumerate(numbered, 1)], ["no", "name"], "table"))
+
+
+# -- knock-out cups -------------------------------------------------------------
+
+
+@cli.group()
+def knockout() -> None:
+    """Knock-out cups: seeding, matches with tie-break stages, the bracket."""
+
+
+@knockout.command("draw")
+@click.argument("order", nargs=-1)
+@pass_ctx
+def knockout_draw(ctx: Context, order: tuple[str, ...]) -> None:
+    """Seed the entrants by rating (or ORDER: every entrant, seed 1 first) and create round 1."""
+    from keizer import cup
+
+    with writing(ctx, "knockout draw", "cup draw") as store:
+        comp_id = ctx.comp(store)["id"]
+        seeds = cup.draw_cup(store, comp_id, order)
+        names = {r["key"]: r["name"] for r in store.players(comp_id)}
+    click.echo(render([{"seed": k, "name": names[key]} for k, key in enumerate(seeds, 1)], ["seed", "name"], "table"))
+    click.echo("round 1 created; enter results with 'keizer result --round 1 BOARD=RESULT', then 'keizer knockout next'")
+
+
+@knockout.command("next")
+@pass_ctx
+def knockout_next(ctx: Context) -> None:
+    """Create what can be played next: tie-break games of level matches, and the next round's matches."""
+    from keizer import cup
+
+    with writing(ctx, "knockout next", "cup: next games") as store:
+        created = cup.advance(store, ctx.comp(store)["id"])
+    click.echo("\n".join(created) if created else "nothing to create: results are missing, or the cup is decided")
+
+
+@knockout.command("award")
+@click.argument("round_no", type=int)
+@click.argument("match", type=int)
+@click.argument("winner")
+@pass_ctx
+def knockout_award(ctx: Context, round_no: int, match: int, winner: str) -> None:
+    """The arbiter decides a match (withdrawal, or a lot when every stage is level)."""
+    from keizer import cup
+
+    with writing(ctx, "knockout award", f"award round {round_no} match {match} to {winner}") as store:
+        cup.award(store, ctx.comp(store)["id"], round_no, match, winner)
+    click.echo(f"round {round_no} match {match} awarded to {winner}")
+
+
+@knockout.command("bracket")
+@format_option
+@pass_ctx
+def knockout_bracket(ctx: Context, fmt: str) -> None:
+    """Every match of the cup: the sides, how it stands, the winner."""
+    store = ctx.store()
+    _bracket(store, ctx.comp(store)["id"], fmt)
+
+
+def _bracket(store: Store, comp_id: int, fmt: str) -> None:
+    from keizer import cup
+
+    _, states, season = cup.cup_state(store, comp_id)
+    names = {p.id: p.name for p in season.players}
+    rows = [{"round": m.round, "match": m.index, "top": names.get(m.top, ""), "bottom": names.get(m.bottom, ""),
+             "winner": names.get(m.winner, ""), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
+             "winner_id": m.winner} for m in states]
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        click.echo(render(rows, ["round", "match", "top", "bottom", "winner", "how"], fmt))
 
 
 # -- club website -------------------------------------------------------------

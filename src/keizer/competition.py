@@ -370,6 +370,8 @@ def require_system(store: Store, comp_id: int, system: str, action: str) -> None
     if actual != system:
         hint = {"roundrobin": "its pairings come from the Berger table: use 'keizer roundrobin draw'",
                 "swiss": "it was imported from a TRF file and has no pairing here",
+                "knockout": "a cup is drawn with 'keizer knockout draw'",
+                "team": "a team event is scheduled with 'keizer team schedule'",
                 "keizer": "it is a Keizer competition"}[actual]
         raise StoreError(f"cannot {action} in this {actual} competition: {hint}")
 

@@ -11,9 +11,10 @@ its games; this module only stores and reads them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
-from keizer.store import StoreError
+from keizer.competition import require_system
+from keizer.store import Store, StoreError
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
 
@@ -40,3 +41,115 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
     except ValueError as e:
         raise StoreError(f"--stages: {e}") from None
     return stages
+
+
+def match_format(settings: dict[str, Any]):
+    from keizer.pairing.knockout import MatchFormat, Stage, StageKind
+
+    return MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in settings["stages"]))
+
+
+def draw_cup(store: Store, comp_id: int, order: Sequence[str] = ()) -> list[str]:
+    """Seed the entrants — by rating, or ``order`` by hand (seed 1 first) — and
+    store the first round's games.  Allowed until the first result."""
+    from keizer.pairing.knockout import make_bracket, seed_by_rating
+
+    require_system(store, comp_id, "knockout", "draw a cup")
+    season = store.load_season(comp_id)
+    if any(g.result is not None for r in season.rounds for g in r.games):
+        raise StoreError("results have been entered already; the draw cannot change any more")
+    rows = store.players(comp_id)
+    if len(rows) < 2:
+        raise StoreError("a cup needs at least two entrants; add them with 'keizer player add'")
+    if order:
+        seeds = [store.find_player(comp_id, ref)["key"] for ref in order]
+        if sorted(seeds) != sorted(r["key"] for r in rows):
+            raise StoreError(f"name every entrant exactly once to seed by hand ({len(rows)} entrants)")
+    else:
+        seeds = list(seed_by_rating([r["key"] for r in rows],
+                                    {r["key"]: r["rating"] for r in rows if r["rating"] is not None}))
+    settings = store.system_settings(comp_id)
+    for number in reversed(store.round_numbers(comp_id)):
+        store.delete_round(comp_id, number)
+    store.set_system_settings(comp_id, {**settings, "seeds": seeds, "awarded": {}})
+    make_bracket(seeds, match_format(settings))  # checks the entrants
+    advance(store, comp_id)
+    return seeds
+
+
+def cup_state(store: Store, comp_id: int):
+    """The bracket and every match's state from the stored games and awards."""
+    from keizer.pairing.knockout import MatchGame, MatchRecord, bracket_state, make_bracket
+
+    settings = store.system_settings(comp_id)
+    if not settings.get("seeds"):
+        raise StoreError("the cup has not been drawn yet: 'keizer knockout draw'")
+    fmt = match_format(settings)
+    bracket = make_bracket(settings["seeds"], fmt)
+    season = store.load_season(comp_id)
+    records: dict[tuple[int, int], MatchRecord] = {}
+    stage_order = [s.kind.value for s in fmt.stages]
+    for rnd in season.rounds:
+        by_match: dict[int, list] = {}
+        for g in rnd.games:
+            by_match.setdefault(g.match, []).append(g)
+        for match, games in by_match.items():
+            stages: list[tuple] = []
+            for k, kind in enumerate(stage_order):
+                played = tuple(MatchGame(g.white, g.result) for g in games
+                               if g.stage == f"{kind}:{k}" and g.result is not None)
+                if not played:
+                    break
+                stages.append(played)
+            records[(rnd.number, match)] = MatchRecord(tuple(stages))
+    for key, winner in settings.get("awarded", {}).items():
+        r, k = (int(x) for x in key.split(":"))
+        records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
+    return bracket, bracket_state(bracket, records), season
+
+
+def advance(store: Store, comp_id: int) -> list[str]:
+    """Create the games that can be played next: the following stage of a
+    level match, and the matches of the next round whose sides are known.
+    Returns what was created, one line each."""
+    bracket, states, season = cup_state(store, comp_id)
+    fmt = bracket.match_format
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    names = {p.id: p.name for p in season.players}
+    created = []
+    for m in states:
+        if m.winner is not None or m.top is None or m.bottom is None:
+            continue
+        games = [g for r in season.rounds if r.number == m.round for g in r.games if g.match == m.index]
+        if any(g.result is None for g in games):
+            continue  # results still to come
+        stage_no = len({g.stage for g in games})
+        if stage_no >= len(fmt.stages):
+            continue  # every stage played: the arbiter decides ('keizer knockout award')
+        stage = fmt.stages[stage_no]
+        store.ensure_round(comp_id, m.round)
+        board = max((g["board"] for g in store.games(comp_id, m.round)), default=0)
+        for j in range(stage.games):
+            # The higher-placed side has White in each stage's first game; colours then alternate.
+            white, black = (m.top, m.bottom) if j % 2 == 0 else (m.bottom, m.top)
+            board += 1
+            store.add_game(comp_id, m.round, board, ids[white], ids[black], match=m.index,
+                           stage=f"{stage.kind.value}:{stage_no}")
+        created.append(f"round {m.round} match {m.index}: {names[m.top]} – {names[m.bottom]}, "
+                       f"{stage.games} {stage.kind.value} game(s)")
+    return created
+
+
+def award(store: Store, comp_id: int, round_no: int, match: int, player_ref: str) -> str:
+    """The arbiter decides a match (a withdrawal, a lot after every stage)."""
+    bracket, states, _ = cup_state(store, comp_id)
+    state = next((m for m in states if (m.round, m.index) == (round_no, match)), None)
+    if state is None:
+        raise StoreError(f"the cup has no match {match} in round {round_no}")
+    key = store.find_player(comp_id, player_ref)["key"]
+    if key not in (state.top, state.bottom):
+        raise StoreError(f"{player_ref} does not play in match {match} of round {round_no}")
+    settings = store.system_settings(comp_id)
+    store.set_system_settings(comp_id, {**settings, "awarded": {**settings.get("awarded", {}),
+                                                                f"{round_no}:{match}": key}})
+    return key

@@ -1,0 +1,57 @@
+"""The pages of a knock-out cup: the bracket, round by round, and every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text
+
+
+class CupPages(_Competition):
+    """A knock-out cup: one page with the bracket and the games of every match.
+
+    ``comp.extra["states"]`` holds the bracket engine's match states.
+    """
+
+    system = "knockout"
+
+    def summary(self) -> dict[str, Any]:
+        states = self.comp.extra["states"]
+        final = states[-1] if states else None
+        return {"name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
+                "system": self.system, "winner": self._name(final.winner) if final else None,
+                "open": [{"top": self._name(m.top), "bottom": self._name(m.bottom), "how": m.how}
+                         for m in states if m.top and m.bottom and m.winner is None]}
+
+    def _name(self, pid: str | None) -> str | None:
+        return self.players[pid].name if pid else None
+
+    def pages(self) -> list[Page]:
+        states = self.comp.extra["states"]
+        last = max((m.round for m in states), default=0)
+        rounds = []
+        for r in range(1, last + 1):
+            games = [g for rnd in self.season.rounds if rnd.number == r for g in rnd.games]
+            rounds.append({
+                "number": r, "kind": {last: "final", last - 1: "semi", last - 2: "quarter"}.get(r, "round"),
+                "matches": [{"top": self._name(m.top), "bottom": self._name(m.bottom),
+                             "winner": self._name(m.winner), "how": m.how, "bye": m.how == "bye"}
+                            for m in states if m.round == r],
+                "games": [{"board": g.board, "stage": (g.stage or "regular").split(":")[0],
+                           "white": self._name(g.white), "black": self._name(g.black),
+                           "result": _result_text(g.result)} for g in games],
+            })
+        final = states[-1] if states else None
+        return [Page(f"{self.folder}/index.html", "cup.html", {
+            **self.base, "title": self.comp.name, "rounds": rounds,
+            "winner": self._name(final.winner) if final else None})]
+
+
+def cup_competition_data(store, row: dict[str, Any]) -> CompetitionData:
+    """The cup's match states (none before the draw)."""
+    from keizer import cup
+
+    if not store.system_settings(row["id"]).get("seeds"):
+        return CompetitionData(row["name"], store.load_season(row["id"]), system="knockout", extra={"states": ()})
+    _, states, season = cup.cup_state(store, row["id"])
+    return CompetitionData(row["name"], season, system="knockout", extra={"states": states})
