@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
-from keizer.model import Absence, Colour, ExternalResult, Game, Player, Result, Season
+from keizer.model import Absence, Colour, ExternalResult, Game, Result, Season
 from keizer.settings import Settings
 
 # Kinds of a player's round, as shown in histories.

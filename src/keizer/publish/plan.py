@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from keizer.model import Absence, Colour, Result, Season
+from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
 from keizer.scoring import Standing, all_round_scores
 from keizer.points import PointsEntry
