@@ -7,6 +7,7 @@ one line on stderr with exit status 1; the database is left as it was.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import sqlite3
@@ -50,7 +51,23 @@ format_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command groups that live in modules of their own are imported only when
+    used, so that the everyday commands start quickly."""
+
+    lazy = {"trf": "keizer.cli_trf:trf"}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy:
+            module, attr = self.lazy[name].split(":")
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--db", envvar="KEIZER_DB", default="club.db", show_default=True,
               help="Season database (default from $KEIZER_DB).")
 @click.option("-c", "--competition", help="Competition name or id (default: the one used last).")
@@ -1085,13 +1102,6 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
     dates = sorted(r.date for r in season.rounds[:upto] if r.date)
     info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
     return dump(with_(t, info=info), version)
-
-
-# -- FIDE TRF files -------------------------------------------------------------
-
-from keizer.cli_trf import trf  # noqa: E402  (a command group of its own module)
-
-cli.add_command(trf)
 
 
 # -- entry point --------------------------------------------------------------
