@@ -55,7 +55,7 @@ class _Commands(click.Group):
     """The command groups that live in modules of their own are imported only when
     used, so that the everyday commands start quickly."""
 
-    lazy = {"trf": "keizer.cli_trf:trf"}
+    lazy = {"trf": "keizer.cli_trf:trf", "team": "keizer.cli_teams:team"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -260,6 +260,9 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     elif system == "team":
         system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition, "tiebreaks": listed}
+        from keizer.teamevent import team_warnings
+
+        warnings = team_warnings(system_settings)
     elif double or swap_last_two or tiebreaks:
         raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
@@ -729,6 +732,11 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     if store.system(comp_id) == "knockout":
         _bracket(store, comp_id, fmt)
         return
+    if store.system(comp_id) == "team":
+        from keizer.cli_teams import show_team_standings
+
+        show_team_standings(store, comp_id, round_no, fmt)
+        return
     standing = compute_standings(season, round_no if round_no is not None else last)[-1]
     rows = standing_rows(season, standing, category)
     if fmt == "json":
@@ -1093,6 +1101,10 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
     from keizer.points import GAMES_ONLY, tournament
     from keizer.tiebreaks import System
 
+    if store.system(comp_id) == "team":
+        from keizer.teamevent import team_trf
+
+        return team_trf(store, comp_id, version)
     upto = season.completed_rounds()
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
         rules = comp_ops.stored_points_rules(store, comp_id)

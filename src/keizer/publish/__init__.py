@@ -27,12 +27,14 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined,
 
 from keizer.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
+from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.i18n import LANGUAGES, format_day, format_number, translations
 from keizer.publish.plan import BUILDERS, Club, CompetitionData, Page, plan_front, plan_season, slugify
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 
 BUILDERS["knockout"] = CupPages
+BUILDERS["team"] = TeamPages
 
 MANIFEST = "seasons.json"
 SUMMARY = "summary.json"  # per season: what its front page shows, for the club's front page
@@ -147,6 +149,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
 def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     if row["system"] == "knockout":
         return cup_competition_data(store, row)
+    if row["system"] == "team":
+        return team_competition_data(store, row)
     season = store.load_season(row["id"])
     if row["system"] in POINTS_SYSTEMS:
         from keizer.points import points_standing

@@ -1,0 +1,192 @@
+"""``keizer team …``: team events — teams, the schedule, line-ups, match results, standings.
+
+Register at the end of :mod:`keizer.cli` with ``cli.add_command(team)``; this module
+imports the context helpers from there.  User errors are :class:`StoreError` lines,
+and every command that writes runs inside ``writing`` (one undoable transaction).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from keizer import teamevent as ops
+from keizer.cli import Context, format_option, pass_ctx, writing
+from keizer.output import json_number, number, render
+from keizer.pairing.teams import points_text
+from keizer.store import Store, StoreError
+
+
+@click.group("team")
+def team() -> None:
+    """Team events: teams with ordered boards, a round-robin or Crepaux schedule, match points."""
+
+
+@team.command("add")
+@click.argument("name")
+@click.option("--board", "boards", multiple=True, metavar="PLAYER",
+              help="A player, board 1 first (repeat for every board).")
+@click.option("--reserve", "reserves", multiple=True, metavar="PLAYER", help="A reserve (repeatable).")
+@pass_ctx
+def team_add(ctx: Context, name: str, boards: tuple[str, ...], reserves: tuple[str, ...]) -> None:
+    """Add a team; members not yet in the event are entered in it.
+
+    PLAYER is a name (or part of it), a player id, #start-number, or a club member.
+    """
+    with writing(ctx, "team add", f"add team {name}") as store:
+        comp_id = ctx.comp(store)["id"]
+        team_id = ops.add_team(store, comp_id, name, boards, reserves)
+        row = next(t for t in store.teams(comp_id) if t["id"] == team_id)
+    click.echo(f"added team #{row['start_no']} {row['name']}: {_members(row, reserve=False)}"
+               + (f"; reserves {_members(row, reserve=True)}" if reserves else ""))
+
+
+def _members(row: dict[str, Any], reserve: bool) -> str:
+    return ", ".join(m["name"] for m in row["members"] if bool(m["reserve"]) == reserve)
+
+
+@team.command("list")
+@format_option
+@pass_ctx
+def team_list(ctx: Context, fmt: str) -> None:
+    """The teams in start order, with their boards and reserves."""
+    store = ctx.store()
+    teams = store.teams(ctx.comp(store)["id"])
+    if fmt == "json":
+        click.echo(json.dumps([
+            {"start_no": t["start_no"], "name": t["name"],
+             **{kind: [{"board": m["board"], "id": m["key"], "name": m["name"], "rating": m["rating"]}
+                       for m in t["members"] if bool(m["reserve"]) == (kind == "reserves")]
+                for kind in ("boards", "reserves")}} for t in teams], ensure_ascii=False, indent=2))
+        return
+    rows = [{"no": t["start_no"], "team": t["name"], "boards": _members(t, reserve=False),
+             "reserves": _members(t, reserve=True)} for t in teams]
+    click.echo(render(rows, ["no", "team", "boards", "reserves"], fmt))
+
+
+@team.command("schedule")
+@click.option("--first-date", type=click.DateTime(["%Y-%m-%d"]), help="Date of round 1; later rounds follow.")
+@click.option("--every", type=click.IntRange(1, 365), default=7, show_default=True, help="Days between rounds.")
+@pass_ctx
+def team_schedule(ctx: Context, first_date, every: int) -> None:
+    """Store every round: the matches and their boards (again: until the first result)."""
+    with writing(ctx, "team schedule", "team schedule") as store:
+        comp_id = ctx.comp(store)["id"]
+        rounds = ops.schedule_team_event(store, comp_id, first_date.date() if first_date else None, every)
+        event = ops.load_event(store, comp_id)
+    click.echo(f"{rounds} rounds scheduled")
+    dates = {r.number: r.date for r in event.season.rounds}
+    rows = [{"round": r, "date": dates[r], "matches": ", ".join(
+        f"{m.first} – {m.second}" if m.second else f"bye: {m.first}" for m in event.round_matches(r))}
+        for r in range(1, rounds + 1)]
+    click.echo(render(rows, ["round", "date", "matches"], "table"))
+
+
+@team.command("lineup")
+@click.argument("round_no", metavar="ROUND", type=int)
+@click.argument("team_ref", metavar="TEAM")
+@click.argument("players", metavar="PLAYER…", nargs=-1, required=True)
+@pass_ctx
+def team_lineup(ctx: Context, round_no: int, team_ref: str, players: tuple[str, ...]) -> None:
+    """Who plays for TEAM in ROUND, board 1 first (reserves move in).  Before the match's results."""
+    with writing(ctx, "team lineup", f"line-up of {team_ref} in round {round_no}") as store:
+        comp_id = ctx.comp(store)["id"]
+        row = ops.set_lineup(store, comp_id, round_no, team_ref, players)
+        names = [store.find_player(comp_id, ref)["name"] for ref in players]
+        store.describe(f"line-up of {row['name']} in round {round_no}")
+    click.echo(f"round {round_no}: {row['name']} plays " + ", ".join(f"{k} {n}" for k, n in enumerate(names, 1)))
+
+
+@team.command("result")
+@click.argument("round_no", metavar="ROUND", type=int)
+@click.argument("match", type=int)
+@click.argument("results", metavar="RESULT…", nargs=-1, required=True)
+@click.option("--correct", is_flag=True, help="Overwrite results that were entered before.")
+@pass_ctx
+def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...], correct: bool) -> None:
+    """A match's results board by board, each as on its board (White first): 1-0 ½-½ 0-1 1-0."""
+    with writing(ctx, "team result", f"round {round_no} match {match}: {' '.join(results)}") as store:
+        comp_id = ctx.comp(store)["id"]
+        ops.enter_match_results(store, comp_id, round_no, match, results, correct)
+        event = ops.load_event(store, comp_id)
+    m = next(x for x in event.round_matches(round_no) if x.number == match)
+    score = m.score()
+    assert score is not None  # every board of the match was just entered
+    click.echo(f"round {round_no} match {match}: {m.first} – {m.second} "
+               f"{points_text(score[0])}–{points_text(score[1])}")
+
+
+@team.command("standings")
+@click.option("--round", "round_no", type=int, help="Standing after this round (default: the last played).")
+@format_option
+@pass_ctx
+def team_standings(ctx: Context, round_no: int | None, fmt: str) -> None:
+    """The team standing: match points, game points, then the event's tie-breaks."""
+    store = ctx.store()
+    show_team_standings(store, ctx.comp(store)["id"], round_no, fmt)
+
+
+def show_team_standings(store: Store, comp_id: int, upto: int | None, fmt: str) -> None:
+    """Print a team event's standing (what ``keizer standings`` shows for a team event)."""
+    event = ops.load_event(store, comp_id)
+    rows = ops.team_standings(store, comp_id, upto)
+    codes = ops.tiebreak_labels(event)
+    if fmt == "json":
+        click.echo(json.dumps([{**r, "match_points": json_number(r["match_points"]),
+                                "game_points": json_number(r["game_points"]),
+                                "tiebreaks": {k: _json_value(v) for k, v in r["tiebreaks"].items()}}
+                               for r in rows], ensure_ascii=False, indent=2))
+        return
+    table = [{**r, "match_points": number(r["match_points"]), "game_points": number(r["game_points"]),
+              **{k: "" if v is None else number(Fraction(v)) for k, v in r["tiebreaks"].items()}} for r in rows]
+    if fmt == "table":
+        click.echo(f"{event.name} — standing after round {event.played if upto is None else upto}")
+    click.echo(render(table, ["rank", "team", "match_points", "game_points", "matches", "wins", "draws", "losses",
+                              *codes], fmt))
+
+
+def _json_value(v: Fraction | int | None) -> int | float | None:
+    return None if v is None else json_number(Fraction(v))
+
+
+@team.command("matches")
+@click.option("--round", "round_no", type=int, help="Only this round.")
+@format_option
+@pass_ctx
+def team_matches(ctx: Context, round_no: int | None, fmt: str) -> None:
+    """The matches with their board results and match score."""
+    store = ctx.store()
+    event = ops.load_event(store, ctx.comp(store)["id"])
+    rounds = [r.number for r in event.season.rounds]
+    if round_no is not None and round_no not in rounds:
+        raise StoreError(f"round {round_no} is not scheduled (rounds: {len(rounds)})")
+    names = {p.id: p.name for p in event.season.players}
+    matches = [m for m in event.matches if round_no is None or m.round == round_no]
+    data = [{"round": m.round, "match": m.number, "first": m.first, "second": m.second,
+             "score": [json_number(x) for x in m.score()] if m.score() else None,
+             "boards": [{"board": g.board, "white": names[g.white], "black": names[g.black],
+                         "white_id": g.white, "black_id": g.black,
+                         "result": g.result.value if g.result else None} for g in m.games]}
+            for m in matches]
+    if fmt == "json":
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    if fmt == "csv":
+        flat = [{**{k: v for k, v in m.items() if k != "boards"}, **b,
+                 "score": _score_text(m["score"])} for m in data for b in m["boards"]]
+        click.echo(render(flat, ["round", "match", "first", "second", "score", "board", "white", "black",
+                                 "result"], fmt))
+        return
+    for m in data:
+        if m["second"] is None:
+            click.echo(f"round {m['round']} match {m['match']}: bye {m['first']}")
+            continue
+        click.echo(f"round {m['round']} match {m['match']}: {m['first']} – {m['second']} {_score_text(m['score'])}")
+        click.echo(render(m["boards"], ["board", "white", "black", "result"], "table"))
+
+
+def _score_text(score: list[int | float] | None) -> str:
+    return "" if score is None else "–".join(points_text(Fraction(x)) for x in score)

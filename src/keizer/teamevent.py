@@ -1,0 +1,548 @@
+"""Team events in the season database: teams, the schedule, line-ups, standings.
+
+A team event is a competition of system ``team``.  Its stored settings say how
+many boards a match has and which schedule it plays (a team round-robin on the
+Berger tables, or the Crepaux system for three teams).  This module reads and
+writes through :class:`~keizer.store.Store` only; the schedules, board colours
+and match scores come from :mod:`keizer.pairing.teams`, the ranking from the
+tie-break engine (:mod:`keizer.tiebreaks`).
+
+How an event is stored:
+
+* ``teams`` and ``team_members``: a team's players in board order, then its reserves.
+  A player is in one team only.
+* ``team_matches``: per round the matches, numbered 1, 2, … in the round; a team
+  with a bye has a match of its own with no second team (numbered last).
+* ``games``: one game per board.  Board numbers run on through the round — match 1
+  has boards 1…N, match 2 boards N+1…2N — so ``keizer result --round R BOARD=RESULT``
+  takes them as they are; ``games.match`` is the match's number.  In every match the
+  first team has White on its odd boards (``pairing.teams.first_has_white``).
+
+A Crepaux round has three mini-matches of N/2 boards, one per pair of teams; its
+first team is the half with White on the odd positions.  For the standing the two
+mini-matches of a pair of teams (one per evening) are one match on N boards, as
+if the three matches of a round-robin had been played in full: the ranking is that
+of a three-team round-robin, final after the second evening.
+
+Standings rank by match points — 2 for a won match, 1 drawn, 0 lost (more game
+points wins) — then by the event's tie-break list, by default FIDE's recommended
+list for team round-robins.  A round-robin's free round scores nothing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from keizer.competition import enter_results, require_system
+from keizer.model import Game, Season
+from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
+                                  team_round_robin)
+from keizer.points import tournament as player_tournament
+from keizer.store import Store, StoreError
+from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
+                              advise, labels, rank, recommended)
+
+SCHEDULES = ("roundrobin", "crepaux")
+#: System settings of a team event, with their defaults (``keizer competition create --system team``).
+DEFAULTS: dict[str, Any] = {"boards": 4, "schedule": "roundrobin", "double": False, "swap_last_two": False,
+                            "edition": "2026", "tiebreaks": None}
+#: Match points 2-1-0.  A free round scores nothing, as in an individual round-robin: with an
+#: odd number of teams everyone has one, and Crepaux teams sit out one pairing without a bye.
+MATCH_SCORING = replace(Scoring.matches(), pab=Fraction(0))
+
+
+@dataclass(frozen=True)
+class TeamRules:
+    """A team event's stored settings, checked."""
+
+    boards: int
+    schedule: str
+    double: bool
+    swap_last_two: bool
+    tiebreaks: tuple[str, ...]
+    edition: Edition
+
+
+def team_rules(settings: Mapping[str, Any]) -> TeamRules:
+    """The rules from stored settings; a tie-break list the rules forbid is refused.
+
+    >>> team_rules({"boards": 6}).tiebreaks
+    ('MPVGP', 'EDE', 'EMGSB')
+    >>> team_rules({"tiebreaks": ["SB"]})
+    Traceback (most recent call last):
+    ...
+    keizer.store.StoreError: SB: an individual tie-break, and this is a team event
+    """
+    merged = {**DEFAULTS, **settings}
+    if merged["schedule"] not in SCHEDULES:
+        raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
+    tiebreaks = tuple(merged["tiebreaks"] or recommended(True, System.ROUND_ROBIN))
+    try:
+        edition = Edition.parse(str(merged["edition"]))
+        advice = advise(list(tiebreaks), True, System.ROUND_ROBIN, edition)
+    except TieBreakError as e:
+        raise StoreError(str(e)) from None
+    errors = [a.message for a in advice if a.level == "error"]
+    if errors:
+        raise StoreError(errors[0])
+    return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
+                     bool(merged["swap_last_two"]), tiebreaks, edition)
+
+
+def team_warnings(settings: Mapping[str, Any]) -> list[str]:
+    """Advice on a tie-break list given by hand (none for the default); refuses a forbidden one."""
+    rules = team_rules(settings)
+    if not settings.get("tiebreaks"):
+        return []
+    return [a.message for a in advise(list(rules.tiebreaks), True, System.ROUND_ROBIN, rules.edition)
+            if a.level != "error"]
+
+
+def stored_rules(store: Store, comp_id: int) -> TeamRules:
+    return team_rules(store.system_settings(comp_id))
+
+
+# -- the schedule (pure) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """A match of the schedule: who sits on each board, White first, in board order."""
+
+    first: str
+    second: str | None  # None: ``first`` has a bye
+    games: tuple[SeatGame, ...] = ()
+
+
+def plan_event(teams: Sequence[str], boards: int, schedule: str = "roundrobin", double: bool = False,
+               swap_last_two: bool = False) -> tuple[tuple[PlannedMatch, ...], ...]:
+    """Every round's matches, teams in start order.  A bye comes after the matches.
+
+    >>> [[(m.first, m.second, [str(g) for g in m.games]) for m in r] for r in plan_event("ABC", 2)][0]
+    [('B', 'C', ['B1-C1', 'C2-B2']), ('A', None, [])]
+    >>> [(m.first, m.second, [str(g) for g in m.games]) for m in plan_event("ABC", 4, "crepaux")[0]]
+    [('A', 'B', ['A1-B1', 'B2-A2']), ('C', 'B', ['C1-B3', 'B4-C2']), ('A', 'C', ['A3-C3', 'C4-A4'])]
+
+    Raises ValueError for a schedule the engines cannot make (e.g. Crepaux with four teams).
+    """
+    if schedule == "crepaux":
+        half = boards // 2
+        rounds = []
+        for rnd in crepaux_schedule(teams, boards):
+            minis = [rnd.games[i:i + half] for i in range(0, len(rnd.games), half)]
+            # The half that leads a mini-match has White on its first board: it is named first.
+            rounds.append(tuple(PlannedMatch(m[0].white.team, m[0].black.team, tuple(m)) for m in minis))
+        return tuple(rounds)
+    rounds = []
+    for rnd in team_round_robin(teams, double, swap_last_two):
+        matches = [PlannedMatch(a, b, tuple(_board(Seat(a, k), Seat(b, k)) for k in range(1, boards + 1)))
+                   for a, b in rnd.matches]
+        if rnd.bye is not None:
+            matches.append(PlannedMatch(rnd.bye, None))
+        rounds.append(tuple(matches))
+    return tuple(rounds)
+
+
+def _board(first: Seat, second: Seat) -> SeatGame:
+    return SeatGame(first, second) if first_has_white(first.board) else SeatGame(second, first)
+
+
+# -- teams ---------------------------------------------------------------------------
+
+
+def add_team(store: Store, comp_id: int, name: str, boards: Sequence[str], reserves: Sequence[str] = ()) -> int:
+    """Add a team: its players in board order, then reserves.  Returns the team's id.
+
+    Players are named as everywhere (name or part of it, key, ``#start``); a club
+    member who is not yet a player of the event is entered in it.
+    """
+    require_system(store, comp_id, "team", "add a team")
+    rules = stored_rules(store, comp_id)
+    if store.round_numbers(comp_id):
+        raise StoreError("the rounds are scheduled already; add every team before 'keizer team schedule' "
+                         "(or 'keizer undo' the schedule first)")
+    if len(boards) < rules.boards:
+        raise StoreError(f"team {name.strip()} names {len(boards)} board player(s) and this event plays on "
+                         f"{rules.boards} boards; give --board at least {rules.boards} times")
+    in_team = {m["player_id"]: t["name"] for t in store.teams(comp_id) for m in t["members"]}
+    chosen: list[dict[str, Any]] = []
+    for ref in [*boards, *reserves]:
+        row = _player_or_member(store, comp_id, ref)
+        if row["id"] in in_team:
+            raise StoreError(f"{row['name']} plays for {in_team[row['id']]} already; a player is in one team only")
+        if any(row["id"] == c["id"] for c in chosen):
+            raise StoreError(f"{row['name']} is named twice for team {name.strip()}")
+        chosen.append(row)
+    team_id = store.add_team(comp_id, name)
+    store.set_team_members(team_id, [(row["id"], board, board > len(boards))
+                                     for board, row in enumerate(chosen, 1)])
+    return team_id
+
+
+def _player_or_member(store: Store, comp_id: int, ref: str) -> dict[str, Any]:
+    """The player ``ref`` names, entering the club member it names if need be."""
+    try:
+        return store.find_player(comp_id, ref)
+    except StoreError as not_a_player:
+        member = store.find_member(ref)
+        if any(p["member_id"] == member["id"] for p in store.players(comp_id)):
+            raise not_a_player  # a registered player, but the reference was ambiguous
+        key = store.register(comp_id, member["id"])
+        return store.find_player(comp_id, key)
+
+
+def find_team(store: Store, comp_id: int, ref: str) -> dict[str, Any]:
+    """A team by ``#start-number``, name, or a part of the name only it has (accents and case ignored)."""
+    teams = store.teams(comp_id)
+    text = ref.strip()
+    if text.startswith("#") and text[1:].isdigit():
+        found = [t for t in teams if t["start_no"] == int(text[1:])]
+    else:
+        want = _fold(text)
+        found = [t for t in teams if _fold(t["name"]) == want] or [t for t in teams if want in _fold(t["name"])]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        known = ", ".join(t["name"] for t in teams) or "none yet"
+        raise StoreError(f"no team matches {ref!r} (teams: {known}); see 'keizer team list'")
+    raise StoreError(f"{ref!r} matches several teams ({', '.join(t['name'] for t in found)}); be more specific")
+
+
+def _fold(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(ch))
+
+
+# -- schedule and line-ups -----------------------------------------------------------
+
+
+def schedule_team_event(store: Store, comp_id: int, first_date: date | None = None, every: int = 7) -> int:
+    """Store every round: the matches and one game per board.  Returns the number of rounds.
+
+    Allowed until the first result; scheduling again replaces every round (and line-up).
+    """
+    require_system(store, comp_id, "team", "schedule a team event")
+    rules = stored_rules(store, comp_id)
+    _refuse_after_results(store, comp_id, "the schedule cannot change any more")
+    teams = store.teams(comp_id)
+    plan = _plan(teams, rules)
+    ids = {t["name"]: t["id"] for t in teams}
+    # Until a line-up says otherwise a team fields its first members, in board order.
+    lineups = {t["name"]: [m["player_id"] for m in t["members"]][:rules.boards] for t in teams}
+    for number in reversed(store.round_numbers(comp_id)):
+        store.delete_round(comp_id, number)
+    for number, matches in enumerate(plan, 1):
+        when = (first_date + timedelta(days=every * (number - 1))).isoformat() if first_date else None
+        store.ensure_round(comp_id, number, when)
+        board = 0
+        for match, planned in enumerate(matches, 1):
+            store.add_team_match(comp_id, number, match, ids[planned.first],
+                                 ids[planned.second] if planned.second else None)
+            for g in planned.games:
+                board += 1
+                store.add_game(comp_id, number, board, lineups[g.white.team][g.white.board - 1],
+                               lineups[g.black.team][g.black.board - 1], match=match)
+    return len(plan)
+
+
+def _plan(teams: Sequence[Mapping[str, Any]], rules: TeamRules) -> tuple[tuple[PlannedMatch, ...], ...]:
+    if len(teams) < 2:
+        raise StoreError("a team event needs at least two teams; add them with 'keizer team add'")
+    if rules.schedule == "crepaux" and len(teams) != 3:
+        raise StoreError(f"the Crepaux system is for exactly three teams and this event has {len(teams)}; "
+                         "create the event with --schedule roundrobin for other numbers of teams")
+    try:
+        return plan_event([t["name"] for t in teams], rules.boards, rules.schedule, rules.double,
+                          rules.swap_last_two)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def _refuse_after_results(store: Store, comp_id: int, why: str) -> None:
+    if any(g["result"] is not None for r in store.round_numbers(comp_id) for g in store.games(comp_id, r)):
+        raise StoreError(f"results have been entered already; {why}")
+
+
+def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: Sequence[str]) -> dict[str, Any]:
+    """Who plays for a team in round ``number``, board 1 first (reserves move in).
+
+    Rewrites the team's side of its games in that round; refused once a result of
+    one of its matches in the round is in.  Returns the team row.
+    """
+    require_system(store, comp_id, "team", "set a line-up")
+    rules = stored_rules(store, comp_id)
+    rounds = store.round_numbers(comp_id)
+    if number not in rounds:
+        raise StoreError(f"round {number} is not scheduled (rounds: {len(rounds)}); "
+                         "make the schedule with 'keizer team schedule'")
+    team = find_team(store, comp_id, team_ref)
+    mine = [m for m in store.team_matches(comp_id)
+            if m["round"] == number and team["id"] in (m["first_team"], m["second_team"])]
+    if all(m["second_team"] is None for m in mine):
+        raise StoreError(f"{team['name']} has a bye in round {number}; there is no line-up to set")
+    games = store.games(comp_id, number)
+    for m in mine:
+        if any(g["result"] is not None for g in games if g["match"] == m["number"]):
+            raise StoreError(f"match {m['number']} of round {number} has results already; its line-ups cannot "
+                             f"change (correct a result with 'keizer result --round {number} --correct')")
+    if len(players) != rules.boards:
+        raise StoreError(f"name {rules.boards} players for {team['name']}, board 1 first ({len(players)} given)")
+    members = {m["player_id"] for m in team["members"]}
+    chosen = []
+    for ref in players:
+        row = store.find_player(comp_id, ref)
+        if row["id"] not in members:
+            names = ", ".join(m["name"] for m in team["members"])
+            raise StoreError(f"{row['name']} is not in team {team['name']} (its players: {names})")
+        if row["id"] in chosen:
+            raise StoreError(f"{row['name']} is named twice in the line-up")
+        chosen.append(row["id"])
+    planned = _plan(store.teams(comp_id), rules)[number - 1]
+    seats = [g for m in planned for g in m.games]  # board k of the round is seats[k - 1]
+    for g in games:
+        seat = seats[g["board"] - 1]
+        white = chosen[seat.white.board - 1] if seat.white.team == team["name"] else g["white"]
+        black = chosen[seat.black.board - 1] if seat.black.team == team["name"] else g["black"]
+        if (white, black) != (g["white"], g["black"]):
+            store.update_game(comp_id, number, g["board"], white, black)
+    return team
+
+
+def enter_match_results(store: Store, comp_id: int, number: int, match: int, results: Sequence[str],
+                        correct: bool = False) -> None:
+    """A match's results board by board, each written as on the board (White's result first)."""
+    require_system(store, comp_id, "team", "enter a team match")
+    rows = [m for m in store.team_matches(comp_id) if m["round"] == number]
+    if not rows:
+        raise StoreError(f"round {number} has no matches; make the schedule with 'keizer team schedule'")
+    row = next((m for m in rows if m["number"] == match), None)
+    if row is None:
+        raise StoreError(f"round {number} has no match {match} (matches 1–{len(rows)})")
+    names = {t["id"]: t["name"] for t in store.teams(comp_id)}
+    if row["second_team"] is None:
+        raise StoreError(f"match {match} of round {number} is the bye of {names[row['first_team']]}; "
+                         "it has no games")
+    boards = [g["board"] for g in store.games(comp_id, number) if g["match"] == match]
+    if len(results) != len(boards):
+        raise StoreError(f"match {match} of round {number} has {len(boards)} boards and {len(results)} results "
+                         "were given; give one per board, board 1 first, as on the board (White's first): 1-0 ½-½ …")
+    enter_results(store, comp_id, dict(zip(boards, results)), number, correct)
+
+
+# -- reading an event ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TeamMatch:
+    """A stored match with its games in board order; ``second`` None is a bye."""
+
+    round: int
+    number: int
+    first: str
+    second: str | None
+    games: tuple[Game, ...]
+
+    def score(self) -> tuple[Fraction, Fraction] | None:
+        """Game points of (first, second) once every board has its result."""
+        results = tuple(g.result for g in self.games if g.result is not None)
+        if self.second is None or not results or len(results) < len(self.games):
+            return None
+        return TeamMatchResult(self.first, self.second, results).game_points
+
+
+@dataclass(frozen=True)
+class TeamEvent:
+    """Everything stored about a team event, as model values."""
+
+    name: str
+    rules: TeamRules
+    season: Season
+    teams: tuple[dict[str, Any], ...]  # store.teams rows: id, name, start_no, members
+    matches: tuple[TeamMatch, ...]
+
+    @property
+    def played(self) -> int:
+        """The last round of the standing: rounds 1…played all have every result."""
+        return self.season.completed_rounds()
+
+    def team_of(self) -> dict[str, str]:
+        """Player key → team name."""
+        return {m["key"]: t["name"] for t in self.teams for m in t["members"]}
+
+    def round_matches(self, number: int) -> list[TeamMatch]:
+        return [m for m in self.matches if m.round == number]
+
+
+def load_event(store: Store, comp_id: int) -> TeamEvent:
+    require_system(store, comp_id, "team", "show a team event")
+    season = store.load_season(comp_id)
+    names = {t["id"]: t["name"] for t in store.teams(comp_id)}
+    games = {r.number: r.games for r in season.rounds}
+    matches = tuple(
+        TeamMatch(m["round"], m["number"], names[m["first_team"]], names.get(m["second_team"]),
+                  tuple(g for g in games.get(m["round"], ()) if g.match == m["number"]))
+        for m in store.team_matches(comp_id))
+    return TeamEvent(season.name, stored_rules(store, comp_id), season, tuple(store.teams(comp_id)), matches)
+
+
+# -- standings -----------------------------------------------------------------------
+
+
+def ranking_tournament(event: TeamEvent, upto: int | None = None, players: bool = True) -> Tournament:
+    """The event after round ``upto`` (default: the last complete one) as the tie-break engine sees it.
+
+    A round-robin keeps its rounds; with ``players`` its team members and their games
+    come along (what TRF needs).  A Crepaux event becomes the three-team round-robin
+    it stands for, one round per pair of teams, counted once both evenings are
+    complete; it has no players (TRF cannot hold a team meeting two teams in a round).
+    """
+    upto = event.played if upto is None else upto
+    number = {t["name"]: t["start_no"] for t in event.teams}
+    team_of = event.team_of()
+    start = {p.id: p.start_no for p in event.season.players}
+    if event.rules.schedule == "crepaux":
+        final = bool(event.season.rounds) and upto >= len(event.season.rounds)
+        meetings = _crepaux_meetings(event) if final else {}
+        teams = []
+        for t in event.teams:
+            line = []
+            for (a, b), games in meetings.items():
+                if t["name"] not in (a, b):
+                    line.append(Match(Code.PAB))  # the pair this team is not in: its free round
+                    continue
+                line.append(_match(games, t["name"], b if t["name"] == a else a, team_of, number, start,
+                                   lineup=False))
+            teams.append(Team(t["start_no"], t["name"], matches=tuple(line)))
+        return Tournament((), len(meetings), System.ROUND_ROBIN, Scoring(), tuple(teams), MATCH_SCORING,
+                          event.rules.boards, event.name, event.rules.tiebreaks)
+    teams = []
+    for t in event.teams:
+        line = []
+        for r in range(1, upto + 1):
+            m = next(x for x in event.round_matches(r) if t["name"] in (x.first, x.second))
+            if m.second is None:
+                line.append(Match(Code.PAB))
+            else:
+                other = m.second if m.first == t["name"] else m.first
+                line.append(_match(m.games, t["name"], other, team_of, number, start, lineup=True))
+        members = tuple(start[m["key"]] for m in t["members"])
+        teams.append(Team(t["start_no"], t["name"], members, tuple(line)))
+    people: tuple[Player, ...] = ()
+    if players:
+        listed = {start[key] for key in team_of}
+        people = tuple(p for p in player_tournament(event.season, upto, System.ROUND_ROBIN, Scoring()).players
+                       if p.start_no in listed)
+    colours = "".join("W" if first_has_white(k) else "B" for k in range(1, event.rules.boards + 1))
+    return Tournament(people, upto, System.ROUND_ROBIN, Scoring(), tuple(teams), MATCH_SCORING,
+                      event.rules.boards, event.name, event.rules.tiebreaks, (f"352 {colours}",))
+
+
+def _match(games: Sequence[Game], me: str, other: str, team_of: Mapping[str, str], number: Mapping[str, int],
+           start: Mapping[str, int], lineup: bool) -> Match:
+    """One team's match against ``other`` from the games between them, in board order."""
+    mine = [g.white if team_of[g.white] == me else g.black for g in games]
+    boards = tuple(g.points_of(p) for g, p in zip(games, mine))
+    theirs = sum((g.points_of(g.opponent_of(p)) for g, p in zip(games, mine)), Fraction(0))
+    points = sum(boards, Fraction(0))
+    code = Code.WIN if points > theirs else Code.DRAW if points == theirs else Code.LOSS
+    colour = games[0].colour_of(mine[0])
+    return Match(code, number[other], colour, points, boards, tuple(start[p] for p in mine) if lineup else ())
+
+
+def _crepaux_meetings(event: TeamEvent) -> dict[tuple[str, str], list[Game]]:
+    """Per pair of teams (start order) its games of both evenings, ordered by the boards of
+    the lower-numbered team — the one that fields all its boards against the other."""
+    names = [t["name"] for t in event.teams]
+    plan = plan_event(names, event.rules.boards, "crepaux")
+    found: dict[tuple[str, str], list[tuple[int, Game]]] = {}
+    for rnd, planned in zip(event.season.rounds, plan):
+        seats = [g for m in planned for g in m.games]
+        for g in rnd.games:
+            seat = seats[g.board - 1]
+            a, b = sorted((seat.white, seat.black), key=lambda s: names.index(s.team))
+            found.setdefault((a.team, b.team), []).append((a.board, g))
+    return {pair: [g for _, g in sorted(found[pair], key=lambda x: x[0])] for pair in sorted(
+        found, key=lambda pair: (names.index(pair[0]), names.index(pair[1])))}
+
+
+def standing(event: TeamEvent, upto: int | None = None) -> list[dict[str, Any]]:
+    """The ranking after round ``upto`` (default: the last complete round), exact values.
+
+    Rows: rank, team, start_no, match_points, game_points, matches, wins, draws,
+    losses and tiebreaks {label: value}.
+    """
+    if not event.teams:
+        return []
+    t = ranking_tournament(event, upto, players=False)
+    try:
+        ranked = rank(t, list(event.rules.tiebreaks), event.rules.edition, rounds=t.rounds, primary="MP")
+    except TieBreakError as e:
+        raise StoreError(str(e)) from None
+    teams = {team.number: team for team in t.teams}
+    rows = []
+    for s in ranked:
+        played = [m for m in teams[s.id].matches[:t.rounds] if m.opponent is not None]
+        rows.append({
+            "rank": s.rank, "team": s.name, "start_no": s.id, "match_points": s.points,
+            "game_points": sum((m.game_points for m in teams[s.id].matches[:t.rounds]), Fraction(0)),
+            "matches": len(played), "wins": sum(m.code is Code.WIN for m in played),
+            "draws": sum(m.code is Code.DRAW for m in played), "losses": sum(m.code is Code.LOSS for m in played),
+            "tiebreaks": dict(s.values),
+        })
+    return rows
+
+
+def team_standings(store: Store, comp_id: int, upto: int | None = None) -> list[dict[str, Any]]:
+    """The team standing after round ``upto`` (default: the last complete round)."""
+    event = load_event(store, comp_id)
+    if upto is not None and not 0 <= upto <= event.played:
+        raise StoreError(f"round {upto} has not been played; the last complete round is {event.played}")
+    return standing(event, upto)
+
+
+def tiebreak_labels(event: TeamEvent) -> tuple[str, ...]:
+    """The keys of a standing row's ``tiebreaks``, in list order."""
+    return labels(list(event.rules.tiebreaks))
+
+
+def crosstable(event: TeamEvent, upto: int | None = None) -> dict[tuple[str, str], list[tuple[Fraction, Fraction]]]:
+    """(team, opponent) → the game points of each of their matches so far (team's first)."""
+    t = ranking_tournament(event, upto, players=False)
+    name = {team.number: team.name for team in t.teams}
+    cells: dict[tuple[str, str], list[tuple[Fraction, Fraction]]] = {}
+    for team in t.teams:
+        for r, m in enumerate(team.matches[:t.rounds]):
+            if m.opponent is None:
+                continue
+            theirs = next(x for x in t.teams if x.number == m.opponent).matches[r].game_points
+            cells.setdefault((team.name, name[m.opponent]), []).append((m.game_points, theirs))
+    return cells
+
+
+# -- TRF -----------------------------------------------------------------------------
+
+
+def team_tournament(store: Store, comp_id: int) -> Tournament:
+    """The event after its last complete round, with teams and players, for ``formats.trf.dump``."""
+    event = load_event(store, comp_id)
+    if event.rules.schedule == "crepaux":
+        raise StoreError("a Crepaux event cannot be written as TRF: its teams meet two teams in one round, "
+                         "which TRF's team records cannot express")
+    return ranking_tournament(event)
+
+
+def team_trf(store: Store, comp_id: int, version: str = "TRF26") -> str:
+    """``keizer export --format trf`` of a team event (dates of the rounds played as 042/052)."""
+    from keizer.formats.trf import TRF16, dump
+
+    t = team_tournament(store, comp_id)
+    season = store.load_season(comp_id)
+    dates = sorted(r.date for r in season.rounds[:t.rounds] if r.date)
+    info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
+    # Record 352 (board colours) is TRF26's; TRF16 readers get the alternation by default.
+    kept = tuple(x for x in t.info if version != TRF16 or not x.startswith("352"))
+    return dump(replace(t, info=info + kept), version)
+
