@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
-import time
 from typing import Callable
 
 from keizer.model import Result
@@ -30,6 +28,7 @@ from keizer.pairing.knockout import (
     to_play,
 )
 from keizer.pairing.roundrobin import berger_schedule, draw_numbers
+from timing import median_ms  # noqa: E402  (bench/ is the script's folder)
 
 PLAYERS = [f"p{k:03d}" for k in range(1, 101)]
 ENTRANTS = [f"e{k:03d}" for k in range(1, 129)]
@@ -61,13 +60,6 @@ def whole_bracket() -> object:
     return bracket_state(bracket, results)
 
 
-def median_ms(job: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        job()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
 
 
 def main() -> None:

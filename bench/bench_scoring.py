@@ -8,27 +8,19 @@ for each recalculation model; then the CLI on the shipped sample club.
 
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seasons import synthetic_season  # noqa: E402
 
 from keizer.scoring import compute_standings  # noqa: E402
+from timing import median_ms  # noqa: E402  (bench/ is the script's folder)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def median_ms(fn, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:

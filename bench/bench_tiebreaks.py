@@ -12,13 +12,11 @@ list as a tie-break order.  Then the TRF round trip of the large one.
 from __future__ import annotations
 
 import random
-import statistics
-import time
-from typing import Callable
 
 from keizer.formats.trf import dump, parse
 from keizer.model import Colour
 from keizer.tiebreaks import Code, Edition, Player, RoundResult, Tournament, compute, rank
+from timing import median_ms  # noqa: E402  (bench/ is the script's folder)
 
 FULL = ("BH/C1,BH/C2,BH/M1,BH,FB,AOB,BHS,SB,SB/C1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,"
         "WIN,WON,BPG,BWG,REP,STD,PS,PS/C1,RTNG,TPN,DE")
@@ -67,13 +65,6 @@ def synthetic_swiss(players: int, rounds: int, seed: int = 2026) -> Tournament:
     return Tournament(tuple(Player(n, f"Player {n}", ratings[n], tuple(results[n])) for n in ratings), rounds)
 
 
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -415,6 +415,26 @@ def stored_points_rules(store: Store, comp_id: int) -> PointsRules:
     return points_rules(store.system(comp_id), store.system_settings(comp_id))
 
 
+def entrants_for_draw(store: Store, comp_id: int, system: str, what: str,
+                      order: Sequence[str]) -> tuple[list[dict[str, Any]], list[str] | None]:
+    """The players of a competition about to be drawn, and — when ``order`` is given —
+    their keys in that order.  Refused once a result is in, with fewer than two
+    players, or when ``order`` does not name every player exactly once."""
+    require_system(store, comp_id, system, f"draw {what}")
+    season = store.load_season(comp_id)
+    if any(g.result is not None for r in season.rounds for g in r.games):
+        raise StoreError("results have been entered already; the draw cannot change any more")
+    rows = store.players(comp_id)
+    if len(rows) < 2:
+        raise StoreError(f"{what} needs at least two players; add them with 'keizer player add'")
+    if not order:
+        return rows, None
+    chosen = [store.find_player(comp_id, ref)["key"] for ref in order]
+    if sorted(chosen) != sorted(r["key"] for r in rows):
+        raise StoreError(f"name every player exactly once to draw by hand ({len(rows)} players)")
+    return rows, chosen
+
+
 def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order: Sequence[str] = (),
                      first_date: date | None = None, every: int = 7) -> tuple[list[str], int | None]:
     """Give the players their Berger numbers (by lot, or ``order`` by hand) and
@@ -424,18 +444,9 @@ def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order:
     """
     from keizer.pairing.roundrobin import berger_schedule, draw_numbers
 
-    require_system(store, comp_id, "roundrobin", "draw a round-robin")
-    season = store.load_season(comp_id)
-    if any(g.result is not None for r in season.rounds for g in r.games):
-        raise StoreError("results have been entered already; the draw cannot change any more")
-    rows = store.players(comp_id)
-    if len(rows) < 2:
-        raise StoreError("a round-robin needs at least two players; add them with 'keizer player add'")
+    rows, chosen = entrants_for_draw(store, comp_id, "roundrobin", "a round-robin", order)
     settings = {**POINTS_DEFAULTS, **store.system_settings(comp_id)}
-    if order:
-        chosen = [store.find_player(comp_id, ref)["key"] for ref in order]
-        if sorted(chosen) != sorted(r["key"] for r in rows):
-            raise StoreError(f"name every player exactly once to set the numbers by hand ({len(rows)} players)")
+    if chosen is not None:
         numbered, seed = chosen, None
     else:
         seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from keizer.competition import require_system
+from keizer.competition import entrants_for_draw
 from keizer.store import Store, StoreError
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
@@ -54,17 +54,9 @@ def draw_cup(store: Store, comp_id: int, order: Sequence[str] = ()) -> list[str]
     store the first round's games.  Allowed until the first result."""
     from keizer.pairing.knockout import make_bracket, seed_by_rating
 
-    require_system(store, comp_id, "knockout", "draw a cup")
-    season = store.load_season(comp_id)
-    if any(g.result is not None for r in season.rounds for g in r.games):
-        raise StoreError("results have been entered already; the draw cannot change any more")
-    rows = store.players(comp_id)
-    if len(rows) < 2:
-        raise StoreError("a cup needs at least two entrants; add them with 'keizer player add'")
-    if order:
-        seeds = [store.find_player(comp_id, ref)["key"] for ref in order]
-        if sorted(seeds) != sorted(r["key"] for r in rows):
-            raise StoreError(f"name every entrant exactly once to seed by hand ({len(rows)} entrants)")
+    rows, chosen = entrants_for_draw(store, comp_id, "knockout", "a cup", order)
+    if chosen is not None:
+        seeds = chosen
     else:
         seeds = list(seed_by_rating([r["key"] for r in rows],
                                     {r["key"]: r["rating"] for r in rows if r["rating"] is not None}))

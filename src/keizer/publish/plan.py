@@ -193,11 +193,15 @@ class _Competition:
                 return rnd.number
         return None
 
+    def rounds_list(self) -> list[dict[str, Any]]:
+        """The rounds that have a pairing, with their links."""
+        return [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
+                 "complete": r.number <= self.played, "time_control": r.time_control}
+                for r in self.season.rounds if r.games or r.byes]
+
     def pages(self) -> list[Page]:
         ctx = {**self.base, "decimals": self.decimals}
-        rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
-                   "complete": r.number <= self.played, "time_control": r.time_control}
-                  for r in self.season.rounds if r.games or r.byes]
+        rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
             **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds,
             "categories": sorted({p.category for p in self.season.players if p.category}),
@@ -371,9 +375,7 @@ class _RoundRobin(_Competition):
 
     def pages(self) -> list[Page]:
         ctx = {**self.base, "decimals": self.decimals}
-        rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
-                   "complete": r.number <= self.played, "time_control": r.time_control}
-                  for r in self.season.rounds if r.games or r.byes]
+        rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
             **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "categories": [],
         })]
