@@ -11,8 +11,8 @@ database, byte for byte:
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -128,6 +128,9 @@ def build(path: Path) -> None:
 
 
 if __name__ == "__main__":
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1] / "sample_club.db"
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("output", nargs="?", type=Path,
+                        default=Path(__file__).resolve().parents[1] / "sample_club.db", help="default: sample_club.db")
+    target = parser.parse_args().output
     build(target)
     print(f"wrote {target}")

@@ -449,3 +449,65 @@ def test_sample_club_regenerates_byte_identically(tmp_path):
     subprocess.run([sys.executable, str(ROOT / "scripts" / "make_sample_club.py"), str(out)], check=True,
                    capture_output=True)
     assert out.read_bytes() == (ROOT / "sample_club.db").read_bytes()
+
+
+# -- found in review ----------------------------------------------------------------
+
+
+def test_tiebreak_lists_that_cannot_work_are_refused(played, capsys):
+    bad(capsys, played, "competition", "settings", "--set", "tiebreaks=SB,SB", match="listed twice")
+    bad(capsys, played, "competition", "settings", "--set", "tiebreaks=BH:MP", match="team tie-break")
+    bad(capsys, played, "competition", "settings", "--set", "tiebreaks=LOT", match="LOT")
+    assert run(capsys, played, "competition", "settings", "--set", "tiebreaks=DE,SB")[0] == 0
+
+
+def test_a_refused_command_leaves_an_old_file_as_it_was(tmp_path, capsys):
+    import shutil
+
+    db = tmp_path / "old.db"
+    shutil.copy(ROOT / "tests" / "data" / "schema-v1.db", db)
+    bad(capsys, db, "result", "1=7-0", match="")
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 1
+    assert run(capsys, db, "standings")[0] == 0  # a command that succeeds keeps the upgrade
+    assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] > 1
+
+
+def test_exact_accented_name_is_chosen(club, capsys):
+    run(capsys, club, "member", "add", "Anna de Vriés")
+    run(capsys, club, "player", "add", "#8")
+    code, out, err = run(capsys, club, "history", "Anna de Vriés", "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["name"] == "Anna de Vriés"
+    code, out, err = run(capsys, club, "history", "anna de vries", "--format", "json")
+    assert code == 0 and json.loads(out)["name"] == "Anna de Vries"
+    bad(capsys, club, "history", "Anna de", match="several players")
+
+
+def test_member_csv_with_broken_quotes_or_duplicates(tmp_path, capsys):
+    db = tmp_path / "m.db"
+    f = tmp_path / "m.csv"
+    f.write_text('name;rating\n"unterminated;1500\n')
+    bad(capsys, db, "member", "import", str(f), match="quotes")
+    f.write_text("name;rating\nAnna;1500\nBram;1400\nanna;1600\n")
+    bad(capsys, db, "member", "import", str(f), match="line 4: anna is in the file twice (line 2)")
+
+
+def test_dates_must_be_dates(played, tmp_path, capsys):
+    bad(capsys, played, "attend", "--date", "yesterday", match="yesterday")
+    f = tmp_path / "s.json"
+    f.write_text(json.dumps({"players": [{"id": "a"}, {"id": "b"}], "rounds": [{"round": 1, "date": "yesterday"}]}))
+    bad(capsys, played, "import", str(f), match="not a date")
+
+
+def test_pairing_errors_name_players(club, capsys):
+    run(capsys, club, "attend", "-e", "Anna")
+    bad(capsys, club, "pair", "--fix", "Bram", "Anna", match="Anna de Vries is not present")
+
+
+def test_not_a_trf_file(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    empty = tmp_path / "e.trf"
+    empty.write_text("")
+    bad(capsys, db, "import", str(empty), match="no player record (001)")
+    code, _, err = run(capsys, db, "trf", "standings", str(empty))
+    assert code == 1 and "no player record" in err

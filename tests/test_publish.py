@@ -252,3 +252,38 @@ def test_number_formatting():
     assert format_number(Fraction(1, 3), 2, "de") == "0,33"
     assert format_number(Fraction(5, 1000), 2, "en") == "0.01"  # half up
     assert format_number(None, 2, "en") == ""
+
+
+def test_pages_that_no_longer_exist_are_removed(tmp_path):
+    db = tmp_path / "c.db"
+    shutil.copy(SAMPLE, db)
+    store = Store.open(db)
+    comp = store.competition()["id"]
+    out = tmp_path / "site"
+    with store.change("pair", "pair"):
+        pairing = ops.make_pairing(store, comp)
+    publish(store, out)
+    page = out / "2025-2026" / slugify("Interne competitie 2025-2026") / "round-31.html"
+    assert page.exists()
+    store.undo()
+    publish(store, out)
+    assert not page.exists() and pairing.round == 31
+    assert (out / "2025-2026" / slugify("Interne competitie 2025-2026") / "round-30.html").exists()
+
+
+def test_a_forfeit_loss_ends_an_unbeaten_run():
+    from keizer.model import Player
+
+    players = [Player("a", "A", 2000, 1), Player("b", "B", 1800, 2), Player("c", "C", 1600, 3), Player("d", "D", 1500, 4)]
+    rounds = [
+        {"games": [("a", "b", "1-0"), ("c", "d", "1-0")]},
+        {"games": [("a", "c", "-+"), ("b", "d", "1-0")]},   # a loses by forfeit
+        {"games": [("a", "d", "1-0"), ("b", "c", "+-")]},   # b wins by forfeit: no game, no break
+        {"games": [("a", "c", "1-0"), ("b", "d", "1-0")]},
+    ]
+    s = season(players=players, rounds=rounds, settings={"rematch_gap": 0})
+    final = compute_standings(s)[-1]
+    report = season_report(s, [(e.player, e.score) for e in final.entries])
+    runs = {f.player: f.value for f in report.unbeaten}
+    assert runs["a"] == 2  # won round 1, forfeit loss, then won rounds 3 and 4
+    assert runs["b"] == 2  # lost round 1, won round 2, forfeit win round 3, won round 4

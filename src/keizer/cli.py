@@ -36,7 +36,7 @@ class Context:
     def store(self, create: bool = False) -> Store:
         if self._store is None:
             existed = self.db.exists() and self.db.stat().st_size > 0
-            self._store = Store.open(self.db, create=create)
+            self._store = Store.open(self.db, create=create, defer_upgrade=True)
             self.created = not existed
         return self._store
 
@@ -316,7 +316,8 @@ def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
     store = ctx.store()
     row = ctx.comp(store)
     settings = store.settings(row["id"]).to_dict()
-    rows = [{"setting": k, "value": _setting_text(v), "meaning": DESCRIPTIONS.get(k, "")} for k, v in settings.items()]
+    rows = [{"setting": k, "value": "auto" if k == "top" and v is None else _setting_text(v),
+             "meaning": DESCRIPTIONS.get(k, "")} for k, v in settings.items()]
     if fmt == "json":
         click.echo(json.dumps({"preset": row["preset"], **settings}, ensure_ascii=False, indent=2))
     else:
@@ -494,7 +495,7 @@ def forbid(ctx: Context, a: str, b: str, remove: bool) -> None:
               help="External game for the club: win, draw or loss.")
 @click.option("-w", "--withdrawn", multiple=True, metavar="PLAYER", help="Withdraws from this round on.")
 @click.option("--round", "round_no", type=int, help="Round (default: the next one); earlier rounds can be corrected.")
-@click.option("--date", help="Date of the round, e.g. 2026-09-08.")
+@click.option("--date", type=click.DateTime(["%Y-%m-%d"]), help="Date of the round, e.g. 2026-09-08.")
 @pass_ctx
 def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn, round_no, date) -> None:
     """Mark attendance; unmarked players get their default (present, or absent).
@@ -515,7 +516,8 @@ def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn,
         ext[ref.strip()] = result.strip().lower()
     with writing(ctx, "attend", "attendance") as store:
         comp_id = ctx.comp(store)["id"]
-        number, counts = comp_ops.mark_attendance(store, comp_id, marks, ext, withdrawn, round_no, date)
+        number, counts = comp_ops.mark_attendance(store, comp_id, marks, ext, withdrawn, round_no,
+                                                  date.date().isoformat() if date else None)
         store.describe(f"attendance round {number}")
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     click.echo(f"round {number}: {summary}")
@@ -530,7 +532,7 @@ def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
     season = store.load_season(comp_id)
-    number = round_no or comp_ops.open_round(season).number
+    number = round_no if round_no is not None else comp_ops.open_round(season).number
     if not 1 <= number <= len(season.rounds):
         raise StoreError(f"round {number} has no attendance yet; mark it with 'keizer attend'")
     rnd = season.rounds[number - 1]
@@ -644,7 +646,7 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
     """The pairing of a round, with results so far."""
     store = ctx.store()
     season = store.load_season(ctx.comp(store)["id"])
-    number = round_no or comp_ops.open_round(season).number
+    number = round_no if round_no is not None else comp_ops.open_round(season).number
     if not 1 <= number <= len(season.rounds) or not (season.rounds[number - 1].games or season.rounds[number - 1].byes):
         raise StoreError(f"round {number} has not been paired yet")
     rnd = season.rounds[number - 1]
@@ -804,7 +806,7 @@ def standing_rows(season, standing, category: str | None = None) -> list[dict[st
             "excused": e.excused, "unexcused": e.unexcused, "club": e.club, "external": e.external,
             "value_before": json_number(e.value_before),
             "category": p.category,
-            "withdrawn": p.withdrawn_after is not None and p.withdrawn_after <= standing.round,
+            "withdrawn": p.withdrawn_after is not None and p.withdrawn_after < standing.round,
             "score_exact": str(e.score), "value_exact": str(e.value),
             "percentage_exact": str(pct) if pct is not None else None,
         })
@@ -1056,7 +1058,7 @@ def import_(ctx: Context, file: Path, name: str | None) -> None:
 def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
     from keizer.formats.trf import read
     from keizer.points import season_of
-    from keizer.tiebreaks import Scoring, System
+    from keizer.tiebreaks import Scoring, System, recommended_for
 
     t = read(file)
     if t.is_team:
@@ -1064,7 +1066,9 @@ def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
     season = season_of(t)
     system = "roundrobin" if t.system is System.ROUND_ROBIN else "swiss"
     scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
-    settings = {**comp_ops.POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks) or None, "scoring": scoring}
+    # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
+    # for this file (which knows whether its ratings can be relied on).
+    settings = {**comp_ops.POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
     comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
         comp_ops.import_season(store, season, name, system=system, system_settings=settings)
@@ -1127,29 +1131,50 @@ def main(argv: list[str] | None = None) -> None:
             cli.invoke(ctx)
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
+    except click.UsageError as e:
+        # One line, like every other refusal (click's usual three-line usage block is noise here).
+        where = f" (see 'keizer {e.ctx.command_path.split(' ', 1)[1]} --help')" if e.ctx and " " in e.ctx.command_path else ""
+        click.echo(f"error: {e.format_message()}{where}", err=True)
+        sys.exit(e.exit_code)
     except click.ClickException as e:
         e.show()
         sys.exit(e.exit_code)
     except click.Abort:
         click.echo("aborted", err=True)
         sys.exit(1)
-    except (StoreError, FormatError, SettingsError) as e:
-        _cleanup(_OPENED)
-        click.echo(f"error: {e}", err=True)
-        sys.exit(1)
-    except sqlite3.Error as e:
-        _cleanup(_OPENED)
-        click.echo(f"error: database problem: {e}", err=True)
-        sys.exit(1)
     except BrokenPipeError:
         # The reader went away (e.g. `keizer standings | head`): stop quietly.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
+    except (StoreError, FormatError, SettingsError) as e:
+        _fail(f"error: {e}")
+    except sqlite3.Error as e:
+        _fail(f"error: database problem: {e}")
+    except OSError as e:
+        _fail(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
+    else:
+        _finish(_OPENED)
+
+
+def _fail(message: str) -> None:
+    _cleanup(_OPENED)
+    click.echo(message, err=True)
+    sys.exit(1)
+
+
+def _finish(holder: list[Context]) -> None:
+    """The command succeeded: an upgrade of an older database is kept."""
+    for ctx in holder:
+        if ctx._store is not None:
+            ctx._store.commit_upgrade()
 
 
 def _cleanup(holder: list[Context]) -> None:
-    """A database this failed command created is removed again."""
+    """A failed command leaves no trace: an upgrade is rolled back, and a database
+    this command created is removed again."""
     for ctx in holder:
+        if ctx._store is not None:
+            ctx._store.rollback_upgrade()
         if ctx.created and ctx._store is not None:
             ctx._store.close()
             if os.path.exists(ctx.db):

@@ -66,7 +66,9 @@ def mark_attendance(
     settings = season.settings
     target = open_round(season)
     number = round_no if round_no is not None else target.number
-    if number < 1 or number > target.number:
+    if number < 1:
+        raise StoreError(f"round {number} does not exist: rounds count from 1")
+    if number > target.number:
         raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
     paired = number < target.number or target.paired
     players = {r["key"]: r for r in store.players(comp_id)}

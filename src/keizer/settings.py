@@ -99,7 +99,7 @@ class Settings:
                 continue
             if name not in _FIELDS:
                 raise SettingsError(
-                    f"unknown setting {name!r} (see 'keizer settings' for the list)"
+                    f"unknown setting {name!r} (see 'keizer competition settings' for the list)"
                 )
             changes[name] = _coerce(name, raw)
         result = replace(self, **changes)
@@ -150,17 +150,25 @@ class Settings:
         """
         if all(tb in KEIZER_TIEBREAKS for tb in self.tiebreaks):
             return None
-        from keizer.tiebreaks.codes import TieBreakError, parse
+        from keizer.tiebreaks.advice import advise
+        from keizer.tiebreaks.codes import TieBreakError, parse_list
+        from keizer.tiebreaks.model import System
+        from keizer.tiebreaks.unplayed import Edition
 
-        codes = []
         for tb in self.tiebreaks:
             if tb in KEIZER_TIEBREAKS and tb not in FIDE_CODES:
                 raise SettingsError(f"tiebreaks: {tb!r} cannot be combined with FIDE tie-breaks; use REP or GE")
-            try:
-                codes.append(parse(FIDE_CODES.get(tb, tb)).text)
-            except TieBreakError as e:
-                raise SettingsError(f"tiebreaks: {e}") from None
-        return tuple(codes)
+        try:
+            parsed = parse_list([FIDE_CODES.get(tb, tb) for tb in self.tiebreaks])
+            errors = [a.message for a in advise([t.text for t in parsed], False, System.SWISS,
+                                                Edition.parse(self.tiebreak_edition)) if a.level == "error"]
+        except TieBreakError as e:
+            raise SettingsError(f"tiebreaks: {e}") from None
+        if errors:
+            raise SettingsError(f"tiebreaks: {errors[0]}")
+        if any(t.name == "LOT" for t in parsed):
+            raise SettingsError("tiebreaks: LOT cannot be used here; the start order decides the last ties")
+        return tuple(t.text for t in parsed)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: fractions as '1/3' strings or integers."""

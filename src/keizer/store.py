@@ -180,15 +180,18 @@ class Store:
         self.conn = db.conn
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._summary = ""
+        self._upgrading = False
         #: When changes are logged; a script that builds a demo season sets its own.
         self.clock: Callable[[], str] = _now
 
     @classmethod
-    def open(cls, path: str | Path, create: bool = False) -> "Store":
+    def open(cls, path: str | Path, create: bool = False, defer_upgrade: bool = False) -> "Store":
         """Open a keizer database; with ``create``, make it if it does not exist.
 
         Refuses files that are not keizer databases, and databases written by a
-        newer keizer, without changing them.
+        newer keizer, without changing them.  An older schema is upgraded; with
+        ``defer_upgrade`` the upgrade stays uncommitted until :meth:`commit_upgrade`
+        (a command that fails leaves the old file as it was: :meth:`rollback_upgrade`).
         """
         path = Path(path)
         if not path.exists() or path.stat().st_size == 0:
@@ -215,8 +218,23 @@ class Store:
             )
         store = cls(sqlite_utils.Database(conn))
         if version < SCHEMA_VERSION:
-            store._migrate(version)
+            store._migrate(version, commit=not defer_upgrade)
         return store
+
+    @property
+    def upgrading(self) -> bool:
+        """An upgrade of the schema is open, waiting for commit or rollback."""
+        return self._upgrading
+
+    def commit_upgrade(self) -> None:
+        if self._upgrading:
+            self.conn.execute("COMMIT")
+            self._upgrading = False
+
+    def rollback_upgrade(self) -> None:
+        if self._upgrading:
+            self.conn.execute("ROLLBACK")
+            self._upgrading = False
 
     @classmethod
     def memory(cls) -> "Store":
@@ -236,11 +254,12 @@ class Store:
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._upgrade(1)
 
-    def _migrate(self, version: int) -> None:
+    def _migrate(self, version: int, commit: bool = True) -> None:
         if version < 1:
             raise StoreError("this database has no keizer schema; restore a backup or start a new file")
-        with self._schema_change():
+        with self._schema_change(commit):
             self._upgrade(version)
+        self._upgrading = not commit
 
     def _upgrade(self, version: int) -> None:
         for v in range(version, SCHEMA_VERSION):
@@ -249,13 +268,15 @@ class Store:
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
-    def _schema_change(self) -> Iterator[None]:
-        """One transaction around DDL (Python's sqlite3 would commit it piecemeal)."""
+    def _schema_change(self, commit: bool = True) -> Iterator[None]:
+        """One transaction around DDL (Python's sqlite3 would commit it piecemeal);
+        without ``commit`` it stays open, and later changes nest inside it."""
         self.conn.isolation_level = None
         try:
             self.conn.execute("BEGIN")
             yield
-            self.conn.execute("COMMIT")
+            if commit:
+                self.conn.execute("COMMIT")
         except BaseException:
             self.conn.execute("ROLLBACK")
             raise
@@ -786,6 +807,9 @@ def _fold(text: str) -> str:
 
 def _pick(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
     """The one row whose name is ``ref``, or whose name contains it."""
+    literal = [r for r in rows if r["name"].casefold() == ref.casefold()]
+    if len(literal) == 1:
+        return literal[0]  # "Vriés" picks Vriés even when a "Vries" exists too
     want = _fold(ref)
     exact = [r for r in rows if _fold(r["name"]) == want]
     if len(exact) == 1:

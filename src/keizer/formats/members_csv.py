@@ -51,7 +51,14 @@ def parse(data: bytes) -> list[MemberRow]:
         raise FormatError("line 1: the file is empty; a header row like 'name;rating' is needed")
     header_line = lines[0]
     delimiter = ";" if header_line.count(";") >= header_line.count(",") and ";" in header_line else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    try:
+        return _rows(reader)
+    except csv.Error as e:
+        raise FormatError(f"line {reader.line_num}: {e} (check the quotes)") from None
+
+
+def _rows(reader) -> list[MemberRow]:
     header = [h.strip().lower() for h in next(reader)]
 
     def column(names: tuple[str, ...]) -> int | None:
@@ -65,7 +72,8 @@ def parse(data: bytes) -> list[MemberRow]:
         raise FormatError(
             f"line 1: no name column in the header ({', '.join(header) or 'empty'}); call one column 'name'")
     rows = []
-    for line_no, fields in enumerate(reader, start=2):
+    for fields in reader:
+        line_no = reader.line_num
         if not any(f.strip() for f in fields):
             continue
         if len(fields) <= name_col or not fields[name_col].strip():
@@ -81,4 +89,10 @@ def parse(data: bytes) -> list[MemberRow]:
         if fed_col is not None and fed_col < len(fields) and fields[fed_col].strip():
             fed_id = fields[fed_col].strip()
         rows.append(MemberRow(line_no, fields[name_col].strip(), rating, fed_id))
+    seen: dict[str, int] = {}
+    for row in rows:
+        key = row.fed_id or row.name.casefold()
+        if key in seen:
+            raise FormatError(f"line {row.line}: {row.name} is in the file twice (line {seen[key]}); keep one line")
+        seen[key] = row.line
     return rows

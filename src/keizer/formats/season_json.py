@@ -13,6 +13,7 @@ ignored.
 
 from __future__ import annotations
 
+import datetime
 import json
 from typing import Any, Mapping
 
@@ -160,11 +161,11 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     if not isinstance(raw, dict):
         raise FormatError(f"{path}: must be an object")
     number = raw.get("round", expected)
-    if number != expected:
+    if isinstance(number, bool) or number != expected:
         raise FormatError(f"{path}.round: expected round {expected}, found {number!r} (rounds must be in order from 1)")
     date = raw.get("date")
-    if date is not None and not isinstance(date, str):
-        raise FormatError(f"{path}.date: must be a string like 2026-09-08")
+    if date is not None and not (isinstance(date, str) and _is_date(date)):
+        raise FormatError(f"{path}.date: {date!r} is not a date like 2026-09-08")
     seen: dict[str, str] = {}
 
     def claim(pid: Any, where: str) -> str:
@@ -214,6 +215,14 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     if time_control is not None and not isinstance(time_control, str):
         raise FormatError(f"{path}.time_control: must be a string like 'rapid 25+10'")
     return Round(number, date, tuple(games), absent, external, present, time_control)
+
+
+def _is_date(text: str) -> bool:
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, default: Any, path: str = "") -> Any:

@@ -208,7 +208,11 @@ class _Reader:
             self.lineups[(numbers[0], numbers[1])] = tuple(numbers[3:])
 
     def _check_players(self, players: dict[int, Player]) -> None:
-        """Start ranks are unique; every pairing is named from both sides with matching results."""
+        """There are players; start ranks are unique; every pairing is named from both
+        sides, with matching results and opposite colours."""
+        if not self.players:
+            raise TrfError(f"line {len(self.lines) + 1}, column 1: no player record (001) found; "
+                           "this is not a TRF tournament file")
         where: dict[int, _Line] = {}
         for line, p in self.players:
             if p.start_no in where:
@@ -220,12 +224,17 @@ class _Reader:
                     continue
                 first = 92 + 10 * r
                 other = players.get(res.opponent)
+                if res.opponent == p.start_no:
+                    raise line.error(first, first + 3, f"round {r + 1}: player {p.start_no} is paired with himself")
                 if other is None:
                     raise line.error(first, first + 3, f"round {r + 1}: opponent {res.opponent} has no 001 line")
                 back = other.results[r] if r < len(other.results) else RoundResult(Code.ZPB)
                 if back.opponent != p.start_no:
                     raise line.error(first, first + 3, f"round {r + 1}: player {res.opponent} "
                                      f"(line {where[res.opponent].number}) does not name {p.start_no} back")
+                if res.colour is not None and res.colour == back.colour:
+                    raise line.error(first + 5, first + 5, f"round {r + 1}: player {res.opponent} "
+                                     f"(line {where[res.opponent].number}) has the same colour")
                 if back.code not in _COMPLEMENT.get(res.code, ()):
                     raise line.error(first + 7, first + 7, f"round {r + 1}: result {res.code.value} against "
                                      f"{back.code.value} of player {res.opponent} (line {where[res.opponent].number})")

@@ -187,34 +187,38 @@ def pair_round(request: PairingRequest) -> Pairing:
 
 def _check(req: PairingRequest) -> None:
     present = set(req.ranking)
+
+    def n(p: str) -> str:  # a player as people know them
+        return req.names.get(p, p)
+
     if len(req.ranking) < 2:
         raise PairingError(
-            f"fewer than two players present: {', '.join(req.ranking) or 'none'}")
+            f"fewer than two players present: {', '.join(map(n, req.ranking)) or 'none'}")
     if len(present) != len(req.ranking):
         twice = sorted({p for p in req.ranking if req.ranking.count(p) > 1})
-        raise PairingError(f"player(s) twice in the ranking: {', '.join(twice)}")
+        raise PairingError(f"player(s) twice in the ranking: {', '.join(map(n, twice))}")
     seen: set[str] = set()
     for white, black in req.fixed:
         if white == black:
-            raise PairingError(f"fixed pair {white}–{black}: a player cannot play themselves")
+            raise PairingError(f"fixed pair {n(white)}–{n(black)}: a player cannot play themselves")
         for p in (white, black):
             if p not in present:
-                raise PairingError(f"fixed pair {white}–{black}: {p} is not present")
+                raise PairingError(f"fixed pair {n(white)}–{n(black)}: {n(p)} is not present")
             if p in seen:
-                raise PairingError(f"{p} is in more than one fixed pair")
+                raise PairingError(f"{n(p)} is in more than one fixed pair")
             seen.add(p)
     for a, b in req.forbidden:
         for p in (a, b):
             if p not in present:
-                raise PairingError(f"forbidden pair {a}–{b}: {p} is not present")
+                raise PairingError(f"forbidden pair {n(a)}–{n(b)}: {n(p)} is not present")
     if req.bye is not None:
         if req.bye not in present:
-            raise PairingError(f"bye: {req.bye} is not present")
+            raise PairingError(f"bye: {n(req.bye)} is not present")
         if req.bye in seen:
-            raise PairingError(f"bye: {req.bye} is in a fixed pair")
+            raise PairingError(f"bye: {n(req.bye)} is in a fixed pair")
         if len(req.ranking) % 2 == 0:
             raise PairingError(
-                f"bye: {req.bye} chosen by hand, but an even number ({len(req.ranking)}) is present")
+                f"bye: {n(req.bye)} chosen by hand, but an even number ({len(req.ranking)}) is present")
     for g in req.history:
         if g.round >= req.round:
             raise PairingError(
@@ -224,7 +228,7 @@ def _check(req: PairingRequest) -> None:
             cat = req.categories.get(p)
             if cat is not None and cat not in req.category_order:
                 raise PairingError(
-                    f"category {cat!r} of {p} is not in category_order {req.category_order}")
+                    f"category {cat!r} of {n(p)} is not in category_order {req.category_order}")
 
 
 @dataclass(frozen=True)

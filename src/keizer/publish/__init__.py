@@ -23,7 +23,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, pass_context,
+                    select_autoescape)
 
 from keizer.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
@@ -70,6 +71,8 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
             raise StoreError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
         if key == "name" and not value.strip():
             raise StoreError("the club name cannot be empty")
+        if key == "templates" and value and not Path(value).is_dir():
+            raise StoreError(f"template folder {value} does not exist")
         store.set_meta(f"club_{key}", value.strip())
     if logo is not None:
         kind = LOGO_TYPES.get(logo.suffix.lower().lstrip("."))
@@ -126,7 +129,11 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     env = _environment(own_templates, lang)
     files: dict[str, bytes] = {}
     for page in pages:
-        files[page.path] = _render(env, page).encode("utf-8")
+        try:
+            files[page.path] = _render(env, page).encode("utf-8")
+        except TemplateError as e:
+            where = f"{getattr(e, 'name', None) or page.template}" + (f" line {e.lineno}" if getattr(e, "lineno", None) else "")
+            raise StoreError(f"template {where}: {e.message}; fix the club's template folder") from None
     files[MANIFEST] = (json.dumps(dict(sorted(manifest.items())), ensure_ascii=False, indent=1) + "\n").encode()
     files[f"{slug}/{SUMMARY}"] = (json.dumps(summaries, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
     for static in _static_files(own_templates):
@@ -135,6 +142,10 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     if logo and club.logo:
         files[f"static/{club.logo}"] = base64.b64decode(logo)
 
+    # Pages of this season that the plan no longer has (an undone round, a renamed player) go.
+    for stale in sorted((outdir / slug).rglob("*.html")):
+        if stale.relative_to(outdir).as_posix() not in files:
+            stale.unlink()
     written = []
     for rel, data in sorted(files.items()):
         target = outdir / rel

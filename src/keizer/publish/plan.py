@@ -141,7 +141,7 @@ class _Competition:
                 "rank": e.rank, "name": p.name, "link": self.player_link(e.player), "rating": p.rating,
                 "value": e.value, "score": e.score, "games": e.games, "wins": e.wins, "draws": e.draws,
                 "losses": e.losses, "percentage": e.percentage, "category": p.category,
-                "withdrawn": p.withdrawn_after is not None and p.withdrawn_after <= standing.round,
+                "withdrawn": p.withdrawn_after is not None and p.withdrawn_after < standing.round,
                 "move": (before[e.player] - e.rank) if e.player in before else None,
             })
         return rows

@@ -75,11 +75,13 @@ def season_report(season: Season, ranking: Sequence[tuple[str, Fraction]]) -> Se
     best_streak: dict[str, int] = dict.fromkeys(ranked, 0)
     for rnd in season.rounds[:played]:
         for g in rnd.games:
-            if not g.played_on_board:
-                continue
             for me in (g.white, g.black):
                 opp = g.opponent_of(me)
                 score = g.points_of(me)
+                if not g.played_on_board:
+                    if score == 0 and me in streak:
+                        streak[me] = 0  # a forfeit loss ends a run; a forfeit win is no game
+                    continue
                 if me in streak:
                     streak[me] = streak[me] + 1 if score > 0 else 0
                     best_streak[me] = max(best_streak[me], streak[me])

@@ -83,7 +83,7 @@ def advise(tiebreaks: str | tuple[str, ...] | list[str], team: bool, system: Sys
 
 def _check(tb: TieBreak, team: bool, system: System, edition: Edition, unrated: bool) -> list[Advice]:
     found = []
-    if tb.kind.where == "team" and not team:
+    if (tb.kind.where == "team" or tb.score) and not team:
         found.append(Advice("error", tb.text, f"{tb.text}: a team tie-break, and this is an individual event"))
     elif tb.kind.where == "individual" and team:
         found.append(Advice("error", tb.text, f"{tb.text}: an individual tie-break, and this is a team event"))
