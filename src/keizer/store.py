@@ -407,7 +407,7 @@ class Store:
         row = self._row("SELECT id, name, rating, fed_id FROM members WHERE fed_id = ?", (text,))
         if row:
             return row
-        return _pick(self.members(), text, "member", "keizer member list")
+        return pick_by_name(self.members(), text, "member", "keizer member list")
 
     # -- competitions -------------------------------------------------------
 
@@ -449,7 +449,7 @@ class Store:
         for row in rows:
             if row["name"] == ref or str(row["id"]) == ref:
                 return row
-        return _pick(rows, ref, "competition", "keizer competition list")
+        return pick_by_name(rows, ref, "competition", "keizer competition list")
 
     def update_settings(self, comp_id: int, overrides: Mapping[str, Any]) -> Settings:
         row = self._row("SELECT preset, overrides FROM competitions WHERE id = ?", (comp_id,))
@@ -562,7 +562,7 @@ class Store:
             for row in rows:
                 if row["start_no"] == int(text[1:]):
                     return row
-        return _pick(rows, text, "player", "keizer player list")
+        return pick_by_name(rows, text, "player", "keizer player list")
 
     def update_player(self, player_id: int, **fields: Any) -> None:
         allowed = {"joined", "withdrawn_after", "category", "default_attendance", "start_no"}
@@ -805,7 +805,7 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def _pick(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
+def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
     """The one row whose name is ``ref``, or whose name contains it."""
     literal = [r for r in rows if r["name"].casefold() == ref.casefold()]
     if len(literal) == 1:

@@ -31,7 +31,6 @@ list for team round-robins.  A round-robin's free round scores nothing.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from fractions import Fraction
@@ -42,7 +41,7 @@ from keizer.model import Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
                                   team_round_robin)
 from keizer.points import tournament as player_tournament
-from keizer.store import Store, StoreError
+from keizer.store import Store, StoreError, pick_by_name
 from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
                               advise, labels, rank, recommended)
 
@@ -200,20 +199,10 @@ def find_team(store: Store, comp_id: int, ref: str) -> dict[str, Any]:
     teams = store.teams(comp_id)
     text = ref.strip()
     if text.startswith("#") and text[1:].isdigit():
-        found = [t for t in teams if t["start_no"] == int(text[1:])]
-    else:
-        want = _fold(text)
-        found = [t for t in teams if _fold(t["name"]) == want] or [t for t in teams if want in _fold(t["name"])]
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        known = ", ".join(t["name"] for t in teams) or "none yet"
-        raise StoreError(f"no team matches {ref!r} (teams: {known}); see 'keizer team list'")
-    raise StoreError(f"{ref!r} matches several teams ({', '.join(t['name'] for t in found)}); be more specific")
-
-
-def _fold(text: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(ch))
+        for team in teams:
+            if team["start_no"] == int(text[1:]):
+                return team
+    return pick_by_name(teams, text, "team", "keizer team list")
 
 
 # -- schedule and line-ups -----------------------------------------------------------
