@@ -126,7 +126,7 @@ class Settings:
         for name in _FACTOR_FIELDS:
             value = getattr(self, name)
             if value is not None and not 0 <= value <= 2:
-                raise SettingsError(f"{name} must be between 0 and 2, not {value}")
+                raise SettingsError(f"{name} must be between 0 and 2, not {float(value):.6g}")
         if self.max_excused is not None and self.max_excused < 0:
             raise SettingsError("max_excused must be 0 or more")
         if not 1 <= self.max_iterations <= 10_000:
@@ -242,7 +242,8 @@ def _coerce(name: str, raw: Any) -> Any:
             return tuple(str(t).strip() for t in items if str(t).strip())
         return str(raw).strip()
     except (ValueError, ZeroDivisionError, TypeError):
-        raise SettingsError(f"setting {name}: {raw!r} is not a valid value") from None
+        shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:37] + "…"
+        raise SettingsError(f"setting {name}: {shown} is not a valid value") from None
 
 
 def _dump(value: Any) -> Any:
