@@ -511,3 +511,9 @@ def test_not_a_trf_file(tmp_path, capsys):
     bad(capsys, db, "import", str(empty), match="no player record (001)")
     code, _, err = run(capsys, db, "trf", "standings", str(empty))
     assert code == 1 and "no player record" in err
+
+
+def test_out_of_range_settings_say_so_briefly(played, capsys):
+    bad(capsys, played, "competition", "settings", "--set", "excused=1e400", match="excused must be between 0 and 2")
+    code, _, err = run(capsys, played, "competition", "settings", "--set", "excused=1e400")
+    assert len(err) < 120

@@ -126,7 +126,8 @@ class Settings:
         for name in _FACTOR_FIELDS:
             value = getattr(self, name)
             if value is not None and not 0 <= value <= 2:
-                raise SettingsError(f"{name} must be between 0 and 2, not {float(value):.6g}")
+                text = str(value)
+                raise SettingsError(f"{name} must be between 0 and 2, not {text if len(text) <= 24 else text[:20] + '…'}")
         if self.max_excused is not None and self.max_excused < 0:
             raise SettingsError("max_excused must be 0 or more")
         if not 1 <= self.max_iterations <= 10_000:
