@@ -97,3 +97,22 @@ def test_round_robin_site(group, capsys, tmp_path):
     assert "½" in cross and "Dirk" in cross
     front = (out / "index.html").read_text(encoding="utf-8")
     assert ">SB<" in front and "Pairings of round 2" in front
+
+
+def test_drawing_of_lots_is_reproducible(tmp_path, capsys):
+    def group(db, *extra):
+        for name in ("Anna", "Bram", "Cor", "Dirk"):
+            run(capsys, db, "member", "add", name)
+        run(capsys, db, "competition", "create", "G", "--system", "roundrobin", "--tiebreaks", "SB", *extra,
+            "--all-members")
+        run(capsys, db, "roundrobin", "draw", "Anna", "Bram", "Cor", "Dirk")
+        for r in (1, 2, 3):  # every game drawn: everyone on 1½ with SB 2¼
+            run(capsys, db, "result", "--round", str(r), "1=½-½", "2=½-½")
+        return [(row["rank"], row["name"]) for row in standings_json(capsys, db)]
+
+    plain = group(tmp_path / "a.db")
+    assert [rank for rank, _ in plain] == [1, 1, 1, 1]
+    first = group(tmp_path / "b.db", "--lots", "7")
+    again = group(tmp_path / "c.db", "--lots", "7")
+    assert [rank for rank, _ in first] == [1, 2, 3, 4] and first == again
+    bad(capsys, tmp_path / "b.db", "competition", "create", "K", "--lots", "3", match="--lots is for")

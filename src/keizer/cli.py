@@ -230,6 +230,7 @@ def competition() -> None:
 @click.option("--swap-last-two", is_flag=True, help="Round-robin: swap the last two rounds of the first cycle (FIDE).")
 @click.option("--tiebreaks", help="Tie-break list, e.g. 'DE,SB,WIN' (default: FIDE's recommendation).")
 @click.option("--edition", default="2026", show_default=True, help="Tie-break rule edition.")
+@click.option("--lots", type=int, help="Round-robin: seed of the drawing of lots for ties the list leaves.")
 @click.option("--stages", default="regular:2,rapid:2,blitz:2,armageddon:1", show_default=True,
               help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, armageddon).")
 @click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
@@ -238,20 +239,22 @@ def competition() -> None:
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @pass_ctx
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
-                       swap_last_two: bool, tiebreaks: str | None, edition: str, stages: str, boards: int,
-                       schedule: str, all_members: bool) -> None:
+                       swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str,
+                       boards: int, schedule: str, all_members: bool) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a cup or a team event."""
     overrides = _parse_sets(sets)
     if system != "keizer" and overrides:
         raise StoreError("--set changes Keizer settings; other systems take their own options")
     if swap_last_two and not double:
         raise StoreError("--swap-last-two applies to a double round-robin (--double)")
+    if lots is not None and system != "roundrobin":
+        raise StoreError("--lots is for --system roundrobin")
     listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
     warnings: list[str] = []
     system_settings: dict[str, Any] = {}
     if system == "roundrobin":
         system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
-                           "edition": edition, "tiebreaks": listed}
+                           "edition": edition, "tiebreaks": listed, "lots": lots}
         warnings = comp_ops.points_warnings(system, system_settings)
     elif system == "knockout":
         from keizer.cup import parse_stages
@@ -761,7 +764,8 @@ def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -
 
     rules = comp_ops.stored_points_rules(store, comp_id)
     tiebreaks = rules.tiebreaks
-    entries = points_standing(season, tiebreaks, rules.edition, upto, system=rules.system, scoring=rules.scoring)
+    entries = points_standing(season, tiebreaks, rules.edition, upto, rules.lots, system=rules.system,
+                              scoring=rules.scoring)
     players = {p.id: p for p in season.players}
     rows = [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
              "name": players[e.player].name, "rating": players[e.player].rating,

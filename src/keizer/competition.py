@@ -354,7 +354,7 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
 POINTS_SYSTEMS = ("roundrobin", "swiss")
 #: System settings of a points competition, with their defaults.
 POINTS_DEFAULTS = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
-                   "seed": None, "scoring": None}
+                   "seed": None, "scoring": None, "lots": None}
 
 
 @dataclass(frozen=True)
@@ -365,6 +365,7 @@ class PointsRules:
     tiebreaks: tuple[str, ...]
     edition: Any  # keizer.tiebreaks.Edition
     scoring: Any  # keizer.tiebreaks.Scoring
+    lots: int | None = None  # seed of the drawing of lots for ties the list leaves
 
 
 def require_system(store: Store, comp_id: int, system: str, action: str) -> None:
@@ -399,7 +400,7 @@ def points_rules(system: str, settings: Mapping[str, Any]) -> PointsRules:
         scoring = Scoring(**{k: Fraction(v) for k, v in merged["scoring"].items()})
     else:
         scoring = ROUND_ROBIN_SCORING if system == "roundrobin" else Scoring()
-    return PointsRules(engine_system, tiebreaks, edition, scoring)
+    return PointsRules(engine_system, tiebreaks, edition, scoring, merged["lots"])
 
 
 def points_warnings(system: str, settings: Mapping[str, Any]) -> list[str]:

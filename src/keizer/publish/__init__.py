@@ -167,7 +167,7 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
         from keizer.points import points_standing
 
         rules = stored_points_rules(store, row["id"])
-        points = tuple(points_standing(season, rules.tiebreaks, rules.edition, r, system=rules.system,
+        points = tuple(points_standing(season, rules.tiebreaks, rules.edition, r, rules.lots, system=rules.system,
                                        scoring=rules.scoring) for r in range(season.completed_rounds() + 1))
         return CompetitionData(row["name"], season, system=row["system"], points=points, tiebreaks=rules.tiebreaks)
     return CompetitionData(row["name"], season, compute_standings(season))
