@@ -459,6 +459,10 @@ def test_tiebreak_lists_that_cannot_work_are_refused(played, capsys):
     bad(capsys, played, "competition", "settings", "--set", "tiebreaks=BH:MP", match="team tie-break")
     bad(capsys, played, "competition", "settings", "--set", "tiebreaks=LOT", match="LOT")
     assert run(capsys, played, "competition", "settings", "--set", "tiebreaks=DE,SB")[0] == 0
+    rows = standings_json(capsys, played)
+    assert all(set(r["tiebreaks"]) == {"DE", "SB"} for r in rows)
+    code, out, _ = run(capsys, played, "standings")
+    assert out.splitlines()[1].split()[-2:] == ["DE", "SB"]
 
 
 def test_a_refused_command_leaves_an_old_file_as_it_was(tmp_path, capsys):

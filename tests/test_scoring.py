@@ -439,3 +439,14 @@ def test_fide_tiebreak_lists_are_checked():
     with pytest.raises(SettingsError, match="cannot be combined"):
         Settings(tiebreaks=("SB", "draws")).validate()
     assert Settings(tiebreaks=("wins", "SB", "rating")).fide_tiebreaks() == ("WIN", "SB", "RTNG")
+
+
+def test_tiebreak_values_are_shown_for_fide_lists():
+    from keizer.scoring import tiebreak_values
+
+    results = ("1-0", "1-0", "1-0", "½-½", "½-½", "½-½")
+    s = three_rounds(results, "DE,SB")
+    values = tiebreak_values(s, compute_standings(s)[3])
+    # Hand-computed above: SB(p2) = 1¼, SB(p4) = 1¾; p1 beat p2 and p3, drew p4 (1): 1 + 1½ + ½ = 3.
+    assert values["p2"]["SB"] == F(5, 4) and values["p4"]["SB"] == F(7, 4) and values["p1"]["SB"] == 3
+    assert tiebreak_values(three_rounds(results, "rating"), compute_standings(three_rounds(results, "rating"))[3]) == {}

@@ -723,7 +723,7 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
 @pass_ctx
 def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str) -> None:
     """The Keizer standing: rank, value, score, games, W/D/L, percentage."""
-    from keizer.scoring import compute_standings
+    from keizer.scoring import compute_standings, tiebreak_values
 
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
@@ -744,6 +744,10 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
         return
     standing = compute_standings(season, round_no if round_no is not None else last)[-1]
     rows = standing_rows(season, standing, category)
+    values = tiebreak_values(season, standing)
+    for row in rows:
+        if values:
+            row["tiebreaks"] = {k: None if v is None else json_number(Fraction(v)) for k, v in values[row["id"]].items()}
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -756,7 +760,11 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     ]
     if fmt == "table":
         click.echo(f"{season.name} — standing after round {standing.round}")
-    click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%"], fmt))
+    codes = list(next(iter(values.values()))) if values else []
+    for row in table:
+        row.update({code: "" if row["tiebreaks"][code] is None else number(Fraction(row["tiebreaks"][code]), 2)
+                    for code in codes})
+    click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%", *codes], fmt))
 
 
 def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -> None:

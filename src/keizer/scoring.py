@@ -188,6 +188,24 @@ def all_round_scores(
     return result
 
 
+def tiebreak_values(season: Season, standing: Standing) -> dict[str, dict[str, Any]]:
+    """The FIDE tie-break values behind a standing (player → code → value), when the
+    settings list FIDE tie-breaks; empty otherwise.  For showing, not for ranking:
+    the ranking already used them where scores were equal."""
+    codes = season.settings.fide_tiebreaks()
+    if codes is None:
+        return {}
+    from keizer.points import GAMES_ONLY, tournament
+    from keizer.tiebreaks import Edition, System, rank
+
+    number = {p.id: p.start_no for p in season.players}
+    player_of = {n: pid for pid, n in number.items()}
+    primary = {number[e.player]: e.score for e in standing.entries}
+    ranked = rank(tournament(season, standing.round, System.SWISS, GAMES_ONLY), list(codes),
+                  Edition.parse(season.settings.tiebreak_edition), rounds=standing.round, primary_scores=primary)
+    return {player_of[s.id]: dict(s.values) for s in ranked}
+
+
 def initial_order(season: Season, off: frozenset[str] = frozenset()) -> list[str]:
     """The ranking before round 1: ``initial_order`` first, then rating, then start number."""
     listed = [p for p in season.initial_order if p not in off]
