@@ -234,8 +234,8 @@ def competition() -> None:
 @click.option("--stages", default="regular:2,rapid:2,blitz:2,armageddon:1", show_default=True,
               help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, armageddon).")
 @click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
-@click.option("--schedule", type=click.Choice(["roundrobin", "crepaux"]), default="roundrobin", show_default=True,
-              help="Team event: a team round-robin, or the Crepaux system (three teams).")
+@click.option("--schedule", type=click.Choice(["roundrobin", "crepaux", "knockout"]), default="roundrobin", show_default=True,
+              help="Team event: a team round-robin, the Crepaux system (three teams), or a knock-out.")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @pass_ctx
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,

@@ -22,7 +22,7 @@ from keizer.store import Store, StoreError
 
 @click.group("team")
 def team() -> None:
-    """Team events: teams with ordered boards, a round-robin or Crepaux schedule, match points."""
+    """Team events: teams with ordered boards, a round-robin, Crepaux or knock-out schedule."""
 
 
 @team.command("add")
@@ -72,11 +72,21 @@ def team_list(ctx: Context, fmt: str) -> None:
 @click.option("--every", type=click.IntRange(1, 365), default=7, show_default=True, help="Days between rounds.")
 @pass_ctx
 def team_schedule(ctx: Context, first_date, every: int) -> None:
-    """Store every round: the matches and their boards (again: until the first result)."""
+    """Store every round: the matches and their boards (again: until the first result).
+
+    A knock-out event stores round 1 of the bracket (teams seeded in start order);
+    'keizer team next' stores the later rounds.
+    """
     with writing(ctx, "team schedule", "team schedule") as store:
         comp_id = ctx.comp(store)["id"]
         rounds = ops.schedule_team_event(store, comp_id, first_date.date() if first_date else None, every)
         event = ops.load_event(store, comp_id)
+    if event.rules.schedule == "knockout":
+        click.echo(f"round 1 of {rounds} scheduled (knock-out, teams seeded in start order); enter the results, "
+                   "then 'keizer team next'")
+        click.echo(render([{"match": m.number, "top": m.first, "bottom": m.second or "(bye)"}
+                           for m in event.round_matches(1)], ["match", "top", "bottom"], "table"))
+        return
     click.echo(f"{rounds} rounds scheduled")
     dates = {r.number: r.date for r in event.season.rounds}
     rows = [{"round": r, "date": dates[r], "matches": ", ".join(
@@ -119,6 +129,29 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
                f"{points_text(score[0])}–{points_text(score[1])}")
 
 
+@team.command("next")
+@click.option("--date", "when", type=click.DateTime(["%Y-%m-%d"]), help="Date of a round this creates.")
+@pass_ctx
+def team_next(ctx: Context, when) -> None:
+    """Knock-out: store the next round's matches whose two teams are decided."""
+    with writing(ctx, "team next", "team knock-out: next matches") as store:
+        created = ops.knockout_next(store, ctx.comp(store)["id"], when.date() if when else None)
+    click.echo("\n".join(created))
+
+
+@team.command("award")
+@click.argument("round_no", metavar="ROUND", type=int)
+@click.argument("match", type=int)
+@click.argument("team_ref", metavar="TEAM")
+@pass_ctx
+def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
+    """Knock-out: the arbiter gives MATCH of ROUND to TEAM (level on everything, or a withdrawal)."""
+    with writing(ctx, "team award", f"award round {round_no} match {match} to {team_ref}") as store:
+        name = ops.award_match(store, ctx.comp(store)["id"], round_no, match, team_ref)
+        store.describe(f"award round {round_no} match {match} to {name}")
+    click.echo(f"round {round_no} match {match} awarded to {name}")
+
+
 @team.command("standings")
 @click.option("--round", "round_no", type=int, help="Standing after this round (default: the last played).")
 @format_option
@@ -132,6 +165,9 @@ def team_standings(ctx: Context, round_no: int | None, fmt: str) -> None:
 def show_team_standings(store: Store, comp_id: int, upto: int | None, fmt: str) -> None:
     """Print a team event's standing (what ``keizer standings`` shows for a team event)."""
     event = ops.load_event(store, comp_id)
+    if event.rules.schedule == "knockout":
+        _show_bracket(event, upto, fmt)
+        return
     rows = ops.team_standings(store, comp_id, upto)
     codes = ops.tiebreak_labels(event)
     if fmt == "json":
@@ -146,6 +182,21 @@ def show_team_standings(store: Store, comp_id: int, upto: int | None, fmt: str) 
         click.echo(f"{event.name} — standing after round {event.played if upto is None else upto}")
     click.echo(render(table, ["rank", "team", "match_points", "game_points", "matches", "wins", "draws", "losses",
                               *codes], fmt))
+
+
+def _show_bracket(event: ops.TeamEvent, upto: int | None, fmt: str) -> None:
+    """A knock-out event's standing: every match of the bracket."""
+    rows = ops.knockout_rows(event, upto)
+    if fmt == "json":
+        click.echo(json.dumps([{**r, "score": [json_number(x) for x in r["score"]] if r["score"] else None}
+                               for r in rows], ensure_ascii=False, indent=2))
+        return
+    table = [{**r, "top": r["top"] or "", "bottom": r["bottom"] or ("(bye)" if r["how"] == "bye" else ""),
+              "winner": r["winner"] or "",
+              "score": _score_text([json_number(x) for x in r["score"]] if r["score"] else None)} for r in rows]
+    if fmt == "table":
+        click.echo(f"{event.name} — knock-out bracket")
+    click.echo(render(table, ["round", "match", "top", "bottom", "score", "winner", "how"], fmt))
 
 
 def _json_value(v: Fraction | int | None) -> int | float | None:

@@ -24,6 +24,16 @@ mini-matches of a pair of teams (one per evening) are one match on N boards, as
 if the three matches of a round-robin had been played in full: the ranking is that
 of a three-team round-robin, final after the second evening.
 
+A knock-out event (schedule ``knockout``) is a bracket of team matches
+(:mod:`keizer.pairing.knockout`, ``MatchFormat(team=True)``): the teams are seeded in
+start order (the order they were added), ``team_matches.number`` and ``games.match``
+are the bracket slot's index, ``games.stage`` is ``regular:0``, a first-round bye is a
+match with no second team.  Only round 1 is stored by the schedule; ``knockout_next``
+stores a later match once both its teams are known.  A match is decided by game points,
+then board count, then bottom-board elimination; one level on all three waits for an
+award (``system_settings["awarded"]``: ``"round:match"`` → team name).  Its standing is
+the bracket (:func:`knockout_rows`).
+
 Standings rank by match points — 2 for a won match, 1 drawn, 0 lost (more game
 points wins) — then by the event's tie-break list, by default FIDE's recommended
 list for team round-robins.  A round-robin's free round scores nothing.
@@ -31,7 +41,7 @@ list for team round-robins.  A round-robin's free round scores nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
@@ -45,7 +55,7 @@ from keizer.store import Store, StoreError, pick_by_name
 from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
                               advise, labels, rank, recommended)
 
-SCHEDULES = ("roundrobin", "crepaux")
+SCHEDULES = ("roundrobin", "crepaux", "knockout")
 #: System settings of a team event, with their defaults (``keizer competition create --system team``).
 DEFAULTS: dict[str, Any] = {"boards": 4, "schedule": "roundrobin", "double": False, "swap_last_two": False,
                             "edition": "2026", "tiebreaks": None}
@@ -217,6 +227,8 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
     rules = stored_rules(store, comp_id)
     _refuse_after_results(store, comp_id, "the schedule cannot change any more")
     teams = store.teams(comp_id)
+    if rules.schedule == "knockout":
+        return _schedule_knockout(store, comp_id, teams, rules, first_date.isoformat() if first_date else None)
     plan = _plan(teams, rules)
     ids = {t["name"]: t["id"] for t in teams}
     # Until a line-up says otherwise a team fields its first members, in board order.
@@ -237,9 +249,13 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
     return len(plan)
 
 
-def _plan(teams: Sequence[Mapping[str, Any]], rules: TeamRules) -> tuple[tuple[PlannedMatch, ...], ...]:
+def _require_teams(teams: Sequence[Mapping[str, Any]]) -> None:
     if len(teams) < 2:
         raise StoreError("a team event needs at least two teams; add them with 'keizer team add'")
+
+
+def _plan(teams: Sequence[Mapping[str, Any]], rules: TeamRules) -> tuple[tuple[PlannedMatch, ...], ...]:
+    _require_teams(teams)
     if rules.schedule == "crepaux" and len(teams) != 3:
         raise StoreError(f"the Crepaux system is for exactly three teams and this event has {len(teams)}; "
                          "create the event with --schedule roundrobin for other numbers of teams")
@@ -289,15 +305,31 @@ def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: 
         if row["id"] in chosen:
             raise StoreError(f"{row['name']} is named twice in the line-up")
         chosen.append(row["id"])
-    planned = _plan(store.teams(comp_id), rules)[number - 1]
-    seats = [g for m in planned for g in m.games]  # board k of the round is seats[k - 1]
+    seats = _round_seats(store, comp_id, rules, number, games)
     for g in games:
-        seat = seats[g["board"] - 1]
+        seat = seats[g["board"]]
         white = chosen[seat.white.board - 1] if seat.white.team == team["name"] else g["white"]
         black = chosen[seat.black.board - 1] if seat.black.team == team["name"] else g["black"]
         if (white, black) != (g["white"], g["black"]):
             store.update_game(comp_id, number, g["board"], white, black)
     return team
+
+
+def _round_seats(store: Store, comp_id: int, rules: TeamRules, number: int,
+                 games: Sequence[Mapping[str, Any]]) -> dict[int, SeatGame]:
+    """Board number of round ``number`` → who sits there (team and team board)."""
+    if rules.schedule != "knockout":
+        planned = _plan(store.teams(comp_id), rules)[number - 1]
+        return dict(enumerate((g for m in planned for g in m.games), 1))
+    names = {t["id"]: t["name"] for t in store.teams(comp_id)}
+    seats: dict[int, SeatGame] = {}
+    for m in store.team_matches(comp_id):
+        if m["round"] != number or m["second_team"] is None:
+            continue
+        mine = sorted((g["board"] for g in games if g["match"] == m["number"]))
+        for k, board in enumerate(mine, 1):
+            seats[board] = _board(Seat(names[m["first_team"]], k), Seat(names[m["second_team"]], k))
+    return seats
 
 
 def enter_match_results(store: Store, comp_id: int, number: int, match: int, results: Sequence[str],
@@ -351,6 +383,8 @@ class TeamEvent:
     season: Season
     teams: tuple[dict[str, Any], ...]  # store.teams rows: id, name, start_no, members
     matches: tuple[TeamMatch, ...]
+    seeds: tuple[str, ...] = ()  # a knock-out: the teams in seed order, once scheduled
+    awarded: Mapping[str, str] = field(default_factory=dict)  # a knock-out: "round:match" → team
 
     @property
     def played(self) -> int:
@@ -374,7 +408,9 @@ def load_event(store: Store, comp_id: int) -> TeamEvent:
         TeamMatch(m["round"], m["number"], names[m["first_team"]], names.get(m["second_team"]),
                   tuple(g for g in games.get(m["round"], ()) if g.match == m["number"]))
         for m in store.team_matches(comp_id))
-    return TeamEvent(season.name, stored_rules(store, comp_id), season, tuple(store.teams(comp_id)), matches)
+    settings = store.system_settings(comp_id)
+    return TeamEvent(season.name, stored_rules(store, comp_id), season, tuple(store.teams(comp_id)), matches,
+                     tuple(settings.get("seeds") or ()), dict(settings.get("awarded") or {}))
 
 
 # -- standings -----------------------------------------------------------------------
@@ -511,12 +547,174 @@ def crosstable(event: TeamEvent, upto: int | None = None) -> dict[tuple[str, str
     return cells
 
 
+# -- knock-out events ----------------------------------------------------------------
+
+
+def _knockout_format(boards: int):
+    from keizer.pairing.knockout import MatchFormat, Stage, StageKind
+
+    return MatchFormat((Stage(StageKind.REGULAR, boards),), team=True)
+
+
+def _require_knockout(store: Store, comp_id: int, what: str) -> TeamRules:
+    require_system(store, comp_id, "team", what)
+    rules = stored_rules(store, comp_id)
+    if rules.schedule != "knockout":
+        raise StoreError(f"this event plays a {rules.schedule} schedule, stored in full by 'keizer team schedule'; "
+                         f"only a knock-out event can {what}")
+    return rules
+
+
+def _schedule_knockout(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]], rules: TeamRules,
+                       when: str | None) -> int:
+    """Round 1 of the bracket, teams seeded in start order.  Returns the bracket's number of rounds."""
+    from keizer.pairing.knockout import make_bracket
+
+    _require_teams(teams)
+    names = [t["name"] for t in teams]
+    bracket = make_bracket(names, _knockout_format(rules.boards))
+    for number in reversed(store.round_numbers(comp_id)):
+        store.delete_round(comp_id, number)
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "seeds": names, "awarded": {}})
+    store.ensure_round(comp_id, 1, when)
+    board = 0
+    for slot in bracket.slots:
+        if slot.round == 1:
+            assert slot.seeds is not None
+            top, bottom = slot.seeds
+            board = _store_knockout_match(store, comp_id, teams, rules, 1, slot.index, names[top - 1],
+                                          names[bottom - 1] if bottom else None, board)
+    return bracket.rounds
+
+
+def _store_knockout_match(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]], rules: TeamRules,
+                          number: int, match: int, top: str, bottom: str | None, board: int) -> int:
+    """One match and its boards (numbered on from ``board``); returns the last board number."""
+    ids = {t["name"]: t["id"] for t in teams}
+    lineups = {t["name"]: [m["player_id"] for m in t["members"]][:rules.boards] for t in teams}
+    store.add_team_match(comp_id, number, match, ids[top], ids[bottom] if bottom else None)
+    if bottom is None:
+        return board
+    for k in range(1, rules.boards + 1):
+        g = _board(Seat(top, k), Seat(bottom, k))
+        board += 1
+        store.add_game(comp_id, number, board, lineups[g.white.team][g.white.board - 1],
+                       lineups[g.black.team][g.black.board - 1], match=match, stage="regular:0")
+    return board
+
+
+def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
+    """The bracket engine's match states (``MatchState``) from the stored games and awards."""
+    from keizer.pairing.knockout import MatchGame, MatchRecord, bracket_state, make_bracket
+
+    if not event.seeds or not event.season.rounds:
+        raise StoreError("the knock-out has not been scheduled yet; make round 1 with 'keizer team schedule'")
+    bracket = make_bracket(event.seeds, _knockout_format(event.rules.boards))
+    team_of = event.team_of()
+    records: dict[tuple[int, int], Any] = {}
+    for m in event.matches:
+        played = tuple(MatchGame(team_of[g.white], g.result) for g in m.games if g.result is not None)
+        if m.second is not None and played:
+            records[(m.round, m.number)] = MatchRecord((played,))
+    for key, winner in event.awarded.items():
+        r, k = (int(x) for x in key.split(":"))
+        records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
+    fix = "was a result corrected after 'keizer team next'? 'keizer undo' back to before it"
+    try:
+        states = bracket_state(bracket, records)
+    except ValueError as e:
+        raise StoreError(f"the stored matches do not fit the bracket ({e}); {fix}") from None
+    sides = {(s.round, s.index): (s.top, s.bottom) for s in states}
+    for m in event.matches:
+        if sides.get((m.round, m.number)) != (m.first, m.second):
+            raise StoreError(f"round {m.round} match {m.number} is stored as {m.first} – {m.second} and the "
+                             f"bracket now has {sides.get((m.round, m.number))}; {fix}")
+    return states
+
+
+def knockout_rows(event: TeamEvent, upto: int | None = None) -> list[dict[str, Any]]:
+    """The bracket as rows: round, match, top, bottom (None: unknown or a bye), winner, how,
+    score (game points of top and bottom once every board has a result) and stored (the
+    match has its boards in the database)."""
+    stored = {(m.round, m.number): m for m in event.matches}
+    rows = []
+    for s in knockout_states(event):
+        if upto is not None and s.round > upto:
+            continue
+        m = stored.get((s.round, s.index))
+        rows.append({"round": s.round, "match": s.index, "top": s.top, "bottom": s.bottom, "winner": s.winner,
+                     "how": s.how, "score": m.score() if m else None, "stored": m is not None})
+    return rows
+
+
+def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[str]:
+    """Store every match of the bracket whose two teams are now known; one line per match.
+
+    Refused, saying why, when there is nothing to store: results missing, a match
+    waiting for an award, or the final decided."""
+    rules = _require_knockout(store, comp_id, "create the next round ('keizer team next')")
+    event = load_event(store, comp_id)
+    states = knockout_states(event)
+    stored = {(m.round, m.number): m for m in event.matches}
+    teams = store.teams(comp_id)
+    created = []
+    for s in states:
+        if (s.round, s.index) in stored or s.top is None or s.bottom is None:
+            continue
+        if s.round not in store.round_numbers(comp_id):
+            store.ensure_round(comp_id, s.round, when.isoformat() if when else None)
+        board = max((g["board"] for g in store.games(comp_id, s.round)), default=0)
+        _store_knockout_match(store, comp_id, teams, rules, s.round, s.index, s.top, s.bottom, board)
+        created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}")
+    if created:
+        return created
+    if states[-1].winner is not None:
+        raise StoreError(f"the knock-out is decided: {states[-1].winner} won the final")
+    why = []
+    for s in states:
+        m = stored.get((s.round, s.index))
+        if m is None or s.winner is not None:
+            continue
+        if any(g.result is None for g in m.games):
+            why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) has results missing "
+                       f"('keizer team result {s.round} {s.index} …')")
+        else:
+            why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) is level on game points, board "
+                       f"count and bottom-board elimination ('keizer team award {s.round} {s.index} TEAM')")
+    raise StoreError("nothing to create: " + "; ".join(why))
+
+
+def award_match(store: Store, comp_id: int, number: int, match: int, team_ref: str) -> str:
+    """The arbiter decides a knock-out match (a lot when level on everything, a withdrawal).
+    Returns the team's name."""
+    _require_knockout(store, comp_id, "award a match")
+    event = load_event(store, comp_id)
+    state = next((s for s in knockout_states(event) if (s.round, s.index) == (number, match)), None)
+    if state is None:
+        raise StoreError(f"the knock-out has no match {match} in round {number}")
+    if state.top is None or state.bottom is None:
+        raise StoreError(f"match {match} of round {number} "
+                         + ("is a bye" if state.how == "bye" else "does not have both its teams yet"))
+    team = find_team(store, comp_id, team_ref)["name"]
+    if team not in (state.top, state.bottom):
+        raise StoreError(f"{team} does not play in match {match} of round {number} ({state.top} – {state.bottom})")
+    if any(m.round == number + 1 and m.number == (match + 1) // 2 for m in event.matches):
+        raise StoreError(f"the match its winner plays in round {number + 1} is stored already; "
+                         "'keizer undo' that first")
+    settings = store.system_settings(comp_id)
+    store.set_system_settings(comp_id, {**settings, "awarded": {**(settings.get("awarded") or {}),
+                                                                f"{number}:{match}": team}})
+    return team
+
+
 # -- TRF -----------------------------------------------------------------------------
 
 
 def team_tournament(store: Store, comp_id: int) -> Tournament:
     """The event after its last complete round, with teams and players, for ``formats.trf.dump``."""
     event = load_event(store, comp_id)
+    if event.rules.schedule == "knockout":
+        raise StoreError("a knock-out team event cannot be written as TRF: TRF has no records for a bracket")
     if event.rules.schedule == "crepaux":
         raise StoreError("a Crepaux event cannot be written as TRF: its teams meet two teams in one round, "
                          "which TRF's team records cannot express")

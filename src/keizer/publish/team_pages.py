@@ -13,7 +13,8 @@ from typing import Any, Sequence
 from keizer.model import Game
 from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text, unique_slugs
 from keizer.store import Store
-from keizer.teamevent import TeamEvent, TeamMatch, crosstable, load_event, standing, tiebreak_labels
+from keizer.teamevent import (TeamEvent, TeamMatch, crosstable, knockout_rows, load_event, standing,
+                              tiebreak_labels)
 
 
 def team_competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
@@ -23,6 +24,11 @@ def team_competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     (rows of :func:`~keizer.teamevent.standing` per round) and ``crosstable``.
     """
     event = load_event(store, row["id"])
+    if event.rules.schedule == "knockout":
+        # A knock-out's standing is its bracket (none before the schedule).
+        bracket = knockout_rows(event) if event.seeds and event.season.rounds else []
+        return CompetitionData(row["name"], event.season, system="team", tiebreaks=(),
+                               extra={"event": event, "standings": (), "crosstable": {}, "bracket": bracket})
     standings = tuple(tuple(standing(event, r)) for r in range(event.played + 1))
     return CompetitionData(row["name"], event.season, system="team", tiebreaks=tiebreak_labels(event),
                            extra={"event": event, "standings": standings, "crosstable": crosstable(event)})
@@ -40,10 +46,45 @@ class TeamPages(_Competition):
         names = [t["name"] for t in self.event.teams]
         self.team_slugs = dict(zip(names, unique_slugs(names)))
         self.team_of = self.event.team_of()
+        self.knockout = self.event.rules.schedule == "knockout"
+
+    # -- a knock-out event: one page, the bracket with every match's boards ------
+
+    def _knockout_summary(self) -> dict[str, Any]:
+        bracket = self.comp.extra["bracket"]
+        last, next_round = self.played, self._open_round()
+        return {
+            "name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
+            "system": self.system, "knockout": True, "winner": bracket[-1]["winner"] if bracket else None,
+            "last_round": last, "last_link": f"{self.folder}/index.html" if last else None,
+            "last_matches": self.matches(last) if last else [],
+            "next_round": next_round, "next_link": f"{self.folder}/index.html" if next_round else None,
+            "next_matches": self.matches(next_round) if next_round else [],
+        }
+
+    def _knockout_pages(self) -> list[Page]:
+        bracket = self.comp.extra["bracket"]
+        last = max((m["round"] for m in bracket), default=0)
+        stored = {(r, m["number"]): m for r in range(1, last + 1) if r <= len(self.season.rounds)
+                  for m in self.matches(r)}
+        rounds = []
+        for r in range(1, last + 1):
+            rows = [m for m in bracket if m["round"] == r]
+            rounds.append({
+                "number": r, "kind": {last: "final", last - 1: "semi", last - 2: "quarter"}.get(r, "round"),
+                "matches": [{**m, "bye": m["how"] == "bye"} for m in rows],
+                "played": [stored[(r, m["match"])] for m in rows
+                           if (r, m["match"]) in stored and m["bottom"] is not None],
+            })
+        return [Page(f"{self.folder}/index.html", "team_bracket.html", {
+            **self.base, "decimals": self.decimals, "title": self.comp.name, "rounds": rounds,
+            "winner": bracket[-1]["winner"] if bracket else None})]
 
     # -- links and rows ------------------------------------------------------
 
     def team_link(self, name: str) -> str:
+        if self.knockout:  # no team pages: the bracket shows every team's matches
+            return f"{self.folder}/index.html"
         return f"{self.folder}/teams/{self.team_slugs[name]}.html"
 
     def player_link(self, pid: str) -> str:
@@ -79,6 +120,8 @@ class TeamPages(_Competition):
     # -- pages ---------------------------------------------------------------
 
     def summary(self) -> dict[str, Any]:
+        if self.knockout:
+            return self._knockout_summary()
         last, next_round = self.played, self._open_round()
         return {
             "name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
@@ -91,6 +134,8 @@ class TeamPages(_Competition):
         }
 
     def pages(self) -> list[Page]:
+        if self.knockout:
+            return self._knockout_pages()
         ctx = {**self.base, "decimals": self.decimals}
         rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
                    "complete": r.number <= self.played, "time_control": r.time_control}
