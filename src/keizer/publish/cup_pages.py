@@ -35,7 +35,8 @@ class CupPages(_Competition):
             rounds.append({
                 "number": r, "kind": {last: "final", last - 1: "semi", last - 2: "quarter"}.get(r, "round"),
                 "matches": [{"top": self._name(m.top), "bottom": self._name(m.bottom),
-                             "winner": self._name(m.winner), "how": m.how, "bye": m.how == "bye"}
+                             "winner": self._name(m.winner), "how": m.how, "bye": m.how == "bye",
+                              "score": None}
                             for m in states if m.round == r],
                 "games": [{"board": g.board, "stage": (g.stage or "regular").split(":")[0],
                            "white": self._name(g.white), "black": self._name(g.black),
