@@ -222,8 +222,9 @@ def competition() -> None:
 
 @competition.command("create")
 @click.argument("name")
-@click.option("--system", type=click.Choice(["keizer", "roundrobin", "knockout", "team"]), default="keizer",
-              show_default=True, help="keizer; roundrobin (a group, meerkamp); knockout (a cup); team (a team event).")
+@click.option("--system", type=click.Choice(["keizer", "roundrobin", "swiss", "knockout", "team"]), default="keizer",
+              show_default=True,
+              help="keizer; roundrobin (a group, meerkamp); swiss (FIDE Dutch); knockout (a cup); team (a team event).")
 @click.option("--preset", type=click.Choice(list(PRESETS)), default="classic", show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Override a Keizer setting (repeatable).")
 @click.option("--double", is_flag=True, help="Round-robin (players or teams): two cycles, colours reversed.")
@@ -236,12 +237,19 @@ def competition() -> None:
 @click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
 @click.option("--schedule", type=click.Choice(["roundrobin", "crepaux", "knockout"]), default="roundrobin", show_default=True,
               help="Team event: a team round-robin, the Crepaux system (three teams), or a knock-out.")
+@click.option("--rounds", type=click.IntRange(1, 99), help="Swiss (players or teams): the planned number of rounds.")
+@click.option("--bye-points", help="Swiss: points of the pairing-allocated bye (default 1).")
+@click.option("--excused-points", help="Swiss: points of a requested bye, an excused absence (default ½).")
+@click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white", show_default=True,
+              help="Swiss: the colour of the top-ranked player in round 1 (drawn by lot before the event).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @pass_ctx
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
                        swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str,
-                       boards: int, schedule: str, all_members: bool) -> None:
-    """Create a competition: Keizer (a preset plus overrides), a round-robin group, a cup or a team event."""
+                       boards: int, schedule: str, rounds: int | None, bye_points: str | None,
+                       excused_points: str | None, initial_colour: str, all_members: bool) -> None:
+    """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
+    tournament, a cup or a team event."""
     overrides = _parse_sets(sets)
     if system != "keizer" and overrides:
         raise StoreError("--set changes Keizer settings; other systems take their own options")
@@ -249,10 +257,26 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
         raise StoreError("--swap-last-two applies to a double round-robin (--double)")
     if lots is not None and system != "roundrobin":
         raise StoreError("--lots is for --system roundrobin")
+    swiss_team = system == "team" and schedule == "swiss"
+    if system != "swiss" and not swiss_team and (rounds or bye_points or excused_points or initial_colour != "white"):
+        raise StoreError("--rounds, --bye-points, --excused-points and --initial-colour are for Swiss tournaments")
+    if (system == "swiss" or swiss_team) and not rounds:
+        raise StoreError("a Swiss tournament needs its planned number of rounds: add --rounds N")
     listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
     warnings: list[str] = []
     system_settings: dict[str, Any] = {}
-    if system == "roundrobin":
+    if system == "swiss":
+        from keizer.swiss import SWISS_DEFAULTS, parse_points
+
+        scoring = {}
+        if bye_points is not None:
+            scoring["pab"] = parse_points(bye_points, "--bye-points")
+        if excused_points is not None:
+            scoring["hpb"] = parse_points(excused_points, "--excused-points")
+        system_settings = {**SWISS_DEFAULTS, "rounds": rounds, "initial_colour": initial_colour,
+                           "edition": edition, "tiebreaks": listed, "scoring": scoring or None}
+        warnings = comp_ops.points_warnings(system, system_settings)
+    elif system == "roundrobin":
         system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition, "tiebreaks": listed, "lots": lots}
         warnings = comp_ops.points_warnings(system, system_settings)
@@ -278,7 +302,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
     kind = {"keizer": f"competition (preset {preset})", "roundrobin": "round-robin", "knockout": "knock-out cup",
-            "team": "team event"}[system]
+            "team": "team event", "swiss": f"Swiss tournament ({rounds} rounds)"}[system]
     click.echo(f"created {kind} {name}; {registered} players registered")
 
 
@@ -871,6 +895,44 @@ def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> No
         click.echo(f"{names[key]} — rank {entry.rank}, score {number(entry.score, decimals)} after round {standing.round}")
         click.echo(f"own value {number(own, decimals)}")
     click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
+
+
+# -- Swiss tournaments ----------------------------------------------------------
+
+
+@cli.group()
+def swiss() -> None:
+    """Swiss tournaments (FIDE Dutch system): pair each round with 'keizer pair'."""
+
+
+@swiss.command("rounds")
+@click.argument("rounds", type=click.IntRange(1, 99))
+@pass_ctx
+def swiss_rounds(ctx: Context, rounds: int) -> None:
+    """Change the planned number of rounds (the last round pairs top scorers differently)."""
+    from keizer.swiss import set_rounds
+
+    with writing(ctx, "swiss rounds", f"{rounds} rounds planned") as store:
+        comp_id = ctx.comp(store)["id"]
+        comp_ops.require_system(store, comp_id, "swiss", "plan rounds")
+        set_rounds(store, comp_id, rounds)
+    click.echo(f"{rounds} rounds planned")
+
+
+@swiss.command("numbers")
+@format_option
+@pass_ctx
+def swiss_numbers(ctx: Context, fmt: str) -> None:
+    """The pairing numbers (TPN): by rating before round 1, late entrants placed by rating."""
+    from keizer.swiss import assign_numbers
+
+    with writing(ctx, "swiss numbers", "assign pairing numbers") as store:
+        comp_id = ctx.comp(store)["id"]
+        comp_ops.require_system(store, comp_id, "swiss", "number players")
+        numbered = assign_numbers(store, comp_id)
+        rows = {r["key"]: r for r in store.players(comp_id)}
+    click.echo(render([{"tpn": k, "name": rows[key]["name"], "rating": rows[key]["rating"]}
+                       for k, key in enumerate(numbered, 1)], ["tpn", "name", "rating"], fmt))
 
 
 # -- round-robin groups ---------------------------------------------------------

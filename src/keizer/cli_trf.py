@@ -6,6 +6,7 @@ Register with ``cli.add_command(trf)``.  User errors raise :class:`TrfUsageError
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -27,7 +28,7 @@ class TrfUsageError(FormatError):
 
 @click.group("trf")
 def trf() -> None:
-    """FIDE Tournament Report Files (TRF16, TRF26): standings with tie-breaks."""
+    """FIDE Tournament Report Files (TRF16, TRF26): standings with tie-breaks, Dutch pairings."""
 
 
 @trf.command("standings")
@@ -73,6 +74,54 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     rows = [{"rank": s.rank, "start_no": s.id, "name": s.name, "points": number(s.points),
              **{n: _shown(s.values[n]) for n in names}} for s in result]
     click.echo(render(rows, ["rank", "start_no", "name", "points", *names], fmt))
+
+
+@trf.command("pair")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--round", "round_no", type=int, help="Round to pair (default: the one after the last in the file).")
+@click.option("--rounds", type=int, help="Planned number of rounds (default: the file's 142/XXR record).")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="Output format.")
+def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
+    """Pair a round of FILE by the FIDE Dutch system (2026 rules).
+
+    Players whose entry for that round is already a bye (H, F, Z, U) are not paired,
+    as in other pairing programs; the round's existing games are ignored.
+    """
+    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss
+    from keizer.tiebreaks import Code
+
+    t = read(file)
+    if t.is_team:
+        raise TrfUsageError("team files are paired in the database: 'keizer import', then 'keizer team next'")
+    # Files may announce more rounds than they hold (142/XXR): pair after the last round with games.
+    entries = [[p.results[r] if r < len(p.results) else None for p in t.players]
+               for r in range(max((len(p.results) for p in t.players), default=0))]
+    played = max((r + 1 for r, row in enumerate(entries) if any(e and e.opponent for e in row)), default=0)
+    number_ = round_no if round_no is not None else played + 1
+    planned = rounds or max(t.rounds, number_)
+    if not 1 <= number_ <= played + 1:
+        raise TrfUsageError(f"round {number_} cannot be paired: the file has {played} rounds")
+    row = entries[number_ - 1] if number_ <= len(entries) else []
+    started = any(e and e.code is not Code.ZPB for e in row)  # byes entered before pairing (H, F, Z)
+    absent = {p.start_no for p, e in zip(t.players, row)
+              if started and e is not None and e.opponent is None and e.code is not Code.PAB}
+    present = [p.start_no for p in t.players if p.start_no not in absent]
+    try:
+        found = pair_swiss(t, planned, present, number_ - 1, initial_colour_of(t))
+    except SwissError as e:
+        raise TrfUsageError(f"{file}: {e}") from None
+    names = {p.start_no: p.name for p in t.players}
+    if fmt == "json":
+        click.echo(json.dumps({"round": found.round, "pairs": [list(pair) for pair in found.pairs], "bye": found.bye}))
+        return
+    rows = [{"board": k, "white": w, "white_name": names[w], "black": b, "black_name": names[b]}
+            for k, (w, b) in enumerate(found.pairs, 1)]
+    if fmt == "table":
+        click.echo(f"Round {found.round} (FIDE Dutch)")
+    click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
+    if found.bye is not None and fmt == "table":
+        click.echo(f"bye: {found.bye} {names[found.bye]}")
 
 
 def _json_row(s: Standing, names: list[str]) -> dict[str, Any]:

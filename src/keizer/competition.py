@@ -61,7 +61,7 @@ def mark_attendance(
     ``external`` a reference to win / draw / loss.  Returns the round and how
     many players ended up with each status.
     """
-    require_system(store, comp_id, "keizer", "mark attendance")
+    system = require_weekly(store, comp_id, "mark attendance")
     season = store.load_season(comp_id)
     settings = season.settings
     target = open_round(season)
@@ -83,7 +83,11 @@ def mark_attendance(
     for ref, status in marks.items():
         if status not in MARKS[:-1]:
             raise StoreError(f"unknown attendance {status!r}: use present, excused, unexcused or club")
+        if status == "club" and system == "swiss":
+            raise StoreError("a Swiss tournament has no club-duty absence: mark the player excused (a half-point bye)")
         claim(ref, status)
+    if external and system == "swiss":
+        raise StoreError("a Swiss tournament has no external games: mark the player excused or unexcused")
     for ref, result in (external or {}).items():
         if result not in ("win", "draw", "loss"):
             raise StoreError(f"external game of {ref}: result must be win, draw or loss, not {result!r}")
@@ -124,7 +128,7 @@ def mark_attendance(
             status, result = chosen[key]
             store.set_attendance(comp_id, number, row["id"], status, result)
         elif not paired and player.active_in(number) and row["id"] not in existing:
-            default = row["default_attendance"] or settings.default_attendance
+            default = row["default_attendance"] or ("present" if system == "swiss" else settings.default_attendance)
             store.set_attendance(comp_id, number, row["id"], "present" if default == "present" else "unexcused")
     counts: dict[str, int] = {}
     for status, _ in store.attendance(comp_id, number).values():
@@ -199,7 +203,9 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
     keeping the boards in ``keep`` as they are."""
     from keizer.pairing.keizer import PairingError, pair_round
 
-    require_system(store, comp_id, "keizer", "pair a round")
+    if require_weekly(store, comp_id, "pair a round") == "swiss":
+        if list(fixed) or bye is not None or list(keep):
+            raise StoreError("a Swiss round follows the Dutch rules: pair it, then move players with 'keizer swap'")
     fixed = list(fixed)
     if again:
         season = store.load_season(comp_id)
@@ -219,6 +225,10 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
             if g.board in keep:
                 fixed.append((g.white, g.black))
         unpair(store, comp_id)
+    if store.system(comp_id) == "swiss":
+        from keizer.swiss import pair_next
+
+        return pair_next(store, comp_id)
     request = pairing_request(store, comp_id, fixed, bye)
     try:
         pairing = pair_round(request)
@@ -234,7 +244,7 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
 
 def unpair(store: Store, comp_id: int) -> int:
     """Remove the open round's pairing (games without results); returns the round."""
-    require_system(store, comp_id, "keizer", "remove a pairing")
+    require_weekly(store, comp_id, "remove a pairing")
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
@@ -254,7 +264,7 @@ def unpair(store: Store, comp_id: int) -> int:
 
 def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> int:
     """Exchange two players in the open round's pairing (one may hold the bye)."""
-    require_system(store, comp_id, "keizer", "move players")
+    require_weekly(store, comp_id, "move players")
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
@@ -368,11 +378,19 @@ class PointsRules:
     lots: int | None = None  # seed of the drawing of lots for ties the list leaves
 
 
+def require_weekly(store: Store, comp_id: int, action: str) -> str:
+    """The system of a competition paired round by round from attendance (Keizer or Swiss)."""
+    system = store.system(comp_id)
+    if system != "swiss":
+        require_system(store, comp_id, "keizer", action)
+    return system
+
+
 def require_system(store: Store, comp_id: int, system: str, action: str) -> None:
     actual = store.system(comp_id)
     if actual != system:
         hint = {"roundrobin": "its pairings come from the Berger table: use 'keizer roundrobin draw'",
-                "swiss": "it was imported from a TRF file and has no pairing here",
+                "swiss": "a Swiss tournament is paired round by round with 'keizer pair'",
                 "knockout": "a cup is drawn with 'keizer knockout draw'",
                 "team": "a team event is scheduled with 'keizer team schedule'",
                 "keizer": "it is a Keizer competition"}[actual]

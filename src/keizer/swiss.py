@@ -1,0 +1,144 @@
+"""Swiss tournaments in the season database: pairing numbers and the next round.
+
+A Swiss tournament is a competition of system ``swiss`` (a club's rapid
+tournament, or a TRF file imported to be continued).  Its settings hold the
+planned number of rounds, the initial colour and the points of byes; the
+players' pairing numbers (TPNs) are their start numbers.  Each round is paired
+by the FIDE Dutch system (:mod:`keizer.pairing.swiss`) from the players marked
+present — an excused player takes a requested half-point bye, an unexcused one
+scores nothing — and stored like any other round, so results, standings,
+tie-breaks, publishing and TRF export work as for every points competition.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from keizer.competition import POINTS_DEFAULTS, open_round, stored_points_rules
+from keizer.model import Colour, Season
+from keizer.output import number
+from keizer.store import Store, StoreError
+
+#: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
+SWISS_DEFAULTS = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
+
+
+def swiss_settings(store: Store, comp_id: int) -> dict[str, Any]:
+    return {**SWISS_DEFAULTS, **store.system_settings(comp_id)}
+
+
+def assign_numbers(store: Store, comp_id: int) -> list[str]:
+    """Give every player a pairing number (General Handling Rules, Initial Order).
+
+    Before the first round: by rating, highest first, then by name.  A late
+    entrant is placed among the numbered players by rating, and those below
+    move down one; numbers of players already numbered keep their order.
+    Returns the keys in TPN order.
+    """
+    settings = swiss_settings(store, comp_id)
+    rows = store.players(comp_id)
+    by_key = {r["key"]: r for r in rows}
+    numbered = [k for k in settings["numbered"] or [] if k in by_key]
+    rating = lambda key: by_key[key]["rating"] or 0  # noqa: E731
+    newcomers = sorted((k for k in by_key if k not in numbered),
+                       key=lambda k: (-rating(k), by_key[k]["name"].casefold(), by_key[k]["id"]))
+    for key in newcomers:
+        place = next((i for i, k in enumerate(numbered) if rating(k) < rating(key)), len(numbered))
+        numbered.insert(place, key)
+    for tpn, key in enumerate(numbered, 1):
+        if by_key[key]["start_no"] != tpn:
+            store.update_player(by_key[key]["id"], start_no=tpn)
+    if numbered != settings["numbered"]:
+        store.set_system_settings(comp_id, {**store.system_settings(comp_id), "numbered": numbered})
+    return numbered
+
+
+def pair_next(store: Store, comp_id: int):
+    """Pair the open round by the Dutch system and store it.
+
+    Returns a :class:`keizer.pairing.keizer.Pairing` (boards with the players'
+    scores as the reason) for display.
+    """
+    from keizer.competition import mark_attendance
+    from keizer.pairing.keizer import Board, Pairing
+    from keizer.pairing.swiss import SwissError, dutch_inputs, pair_swiss
+    from keizer.points import tournament
+
+    settings = swiss_settings(store, comp_id)
+    if not settings["rounds"]:
+        raise StoreError("set the planned number of rounds first: 'keizer swiss rounds N'")
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    _refuse_if_paired(season, target)
+    if target.number > settings["rounds"]:
+        raise StoreError(f"all {settings['rounds']} rounds are paired; add rounds with 'keizer swiss rounds N'")
+    if not target.exists or not store.attendance(comp_id, target.number):
+        mark_attendance(store, comp_id, {})
+    assign_numbers(store, comp_id)
+    season = store.load_season(comp_id)
+    rnd = season.rounds[target.number - 1]
+    rules = stored_points_rules(store, comp_id)
+    t = tournament(season, target.number - 1, rules.system, rules.scoring)
+    tpn = {p.id: p.start_no for p in season.players}
+    key_of = {p.start_no: p.id for p in season.players}
+    present = [tpn[p] for p in rnd.present]
+    if len(present) < 2:
+        raise StoreError(f"fewer than two players are present for round {target.number}; "
+                         "mark players present with 'keizer attend'")
+    forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
+    colour = Colour.BLACK if settings["initial_colour"] == "black" else Colour.WHITE
+    try:
+        found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden)
+    except SwissError as e:
+        if not e.players:
+            raise StoreError(str(e)) from None
+        names = {p.start_no: p.name for p in season.players}
+        left = ", ".join(names[n] for n in e.players)
+        raise StoreError(f"round {target.number} has no pairing without a rematch or a second bye "
+                         f"({left} left over); end the tournament or mark players absent") from None
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    scores = {n: d.score for n, d in dutch_inputs(t, target.number - 1).items()}
+    boards = []
+    for board, (white, black) in enumerate(found.pairs, 1):
+        store.add_game(comp_id, target.number, board, ids[key_of[white]], ids[key_of[black]])
+        why = f"{number(scores[white], 1)} against {number(scores[black], 1)}"
+        if scores[white] != scores[black]:
+            why += " (a float)"
+        boards.append(Board(board, key_of[white], key_of[black], why))
+    bye = key_of[found.bye] if found.bye is not None else None
+    if bye is not None:
+        store.set_attendance(comp_id, target.number, ids[bye], "bye")
+    bye_reason = (f"pairing-allocated bye worth {number(rules.scoring.pab, 1)}" if bye else None)
+    return Pairing(target.number, tuple(boards), bye, bye_reason, ())
+
+
+def _refuse_if_paired(season: Season, target) -> None:
+    if not target.paired:
+        return
+    rnd = season.rounds[target.number - 1]
+    waiting = [str(g.board) for g in rnd.games if g.result is None]
+    if waiting and len(waiting) < len(rnd.games):
+        raise StoreError(f"round {target.number} still waits for results (boards {', '.join(waiting)}); "
+                         "enter them with 'keizer result' before pairing the next round")
+    raise StoreError(f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
+
+
+def set_rounds(store: Store, comp_id: int, rounds: int) -> None:
+    """Change the planned number of rounds (not below the rounds already paired)."""
+    season = store.load_season(comp_id)
+    paired = sum(1 for r in season.rounds if r.games or r.byes)
+    if rounds < max(paired, 1):
+        raise StoreError(f"{paired} rounds are paired already; the tournament cannot have fewer")
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "rounds": rounds})
+
+
+def parse_points(text: str, what: str) -> str:
+    """'1', '0.5', '½' or '1/2' → '1/2' (stored exactly); 0 to 1 only."""
+    try:
+        value = Fraction(text.strip().replace("½", "1/2").replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        raise StoreError(f"{what} {text!r}: give points such as 1, 0.5 or 0") from None
+    if not 0 <= value <= 1:
+        raise StoreError(f"{what} {text!r}: points lie between 0 and 1")
+    return str(value)

@@ -1,0 +1,353 @@
+"""Swiss pairings (FIDE Dutch): replayed bbpPairings tournaments, hand-computed cases,
+invariants on random tournaments, and the Swiss competition in the database."""
+
+from __future__ import annotations
+
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from test_cli import bad, run, standings_json
+from keizer.formats import trf
+from keizer.model import Colour
+from keizer.pairing.swiss import (DutchInput, SwissError, allocate_colours, colour_preference, dutch_inputs,
+                                  initial_colour_of, pair_swiss)
+from keizer.tiebreaks import Code, Player, RoundResult, Scoring, Tournament
+
+DATA = Path(__file__).parent / "data" / "swiss"
+W, B = Colour.WHITE, Colour.BLACK
+
+
+def load(path: Path) -> Tournament:
+    text = path.read_bytes().decode("latin-1").replace("\r\n", "\n").replace("\r", "\n")
+    return trf.parse(text)
+
+
+def played_round(t: Tournament, r: int) -> tuple[set[tuple[int, int]], int | None, list[int]]:
+    """The pairs (white, black), the pairing-allocated bye and the players paired in round r (0-based)."""
+    pairs, bye, present = set(), None, []
+    for p in t.players:
+        res = p.results[r] if r < len(p.results) else None
+        if res is None or (res.opponent is None and res.code is not Code.PAB):
+            continue  # not paired: absent, requested bye, withdrawn
+        present.append(p.start_no)
+        if res.opponent is None:
+            bye = p.start_no
+        elif res.colour is W:
+            pairs.add((p.start_no, res.opponent))
+    return pairs, bye, present
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("bbp-*.trf")), ids=lambda p: p.stem)
+def test_every_round_of_a_bbp_tournament_is_paired_the_same(path):
+    t = load(path)
+    rounds = max(len(p.results) for p in t.players)
+    colour = initial_colour_of(t)
+    for r in range(rounds):
+        pairs, bye, present = played_round(t, r)
+        got = pair_swiss(t, rounds, present, upto=r, initial_colour=colour)
+        assert (set(got.pairs), got.bye) == (pairs, bye), f"round {r + 1}"
+
+
+def test_board_order_and_colours_of_a_next_round_match_bbp(tmp_path, capsys):
+    """The round bbpPairings pairs after the file, compared board by board through `keizer trf pair`."""
+    expected = (DATA / "bbp-40_9_4.round10.txt").read_text().split()
+    count, numbers = int(expected[0]), list(map(int, expected[1:]))
+    source = (DATA / "bbp-40_9_4.trf").read_bytes().decode("latin-1").replace("\r", "\n")
+    file = tmp_path / "next.trf"
+    file.write_text(source + "\nXXR 10\n", encoding="latin-1")
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "pair", str(file), "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    bbp_pairs = [[numbers[2 * k], numbers[2 * k + 1]] for k in range(count)]
+    assert got["round"] == 10
+    assert got["pairs"] + ([[got["bye"], 0]] if got["bye"] else []) == bbp_pairs
+
+
+# -- hand-computed cases ----------------------------------------------------------
+
+
+def players(n: int, results: dict[int, list[RoundResult]] | None = None) -> Tournament:
+    results = results or {}
+    ps = tuple(Player(k, f"P{k}", results=tuple(results.get(k, ()))) for k in range(1, n + 1))
+    return Tournament(ps, rounds=max((len(r) for r in results.values()), default=0))
+
+
+def test_round_one_is_top_half_against_bottom_half_with_alternating_colours():
+    # 8 players: 1-5, 6-2, 3-7, 8-4 (odd numbers in the top half get the initial colour).
+    assert pair_swiss(players(8), rounds=5).pairs == ((1, 5), (6, 2), (3, 7), (8, 4))
+    assert pair_swiss(players(8), rounds=5, initial_colour=B).pairs == ((5, 1), (2, 6), (7, 3), (4, 8))
+    # 7 players: the lowest-ranked takes the bye.
+    odd = pair_swiss(players(7), rounds=5)
+    assert odd.bye == 7 and odd.pairs == ((1, 4), (5, 2), (3, 6))
+
+
+def test_absent_players_are_not_paired_and_numbers_need_not_be_consecutive():
+    got = pair_swiss(players(6), rounds=3, present=[1, 2, 4, 6])
+    assert got.pairs == ((1, 4), (6, 2)) and got.bye is None
+
+
+def win(opp, colour):
+    return RoundResult(Code.WIN, opp, colour)
+
+
+def loss(opp, colour):
+    return RoundResult(Code.LOSS, opp, colour)
+
+
+def test_inputs_follow_the_dutch_definitions():
+    # Round 1: 1 beats 3 (White), 2 gets the PAB, 4 wins by forfeit against 5, 6 absent (zero).
+    results = {1: [win(3, W)], 3: [loss(1, B)], 2: [RoundResult(Code.PAB)],
+               4: [RoundResult(Code.FORFEIT_WIN, 5)], 5: [RoundResult(Code.FORFEIT_LOSS, 4)],
+               6: [RoundResult(Code.ZPB)]}
+    d = dutch_inputs(players(6, results), 1)
+    assert [d[n].score for n in range(1, 7)] == [1, 1, 0, 1, 0, 0]
+    assert d[1].colours == (W,) and d[4].colours == () and d[5].colours == ()
+    assert d[2].floats == ("down",) and d[4].floats == ("down",) and d[5].floats == ("none",)
+    assert d[6].floats == ("none",) and d[1].floats == ("none",)
+    assert not d[2].bye_eligible and not d[4].bye_eligible and d[6].bye_eligible
+    assert d[4].opponents == frozenset() and d[1].opponents == {3}   # a forfeit is no meeting
+
+
+def test_a_club_may_value_the_bye_at_half_a_point():
+    results = {1: [RoundResult(Code.PAB)]}
+    t = players(2, results)
+    half = Tournament(t.players, rounds=1, scoring=Scoring(pab=Fraction(1, 2)))
+    assert dutch_inputs(half, 1)[1].score == Fraction(1, 2)
+    assert dutch_inputs(t, 1)[1].score == 1
+
+
+def test_no_second_pairing_allocated_bye():
+    # Three players; 3 had the bye in round 1 and must not get it again.
+    results = {1: [win(2, W)], 2: [loss(1, B)], 3: [RoundResult(Code.PAB)]}
+    got = pair_swiss(players(3, results), rounds=3)
+    assert got.bye != 3 and got.bye == 2
+
+
+def test_forfeited_pair_may_meet_again_but_played_pair_may_not():
+    forfeit = {1: [RoundResult(Code.FORFEIT_WIN, 2)], 2: [RoundResult(Code.FORFEIT_LOSS, 1)]}
+    assert pair_swiss(players(2, forfeit), rounds=2).pairs in (((1, 2),), ((2, 1),))
+    played = {1: [win(2, W)], 2: [loss(1, B)]}
+    with pytest.raises(SwissError, match="rematch"):
+        pair_swiss(players(2, played), rounds=2)
+
+
+def test_forbidden_pairs_are_kept_apart():
+    got = pair_swiss(players(4), rounds=3, forbidden=[(1, 3)])
+    assert all(set(p) != {1, 3} for p in got.pairs)
+
+
+def test_colour_preferences():
+    assert colour_preference(()).colour is None
+    assert (colour_preference((W, B)).colour, colour_preference((W, B)).strong) == (W, False)   # mild
+    assert (colour_preference((W,)).colour, colour_preference((W,)).strong) == (B, True)
+    both = colour_preference((B, W, W))
+    assert (both.colour, both.absolute, both.imbalance) == (B, True, 1)   # two in a row
+    assert colour_preference((B, B, W, B)).colour is W and colour_preference((B, B, W, B)).absolute
+
+
+def inp(number, score, colours):
+    return DutchInput(number, Fraction(score), tuple(colours), ("none",) * len(colours), True, frozenset())
+
+
+def test_colour_allocation_rules_in_order():
+    # Both preferences granted.
+    assert allocate_colours(inp(1, 1, [W]), inp(2, 1, [B])) == (2, 1)
+    # The stronger preference: strong (diff 1) beats mild (diff 0).
+    assert allocate_colours(inp(1, 1, [B, W]), inp(2, 1, [B])) == (2, 1)
+    # Two absolutes: the wider colour difference wins.
+    assert allocate_colours(inp(1, 2, [W, B, W, W]), inp(2, 2, [B, W, W])) == (2, 1)
+    # Absolute (two Blacks in a row) beats mild.
+    assert allocate_colours(inp(1, 1, [W, B]), inp(2, 1, [B, B])) == (2, 1)
+    # Same preference and strength: alternate from the last round they differed (round 2: 1 had White).
+    assert allocate_colours(inp(1, 1, [B, W, B, W]), inp(2, 1, [W, B, B, W])) == (2, 1)
+    assert allocate_colours(inp(1, 1, [W, B, B, W]), inp(2, 1, [B, W, B, W])) == (1, 2)
+    # Identical histories: the higher-ranked by score, then by number, gets the preference.
+    assert allocate_colours(inp(1, 1, [B, W]), inp(3, 2, [B, W])) == (1, 3)
+    assert allocate_colours(inp(1, 1, [B, W]), inp(3, 1, [B, W])) == (3, 1)
+    # No preference at all: the higher-ranked gets the initial colour if his number is odd.
+    assert allocate_colours(inp(1, 0, []), inp(2, 0, [])) == (1, 2)
+    assert allocate_colours(inp(2, 0, []), inp(4, 0, [])) == (4, 2)
+    assert allocate_colours(inp(2, 0, []), inp(4, 0, []), B) == (2, 4)
+
+
+def test_initial_colour_from_the_file_or_round_one():
+    t = players(2, {1: [win(2, B)], 2: [loss(1, W)]})
+    assert initial_colour_of(t) is B
+    assert initial_colour_of(Tournament(t.players, 1, info=("XXC white1",))) is W
+    assert initial_colour_of(Tournament(t.players, 1, info=("152 W",))) is W
+    assert initial_colour_of(players(3)) is W
+
+
+def test_refusals():
+    with pytest.raises(SwissError, match="at least two"):
+        pair_swiss(players(3), rounds=3, present=[1])
+    with pytest.raises(SwissError, match="all 1 rounds"):
+        pair_swiss(players(2, {1: [win(2, W)], 2: [loss(1, B)]}), rounds=1)
+    with pytest.raises(SwissError, match="start number 9"):
+        pair_swiss(players(3), rounds=3, present=[1, 9])
+
+
+# -- invariants on random tournaments ---------------------------------------------
+
+
+def play_out(n: int, rounds: int, seed: int) -> list[tuple[Tournament, object, list[int]]]:
+    """A random tournament paired by the engine: (history, pairing, present) per round."""
+    rng = random.Random(seed)
+    results: dict[int, list[RoundResult]] = {k: [] for k in range(1, n + 1)}
+    out = []
+    for r in range(rounds):
+        t = Tournament(tuple(Player(k, results=tuple(v)) for k, v in results.items()), rounds=r)
+        present = [k for k in results if rng.random() > 0.1]
+        if len(present) < 2:
+            present = list(results)
+        got = pair_swiss(t, rounds, present, upto=r)
+        out.append((t, got, present))
+        for white, black in got.pairs:
+            outcome = rng.choice(["1", "0", "=", "+"] if rng.random() > 0.05 else ["+", "-"])
+            if outcome == "+":
+                results[white].append(RoundResult(Code.FORFEIT_WIN, black))
+                results[black].append(RoundResult(Code.FORFEIT_LOSS, white))
+            elif outcome == "-":
+                results[white].append(RoundResult(Code.FORFEIT_LOSS, black))
+                results[black].append(RoundResult(Code.FORFEIT_WIN, white))
+            else:
+                mine, theirs = {"1": (Code.WIN, Code.LOSS), "0": (Code.LOSS, Code.WIN),
+                                "=": (Code.DRAW, Code.DRAW)}[outcome]
+                results[white].append(RoundResult(mine, black, W))
+                results[black].append(RoundResult(theirs, white, B))
+        if got.bye:
+            results[got.bye].append(RoundResult(Code.PAB))
+        for k in results:
+            if k not in present:
+                results[k].append(RoundResult(rng.choice([Code.ZPB, Code.HPB])))
+    return out
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 14), st.integers(3, 7), st.integers(0, 10_000))
+def test_every_round_obeys_the_absolute_criteria(n, rounds, seed):
+    try:
+        played = play_out(n, rounds, seed)
+    except SwissError:
+        return  # small fields run out of legal pairings; the refusal itself is checked elsewhere
+    for r, (t, got, present) in enumerate(played):
+        data = dutch_inputs(t, r)
+        seen = [x for p in got.pairs for x in p] + ([got.bye] if got.bye else [])
+        assert sorted(seen) == sorted(present)                       # everyone present, once
+        assert (got.bye is None) == (len(present) % 2 == 0)
+        assert got.bye is None or data[got.bye].bye_eligible         # C.2
+        for white, black in got.pairs:
+            assert black not in data[white].opponents                 # C.1
+            if r + 1 < rounds:  # before the last round nobody is a topscorer: C.3 holds for all
+                pw, pb = colour_preference(data[white].colours), colour_preference(data[black].colours)
+                assert not (pw.absolute and pb.absolute and pw.colour is pb.colour)
+                assert not (pw.absolute and pw.colour is B) and not (pb.absolute and pb.colour is W)
+        boards = [max(data[w].score, data[b].score) for w, b in got.pairs]
+        assert boards == sorted(boards, reverse=True)                # top boards first
+
+
+# -- the Swiss tournament in the database ------------------------------------------
+
+
+@pytest.fixture
+def rapid(tmp_path, capsys):
+    db = tmp_path / "rapid.db"
+    for name, rating in (("Ann", "2100"), ("Bob", "1900"), ("Cor", "2000"), ("Dé'Jong", "1800"),
+                         ("<script>Eva", "1700"), ("Fay 🐴", "2200"), ("Gus", "1600")):
+        assert run(capsys, db, "member", "add", name, "--rating", rating)[0] == 0
+    code, out, err = run(capsys, db, "competition", "create", "Rapid", "--system", "swiss", "--rounds", "5",
+                         "--all-members")
+    assert code == 0 and "Swiss tournament (5 rounds)" in out, err
+    return db
+
+
+def pairs_of(capsys, db, *extra):
+    code, out, err = run(capsys, db, "pair", "--format", "json", *extra)
+    assert code == 0, err
+    data = json.loads(out)
+    return [(p["white"], p["black"]) for p in data["pairs"]], data["bye"]
+
+
+def keys(capsys, db):
+    code, out, _ = run(capsys, db, "player", "list", "--format", "json")
+    return {row["name"]: row["key"] for row in json.loads(out)}
+
+
+def test_swiss_weekly_loop(rapid, capsys):
+    k = keys(capsys, rapid)
+    pairs, bye = pairs_of(capsys, rapid)
+    # TPN by rating: Fay 1, Ann 2, Cor 3, Bob 4, Dé'Jong 5, Eva 6, Gus 7 → 1-4, 5-2, 3-6, bye 7.
+    assert pairs == [(k["Fay 🐴"], k["Bob"]), (k["Dé'Jong"], k["Ann"]), (k["Cor"], k["<script>Eva"])]
+    assert bye == k["Gus"]
+    code, out, _ = run(capsys, rapid, "swiss", "numbers", "--format", "json")
+    assert [r["name"] for r in json.loads(out)] == ["Fay 🐴", "Ann", "Cor", "Bob", "Dé'Jong", "<script>Eva", "Gus"]
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    # Ann sends notice for round 2: a requested bye worth ½.
+    assert run(capsys, rapid, "attend", "-e", "Ann")[0] == 0
+    pairs, bye = pairs_of(capsys, rapid)
+    assert all(k["Ann"] not in p for p in pairs) and bye is None
+    # Leaders meet: Fay and Eva (1 point, with Gus who had the bye); no rematch from round 1.
+    assert all(set(p) != {k["Fay 🐴"], k["Bob"]} for p in pairs)
+    assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=0-1")[0] == 0
+    rows = {r["name"]: r["points"] for r in standings_json(capsys, rapid)}
+    assert rows["Ann"] == 1 and rows["Gus"] >= 1   # ½ in round 1, ½ for the requested bye
+    assert sum(rows.values()) == 3 + 1 + 3 + Fraction(1, 2)   # games, PAB, games, requested bye
+
+
+def test_swiss_refusals_leave_the_database_untouched(rapid, capsys):
+    bad(capsys, rapid, "pair", "--fix", "Ann", "Bob", match="Dutch rules")
+    bad(capsys, rapid, "attend", "-k", "Ann", match="no club-duty")
+    bad(capsys, rapid, "attend", "-x", "Ann=win", match="no external")
+    bad(capsys, rapid, "roundrobin", "draw", match="cannot draw")
+    run(capsys, rapid, "pair")
+    bad(capsys, rapid, "pair", match="already paired")
+    bad(capsys, rapid, "swiss", "rounds", "0", match="0")
+    bad(capsys, rapid, "competition", "create", "X", "--system", "swiss", match="--rounds")
+    bad(capsys, rapid, "competition", "create", "Y", "--rounds", "5", match="Swiss")
+    bad(capsys, rapid, "competition", "create", "Z", "--system", "swiss", "--rounds", "5", "--bye-points", "2",
+        match="between 0 and 1")
+
+
+def test_pairing_again_and_the_last_round(rapid, capsys):
+    first = pairs_of(capsys, rapid)
+    again = pairs_of(capsys, rapid, "--again")
+    assert again == first
+    assert run(capsys, rapid, "swiss", "rounds", "1")[0] == 0
+    assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=1-0")[0] == 0
+    bad(capsys, rapid, "pair", match="all 1 rounds are paired")
+    assert run(capsys, rapid, "swiss", "rounds", "2")[0] == 0
+    assert run(capsys, rapid, "pair")[0] == 0
+
+
+def test_late_entrant_is_numbered_by_rating(rapid, capsys):
+    assert run(capsys, rapid, "pair")[0] == 0
+    assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=1-0")[0] == 0
+    assert run(capsys, rapid, "member", "add", "Hans", "--rating", "2050")[0] == 0
+    assert run(capsys, rapid, "player", "add", "Hans")[0] == 0
+    assert run(capsys, rapid, "pair")[0] == 0
+    code, out, _ = run(capsys, rapid, "swiss", "numbers", "--format", "json")
+    assert [r["name"] for r in json.loads(out)][:4] == ["Fay 🐴", "Ann", "Hans", "Cor"]
+
+
+def test_export_and_pair_the_file_gives_the_same_round(rapid, capsys, tmp_path):
+    """The database and `keizer trf pair` on its TRF export agree on the next round."""
+    for _ in range(3):
+        run(capsys, rapid, "pair")
+        assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    file = tmp_path / "rapid.trf"
+    assert run(capsys, rapid, "export", "--format", "trf", "-o", str(file))[0] == 0
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "pair", str(file), "--rounds", "5", "--format", "json")
+    assert code == 0, err
+    from_file = json.loads(out)
+    code, out, _ = run(capsys, rapid, "pair", "--dry-run", "--format", "json")
+    in_db = json.loads(out)
+    code, out2, _ = run(capsys, rapid, "swiss", "numbers", "--format", "json")
+    tpn = {r["name"]: r["tpn"] for r in json.loads(out2)}
+    names = {v: n for n, v in keys(capsys, rapid).items()}
+    assert from_file["round"] == in_db["round"] == 4
+    assert from_file["pairs"] == [[tpn[names[p["white"]]], tpn[names[p["black"]]]] for p in in_db["pairs"]]
