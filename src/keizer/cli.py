@@ -235,8 +235,9 @@ def competition() -> None:
 @click.option("--stages", default="regular:2,rapid:2,blitz:2,armageddon:1", show_default=True,
               help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, armageddon).")
 @click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
-@click.option("--schedule", type=click.Choice(["roundrobin", "crepaux", "knockout"]), default="roundrobin", show_default=True,
-              help="Team event: a team round-robin, the Crepaux system (three teams), or a knock-out.")
+@click.option("--schedule", type=click.Choice(["roundrobin", "crepaux", "knockout", "swiss"]), default="roundrobin",
+              show_default=True,
+              help="Team event: a team round-robin, the Crepaux system (three teams), a knock-out, or a Swiss.")
 @click.option("--rounds", type=click.IntRange(1, 99), help="Swiss (players or teams): the planned number of rounds.")
 @click.option("--bye-points", help="Swiss: points of the pairing-allocated bye (default 1).")
 @click.option("--excused-points", help="Swiss: points of a requested bye, an excused absence (default ½).")
@@ -285,8 +286,13 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
 
         system_settings = {"stages": parse_stages(stages)}
     elif system == "team":
+        if bye_points or excused_points:
+            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); --bye-points and "
+                             "--excused-points are for individual Swiss tournaments")
         system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition, "tiebreaks": listed}
+        if swiss_team:
+            system_settings |= {"rounds": rounds, "initial_colour": initial_colour}
         from keizer.teamevent import team_warnings
 
         warnings = team_warnings(system_settings)

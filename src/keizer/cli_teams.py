@@ -22,7 +22,7 @@ from keizer.store import Store, StoreError
 
 @click.group("team")
 def team() -> None:
-    """Team events: teams with ordered boards, a round-robin, Crepaux or knock-out schedule."""
+    """Team events: teams with ordered boards, a round-robin, Crepaux, Swiss or knock-out schedule."""
 
 
 @team.command("add")
@@ -74,13 +74,21 @@ def team_list(ctx: Context, fmt: str) -> None:
 def team_schedule(ctx: Context, first_date, every: int) -> None:
     """Store every round: the matches and their boards (again: until the first result).
 
-    A knock-out event stores round 1 of the bracket (teams seeded in start order);
-    'keizer team next' stores the later rounds.
+    A knock-out event stores round 1 of the bracket (teams seeded in start order), a
+    Swiss event pairs round 1 (teams seeded by mean rating); 'keizer team next' stores
+    the later rounds.
     """
     with writing(ctx, "team schedule", "team schedule") as store:
         comp_id = ctx.comp(store)["id"]
         rounds = ops.schedule_team_event(store, comp_id, first_date.date() if first_date else None, every)
         event = ops.load_event(store, comp_id)
+    if event.rules.schedule == "swiss":
+        click.echo(f"round 1 of {rounds} paired (Swiss, FIDE Dutch; teams seeded by mean rating); enter the results, "
+                   "then 'keizer team next'")
+        click.echo(render([{"match": m.number, "white_on_board_1": m.first, "black_on_board_1": m.second or "(bye)"}
+                           for m in event.round_matches(1)], ["match", "white_on_board_1", "black_on_board_1"],
+                          "table"))
+        return
     if event.rules.schedule == "knockout":
         click.echo(f"round 1 of {rounds} scheduled (knock-out, teams seeded in start order); enter the results, "
                    "then 'keizer team next'")
@@ -133,9 +141,11 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
 @click.option("--date", "when", type=click.DateTime(["%Y-%m-%d"]), help="Date of a round this creates.")
 @pass_ctx
 def team_next(ctx: Context, when) -> None:
-    """Knock-out: store the next round's matches whose two teams are decided."""
-    with writing(ctx, "team next", "team knock-out: next matches") as store:
-        created = ops.knockout_next(store, ctx.comp(store)["id"], when.date() if when else None)
+    """Swiss: pair the next round.  Knock-out: store the next matches whose teams are decided."""
+    with writing(ctx, "team next", "team event: next round") as store:
+        comp_id = ctx.comp(store)["id"]
+        step = ops.swiss_next if ops.stored_rules(store, comp_id).schedule == "swiss" else ops.knockout_next
+        created = step(store, comp_id, when.date() if when else None)
     click.echo("\n".join(created))
 
 

@@ -55,13 +55,15 @@ from keizer.store import Store, StoreError, pick_by_name
 from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
                               advise, labels, rank, recommended)
 
-SCHEDULES = ("roundrobin", "crepaux", "knockout")
+SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 #: System settings of a team event, with their defaults (``keizer competition create --system team``).
 DEFAULTS: dict[str, Any] = {"boards": 4, "schedule": "roundrobin", "double": False, "swap_last_two": False,
-                            "edition": "2026", "tiebreaks": None}
+                            "edition": "2026", "tiebreaks": None, "rounds": None, "initial_colour": "white"}
 #: Match points 2-1-0.  A free round scores nothing, as in an individual round-robin: with an
 #: odd number of teams everyone has one, and Crepaux teams sit out one pairing without a bye.
 MATCH_SCORING = replace(Scoring.matches(), pab=Fraction(0))
+#: A team Swiss: a pairing-allocated bye is worth a drawn match (FIDE C.04.6's default).
+SWISS_MATCH_SCORING = Scoring.matches()
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,17 @@ class TeamRules:
     swap_last_two: bool
     tiebreaks: tuple[str, ...]
     edition: Edition
+    rounds: int | None = None  # a Swiss: the planned number of rounds
+    initial_colour: str = "white"  # a Swiss: the colour of the top seed's first board in round 1
+
+    @property
+    def system(self) -> System:
+        """How the tie-break rules see the event."""
+        return System.SWISS if self.schedule == "swiss" else System.ROUND_ROBIN
+
+    @property
+    def match_scoring(self) -> Scoring:
+        return SWISS_MATCH_SCORING if self.schedule == "swiss" else MATCH_SCORING
 
 
 def team_rules(settings: Mapping[str, Any]) -> TeamRules:
@@ -89,17 +102,18 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
     merged = {**DEFAULTS, **settings}
     if merged["schedule"] not in SCHEDULES:
         raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
-    tiebreaks = tuple(merged["tiebreaks"] or recommended(True, System.ROUND_ROBIN))
+    system = System.SWISS if merged["schedule"] == "swiss" else System.ROUND_ROBIN
+    tiebreaks = tuple(merged["tiebreaks"] or recommended(True, system))
     try:
         edition = Edition.parse(str(merged["edition"]))
-        advice = advise(list(tiebreaks), True, System.ROUND_ROBIN, edition)
+        advice = advise(list(tiebreaks), True, system, edition)
     except TieBreakError as e:
         raise StoreError(str(e)) from None
     errors = [a.message for a in advice if a.level == "error"]
     if errors:
         raise StoreError(errors[0])
     return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
-                     bool(merged["swap_last_two"]), tiebreaks, edition)
+                     bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"])
 
 
 def team_warnings(settings: Mapping[str, Any]) -> list[str]:
@@ -107,7 +121,7 @@ def team_warnings(settings: Mapping[str, Any]) -> list[str]:
     rules = team_rules(settings)
     if not settings.get("tiebreaks"):
         return []
-    return [a.message for a in advise(list(rules.tiebreaks), True, System.ROUND_ROBIN, rules.edition)
+    return [a.message for a in advise(list(rules.tiebreaks), True, rules.system, rules.edition)
             if a.level != "error"]
 
 
@@ -229,6 +243,8 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
     teams = store.teams(comp_id)
     if rules.schedule == "knockout":
         return _schedule_knockout(store, comp_id, teams, rules, first_date.isoformat() if first_date else None)
+    if rules.schedule == "swiss":
+        return _schedule_swiss(store, comp_id, teams, rules, first_date.isoformat() if first_date else None)
     plan = _plan(teams, rules)
     ids = {t["name"]: t["id"] for t in teams}
     # Until a line-up says otherwise a team fields its first members, in board order.
@@ -318,7 +334,7 @@ def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: 
 def _round_seats(store: Store, comp_id: int, rules: TeamRules, number: int,
                  games: Sequence[Mapping[str, Any]]) -> dict[int, SeatGame]:
     """Board number of round ``number`` → who sits there (team and team board)."""
-    if rules.schedule != "knockout":
+    if rules.schedule not in ("knockout", "swiss"):
         planned = _plan(store.teams(comp_id), rules)[number - 1]
         return dict(enumerate((g for m in planned for g in m.games), 1))
     names = {t["id"]: t["name"] for t in store.teams(comp_id)}
@@ -447,8 +463,10 @@ def ranking_tournament(event: TeamEvent, upto: int | None = None, players: bool 
     for t in event.teams:
         line = []
         for r in range(1, upto + 1):
-            m = next(x for x in event.round_matches(r) if t["name"] in (x.first, x.second))
-            if m.second is None:
+            m = next((x for x in event.round_matches(r) if t["name"] in (x.first, x.second)), None)
+            if m is None:  # a Swiss team that was not paired (withdrawn)
+                line.append(Match(Code.ZPB))
+            elif m.second is None:
                 line.append(Match(Code.PAB))
             else:
                 other = m.second if m.first == t["name"] else m.first
@@ -456,12 +474,13 @@ def ranking_tournament(event: TeamEvent, upto: int | None = None, players: bool 
         members = tuple(start[m["key"]] for m in t["members"])
         teams.append(Team(t["start_no"], t["name"], members, tuple(line)))
     people: tuple[Player, ...] = ()
+    system = event.rules.system
     if players:
         listed = {start[key] for key in team_of}
-        people = tuple(p for p in player_tournament(event.season, upto, System.ROUND_ROBIN, Scoring()).players
+        people = tuple(p for p in player_tournament(event.season, upto, system, Scoring()).players
                        if p.start_no in listed)
     colours = "".join("W" if first_has_white(k) else "B" for k in range(1, event.rules.boards + 1))
-    return Tournament(people, upto, System.ROUND_ROBIN, Scoring(), tuple(teams), MATCH_SCORING,
+    return Tournament(people, upto, system, Scoring(), tuple(teams), event.rules.match_scoring,
                       event.rules.boards, event.name, event.rules.tiebreaks, (f"352 {colours}",))
 
 
@@ -582,14 +601,16 @@ def _schedule_knockout(store: Store, comp_id: int, teams: Sequence[Mapping[str, 
         if slot.round == 1:
             assert slot.seeds is not None
             top, bottom = slot.seeds
-            board = _store_knockout_match(store, comp_id, teams, rules, 1, slot.index, names[top - 1],
+            board = _store_match(store, comp_id, teams, rules, 1, slot.index, names[top - 1],
                                           names[bottom - 1] if bottom else None, board)
     return bracket.rounds
 
 
-def _store_knockout_match(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]], rules: TeamRules,
-                          number: int, match: int, top: str, bottom: str | None, board: int) -> int:
-    """One match and its boards (numbered on from ``board``); returns the last board number."""
+def _store_match(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]], rules: TeamRules,
+                          number: int, match: int, top: str, bottom: str | None, board: int,
+                          stage: str | None = "regular:0") -> int:
+    """One match and its boards (numbered on from ``board``); returns the last board number.
+    ``top`` has White on the odd boards."""
     ids = {t["name"]: t["id"] for t in teams}
     lineups = {t["name"]: [m["player_id"] for m in t["members"]][:rules.boards] for t in teams}
     store.add_team_match(comp_id, number, match, ids[top], ids[bottom] if bottom else None)
@@ -599,7 +620,7 @@ def _store_knockout_match(store: Store, comp_id: int, teams: Sequence[Mapping[st
         g = _board(Seat(top, k), Seat(bottom, k))
         board += 1
         store.add_game(comp_id, number, board, lineups[g.white.team][g.white.board - 1],
-                       lineups[g.black.team][g.black.board - 1], match=match, stage="regular:0")
+                       lineups[g.black.team][g.black.board - 1], match=match, stage=stage)
     return board
 
 
@@ -664,7 +685,7 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
         if s.round not in store.round_numbers(comp_id):
             store.ensure_round(comp_id, s.round, when.isoformat() if when else None)
         board = max((g["board"] for g in store.games(comp_id, s.round)), default=0)
-        _store_knockout_match(store, comp_id, teams, rules, s.round, s.index, s.top, s.bottom, board)
+        _store_match(store, comp_id, teams, rules, s.round, s.index, s.top, s.bottom, board)
         created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}")
     if created:
         return created
@@ -705,6 +726,106 @@ def award_match(store: Store, comp_id: int, number: int, match: int, team_ref: s
     store.set_system_settings(comp_id, {**settings, "awarded": {**(settings.get("awarded") or {}),
                                                                 f"{number}:{match}": team}})
     return team
+
+
+# -- Swiss events --------------------------------------------------------------------
+
+
+def swiss_seeds(teams: Sequence[Mapping[str, Any]], boards: int) -> list[str]:
+    """Team pairing numbers: by the mean rating of the board players (unrated ones left
+    out), highest first, then by name.
+
+    >>> teams = [{"name": "B", "members": [{"rating": 1800, "reserve": 0}, {"rating": None, "reserve": 0}]},
+    ...          {"name": "A", "members": [{"rating": 1700, "reserve": 0}, {"rating": 1900, "reserve": 0}]}]
+    >>> swiss_seeds(teams, 2)
+    ['A', 'B']
+    """
+    def mean(team: Mapping[str, Any]) -> Fraction:
+        rated = [m["rating"] for m in team["members"] if not m["reserve"]][:boards]
+        rated = [r for r in rated if r]
+        return Fraction(sum(rated), len(rated)) if rated else Fraction(0)
+
+    return [t["name"] for t in sorted(teams, key=lambda t: (-mean(t), t["name"].casefold()))]
+
+
+def swiss_pairing_tournament(event: TeamEvent, upto: int) -> Tournament:
+    """The teams as the Dutch system sees them: one 'player' per team, numbered by seed;
+    a match won, drawn or lost (on game points) is a win, draw or loss in the colour of
+    the team's first board; a bye is a pairing-allocated bye worth a drawn match."""
+    from keizer.tiebreaks import RoundResult
+
+    t = ranking_tournament(event, upto, players=False)
+    tpn = {name: k for k, name in enumerate(event.seeds, 1)}
+    by_number = {team.number: team.name for team in t.teams}
+    people = tuple(
+        Player(tpn[team.name], team.name, results=tuple(
+            RoundResult(m.code, tpn[by_number[m.opponent]] if m.opponent else None, m.colour)
+            for m in team.matches[:upto]))
+        for team in t.teams)
+    # Match points 2-1-0 on the Dutch rules' scale of 1-½-0; the bye is a drawn match.
+    return Tournament(tuple(sorted(people, key=lambda p: p.start_no)), upto, System.SWISS,
+                      Scoring(pab=Fraction(1, 2)))
+
+
+def _schedule_swiss(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]], rules: TeamRules,
+                    when: str | None) -> int:
+    """Seed the teams and pair round 1.  Returns the planned number of rounds."""
+    _require_teams(teams)
+    for number in reversed(store.round_numbers(comp_id)):
+        store.delete_round(comp_id, number)
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "seeds": swiss_seeds(teams, rules.boards)})
+    _pair_swiss_round(store, comp_id, when)
+    return int(rules.rounds or 0)
+
+
+def _pair_swiss_round(store: Store, comp_id: int, when: str | None) -> list[str]:
+    from keizer.model import Colour
+    from keizer.pairing.swiss import SwissError, pair_swiss
+
+    event = load_event(store, comp_id)
+    rules = event.rules
+    number = len(event.season.rounds) + 1
+    if rules.rounds is None or number > rules.rounds:
+        raise StoreError(f"all {rules.rounds} rounds are paired; the event is over")
+    t = swiss_pairing_tournament(event, number - 1)
+    colour = Colour.BLACK if rules.initial_colour == "black" else Colour.WHITE
+    try:
+        found = pair_swiss(t, rules.rounds, upto=number - 1, initial_colour=colour)
+    except SwissError as e:
+        if not e.players:
+            raise StoreError(str(e)) from None
+        left = ", ".join(event.seeds[n - 1] for n in e.players)
+        raise StoreError(f"round {number} has no pairing without a rematch or a second bye ({left} left over)"
+                         ) from None
+    teams = store.teams(comp_id)
+    store.ensure_round(comp_id, number, when)
+    board, lines = 0, []
+    for match, (white, black) in enumerate(found.pairs, 1):
+        first, second = event.seeds[white - 1], event.seeds[black - 1]
+        board = _store_match(store, comp_id, teams, rules, number, match, first, second, board, None)
+        lines.append(f"round {number} match {match}: {first} – {second}")
+    if found.bye is not None:
+        _store_match(store, comp_id, teams, rules, number, len(found.pairs) + 1,
+                              event.seeds[found.bye - 1], None, board, None)
+        lines.append(f"round {number}: bye for {event.seeds[found.bye - 1]}")
+    return lines
+
+
+def swiss_next(store: Store, comp_id: int, when: date | None = None) -> list[str]:
+    """Pair the next round of a team Swiss by the Dutch system, once every result is in."""
+    rules = stored_rules(store, comp_id)
+    event = load_event(store, comp_id)
+    if not event.seeds or not event.season.rounds:
+        raise StoreError("the Swiss has not started; pair round 1 with 'keizer team schedule'")
+    last = len(event.season.rounds)
+    if event.played < last:
+        waiting = [f"match {m.number} ({m.first} – {m.second})" for m in event.round_matches(last)
+                   if m.second is not None and m.score() is None]
+        raise StoreError(f"round {last} still waits for results: {', '.join(waiting)}; "
+                         f"enter them with 'keizer team result {last} MATCH …'")
+    if rules.rounds is not None and last >= rules.rounds:
+        raise StoreError(f"all {rules.rounds} rounds are played; the event is over")
+    return _pair_swiss_round(store, comp_id, when.isoformat() if when else None)
 
 
 # -- TRF -----------------------------------------------------------------------------
