@@ -7,7 +7,7 @@ import json
 
 import html5lib
 
-from test_cli import bad, run
+from test_cli import bad
 from test_team_knockout import matches, ok
 from keizer.formats import trf
 from keizer.publish import publish
