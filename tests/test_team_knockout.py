@@ -75,7 +75,7 @@ def test_three_teams_from_schedule_to_award(tmp_path, capsys):
     assert bracket(capsys, db)[(2, 1)][3:] == (None, "level 1–1 after the regular games, also on board count "
                                                "and bottom-board elimination: every stage played, the arbiter "
                                                "decides (awarded_to)")
-    bad(capsys, db, "team", "next", match="level on game points, board count and bottom-board elimination")
+    bad(capsys, db, "team", "next", match="level after game points, board count and bottom-board elimination")
     bad(capsys, db, "team", "award", "2", "1", "Gamma", match="Gamma does not play in match 1 of round 2")
     bad(capsys, db, "team", "award", "2", "5", "Alfa", match="no match 5 in round 2")
     assert ok(capsys, db, "team", "award", "2", "1", "beta").strip() == "round 2 match 1 awarded to Beta"
@@ -128,3 +128,43 @@ def test_bracket_page(tmp_path, capsys):
     assert "Dora" in text and "Hans" in text  # the board results of the semi-final
     for html in site.rglob("*.html"):  # the season's front page shows the event too
         html5lib.HTMLParser(strict=True).parse(html.read_bytes())
+
+
+def test_tie_break_stages_rapid_then_armageddon(tmp_path, capsys):
+    """A match level on game points, board count and elimination goes to a rapid mini-match on
+    the same boards with colours reversed, then to one armageddon game on board 1."""
+    db = tmp_path / "ko.db"
+    for _, *people in TEAMS:
+        for person in people:
+            ok(capsys, db, "member", "add", person)
+    ok(capsys, db, "competition", "create", "Bekerteams", "--system", "team", "--boards", "2",
+       "--schedule", "knockout", "--stages", "rapid:2,armageddon:1")
+    for team, *people in TEAMS:
+        ok(capsys, db, "team", "add", team, *[x for p in people for x in ("--board", p)])
+    ok(capsys, db, "team", "schedule")
+    out = ok(capsys, db, "team", "result", "1", "2", "½-½", "½-½")   # Beta – Gamma, level on everything
+    assert "rapid next" in out
+    assert "rapid tie-break on 2 boards" in ok(capsys, db, "team", "next")
+    # The rapid boards: Gijs has White against Dora, Emil against Hans (reversed).
+    assert matches(capsys, db, 1)[1][3] == [(1, "Dora", "Gijs"), (2, "Hans", "Emil"),
+                                            (3, "Gijs", "Dora"), (4, "Emil", "Hans")]
+    ok(capsys, db, "team", "result", "1", "2", "½-½", "½-½")           # the rapid match level too
+    assert "armageddon tie-break on 1 board" in ok(capsys, db, "team", "next")
+    assert matches(capsys, db, 1)[1][3][-1] == (5, "Dora", "Gijs")    # colours reversed once more
+    out = ok(capsys, db, "team", "result", "1", "2", "½-½")            # a draw: Black (Gamma) goes through
+    assert "Gamma goes through" in out
+    assert bracket(capsys, db)[(1, 2)][3] == "Gamma"
+    # The score shown is the match itself; the tie-break is in 'how'.
+    assert bracket(capsys, db)[(1, 2)][2] == [1, 1]
+    assert "round 2 match 1: Alfa – Gamma" in ok(capsys, db, "team", "next")
+
+
+def test_tie_break_stages_are_checked(tmp_path, capsys):
+    db = knockout(tmp_path, capsys)
+    bad(capsys, db, "competition", "create", "X", "--system", "team", "--boards", "2", "--schedule", "knockout",
+        "--stages", "rapid:3", match="at most the event's 2 boards")
+    bad(capsys, db, "competition", "create", "Y", "--system", "team", "--boards", "2", "--schedule", "knockout",
+        "--stages", "armageddon:1,rapid:2", match="comes after armageddon")
+    bad(capsys, db, "competition", "create", "Z", "--system", "team", "--boards", "2", "--stages", "rapid:2",
+        match="--stages is for knock-outs")
+    bad(capsys, db, "competition", "create", "K", "--stages", "rapid:2", match="--stages is for knock-outs")

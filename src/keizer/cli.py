@@ -232,8 +232,9 @@ def competition() -> None:
 @click.option("--tiebreaks", help="Tie-break list, e.g. 'DE,SB,WIN' (default: FIDE's recommendation).")
 @click.option("--edition", default="2026", show_default=True, help="Tie-break rule edition.")
 @click.option("--lots", type=int, help="Round-robin: seed of the drawing of lots for ties the list leaves.")
-@click.option("--stages", default="regular:2,rapid:2,blitz:2,armageddon:1", show_default=True,
-              help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, armageddon).")
+@click.option("--stages", help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, "
+              "armageddon); a cup's default regular:2,rapid:2,blitz:2,armageddon:1. Team knock-out: the tie-break "
+              "stages after the match, boards each, e.g. rapid:4,armageddon:1 (default none).")
 @click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
 @click.option("--schedule", type=click.Choice(["roundrobin", "crepaux", "knockout", "swiss"]), default="roundrobin",
               show_default=True,
@@ -246,7 +247,7 @@ def competition() -> None:
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @pass_ctx
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
-                       swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str,
+                       swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str | None,
                        boards: int, schedule: str, rounds: int | None, bye_points: str | None,
                        excused_points: str | None, initial_colour: str, all_members: bool) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
@@ -284,7 +285,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     elif system == "knockout":
         from keizer.cup import parse_stages
 
-        system_settings = {"stages": parse_stages(stages)}
+        system_settings = {"stages": parse_stages(stages or "regular:2,rapid:2,blitz:2,armageddon:1")}
     elif system == "team":
         if bye_points or excused_points:
             raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); --bye-points and "
@@ -293,11 +294,19 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
                            "edition": edition, "tiebreaks": listed}
         if swiss_team:
             system_settings |= {"rounds": rounds, "initial_colour": initial_colour}
+        if stages is not None:
+            if schedule != "knockout":
+                raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
+            from keizer.cup import parse_stages
+
+            system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
         from keizer.teamevent import team_warnings
 
         warnings = team_warnings(system_settings)
     elif double or swap_last_two or tiebreaks:
         raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
+    if stages is not None and system not in ("knockout", "team"):
+        raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
         comp_id = store.create_competition(name, preset, overrides, system, system_settings)
         registered = 0

@@ -58,7 +58,8 @@ from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Tea
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 #: System settings of a team event, with their defaults (``keizer competition create --system team``).
 DEFAULTS: dict[str, Any] = {"boards": 4, "schedule": "roundrobin", "double": False, "swap_last_two": False,
-                            "edition": "2026", "tiebreaks": None, "rounds": None, "initial_colour": "white"}
+                            "edition": "2026", "tiebreaks": None, "rounds": None, "initial_colour": "white",
+                            "stages": None}
 #: Match points 2-1-0.  A free round scores nothing, as in an individual round-robin: with an
 #: odd number of teams everyone has one, and Crepaux teams sit out one pairing without a bye.
 MATCH_SCORING = replace(Scoring.matches(), pab=Fraction(0))
@@ -78,6 +79,7 @@ class TeamRules:
     edition: Edition
     rounds: int | None = None  # a Swiss: the planned number of rounds
     initial_colour: str = "white"  # a Swiss: the colour of the top seed's first board in round 1
+    stages: tuple[tuple[str, int], ...] = ()  # a knock-out: tie-break stages after the match, (kind, boards)
 
     @property
     def system(self) -> System:
@@ -112,8 +114,12 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
     errors = [a.message for a in advice if a.level == "error"]
     if errors:
         raise StoreError(errors[0])
+    stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
+    if any(games > int(merged["boards"]) for _, games in stages):
+        raise StoreError(f"a tie-break stage is played on at most the event's {merged['boards']} boards")
     return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
-                     bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"])
+                     bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"],
+                     stages)
 
 
 def team_warnings(settings: Mapping[str, Any]) -> list[str]:
@@ -323,7 +329,9 @@ def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: 
         chosen.append(row["id"])
     seats = _round_seats(store, comp_id, rules, number, games)
     for g in games:
-        seat = seats[g["board"]]
+        seat = seats.get(g["board"])
+        if seat is None:  # a knock-out's tie-break stage: made from the match's line-ups when it is due
+            continue
         white = chosen[seat.white.board - 1] if seat.white.team == team["name"] else g["white"]
         black = chosen[seat.black.board - 1] if seat.black.team == team["name"] else g["black"]
         if (white, black) != (g["white"], g["black"]):
@@ -342,7 +350,8 @@ def _round_seats(store: Store, comp_id: int, rules: TeamRules, number: int,
     for m in store.team_matches(comp_id):
         if m["round"] != number or m["second_team"] is None:
             continue
-        mine = sorted((g["board"] for g in games if g["match"] == m["number"]))
+        mine = sorted(g["board"] for g in games
+                      if g["match"] == m["number"] and (g["stage"] or "regular").startswith("regular"))
         for k, board in enumerate(mine, 1):
             seats[board] = _board(Seat(names[m["first_team"]], k), Seat(names[m["second_team"]], k))
     return seats
@@ -362,7 +371,10 @@ def enter_match_results(store: Store, comp_id: int, number: int, match: int, res
     if row["second_team"] is None:
         raise StoreError(f"match {match} of round {number} is the bye of {names[row['first_team']]}; "
                          "it has no games")
-    boards = [g["board"] for g in store.games(comp_id, number) if g["match"] == match]
+    games = [g for g in store.games(comp_id, number) if g["match"] == match]
+    # A knock-out match with tie-break stages takes the results of its latest stage.
+    latest = max((g["stage"] or "" for g in games), key=lambda stage: int(stage.rpartition(":")[2] or 0))
+    boards = [g["board"] for g in games if (g["stage"] or "") == latest]
     if len(results) != len(boards):
         raise StoreError(f"match {match} of round {number} has {len(boards)} boards and {len(results)} results "
                          "were given; give one per board, board 1 first, as on the board (White's first): 1-0 ½-½ …")
@@ -382,10 +394,15 @@ class TeamMatch:
     second: str | None
     games: tuple[Game, ...]
 
+    @property
+    def regular(self) -> tuple[Game, ...]:
+        """The match itself, without a knock-out's tie-break stages."""
+        return tuple(g for g in self.games if g.stage is None or g.stage.startswith("regular"))
+
     def score(self) -> tuple[Fraction, Fraction] | None:
         """Game points of (first, second) once every board has its result."""
-        results = tuple(g.result for g in self.games if g.result is not None)
-        if self.second is None or not results or len(results) < len(self.games):
+        results = tuple(g.result for g in self.regular if g.result is not None)
+        if self.second is None or not results or len(results) < len(self.regular):
             return None
         return TeamMatchResult(self.first, self.second, results).game_points
 
@@ -569,10 +586,17 @@ def crosstable(event: TeamEvent, upto: int | None = None) -> dict[tuple[str, str
 # -- knock-out events ----------------------------------------------------------------
 
 
-def _knockout_format(boards: int):
+def _knockout_format(rules: TeamRules):
+    """The match on every board, then the tie-break stages (rapid, blitz, armageddon) on
+    their first boards."""
     from keizer.pairing.knockout import MatchFormat, Stage, StageKind
 
-    return MatchFormat((Stage(StageKind.REGULAR, boards),), team=True)
+    stages = [Stage(StageKind.REGULAR, rules.boards)]
+    stages += [Stage(StageKind(kind), games) for kind, games in rules.stages]
+    try:
+        return MatchFormat(tuple(stages), team=True)
+    except ValueError as e:
+        raise StoreError(f"--stages: {e}") from None
 
 
 def _require_knockout(store: Store, comp_id: int, what: str) -> TeamRules:
@@ -591,7 +615,7 @@ def _schedule_knockout(store: Store, comp_id: int, teams: Sequence[Mapping[str, 
 
     _require_teams(teams)
     names = [t["name"] for t in teams]
-    bracket = make_bracket(names, _knockout_format(rules.boards))
+    bracket = make_bracket(names, _knockout_format(rules))
     for number in reversed(store.round_numbers(comp_id)):
         store.delete_round(comp_id, number)
     store.set_system_settings(comp_id, {**store.system_settings(comp_id), "seeds": names, "awarded": {}})
@@ -624,19 +648,37 @@ def _store_match(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]],
     return board
 
 
+def _store_stage(store: Store, comp_id: int, m: TeamMatch, number: int, kind: str, boards: int) -> None:
+    """A tie-break stage of a level knock-out match: the players of the match's first
+    ``boards`` boards meet again, with the colours of the stage before reversed."""
+    previous = [g for g in m.games if g.stage == (m.games[-1].stage)]
+    board = max((g["board"] for g in store.games(comp_id, m.round)), default=0)
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    for g in previous[:boards]:
+        board += 1
+        store.add_game(comp_id, m.round, board, ids[g.black], ids[g.white], match=m.number, stage=f"{kind}:{number}")
+
+
 def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
     """The bracket engine's match states (``MatchState``) from the stored games and awards."""
     from keizer.pairing.knockout import MatchGame, MatchRecord, bracket_state, make_bracket
 
     if not event.seeds or not event.season.rounds:
         raise StoreError("the knock-out has not been scheduled yet; make round 1 with 'keizer team schedule'")
-    bracket = make_bracket(event.seeds, _knockout_format(event.rules.boards))
+    fmt = _knockout_format(event.rules)
+    bracket = make_bracket(event.seeds, fmt)
     team_of = event.team_of()
     records: dict[tuple[int, int], Any] = {}
     for m in event.matches:
-        played = tuple(MatchGame(team_of[g.white], g.result) for g in m.games if g.result is not None)
-        if m.second is not None and played:
-            records[(m.round, m.number)] = MatchRecord((played,))
+        stages = []
+        for k, stage in enumerate(fmt.stages):
+            played = tuple(MatchGame(team_of[g.white], g.result) for g in m.games
+                           if g.stage == f"{stage.kind.value}:{k}" and g.result is not None)
+            if not played:
+                break
+            stages.append(played)
+        if m.second is not None and stages:
+            records[(m.round, m.number)] = MatchRecord(tuple(stages))
     for key, winner in event.awarded.items():
         r, k = (int(x) for x in key.split(":"))
         records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
@@ -687,6 +729,17 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
         board = max((g["board"] for g in store.games(comp_id, s.round)), default=0)
         _store_match(store, comp_id, teams, rules, s.round, s.index, s.top, s.bottom, board)
         created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}")
+    fmt = _knockout_format(rules)
+    for s in states:
+        m = stored.get((s.round, s.index))
+        if m is None or s.winner is not None or s.bottom is None or any(g.result is None for g in m.games):
+            continue
+        done = len({g.stage for g in m.games})
+        if done < len(fmt.stages):
+            stage = fmt.stages[done]
+            _store_stage(store, comp_id, m, done, stage.kind.value, stage.games)
+            created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}, {stage.kind.value} tie-break "
+                           f"on {stage.games} board{'s' if stage.games > 1 else ''}")
     if created:
         return created
     if states[-1].winner is not None:
@@ -700,8 +753,9 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
             why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) has results missing "
                        f"('keizer team result {s.round} {s.index} …')")
         else:
-            why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) is level on game points, board "
-                       f"count and bottom-board elimination ('keizer team award {s.round} {s.index} TEAM')")
+            after = "its tie-break stages" if rules.stages else "game points, board count and bottom-board elimination"
+            why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) is level after {after} "
+                       f"('keizer team award {s.round} {s.index} TEAM')")
     raise StoreError("nothing to create: " + "; ".join(why))
 
 
