@@ -351,3 +351,24 @@ def test_export_and_pair_the_file_gives_the_same_round(rapid, capsys, tmp_path):
     names = {v: n for n, v in keys(capsys, rapid).items()}
     assert from_file["round"] == in_db["round"] == 4
     assert from_file["pairs"] == [[tpn[names[p["white"]]], tpn[names[p["black"]]]] for p in in_db["pairs"]]
+
+
+def test_site_shows_a_round_by_round_crosstable(rapid, capsys, tmp_path):
+    import html5lib
+
+    from keizer.publish import publish
+    from keizer.store import Store
+
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    assert run(capsys, rapid, "attend", "-e", "Ann")[0] == 0
+    run(capsys, rapid, "pair")
+    site = tmp_path / "site"
+    publish(Store.open(rapid), site)
+    page = next(site.rglob("rapid/crosstable.html")).read_text(encoding="utf-8")
+    html5lib.HTMLParser(strict=True).parse(page)
+    # Round 1: Fay (1) beat Bob (4) with White; Gus (7) had the pairing-allocated bye.
+    assert ">4w1<" in page and ">1b0<" in page and ">+<" in page
+    assert "&lt;script&gt;Eva" in page and "<script>Eva" not in page
+    front = next(site.rglob("rapid/index.html")).read_text(encoding="utf-8")
+    assert "Pairings of round 2" in front

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from keizer.model import Absence, Result, Season
+from keizer.model import Absence, Colour, Result, Season
 from keizer.publish.charts import line_chart
 from keizer.scoring import Standing, all_round_scores
 from keizer.points import PointsEntry
@@ -433,7 +433,40 @@ class _RoundRobin(_Competition):
 
 
 #: The page builder of each competition system (other modules add theirs).
-BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition, "roundrobin": _RoundRobin, "swiss": _RoundRobin}
+class _Swiss(_RoundRobin):
+    """A Swiss tournament: as a round-robin group, but the crosstable runs by round (rank
+    order; per round the opponent's number, the colour and the result), as Swiss wall
+    charts do, instead of player by player."""
+
+    system = "swiss"
+
+    def pages(self) -> list[Page]:
+        pages = super().pages()
+        return [Page(p.path, "swiss_crosstable.html", p.context) if p.template == "rr_crosstable.html" else p
+                for p in pages]
+
+    def _matrix(self) -> dict[str, Any]:
+        final = self.comp.points[self.played]
+        rounds = self.season.rounds[:self.played]
+        rows = []
+        for e in final:
+            player = self.players[e.player]
+            cells = []
+            for rnd in rounds:
+                game = next((g for g in rnd.games if e.player in (g.white, g.black)), None)
+                if game is not None and game.result is not None:
+                    opp = self.players[game.opponent_of(e.player)].start_no
+                    colour = "w" if game.colour_of(e.player) is Colour.WHITE else "b"
+                    cells.append(f"{opp}{colour}{game.result.symbol(game.colour_of(e.player))}")
+                else:  # no game: the pairing-allocated bye, a requested half-point bye, or absent
+                    why = rnd.absent.get(e.player)
+                    cells.append("+" if why is Absence.BYE else "½" if why is Absence.EXCUSED else "–")
+            rows.append({"start_no": player.start_no, "name": player.name, "link": self.player_link(e.player),
+                         "cells": cells, "points": e.points, "rank": e.rank})
+        return {"numbers": [r.number for r in rounds], "rows": rows, "standing_round": self.played}
+
+
+BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition, "roundrobin": _RoundRobin, "swiss": _Swiss}
 
 
 def _result_text(result: Result | None) -> str:
