@@ -372,3 +372,18 @@ def test_site_shows_a_round_by_round_crosstable(rapid, capsys, tmp_path):
     assert "&lt;script&gt;Eva" in page and "<script>Eva" not in page
     front = next(site.rglob("rapid/index.html")).read_text(encoding="utf-8")
     assert "Pairings of round 2" in front
+
+
+def test_an_imported_trf_tournament_is_continued_in_the_database(tmp_path, capsys):
+    source = (DATA / "bbp-12_5_2.trf").read_bytes().decode("latin-1").replace("\r", "\n")
+    file = tmp_path / "event.trf"
+    file.write_text(source + "\nXXR 7\n", encoding="latin-1")   # 5 rounds played of 7
+    db = tmp_path / "imported.db"
+    code, out, err = run(capsys, db, "import", str(file))
+    assert code == 0 and "5 rounds" in out, err
+    code, out, _ = run(capsys, db, "pair", "--format", "json")
+    in_db = json.loads(out)
+    code, out, _ = run(capsys, tmp_path / "none.db", "trf", "pair", str(file), "--format", "json")
+    from_file = json.loads(out)
+    assert in_db["round"] == from_file["round"] == 6
+    assert [[int(p["white"]), int(p["black"])] for p in in_db["pairs"]] == from_file["pairs"]

@@ -1158,6 +1158,12 @@ def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
     # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
     # for this file (which knows whether its ratings can be relied on).
     settings = {**comp_ops.POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
+    if system == "swiss":  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
+        from keizer.pairing.swiss import initial_colour_of
+
+        settings |= {"rounds": t.rounds if t.rounds > len(season.rounds) else None,
+                     "initial_colour": initial_colour_of(t).value,
+                     "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
     comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
         comp_ops.import_season(store, season, name, system=system, system_settings=settings)

@@ -116,8 +116,11 @@ def season_of(t: Tournament) -> Season:
         raise ValueError("team tournaments cannot be imported into a season yet")
     players = tuple(SeasonPlayer(str(p.start_no), p.name or f"Player {p.start_no}", p.rating or None, p.start_no)
                     for p in sorted(t.players, key=lambda p: p.start_no))
+    # A file may announce more rounds than it holds (142/XXR): rounds where nobody has an entry are not rounds yet.
+    held = max((r + 1 for p in t.players for r, res in enumerate(p.results)
+                if res.opponent is not None or res.code is not Code.ZPB), default=0)
     rounds = []
-    for r in range(t.rounds):
+    for r in range(held):
         games: list[Game] = []
         absent: dict[str, Absence] = {}
         for p in sorted(t.players, key=lambda p: p.start_no):
