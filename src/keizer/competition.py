@@ -42,6 +42,18 @@ def open_round(season: Season) -> Open:
     return Open(done + 1, False, False)
 
 
+def require_unpaired(season: Season, target: Open) -> None:
+    """Refuse to pair the open round when it is paired already (or its results are half in)."""
+    if not target.paired:
+        return
+    rnd = season.rounds[target.number - 1]
+    waiting = [str(g.board) for g in rnd.games if g.result is None]
+    if waiting and len(waiting) < len(rnd.games):
+        raise StoreError(f"round {target.number} still waits for results (boards {', '.join(waiting)}); "
+                         "enter them with 'keizer result' before pairing the next round")
+    raise StoreError(f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
+
+
 def current_standing(season: Season, upto: int | None = None) -> Standing:
     return compute_standings(season, upto)[-1]
 
@@ -155,15 +167,7 @@ def pairing_request(
 
     season = store.load_season(comp_id)
     target = open_round(season)
-    if target.paired:
-        rnd = season.rounds[target.number - 1]
-        waiting = [str(g.board) for g in rnd.games if g.result is None]
-        if waiting and len(waiting) < len(rnd.games):
-            raise StoreError(
-                f"round {target.number} still waits for results (boards {', '.join(waiting)}); "
-                "enter them with 'keizer result' before pairing the next round")
-        raise StoreError(
-            f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
+    require_unpaired(season, target)
     if not target.exists or not store.attendance(comp_id, target.number):
         mark_attendance(store, comp_id, {})
         season = store.load_season(comp_id)

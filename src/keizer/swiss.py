@@ -15,8 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from keizer.competition import POINTS_DEFAULTS, open_round, stored_points_rules
-from keizer.model import Colour, Season
+from keizer.competition import POINTS_DEFAULTS, open_round, require_unpaired, stored_points_rules
+from keizer.model import Colour
 from keizer.output import number
 from keizer.store import Store, StoreError
 
@@ -70,7 +70,7 @@ def pair_next(store: Store, comp_id: int):
         raise StoreError("set the planned number of rounds first: 'keizer swiss rounds N'")
     season = store.load_season(comp_id)
     target = open_round(season)
-    _refuse_if_paired(season, target)
+    require_unpaired(season, target)
     if target.number > settings["rounds"]:
         raise StoreError(f"all {settings['rounds']} rounds are paired; add rounds with 'keizer swiss rounds N'")
     if not target.exists or not store.attendance(comp_id, target.number):
@@ -111,17 +111,6 @@ def pair_next(store: Store, comp_id: int):
         store.set_attendance(comp_id, target.number, ids[bye], "bye")
     bye_reason = (f"pairing-allocated bye worth {number(rules.scoring.pab, 1)}" if bye else None)
     return Pairing(target.number, tuple(boards), bye, bye_reason, ())
-
-
-def _refuse_if_paired(season: Season, target) -> None:
-    if not target.paired:
-        return
-    rnd = season.rounds[target.number - 1]
-    waiting = [str(g.board) for g in rnd.games if g.result is None]
-    if waiting and len(waiting) < len(rnd.games):
-        raise StoreError(f"round {target.number} still waits for results (boards {', '.join(waiting)}); "
-                         "enter them with 'keizer result' before pairing the next round")
-    raise StoreError(f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
 
 
 def set_rounds(store: Store, comp_id: int, rounds: int) -> None:
