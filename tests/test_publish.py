@@ -113,6 +113,29 @@ def test_deterministic_and_incremental(tmp_path, sample_site):
     assert {p: p.stat().st_mtime_ns for p in again.rglob("*") if p.is_file()} == stamps
 
 
+def test_keizer_standing_shows_the_fide_tie_breaks_it_lists(tmp_path):
+    from keizer.scoring import tiebreak_values
+
+    db = tmp_path / "tb.db"
+    shutil.copy(SAMPLE, db)
+    store = Store.open(db)
+    comp = store.competition()["id"]
+    with store.change("settings", "tie-breaks"):
+        store.update_settings(comp, {"tiebreaks": "SB,DE,rating"})
+    out = tmp_path / "site"
+    publish(store, out)
+    s = store.load_season(comp)
+    final = compute_standings(s)[-1]
+    values = tiebreak_values(s, final)
+    text = (out / "2025-2026" / slugify(s.name) / "index.html").read_text(encoding="utf-8")
+    html5lib.HTMLParser(strict=True).parse(text)
+    assert '<th scope="col" class="num">SB</th><th scope="col" class="num">DE</th>' in text
+    top = final.entries[0].player
+    row = text[text.index(f">{s.player(top).name}<"):]
+    row = row[:row.index("</tr>")]
+    assert f">{format_number(values[top]['SB'], 2, 'en')}<" in row
+
+
 def test_changed_result_rewrites_only_what_changed(tmp_path):
     db = tmp_path / "c.db"
     shutil.copy(SAMPLE, db)

@@ -17,7 +17,8 @@ from typing import Any, Mapping, Sequence
 
 from keizer.model import Absence, Colour, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.scoring import Standing, all_round_scores
+from keizer.scoring import Standing, all_round_scores, tiebreak_values
+from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
 from keizer.publish.report import season_report
 
@@ -135,6 +136,8 @@ class _Competition:
         rows = []
         previous = self.comp.standings[standing.round - 1] if standing.round else None
         before = {e.player: e.rank for e in previous.entries} if previous else {}
+        codes = self.tiebreak_codes()
+        values = tiebreak_values(self.season, standing) if codes else {}
         for e in standing.entries:
             p = self.players[e.player]
             rows.append({
@@ -143,6 +146,7 @@ class _Competition:
                 "losses": e.losses, "percentage": e.percentage, "category": p.category,
                 "withdrawn": p.withdrawn_after is not None and p.withdrawn_after < standing.round,
                 "move": (before[e.player] - e.rank) if e.player in before else None,
+                "tiebreaks": [values[e.player].get(code) for code in codes] if values else [],
             })
         return rows
 
@@ -150,8 +154,10 @@ class _Competition:
         return self.standing_rows(self.comp.standings[r])
 
     def tiebreak_codes(self) -> list[str]:
-        """Tie-break columns of the standing tables (Keizer shows value and score instead)."""
-        return []
+        """Tie-break columns of the standing tables: the FIDE tie-breaks the settings list
+        (a Keizer standing shows value and score, and these only when listed)."""
+        codes = self.season.settings.fide_tiebreaks()
+        return list(labels(parse_list(",".join(codes)))) if codes else []
 
     def ranking(self, r: int) -> list[tuple[str, Fraction]]:
         """(player, score) best first after round r."""
