@@ -168,3 +168,19 @@ def test_tie_break_stages_are_checked(tmp_path, capsys):
     bad(capsys, db, "competition", "create", "Z", "--system", "team", "--boards", "2", "--stages", "rapid:2",
         match="--stages is for knock-outs")
     bad(capsys, db, "competition", "create", "K", "--stages", "rapid:2", match="--stages is for knock-outs")
+
+
+def test_match_states_are_translated_on_the_site(tmp_path, capsys):
+    db = knockout(tmp_path, capsys)
+    ok(capsys, db, "team", "schedule")
+    ok(capsys, db, "result", "--round", "1", "1=0-1", "2=0-1")   # Beta 1–1 Gamma; board count Beta 2 v Gamma 1
+    site = tmp_path / "nl"
+    publish(Store.open(db), site, language="nl")
+    page = next(site.rglob("bekerteams/index.html")).read_text(encoding="utf-8")
+    html5lib.HTMLParser(strict=True).parse(page)
+    assert "regulier 1–1, bordtelling 2 tegen 1 (laagste wint)" in page
+    assert "nog te spelen" in page and "to play" not in page
+    english = tmp_path / "en"
+    publish(Store.open(db), english)
+    assert "regular 1–1, board count 2 v 1 (lower wins)" in next(english.rglob("bekerteams/index.html")).read_text(
+        encoding="utf-8")

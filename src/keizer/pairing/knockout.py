@@ -40,6 +40,7 @@ from typing import Mapping, Sequence
 
 from keizer.model import Result
 from keizer.pairing.roundrobin import require_unique
+from keizer.pairing.outcome import How, Part
 from keizer.pairing.teams import compare_boards, points_text, result_points
 
 SlotId = tuple[int, int]  # (round, index)
@@ -147,7 +148,7 @@ class MatchState:
     top: str | None
     bottom: str | None
     winner: str | None
-    how: str
+    how: How
 
 
 def seeding_positions(size: int) -> tuple[int, ...]:
@@ -236,11 +237,11 @@ def bracket_state(bracket: Bracket, results: Mapping[SlotId, MatchRecord]) -> tu
         if slot.seeds is not None and bottom is None:
             if record is not None:
                 raise ValueError(f"match {key} is a bye: there is nothing to record")
-            winner, how = top, "bye"
+            winner, how = top, How(Part("bye"))
         elif top is None or bottom is None:
             if record is not None:
                 raise ValueError(f"match {key}: its sides are not known yet")
-            winner, how = None, "awaiting the winners before it"
+            winner, how = None, How(Part("waiting"))
         else:
             winner, how = decide_match(bracket.match_format, top, bottom, record or MatchRecord())
         winners[key] = winner
@@ -260,7 +261,7 @@ def to_play(states: Sequence[MatchState]) -> tuple[MatchState, ...]:
 
 
 def decide_match(match_format: MatchFormat, top: str, bottom: str,
-                 record: MatchRecord) -> tuple[str | None, str]:
+                 record: MatchRecord) -> tuple[str | None, How]:
     """(winner, how) of one match from its record; winner None while open.
 
     >>> rapid = MatchFormat((Stage(StageKind.REGULAR, 2), Stage(StageKind.RAPID, 2)))
@@ -272,11 +273,11 @@ def decide_match(match_format: MatchFormat, top: str, bottom: str,
     if record.awarded_to is not None:
         if record.awarded_to not in sides:
             raise ValueError(f"{record.awarded_to} does not play in {top} v {bottom}")
-        return record.awarded_to, "awarded by the arbiter"
+        return record.awarded_to, How(Part("awarded"))
     if len(record.stages) > len(match_format.stages):
         raise ValueError(f"{top} v {bottom}: {len(record.stages)} stages recorded,"
                          f" the format has {len(match_format.stages)}")
-    winner, how, level = None, "to play", False
+    winner, how, level = None, How(Part("to_play")), False
     for number, (stage, games) in enumerate(zip(match_format.stages, record.stages), 1):
         if number > 1 and not level:
             raise ValueError(f"{top} v {bottom}: stage {number} recorded, but stage {number - 1} "
@@ -284,13 +285,12 @@ def decide_match(match_format: MatchFormat, top: str, bottom: str,
         winner, how, level = _stage_outcome(match_format.team, stage, games, sides)
     if level:
         following = match_format.stages[len(record.stages):]
-        how += (f": {following[0].kind.value} next" if following
-                else ": every stage played, the arbiter decides (awarded_to)")
+        how += How(Part("next", (following[0].kind.value,)) if following else Part("arbiter"))
     return winner, how
 
 
 def _stage_outcome(team: bool, stage: Stage, games: Sequence[MatchGame],
-                   sides: tuple[str, str]) -> tuple[str | None, str, bool]:
+                   sides: tuple[str, str]) -> tuple[str | None, How, bool]:
     """(winner, how, level) of one stage: level means complete and undecided."""
     if len(games) > stage.games:
         raise ValueError(f"{sides[0]} v {sides[1]}: {len(games)} games of {stage.kind.value},"
@@ -298,20 +298,20 @@ def _stage_outcome(team: bool, stage: Stage, games: Sequence[MatchGame],
     points = [_game_points(game, stage.kind, sides) for game in games]
     a = sum((p for p, _ in points), Fraction(0))
     b = sum((q for _, q in points), Fraction(0))
-    how = f"{stage.kind.value} {points_text(a)}–{points_text(b)}"
+    how = How(Part("stage", (stage.kind.value, points_text(a), points_text(b))))
     left = stage.games - len(games)
     if abs(a - b) > left:  # the games still to come cannot make it level
         if stage.kind is StageKind.ARMAGEDDON and any(g.result is Result.DRAW for g in games):
-            how += " (a draw counts as a win for Black)"
+            how += How(Part("armageddon_draw"))
         return sides[0] if a > b else sides[1], how, False
     if left:
-        return None, f"{how} after {len(games)} of {stage.games} games", False
-    level = f"level {points_text(a)}–{points_text(b)} after the {stage.kind.value} games"
+        return None, how + How(Part("after_games", (str(len(games)), str(stage.games)))), False
+    level = How(Part("level", (points_text(a), points_text(b), stage.kind.value)))
     if team:
         sign, why = compare_boards([p for p, _ in points], [q for _, q in points])
         if sign:
-            return sides[0] if sign > 0 else sides[1], f"{how}, {why}", False
-        level += ", also on board count and bottom-board elimination"
+            return sides[0] if sign > 0 else sides[1], how + How(Part("comma")) + why, False
+        level += How(Part("level_boards"))
     return None, level, True
 
 

@@ -63,6 +63,7 @@ from fractions import Fraction
 from typing import Collection, Sequence
 
 from keizer.model import Game, Result
+from keizer.pairing.outcome import How, Part
 from keizer.pairing.roundrobin import berger_schedule, require_unique
 
 
@@ -208,7 +209,7 @@ def board_count(points: Sequence[Fraction]) -> Fraction:
     return sum((board * p for board, p in enumerate(points, 1)), Fraction(0))
 
 
-def compare_boards(first: Sequence[Fraction], second: Sequence[Fraction]) -> tuple[int, str]:
+def compare_boards(first: Sequence[Fraction], second: Sequence[Fraction]) -> tuple[int, How]:
     """Who wins a match of board points (board 1 first): +1 the first team, −1
     the second, 0 still level; with how.  Game points, then board count BC,
     then bottom-board elimination BBE.
@@ -223,16 +224,17 @@ def compare_boards(first: Sequence[Fraction], second: Sequence[Fraction]) -> tup
         raise ValueError(f"board points of different length: {len(first)} and {len(second)}")
     a, b = sum(first, Fraction(0)), sum(second, Fraction(0))
     if a != b:
-        return _sign(a - b), f"game points {points_text(a)}–{points_text(b)}"
+        return _sign(a - b), How(Part("game_points", (points_text(a), points_text(b))))
     bc_a, bc_b = board_count(first), board_count(second)
     if bc_a != bc_b:
-        return _sign(bc_b - bc_a), f"board count {points_text(bc_a)} v {points_text(bc_b)} (lower wins)"
+        return _sign(bc_b - bc_a), How(Part("board_count", (points_text(bc_a), points_text(bc_b))))
     for last in range(len(first) - 1, 0, -1):
         a, b = sum(first[:last], Fraction(0)), sum(second[:last], Fraction(0))
         if a != b:
-            boards = "board 1" if last == 1 else f"boards 1–{last}"
-            return _sign(a - b), f"bottom-board elimination: {boards} {points_text(a)}–{points_text(b)}"
-    return 0, "level on game points, board count and bottom-board elimination"
+            if last == 1:
+                return _sign(a - b), How(Part("elimination_first", (points_text(a), points_text(b))))
+            return _sign(a - b), How(Part("elimination", (str(last), points_text(a), points_text(b))))
+    return 0, How(Part("level_all"))
 
 
 def _sign(x: Fraction) -> int:

@@ -20,7 +20,7 @@ class CupPages(_Competition):
         final = states[-1] if states else None
         return {"name": self.comp.name, "link": f"{self.folder}/index.html", "folder": self.folder,
                 "system": self.system, "winner": self._name(final.winner) if final else None,
-                "open": [{"top": self._name(m.top), "bottom": self._name(m.bottom), "how": m.how}
+                "open": [{"top": self._name(m.top), "bottom": self._name(m.bottom), "how": m.how.to_json()}
                          for m in states if m.top and m.bottom and m.winner is None]}
 
     def _name(self, pid: str | None) -> str | None:

@@ -115,7 +115,8 @@ class TeamPages(_Competition):
     def _board(self, g: Game) -> dict[str, Any]:
         return {"board": g.board, "white": self.players[g.white].name, "white_team": self.team_of[g.white],
                 "black": self.players[g.black].name, "black_team": self.team_of[g.black],
-                "result": _result_text(g.result), "forfeit": g.is_forfeit}
+                "result": _result_text(g.result), "forfeit": g.is_forfeit,
+                "stage": (g.stage or "regular").split(":")[0]}
 
     # -- pages ---------------------------------------------------------------
 
