@@ -387,3 +387,19 @@ def test_an_imported_trf_tournament_is_continued_in_the_database(tmp_path, capsy
     from_file = json.loads(out)
     assert in_db["round"] == from_file["round"] == 6
     assert [[int(p["white"]), int(p["black"])] for p in in_db["pairs"]] == from_file["pairs"]
+
+
+def test_history_of_a_swiss_player(rapid, capsys):
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    assert run(capsys, rapid, "attend", "-e", "Ann")[0] == 0
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=1-0")[0] == 0
+    code, out, err = run(capsys, rapid, "history", "Ann", "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    # Round 1: Ann (Black) drew with Dé'Jong; round 2: a requested bye worth ½.
+    assert [(r["kind"], r["opponent"], r["colour"], r["result"], r["points"], r["total"]) for r in data["rounds"]] \
+        == [("game", "Dé'Jong", "black", "½", 0.5, 0.5), ("requested bye", None, None, None, 0.5, 1)]
+    code, out, _ = run(capsys, rapid, "history", "Gus", "--format", "json")
+    assert json.loads(out)["rounds"][0]["kind"] == "bye"

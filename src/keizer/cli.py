@@ -875,11 +875,18 @@ def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> No
 
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
+    system = store.system(comp_id)
+    if system in ("knockout", "team"):
+        raise StoreError(f"a {system} competition has no player history; see 'keizer "
+                         + ("knockout bracket" if system == "knockout" else "team matches") + "'")
     season = store.load_season(comp_id)
     key = store.find_player(comp_id, player_ref)["key"]
     last = season.completed_rounds()
     if round_no is not None and not 0 <= round_no <= last:
         raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+    if system in comp_ops.POINTS_SYSTEMS:
+        _points_history(store, comp_id, season, key, round_no if round_no is not None else last, fmt)
+        return
     standing = compute_standings(season, round_no if round_no is not None else last)[-1]
     if key in standing.off_ladder:
         raise StoreError(f"{player_ref} withdrew and is off the ladder in this standing; use --round")
@@ -910,6 +917,38 @@ def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> No
         click.echo(f"{names[key]} — rank {entry.rank}, score {number(entry.score, decimals)} after round {standing.round}")
         click.echo(f"own value {number(own, decimals)}")
     click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
+
+
+def _points_history(store: Store, comp_id: int, season, key: str, upto: int, fmt: str) -> None:
+    """A round-robin or Swiss player's rounds: opponent, colour, result, points, running total."""
+    from keizer.points import points_standing, tournament
+
+    rules = comp_ops.stored_points_rules(store, comp_id)
+    t = tournament(season, upto, rules.system, rules.scoring)
+    by_number = {p.start_no: p for p in season.players}
+    me = season.player(key)
+    kinds = {"U": "bye", "F": "bye", "H": "requested bye", "Z": "absent", "+": "forfeit", "-": "forfeit"}
+    symbols = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−"}
+    rows, total = [], Fraction(0)
+    for r, res in enumerate(next(p for p in t.players if p.start_no == me.start_no).results[:upto], 1):
+        points = rules.scoring.points(res.code)
+        total += points
+        opponent = by_number[res.opponent] if res.opponent else None
+        rows.append({"round": r, "kind": kinds.get(res.code.value, "game"),
+                     "opponent": opponent.name if opponent else None, "opponent_id": opponent.id if opponent else None,
+                     "colour": res.colour.value if res.colour else None,
+                     "result": symbols.get(res.code.value) if res.opponent else None,
+                     "points": json_number(points), "total": json_number(total)})
+    entry = next(e for e in points_standing(season, rules.tiebreaks, rules.edition, upto, rules.lots,
+                                            system=rules.system, scoring=rules.scoring) if e.player == key)
+    if fmt == "json":
+        click.echo(json.dumps({"id": key, "name": me.name, "round": upto, "rank": entry.rank,
+                               "points": json_number(entry.points), "rounds": rows}, ensure_ascii=False, indent=2))
+        return
+    if fmt == "table":
+        click.echo(f"{me.name} — rank {entry.rank}, {number(entry.points)} points after round {upto}")
+    table = [{**r, "points": number(Fraction(r["points"])), "total": number(Fraction(r["total"]))} for r in rows]
+    click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "points", "total"], fmt))
 
 
 # -- Swiss tournaments ----------------------------------------------------------
