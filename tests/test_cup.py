@@ -100,3 +100,12 @@ def test_bracket_page(cup, capsys, tmp_path):
     assert "Quarter-finals" in text and "Semi-finals" in text and "Final" in text and "Dirk" in text
     front = (out / "index.html").read_text(encoding="utf-8")
     assert "Matches to play" in front
+
+
+def test_a_correction_that_no_longer_fits_the_bracket_is_refused(cup, capsys):
+    run(capsys, cup, "knockout", "draw")
+    assert run(capsys, cup, "result", "--round", "1", "1=1-0", "2=0-1")[0] == 0   # Dirk 2–0 Eva
+    code, out, err = run(capsys, cup, "knockout", "next")
+    assert code == 0, err                                                          # Anna – Dirk stored
+    bad(capsys, cup, "result", "--round", "1", "--correct", "1=0-1", "2=1-0", match="'keizer undo' back to before")
+    assert run(capsys, cup, "result", "--round", "1", "1=½-½", "2=½-½", "--correct")[0] != 0

@@ -368,7 +368,7 @@ def test_site_shows_a_round_by_round_crosstable(rapid, capsys, tmp_path):
     page = next(site.rglob("rapid/crosstable.html")).read_text(encoding="utf-8")
     html5lib.HTMLParser(strict=True).parse(page)
     # Round 1: Fay (1) beat Bob (4) with White; Gus (7) had the pairing-allocated bye.
-    assert ">4w1<" in page and ">1b0<" in page and ">+<" in page
+    assert ">4w1<" in page and ">1b0<" in page and ">bye<" in page
     assert "&lt;script&gt;Eva" in page and "<script>Eva" not in page
     front = next(site.rglob("rapid/index.html")).read_text(encoding="utf-8")
     assert "Pairings of round 2" in front
@@ -403,3 +403,59 @@ def test_history_of_a_swiss_player(rapid, capsys):
         == [("game", "Dé'Jong", "black", "½", 0.5, 0.5), ("requested bye", None, None, None, 0.5, 1)]
     code, out, _ = run(capsys, rapid, "history", "Gus", "--format", "json")
     assert json.loads(out)["rounds"][0]["kind"] == "bye"
+
+
+def test_settings_of_a_swiss_tournament(rapid, capsys):
+    code, out, _ = run(capsys, rapid, "competition", "settings", "--format", "json")
+    assert json.loads(out) | {} == {"system": "swiss", "rounds": 5, "initial_colour": "white", "bye_points": "1",
+                                     "excused_points": "1/2", "edition": "2026",
+                                     "tiebreaks": ["BH/C1", "BH", "DE", "ARO/C1", "WIN", "BWG", "BPG", "SB"]}
+    assert run(capsys, rapid, "competition", "settings", "--set", "tiebreaks=SB,WIN", "--set", "bye_points=½")[0] == 0
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    rows = standings_json(capsys, rapid)
+    assert list(rows[0]["tiebreaks"]) == ["SB", "WIN"]
+    assert {r["name"]: r["points"] for r in rows}["Gus"] == 0.5   # the bye is worth ½ now
+    bad(capsys, rapid, "competition", "settings", "--set", "ladder=x", match="not a setting of a swiss")
+    bad(capsys, rapid, "competition", "settings", "--set", "initial_colour=black", match="paired already")
+    bad(capsys, rapid, "competition", "settings", "--set", "tiebreaks=SB,SB", match="SB")
+    bad(capsys, rapid, "swiss", "rounds", "0", match="0")
+
+
+def test_swiss_numbers_only_reads(rapid, capsys):
+    from test_cli import digest
+
+    before = digest(rapid)
+    code, out, _ = run(capsys, rapid, "swiss", "numbers", "--format", "json")
+    assert code == 0 and json.loads(out)[0]["name"] == "Fay 🐴"
+    assert digest(rapid) == before
+
+
+def test_csv_pairings_list_the_bye_as_a_row(rapid, capsys):
+    code, out, _ = run(capsys, rapid, "pair", "--format", "csv")
+    assert out.strip().splitlines()[-1] == ",Gus,(bye)"
+    code, out, _ = run(capsys, rapid, "pairings", "--format", "csv")
+    assert out.strip().splitlines()[-1] == ",Gus,(bye),"
+
+
+def test_trf_pair_needs_the_planned_rounds(tmp_path, capsys):
+    source = (DATA / "bbp-12_5_2.trf").read_bytes().decode("latin-1").replace("\r", "\n")
+    file = tmp_path / "event.trf"
+    file.write_text(source, encoding="latin-1")   # 5 rounds played, no 142/XXR record
+    bad(capsys, tmp_path / "none.db", "trf", "pair", str(file), match="--rounds")
+    code, out, _ = run(capsys, tmp_path / "none.db", "trf", "pair", str(file), "--rounds", "6", "--format", "json")
+    assert code == 0 and json.loads(out)["round"] == 6
+
+
+def test_trf_export_says_the_planned_rounds_and_initial_colour(rapid, capsys, tmp_path):
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    code, text, _ = run(capsys, rapid, "export", "--format", "trf")
+    lines = text.replace("\r", "").splitlines()
+    assert "142 5" in lines and "152 W" in lines
+    file = tmp_path / "again.trf"
+    file.write_text(text, encoding="utf-8")
+    db = tmp_path / "again.db"
+    assert run(capsys, db, "import", str(file))[0] == 0
+    code, out, _ = run(capsys, db, "competition", "settings", "--format", "json")
+    assert json.loads(out)["rounds"] == 5

@@ -184,3 +184,23 @@ def test_match_states_are_translated_on_the_site(tmp_path, capsys):
     publish(Store.open(db), english)
     assert "regular 1–1, board count 2 v 1 (lower wins)" in next(english.rglob("bekerteams/index.html")).read_text(
         encoding="utf-8")
+
+
+def test_a_correction_that_no_longer_fits_the_bracket_is_refused(tmp_path, capsys):
+    """A result corrected after the tie-break stage or the next round was stored from it
+    would break the event: refused, the database unchanged."""
+    db = tmp_path / "ko.db"
+    for _, *people in TEAMS:
+        for person in people:
+            ok(capsys, db, "member", "add", person)
+    ok(capsys, db, "competition", "create", "Bekerteams", "--system", "team", "--boards", "2",
+       "--schedule", "knockout", "--stages", "rapid:2")
+    for team, *people in TEAMS:
+        ok(capsys, db, "team", "add", team, *[x for p in people for x in ("--board", p)])
+    ok(capsys, db, "team", "schedule")
+    ok(capsys, db, "team", "result", "1", "2", "½-½", "½-½")
+    ok(capsys, db, "team", "next")                                  # the rapid stage
+    bad(capsys, db, "result", "--round", "1", "--correct", "1=1-0", match="'keizer undo' back to before")
+    ok(capsys, db, "team", "result", "1", "2", "1-0", "1-0")         # rapid: Gamma (White on 3) and Emil
+    ok(capsys, db, "team", "next")                                  # the final
+    bad(capsys, db, "team", "result", "--correct", "1", "2", "0-1", "0-1", match="stored already")

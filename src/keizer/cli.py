@@ -346,6 +346,10 @@ def competition_use(ctx: Context, name: str) -> None:
 @pass_ctx
 def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
     """Show the effective settings, or change them with --set (recorded in the log)."""
+    store = ctx.store()
+    if store.system(ctx.comp(store)["id"]) != "keizer":
+        _system_settings(ctx, sets, fmt)
+        return
     if sets:
         overrides = _parse_sets(sets)
         summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
@@ -364,6 +368,25 @@ def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
         click.echo(json.dumps({"preset": row["preset"], **settings}, ensure_ascii=False, indent=2))
     else:
         click.echo(render(rows, ["setting", "value", "meaning"], fmt))
+
+
+def _system_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
+    """``competition settings`` of a round-robin, Swiss, cup or team event."""
+    if sets:
+        overrides = _parse_sets(sets)
+        summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
+        with writing(ctx, "competition settings", f"settings: {summary}") as store:
+            comp_ops.change_system_settings(store, ctx.comp(store)["id"], overrides)
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    view = comp_ops.system_settings_view(store, comp_id)
+    if fmt == "json":
+        click.echo(json.dumps({"system": store.system(comp_id), **view}, ensure_ascii=False, indent=2))
+        return
+    meaning = comp_ops.SYSTEM_SETTINGS[store.system(comp_id)]
+    rows = [{"setting": k, "value": _setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
+            for k, v in view.items()]
+    click.echo(render(rows, ["setting", "value", "meaning"], fmt))
 
 
 def _setting_text(value: Any) -> str:
@@ -648,8 +671,9 @@ def _show_pairing(season, pairing, explain: bool, fmt: str) -> None:
     rows = [{"board": b.board, "white": names[b.white], "black": names[b.black], "why": b.reason}
             for b in pairing.boards]
     columns = ["board", "white", "black"] + (["why"] if explain else [])
-    if fmt == "csv":
-        click.echo(render(rows, columns, fmt))
+    if fmt == "csv":  # the bye as a row of its own: no board, no Black
+        bye = [{"board": None, "white": names[pairing.bye], "black": "(bye)", "why": pairing.bye_reason}]
+        click.echo(render(rows + (bye if pairing.bye else []), columns, fmt))
         return
     control = season.rounds[pairing.round - 1].time_control
     click.echo(f"Round {pairing.round}" + (f" · {control}" if control else ""))
@@ -700,8 +724,11 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
         click.echo(json.dumps({"round": number, "date": rnd.date, "time_control": rnd.time_control,
                                "pairs": rows, "bye": list(rnd.byes)}, ensure_ascii=False, indent=2))
         return
-    if fmt == "table":
-        click.echo(" · ".join(x for x in (f"Round {number}", rnd.date, rnd.time_control) if x))
+    if fmt == "csv":  # byes as rows of their own: no board, no Black
+        rows += [{"board": None, "white": names[p], "black": "(bye)", "result": None} for p in rnd.byes]
+        click.echo(render(rows, ["board", "white", "black", "result"], fmt))
+        return
+    click.echo(" · ".join(x for x in (f"Round {number}", rnd.date, rnd.time_control) if x))
     click.echo(render(rows, ["board", "white", "black", "result"], fmt))
     for p in rnd.byes:
         click.echo(f"bye: {names[p]}")
@@ -963,13 +990,13 @@ def swiss() -> None:
 @click.argument("rounds", type=click.IntRange(1, 99))
 @pass_ctx
 def swiss_rounds(ctx: Context, rounds: int) -> None:
-    """Change the planned number of rounds (the last round pairs top scorers differently)."""
-    from keizer.swiss import set_rounds
-
+    """Change the planned number of rounds (the last round pairs top scorers differently).
+    Also for a Swiss team event."""
     with writing(ctx, "swiss rounds", f"{rounds} rounds planned") as store:
         comp_id = ctx.comp(store)["id"]
-        comp_ops.require_system(store, comp_id, "swiss", "plan rounds")
-        set_rounds(store, comp_id, rounds)
+        if store.system(comp_id) != "team":
+            comp_ops.require_system(store, comp_id, "swiss", "plan rounds")
+        comp_ops.change_system_settings(store, comp_id, {"rounds": str(rounds)})
     click.echo(f"{rounds} rounds planned")
 
 
@@ -977,14 +1004,16 @@ def swiss_rounds(ctx: Context, rounds: int) -> None:
 @format_option
 @pass_ctx
 def swiss_numbers(ctx: Context, fmt: str) -> None:
-    """The pairing numbers (TPN): by rating before round 1, late entrants placed by rating."""
-    from keizer.swiss import assign_numbers
+    """The pairing numbers (TPN): by rating before round 1, late entrants placed by rating.
 
-    with writing(ctx, "swiss numbers", "assign pairing numbers") as store:
-        comp_id = ctx.comp(store)["id"]
-        comp_ops.require_system(store, comp_id, "swiss", "number players")
-        numbered = assign_numbers(store, comp_id)
-        rows = {r["key"]: r for r in store.players(comp_id)}
+    Numbers are given when a round is paired; until then this shows what they will be."""
+    from keizer.swiss import tpn_order
+
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    comp_ops.require_system(store, comp_id, "swiss", "number players")
+    numbered = tpn_order(store, comp_id)
+    rows = {r["key"]: r for r in store.players(comp_id)}
     click.echo(render([{"tpn": k, "name": rows[key]["name"], "rating": rows[key]["rating"]}
                        for k, key in enumerate(numbered, 1)], ["tpn", "name", "rating"], fmt))
 
@@ -1200,7 +1229,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
     if system == "swiss":  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
         from keizer.pairing.swiss import initial_colour_of
 
-        settings |= {"rounds": t.rounds if t.rounds > len(season.rounds) else None,
+        settings |= {"rounds": max(t.rounds, len(season.rounds)),
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
     comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
@@ -1244,14 +1273,21 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
 
         return team_trf(store, comp_id, version)
     upto = season.completed_rounds()
+    extra: tuple[str, ...] = ()
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
         rules = comp_ops.stored_points_rules(store, comp_id)
         t = with_(tournament(season, upto, rules.system, rules.scoring), tiebreaks=rules.tiebreaks)
+        settings = store.system_settings(comp_id)
+        if settings.get("rounds"):  # a Swiss: the planned rounds (142) and the initial colour (152 / XXC)
+            t = with_(t, rounds=max(int(settings["rounds"]), upto))
+            black = settings.get("initial_colour") == "black"
+            extra = (("152 B" if black else "152 W") if version == "TRF26" else
+                     ("XXC black1" if black else "XXC white1"),)
     else:  # a Keizer season: its games, as a Swiss-like event scored by games only
         t = tournament(season, upto, System.SWISS, GAMES_ONLY)
     dates = sorted(r.date for r in season.rounds[:upto] if r.date)
     info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
-    return dump(with_(t, info=info), version)
+    return dump(with_(t, info=info + extra), version)
 
 
 # -- entry point --------------------------------------------------------------

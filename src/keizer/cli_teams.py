@@ -130,13 +130,13 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
         comp_id = ctx.comp(store)["id"]
         ops.enter_match_results(store, comp_id, round_no, match, results, correct)
         event = ops.load_event(store, comp_id)
+        how = ""
+        if event.rules.schedule == "knockout":  # the state of the match, tie-break stages included
+            how = next(f"; {r['how']}" + (f", {r['winner']} goes through" if r["winner"] else "")
+                       for r in ops.knockout_rows(event) if (r["round"], r["match"]) == (round_no, match))
     m = next(x for x in event.round_matches(round_no) if x.number == match)
     score = m.score()
     assert score is not None  # every board of the match was just entered
-    how = ""
-    if event.rules.schedule == "knockout":  # the state of the match, tie-break stages included
-        how = next(f"; {r['how']}" + (f", {r['winner']} goes through" if r["winner"] else "")
-                   for r in ops.knockout_rows(event) if (r["round"], r["match"]) == (round_no, match))
     click.echo(f"round {round_no} match {match}: {m.first} – {m.second} "
                f"{points_text(score[0])}–{points_text(score[1])}{how}")
 

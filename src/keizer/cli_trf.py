@@ -99,9 +99,13 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
                for r in range(max((len(p.results) for p in t.players), default=0))]
     played = max((r + 1 for r, row in enumerate(entries) if any(e and e.opponent for e in row)), default=0)
     number_ = round_no if round_no is not None else played + 1
-    planned = rounds or max(t.rounds, number_)
     if not 1 <= number_ <= played + 1:
         raise TrfUsageError(f"round {number_} cannot be paired: the file has {played} rounds")
+    # The Dutch rules pair the last round differently (top scorers): the planned number must be known.
+    planned = rounds or t.rounds
+    if number_ > planned:
+        raise TrfUsageError(f"{file} plans {planned} rounds (record 142 or XXR, else the rounds it holds); "
+                            f"to pair round {number_} give the planned number with --rounds N")
     row = entries[number_ - 1] if number_ <= len(entries) else []
     started = any(e and e.code is not Code.ZPB for e in row)  # byes entered before pairing (H, F, Z)
     absent = {p.start_no for p, e in zip(t.players, row)
@@ -117,6 +121,9 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
         return
     rows = [{"board": k, "white": w, "white_name": names[w], "black": b, "black_name": names[b]}
             for k, (w, b) in enumerate(found.pairs, 1)]
+    if fmt == "csv" and found.bye is not None:  # the bye as a row of its own: Black 0, as pairing programs write it
+        rows.append({"board": None, "white": found.bye, "white_name": names[found.bye], "black": 0,
+                     "black_name": "(bye)"})
     if fmt == "table":
         click.echo(f"Round {found.round} (FIDE Dutch)")
     click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))

@@ -323,7 +323,33 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
             raise StoreError(
                 f"board {board} of round {number} already has {games[board].result.value}; use --correct to change it")
         store.set_result(comp_id, number, board, result.value)
+    _check_knockout(store, comp_id, number)
     return number
+
+
+def _check_knockout(store: Store, comp_id: int, number: int) -> None:
+    """A knock-out stores tie-break stages and next-round matches from earlier results;
+    a correction that no longer fits them is refused (inside the transaction)."""
+    system = store.system(comp_id)
+    if system == "team":
+        from keizer.teamevent import knockout_states, load_event, stored_rules
+
+        if stored_rules(store, comp_id).schedule != "knockout":
+            return
+        check = lambda: knockout_states(load_event(store, comp_id))  # noqa: E731
+        undo = "'keizer undo' back to before 'keizer team next'"
+    elif system == "knockout":
+        from keizer.cup import cup_state
+
+        check = lambda: cup_state(store, comp_id)  # noqa: E731
+        undo = "'keizer undo' back to before 'keizer knockout next'"
+    else:
+        return
+    try:
+        check()
+    except (StoreError, ValueError):
+        raise StoreError(f"this result changes a match of round {number} whose tie-break stage or next match is "
+                         f"stored already; {undo} first") from None
 
 
 def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic",
@@ -496,3 +522,98 @@ def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order:
             store.add_game(comp_id, rnd.round, board, ids[numbered[white - 1]], ids[numbered[black - 1]])
     store.set_system_settings(comp_id, {**store.system_settings(comp_id), "seed": seed})
     return numbered, seed
+
+
+# -- the settings of the other systems -----------------------------------------------
+
+#: What ``keizer competition settings --set`` may change, per system, with what it means.
+SYSTEM_SETTINGS: dict[str, dict[str, str]] = {
+    "swiss": {"rounds": "planned number of rounds", "initial_colour": "white or black: the top seed's colour in "
+              "round 1 (until round 1 is paired)", "bye_points": "points of the pairing-allocated bye",
+              "excused_points": "points of a requested bye (an excused absence)", "tiebreaks": "tie-break list",
+              "edition": "tie-break rule edition"},
+    "roundrobin": {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
+                   "lots": "seed of the drawing of lots for ties the list leaves"},
+    "team": {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
+             "rounds": "a Swiss: planned number of rounds"},
+    "knockout": {},
+}
+
+
+def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
+    """The effective settings of a competition that is not Keizer, for showing."""
+    system = store.system(comp_id)
+    stored = store.system_settings(comp_id)
+    if system in POINTS_SYSTEMS:
+        rules = points_rules(system, stored)
+        view: dict[str, Any] = {"tiebreaks": list(rules.tiebreaks), "edition": rules.edition.value}
+        if system == "swiss":
+            view = {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
+                    "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **view}
+        else:
+            view |= {"double": stored.get("double", False), "swap_last_two": stored.get("swap_last_two", False),
+                     "lots": stored.get("lots"), "seed": stored.get("seed")}
+        return view
+    if system == "team":
+        from keizer.teamevent import team_rules
+
+        rules = team_rules(stored)
+        view = {"boards": rules.boards, "schedule": rules.schedule, "tiebreaks": list(rules.tiebreaks),
+                "edition": rules.edition.value}
+        if rules.schedule == "swiss":
+            view |= {"rounds": rules.rounds, "initial_colour": rules.initial_colour}
+        elif rules.schedule == "knockout":
+            view["stages"] = ",".join(f"{kind}:{games}" for kind, games in rules.stages) or None
+        else:
+            view |= {"double": rules.double, "swap_last_two": rules.swap_last_two}
+        return view
+    return {"stages": ",".join(f"{x['kind']}:{x['games']}" for x in stored.get("stages", []))}
+
+
+def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> None:
+    """Change settings of a competition that is not Keizer; every value is checked
+    before anything is written."""
+    system = store.system(comp_id)
+    allowed = SYSTEM_SETTINGS[system]
+    for name in overrides:
+        if name not in allowed:
+            known = ", ".join(allowed) or "none (a cup's stages are fixed when it is created)"
+            raise StoreError(f"{name!r} is not a setting of a {system} competition (settings: {known})")
+    stored = dict(store.system_settings(comp_id))
+    if system == "team" and "rounds" in overrides and stored.get("schedule") != "swiss":
+        raise StoreError("only a Swiss team event has a planned number of rounds")
+    season = store.load_season(comp_id)
+    paired = sum(1 for r in season.rounds if r.games or r.byes)
+    for name, text in overrides.items():
+        if name == "tiebreaks":
+            stored["tiebreaks"] = [t.strip() for t in text.split(",") if t.strip()] or None
+        elif name in ("edition",):
+            stored[name] = text
+        elif name == "lots":
+            if not text.strip().lstrip("-").isdigit():
+                raise StoreError(f"lots {text!r}: give a whole number (the seed of the drawing of lots)")
+            stored["lots"] = int(text)
+        elif name == "rounds":
+            if not text.strip().isdigit() or not max(paired, 1) <= int(text) <= 99:
+                raise StoreError(f"rounds {text!r}: give a whole number from {max(paired, 1)} "
+                                 f"({paired} rounds are paired) to 99")
+            stored["rounds"] = int(text)
+        elif name == "initial_colour":
+            if text not in ("white", "black"):
+                raise StoreError(f"initial_colour {text!r}: white or black")
+            if paired:
+                raise StoreError("the initial colour decided round 1, which is paired already")
+            stored["initial_colour"] = text
+        else:  # bye_points, excused_points
+            from keizer.swiss import parse_points
+
+            scoring = dict(stored.get("scoring") or {})
+            scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)
+            stored["scoring"] = scoring
+    if system in POINTS_SYSTEMS:
+        points_rules(system, stored)  # refuses a tie-break list the rules forbid
+    elif system == "team":
+        from keizer.teamevent import team_rules
+
+        team_rules(stored)
+    store.set_system_settings(comp_id, stored)

@@ -97,7 +97,18 @@ def cup_state(store: Store, comp_id: int):
     for key, winner in settings.get("awarded", {}).items():
         r, k = (int(x) for x in key.split(":"))
         records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
-    return bracket, bracket_state(bracket, records), season
+    states = bracket_state(bracket, records)
+    undo = "'keizer undo' back to before 'keizer knockout next'"
+    for m in states:  # stored games the bracket no longer calls for (an earlier result was corrected)
+        games = [g for rnd in season.rounds if rnd.number == m.round for g in rnd.games if g.match == m.index]
+        record = records.get((m.round, m.index), MatchRecord())
+        if m.winner is not None and record.awarded_to is None and len({g.stage for g in games}) > max(
+                len(record.stages), 1):
+            raise StoreError(f"round {m.round} match {m.index} is decided before its stored tie-break games; {undo}")
+        if any({g.white, g.black} - {m.top, m.bottom} for g in games):
+            raise StoreError(f"round {m.round} match {m.index} was stored for players the bracket no longer has "
+                             f"there; {undo}")
+    return bracket, states, season
 
 
 def advance(store: Store, comp_id: int) -> list[str]:

@@ -28,28 +28,32 @@ def swiss_settings(store: Store, comp_id: int) -> dict[str, Any]:
     return {**SWISS_DEFAULTS, **store.system_settings(comp_id)}
 
 
-def assign_numbers(store: Store, comp_id: int) -> list[str]:
-    """Give every player a pairing number (General Handling Rules, Initial Order).
+def tpn_order(store: Store, comp_id: int) -> list[str]:
+    """The players' keys in pairing-number order (General Handling Rules, Initial Order).
 
-    Before the first round: by rating, highest first, then by name.  A late
-    entrant is placed among the numbered players by rating, and those below
-    move down one; numbers of players already numbered keep their order.
-    Returns the keys in TPN order.
+    Before the first round: by rating, highest first, then by name.  A late entrant
+    is placed among the numbered players by rating, and those below move down one;
+    players already numbered keep their order.  Reads only.
     """
-    settings = swiss_settings(store, comp_id)
     rows = store.players(comp_id)
     by_key = {r["key"]: r for r in rows}
-    numbered = [k for k in settings["numbered"] or [] if k in by_key]
+    numbered = [k for k in swiss_settings(store, comp_id)["numbered"] or [] if k in by_key]
     rating = lambda key: by_key[key]["rating"] or 0  # noqa: E731
     newcomers = sorted((k for k in by_key if k not in numbered),
                        key=lambda k: (-rating(k), by_key[k]["name"].casefold(), by_key[k]["id"]))
     for key in newcomers:
         place = next((i for i, k in enumerate(numbered) if rating(k) < rating(key)), len(numbered))
         numbered.insert(place, key)
-    for tpn, key in enumerate(numbered, 1):
-        if by_key[key]["start_no"] != tpn:
-            store.update_player(by_key[key]["id"], start_no=tpn)
-    if numbered != settings["numbered"]:
+    return numbered
+
+
+def assign_numbers(store: Store, comp_id: int) -> list[str]:
+    """Store the pairing numbers of :func:`tpn_order` as start numbers (when a round is paired)."""
+    numbered = tpn_order(store, comp_id)
+    for tpn, row in ((numbered.index(r["key"]) + 1, r) for r in store.players(comp_id)):
+        if row["start_no"] != tpn:
+            store.update_player(row["id"], start_no=tpn)
+    if numbered != swiss_settings(store, comp_id)["numbered"]:
         store.set_system_settings(comp_id, {**store.system_settings(comp_id), "numbered": numbered})
     return numbered
 
@@ -95,8 +99,8 @@ def pair_next(store: Store, comp_id: int):
             raise StoreError(str(e)) from None
         names = {p.start_no: p.name for p in season.players}
         left = ", ".join(names[n] for n in e.players)
-        raise StoreError(f"round {target.number} has no pairing without a rematch or a second bye "
-                         f"({left} left over); end the tournament or mark players absent") from None
+        raise StoreError(f"round {target.number} has no pairing without a rematch, a second bye or a forbidden "
+                         f"colour sequence ({left} left over); end the tournament or mark players absent") from None
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     scores = {n: d.score for n, d in dutch_inputs(t, target.number - 1).items()}
     boards = []
@@ -111,15 +115,6 @@ def pair_next(store: Store, comp_id: int):
         store.set_attendance(comp_id, target.number, ids[bye], "bye")
     bye_reason = (f"pairing-allocated bye worth {number(rules.scoring.pab, 1)}" if bye else None)
     return Pairing(target.number, tuple(boards), bye, bye_reason, ())
-
-
-def set_rounds(store: Store, comp_id: int, rounds: int) -> None:
-    """Change the planned number of rounds (not below the rounds already paired)."""
-    season = store.load_season(comp_id)
-    paired = sum(1 for r in season.rounds if r.games or r.byes)
-    if rounds < max(paired, 1):
-        raise StoreError(f"{paired} rounds are paired already; the tournament cannot have fewer")
-    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "rounds": rounds})
 
 
 def parse_points(text: str, what: str) -> str:

@@ -688,10 +688,15 @@ def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
     except ValueError as e:
         raise StoreError(f"the stored matches do not fit the bracket ({e}); {fix}") from None
     sides = {(s.round, s.index): (s.top, s.bottom) for s in states}
+    winners = {(s.round, s.index): s.winner for s in states}
     for m in event.matches:
         if sides.get((m.round, m.number)) != (m.first, m.second):
             raise StoreError(f"round {m.round} match {m.number} is stored as {m.first} – {m.second} and the "
                              f"bracket now has {sides.get((m.round, m.number))}; {fix}")
+        recorded = len(records[(m.round, m.number)].stages) if (m.round, m.number) in records else 0
+        if (winners[(m.round, m.number)] is not None and f"{m.round}:{m.number}" not in event.awarded
+                and len({g.stage for g in m.games}) > max(recorded, 1)):
+            raise StoreError(f"round {m.round} match {m.number} is decided before its stored tie-break stage; {fix}")
     return states
 
 
@@ -849,8 +854,8 @@ def _pair_swiss_round(store: Store, comp_id: int, when: str | None) -> list[str]
         if not e.players:
             raise StoreError(str(e)) from None
         left = ", ".join(event.seeds[n - 1] for n in e.players)
-        raise StoreError(f"round {number} has no pairing without a rematch or a second bye ({left} left over)"
-                         ) from None
+        raise StoreError(f"round {number} has no pairing without a rematch, a second bye or a forbidden colour "
+                         f"sequence ({left} left over)") from None
     teams = store.teams(comp_id)
     store.ensure_round(comp_id, number, when)
     board, lines = 0, []

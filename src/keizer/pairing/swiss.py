@@ -197,8 +197,9 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
             pairs.append(allocate_colours(data[item["white_id"]], data[item["black_id"]], initial_colour))
     if len(byes) > 1:  # the engine's way of saying that no lawful pairing exists
         left = ", ".join(map(str, sorted(byes)))
-        raise SwissError(f"round {upto + 1} has no pairing without a rematch or a second bye (players {left} "
-                         "are left over)", tuple(sorted(byes)))
+        raise SwissError(f"round {upto + 1} has no pairing that meets the absolute criteria — no rematch, no "
+                         f"second bye, no third colour in a row or colour difference beyond 2 outside the last "
+                         f"round's top scorers (players {left} are left over)", tuple(sorted(byes)))
     bye = byes[0] if byes else None
     _check(numbers, pairs, bye, previous, data)
     return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: _board_key(pair, data))), bye)
@@ -310,6 +311,6 @@ def _check(numbers: list[int], pairs: list[tuple[int, int]], bye: int | None,
     if sorted(seen) != numbers:
         raise SwissError("the Dutch engine returned a pairing that misses or repeats a player")
     if any(tuple(sorted(p)) in previous for p in pairs):
-        raise SwissError("no pairing without a rematch exists for this round")
+        raise SwissError("no pairing without a rematch (or a forbidden pair) exists for this round")
     if bye is not None and not data[bye].bye_eligible:
         raise SwissError("no pairing without a second bye exists for this round")

@@ -415,7 +415,8 @@ class _RoundRobin(_Competition):
         for rnd in self.season.rounds:
             game = next((g for g in rnd.games if pid in (g.white, g.black)), None)
             if game is None:
-                lines.append({"round": rnd.number, "date": rnd.date, "kind": "bye", "opponent": None})
+                lines.append({"round": rnd.number, "date": rnd.date, "kind": _no_game(rnd, player),
+                              "opponent": None, "points": self._round_points(pid, rnd.number)})
                 continue
             opp = game.opponent_of(pid)
             lines.append({"round": rnd.number, "date": rnd.date, "kind": "game",
@@ -423,7 +424,7 @@ class _RoundRobin(_Competition):
                           "colour": game.colour_of(pid).value,
                           "result": game.result.symbol(game.colour_of(pid)) if game.result else ""})
         places = [{e.player: e for e in self.comp.points[r]} for r in range(self.played + 1)]
-        charts = {}
+        charts: dict[str, Any] = {}
         if self.played:
             charts["score"] = line_chart([(player.name, [(r, places[r][pid].points) for r in range(1, self.played + 1)])],
                                          self.played, 0, max(max((e.points for e in places[-1].values()), default=1), 1))
@@ -436,6 +437,23 @@ class _RoundRobin(_Competition):
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
             "standing_round": self.played,
         })
+
+
+    def _round_points(self, pid: str, r: int) -> Fraction | None:
+        """What a round without a game earned (a bye's point, a requested bye's half), once complete."""
+        if r > self.played:
+            return None
+        before = next(e.points for e in self.comp.points[r - 1] if e.player == pid)
+        return next(e.points for e in self.comp.points[r] if e.player == pid) - before
+
+
+def _no_game(rnd: Any, player: Any) -> str:
+    """Why a player has no game in a round: bye, excused, absent, not joined yet, or withdrawn."""
+    if rnd.number < player.joined:
+        return "not_joined"
+    if not player.active_in(rnd.number):
+        return "withdrawn"
+    return {Absence.BYE: "bye", Absence.EXCUSED: "excused"}.get(rnd.absent.get(player.id), "absent")
 
 
 #: The page builder of each competition system (other modules add theirs).
@@ -463,10 +481,10 @@ class _Swiss(_RoundRobin):
                 if game is not None and game.result is not None:
                     opp = self.players[game.opponent_of(e.player)].start_no
                     colour = "w" if game.colour_of(e.player) is Colour.WHITE else "b"
-                    cells.append(f"{opp}{colour}{game.result.symbol(game.colour_of(e.player))}")
-                else:  # no game: the pairing-allocated bye, a requested half-point bye, or absent
-                    why = rnd.absent.get(e.player)
-                    cells.append("+" if why is Absence.BYE else "½" if why is Absence.EXCUSED else "–")
+                    cells.append({"kind": "game",
+                                  "text": f"{opp}{colour}{game.result.symbol(game.colour_of(e.player))}"})
+                else:  # no game: the pairing-allocated bye, a requested bye, absent, not entered
+                    cells.append({"kind": _no_game(rnd, player), "points": self._round_points(e.player, rnd.number)})
             rows.append({"start_no": player.start_no, "name": player.name, "link": self.player_link(e.player),
                          "cells": cells, "points": e.points, "rank": e.rank})
         return {"numbers": [r.number for r in rounds], "rows": rows, "standing_round": self.played}
