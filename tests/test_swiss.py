@@ -459,3 +459,43 @@ def test_trf_export_says_the_planned_rounds_and_initial_colour(rapid, capsys, tm
     assert run(capsys, db, "import", str(file))[0] == 0
     code, out, _ = run(capsys, db, "competition", "settings", "--format", "json")
     assert json.loads(out)["rounds"] == 5
+
+
+def test_swap_warns_of_rematches_and_forbidden_pairs(rapid, capsys):
+    run(capsys, rapid, "pair")                     # 1 Fay–Bob, 2 Dé'Jong–Ann, 3 Cor–Eva, bye Gus
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    assert run(capsys, rapid, "forbid", "Gus", "Cor")[0] == 0
+    pairs, bye = pairs_of(capsys, rapid)
+    k = keys(capsys, rapid)
+    names = {v: n for n, v in k.items()}
+    # Move Bob into Fay's game of round 2 (they met in round 1): a warning, not a refusal.
+    fay_game = next(p for p in pairs if k["Fay 🐴"] in p)
+    other = next(names[x] for x in fay_game if x != k["Fay 🐴"])
+    code, out, err = run(capsys, rapid, "swap", other, "Bob")
+    assert code == 0 and "met in round 1 already" in err and "Fay 🐴" in err and "Bob" in err
+    # Put Cor in the place of Gus's opponent (Gus had the bye in round 1, so he plays): the forbidden pair.
+    run(capsys, rapid, "unpair")
+    pairs, bye = pairs_of(capsys, rapid)
+    assert all({k["Gus"], k["Cor"]} != set(p) for p in pairs)
+    opponent = next(next(names[x] for x in p if x != k["Gus"]) for p in pairs if k["Gus"] in p)
+    code, out, err = run(capsys, rapid, "swap", opponent, "Cor")
+    assert code == 0 and "Gus and Cor are a forbidden pair" in err
+
+
+def test_clearing_a_result_and_correction_warnings(rapid, capsys):
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0")[0] == 0
+    bad(capsys, rapid, "pair", "--again", match="'keizer result 1=clear'")
+    assert run(capsys, rapid, "result", "1=clear")[0] == 0
+    assert run(capsys, rapid, "pair", "--again")[0] == 0
+    assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=1-0")[0] == 0
+    run(capsys, rapid, "pair")
+    code, _, err = run(capsys, rapid, "result", "--round", "1", "--correct", "1=0-1")
+    assert code == 0 and "warning: round 2 was paired before this correction" in err
+
+
+def test_attendance_beyond_the_last_round_is_refused(rapid, capsys):
+    assert run(capsys, rapid, "swiss", "rounds", "1")[0] == 0
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=1-0")[0] == 0
+    bad(capsys, rapid, "attend", "-e", "Ann", match="has 1 rounds")

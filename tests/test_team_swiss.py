@@ -104,3 +104,16 @@ def test_refusals(tmp_path, capsys):
     bad(capsys, db, "competition", "create", "Y", "--system", "team", "--schedule", "swiss", "--rounds", "3",
         "--bye-points", "1", match="drawn match")
     bad(capsys, db, "team", "award", "1", "1", "Alfa", match="knock-out")
+
+
+def test_later_rounds_get_their_dates(tmp_path, capsys):
+    db = event(tmp_path, capsys, rounds=2)
+    ok(capsys, db, "team", "schedule", "--first-date", "2026-10-01", "--every", "14")
+    ok(capsys, db, "team", "result", "1", "1", "1-0", "1-0")
+    ok(capsys, db, "team", "result", "1", "2", "1-0", "1-0")
+    ok(capsys, db, "team", "next")
+    assert json.loads(ok(capsys, db, "pairings", "--round", "2", "--format", "json"))["date"] == "2026-10-15"
+    out = ok(capsys, db, "competition", "settings", "--format", "json")
+    assert json.loads(out)["rounds"] == 2
+    ok(capsys, db, "swiss", "rounds", "3")
+    assert json.loads(ok(capsys, db, "competition", "settings", "--format", "json"))["rounds"] == 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -299,7 +300,13 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
                 raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
             from keizer.cup import parse_stages
 
-            system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
+            if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
+                raise StoreError("a team knock-out's --stages lists the tie-break stages only (rapid, blitz, "
+                                 "armageddon); the match itself is on every board")
+            try:
+                system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
+            except StoreError as e:  # count the stages as the user wrote them (without the match itself)
+                raise StoreError(re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", str(e))) from None
         from keizer.teamevent import team_warnings
 
         warnings = team_warnings(system_settings)
@@ -700,7 +707,9 @@ def unpair(ctx: Context) -> None:
 def swap(ctx: Context, a: str, b: str) -> None:
     """Move players by hand: exchange two players in the open round's pairing."""
     with writing(ctx, "swap", f"swap {a} and {b}") as store:
-        number = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b)
+        number, warnings = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b)
+    for w in warnings:
+        click.echo(f"warning: {w}", err=True)
     click.echo(f"round {number}: swapped {a} and {b}")
 
 
@@ -747,7 +756,7 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
 def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: int | None, correct: bool) -> None:
     """Enter results: BOARD=RESULT …, e.g. 1=1-0 2=½-½ 3=0-1 4=+- (forfeit).
 
-    Results: 1-0, 0-1, 1/2-1/2 (½-½, =), +- and -+ (forfeit), -- (both forfeit).
+    Results: 1-0, 0-1, 1/2-1/2 (½-½, =), +- and -+ (forfeit), -- (both forfeit); clear removes one.
     """
     items = list(results)
     if file is not None:
@@ -776,6 +785,10 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
     rnd = season.rounds[number - 1]
     missing = [g.board for g in rnd.games if g.result is None]
     state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
+    later = [r.number for r in season.rounds[number:] if r.games or r.byes]
+    if correct and later:
+        click.echo(f"warning: round {later[-1]} was paired before this correction; every standing is recomputed, "
+                   "the pairing stays (re-pair an unplayed round with 'keizer pair --again')", err=True)
     click.echo(f"round {number}: {len(parsed)} result(s) entered; {state}")
 
 

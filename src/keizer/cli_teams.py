@@ -137,6 +137,9 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
     m = next(x for x in event.round_matches(round_no) if x.number == match)
     score = m.score()
     assert score is not None  # every board of the match was just entered
+    if correct and event.rules.schedule == "swiss" and round_no < len(event.season.rounds):
+        click.echo(f"warning: round {len(event.season.rounds)} was paired before this correction; the standing is "
+                   "recomputed, the pairing stays", err=True)
     click.echo(f"round {round_no} match {match}: {m.first} – {m.second} "
                f"{points_text(score[0])}–{points_text(score[1])}{how}")
 

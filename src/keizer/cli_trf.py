@@ -93,7 +93,8 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
 
     t = read(file)
     if t.is_team:
-        raise TrfUsageError("team files are paired in the database: 'keizer import', then 'keizer team next'")
+        raise TrfUsageError("team files cannot be paired here; a team Swiss is paired in the database "
+                            "('keizer competition create NAME --system team --schedule swiss')")
     # Files may announce more rounds than they hold (142/XXR): pair after the last round with games.
     entries = [[p.results[r] if r < len(p.results) else None for p in t.players]
                for r in range(max((len(p.results) for p in t.players), default=0))]

@@ -82,6 +82,9 @@ def mark_attendance(
         raise StoreError(f"round {number} does not exist: rounds count from 1")
     if number > target.number:
         raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
+    planned = store.system_settings(comp_id).get("rounds") if system == "swiss" else None
+    if planned and number > planned:
+        raise StoreError(f"the tournament has {planned} rounds; plan more with 'keizer swiss rounds N'")
     paired = number < target.number or target.paired
     players = {r["key"]: r for r in store.players(comp_id)}
     chosen: dict[str, tuple[str, str | None]] = {}
@@ -225,7 +228,8 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
         for g in rnd.games:
             if g.result is not None:
                 raise StoreError(
-                    f"board {g.board} of round {target.number} has a result already; clear it before re-pairing")
+                    f"board {g.board} of round {target.number} has a result already; clear it before re-pairing "
+                    f"('keizer result {g.board}=clear')")
             if g.board in keep:
                 fixed.append((g.white, g.black))
         unpair(store, comp_id)
@@ -266,8 +270,11 @@ def unpair(store: Store, comp_id: int) -> int:
     return target.number
 
 
-def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> int:
-    """Exchange two players in the open round's pairing (one may hold the bye)."""
+def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[str]]:
+    """Exchange two players in the open round's pairing (one may hold the bye).
+
+    Returns the round and warnings: pairs that met before or are forbidden (the
+    arbiter's decision stands; the warning says what it costs)."""
     require_weekly(store, comp_id, "move players")
     season = store.load_season(comp_id)
     target = open_round(season)
@@ -282,7 +289,7 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> int:
     where: dict[str, Any] = {}
     for g in rnd.games:
         if g.result is not None and {a["key"], b["key"]} & {g.white, g.black}:
-            raise StoreError(f"board {g.board} has a result already; clear it first")
+            raise StoreError(f"board {g.board} has a result already; clear it first ('keizer result {g.board}=clear')")
         for side in ("white", "black"):
             where[getattr(g, side)] = (g, side)
     for p in (a, b):
@@ -299,7 +306,21 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> int:
         if p in swap:
             store.set_attendance(comp_id, target.number, ids[p], "present")
             store.set_attendance(comp_id, target.number, ids[swap[p]], "bye")
-    return target.number
+    met = {frozenset((g.white, g.black)): r.number for r in season.rounds[:target.number - 1] for g in r.games
+           if g.played_on_board}
+    forbidden = {frozenset(pair) for pair in store.forbidden_pairs(comp_id)}
+    names = {p.id: p.name for p in season.players}
+    warnings = []
+    for g in rnd.games:
+        white, black = swap.get(g.white, g.white), swap.get(g.black, g.black)
+        pair = frozenset((white, black))
+        if (white, black) == (g.white, g.black):
+            continue
+        if pair in met:
+            warnings.append(f"{names[white]} and {names[black]} met in round {met[pair]} already")
+        if pair in forbidden:
+            warnings.append(f"{names[white]} and {names[black]} are a forbidden pair ('keizer forbid')")
+    return target.number, warnings
 
 
 def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
@@ -315,6 +336,9 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
     for board, text in results.items():
         if board not in games:
             raise StoreError(f"round {number} has no board {board} (boards 1–{max(games)})")
+        if text.strip().lower() == "clear":  # back to no result, e.g. before re-pairing
+            store.set_result(comp_id, number, board, None)
+            continue
         try:
             result = Result.parse(text)
         except ValueError as e:

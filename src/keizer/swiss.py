@@ -87,6 +87,8 @@ def pair_next(store: Store, comp_id: int):
     tpn = {p.id: p.start_no for p in season.players}
     key_of = {p.start_no: p.id for p in season.players}
     present = [tpn[p] for p in rnd.present]
+    if len(season.players) < 2:
+        raise StoreError("the tournament needs at least two players; add them with 'keizer player add'")
     if len(present) < 2:
         raise StoreError(f"fewer than two players are present for round {target.number}; "
                          "mark players present with 'keizer attend'")

@@ -247,10 +247,13 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
     rules = stored_rules(store, comp_id)
     _refuse_after_results(store, comp_id, "the schedule cannot change any more")
     teams = store.teams(comp_id)
-    if rules.schedule == "knockout":
-        return _schedule_knockout(store, comp_id, teams, rules, first_date.isoformat() if first_date else None)
-    if rules.schedule == "swiss":
-        return _schedule_swiss(store, comp_id, teams, rules, first_date.isoformat() if first_date else None)
+    if rules.schedule in ("knockout", "swiss"):  # later rounds are made one by one: keep their dates' rule
+        dates = {"first": first_date.isoformat(), "every": every} if first_date else None
+        store.set_system_settings(comp_id, {**store.system_settings(comp_id), "dates": dates})
+        when = first_date.isoformat() if first_date else None
+        if rules.schedule == "knockout":
+            return _schedule_knockout(store, comp_id, teams, rules, when)
+        return _schedule_swiss(store, comp_id, teams, rules, when)
     plan = _plan(teams, rules)
     ids = {t["name"]: t["id"] for t in teams}
     # Until a line-up says otherwise a team fields its first members, in board order.
@@ -269,6 +272,16 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
                 store.add_game(comp_id, number, board, lineups[g.white.team][g.white.board - 1],
                                lineups[g.black.team][g.black.board - 1], match=match)
     return len(plan)
+
+
+def _round_date(store: Store, comp_id: int, number: int, when: date | None) -> str | None:
+    """The date of a round made by 'keizer team next': as given, else from the schedule's first date."""
+    if when is not None:
+        return when.isoformat()
+    dates = store.system_settings(comp_id).get("dates")
+    if not dates:
+        return None
+    return (date.fromisoformat(dates["first"]) + timedelta(days=dates["every"] * (number - 1))).isoformat()
 
 
 def _require_teams(teams: Sequence[Mapping[str, Any]]) -> None:
@@ -603,8 +616,9 @@ def _require_knockout(store: Store, comp_id: int, what: str) -> TeamRules:
     require_system(store, comp_id, "team", what)
     rules = stored_rules(store, comp_id)
     if rules.schedule != "knockout":
-        raise StoreError(f"this event plays a {rules.schedule} schedule, stored in full by 'keizer team schedule'; "
-                         f"only a knock-out event can {what}")
+        made = "paired round by round with 'keizer team next'" if rules.schedule == "swiss" else \
+            "stored in full by 'keizer team schedule'"
+        raise StoreError(f"this event plays a {rules.schedule} schedule, {made}; only a knock-out event can {what}")
     return rules
 
 
@@ -730,7 +744,7 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
         if (s.round, s.index) in stored or s.top is None or s.bottom is None:
             continue
         if s.round not in store.round_numbers(comp_id):
-            store.ensure_round(comp_id, s.round, when.isoformat() if when else None)
+            store.ensure_round(comp_id, s.round, _round_date(store, comp_id, s.round, when))
         board = max((g["board"] for g in store.games(comp_id, s.round)), default=0)
         _store_match(store, comp_id, teams, rules, s.round, s.index, s.top, s.bottom, board)
         created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}")
@@ -884,7 +898,7 @@ def swiss_next(store: Store, comp_id: int, when: date | None = None) -> list[str
                          f"enter them with 'keizer team result {last} MATCH …'")
     if rules.rounds is not None and last >= rules.rounds:
         raise StoreError(f"all {rules.rounds} rounds are played; the event is over")
-    return _pair_swiss_round(store, comp_id, when.isoformat() if when else None)
+    return _pair_swiss_round(store, comp_id, _round_date(store, comp_id, last + 1, when))
 
 
 # -- TRF -----------------------------------------------------------------------------

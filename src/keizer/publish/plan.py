@@ -370,7 +370,7 @@ class _RoundRobin(_Competition):
         return [(e.player, e.points) for e in self.comp.points[r]]
 
     def standing_after(self, r: int) -> list[dict[str, Any]]:
-        previous = {e.player: e.rank for e in self.comp.points[r - 1]} if r else {}
+        previous = {e.player: e.rank for e in self.comp.points[r - 1]} if r > 1 else {}
         return [{
             "rank": e.rank, "name": self.players[e.player].name, "link": self.player_link(e.player),
             "start_no": self.players[e.player].start_no, "points": e.points, "games": e.games,

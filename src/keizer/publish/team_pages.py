@@ -94,7 +94,7 @@ class TeamPages(_Competition):
         return list(self.comp.tiebreaks)
 
     def standing_after(self, r: int) -> list[dict[str, Any]]:
-        before = {row["team"]: row["rank"] for row in self.standings[r - 1]} if r else {}
+        before = {row["team"]: row["rank"] for row in self.standings[r - 1]} if r > 1 else {}
         return [{**row, "link": self.team_link(row["team"]),
                  "tiebreaks": [row["tiebreaks"][code] for code in self.comp.tiebreaks],
                  "move": before[row["team"]] - row["rank"] if row["team"] in before else None}
