@@ -21,13 +21,13 @@ def ok(capsys, db, *args: str) -> str:
     return out
 
 
-def knockout(tmp_path, capsys, teams=TEAMS, boards: int = 2):
+def knockout(tmp_path, capsys, teams=TEAMS, boards: int = 2, stages: str | None = None):
     db = tmp_path / "ko.db"
     for _, *people in teams:
         for person in people:
             ok(capsys, db, "member", "add", person)
     ok(capsys, db, "competition", "create", "Bekerteams", "--system", "team", "--boards", str(boards),
-       "--schedule", "knockout")
+       "--schedule", "knockout", *(["--stages", stages] if stages else []))
     for team, *people in teams:
         ok(capsys, db, "team", "add", team, *[x for p in people for x in ("--board", p)])
     return db
@@ -133,14 +133,7 @@ def test_bracket_page(tmp_path, capsys):
 def test_tie_break_stages_rapid_then_armageddon(tmp_path, capsys):
     """A match level on game points, board count and elimination goes to a rapid mini-match on
     the same boards with colours reversed, then to one armageddon game on board 1."""
-    db = tmp_path / "ko.db"
-    for _, *people in TEAMS:
-        for person in people:
-            ok(capsys, db, "member", "add", person)
-    ok(capsys, db, "competition", "create", "Bekerteams", "--system", "team", "--boards", "2",
-       "--schedule", "knockout", "--stages", "rapid:2,armageddon:1")
-    for team, *people in TEAMS:
-        ok(capsys, db, "team", "add", team, *[x for p in people for x in ("--board", p)])
+    db = knockout(tmp_path, capsys, stages="rapid:2,armageddon:1")
     ok(capsys, db, "team", "schedule")
     out = ok(capsys, db, "team", "result", "1", "2", "½-½", "½-½")   # Beta – Gamma, level on everything
     assert "rapid next" in out
@@ -189,14 +182,7 @@ def test_match_states_are_translated_on_the_site(tmp_path, capsys):
 def test_a_correction_that_no_longer_fits_the_bracket_is_refused(tmp_path, capsys):
     """A result corrected after the tie-break stage or the next round was stored from it
     would break the event: refused, the database unchanged."""
-    db = tmp_path / "ko.db"
-    for _, *people in TEAMS:
-        for person in people:
-            ok(capsys, db, "member", "add", person)
-    ok(capsys, db, "competition", "create", "Bekerteams", "--system", "team", "--boards", "2",
-       "--schedule", "knockout", "--stages", "rapid:2")
-    for team, *people in TEAMS:
-        ok(capsys, db, "team", "add", team, *[x for p in people for x in ("--board", p)])
+    db = knockout(tmp_path, capsys, stages="rapid:2")
     ok(capsys, db, "team", "schedule")
     ok(capsys, db, "team", "result", "1", "2", "½-½", "½-½")
     ok(capsys, db, "team", "next")                                  # the rapid stage
