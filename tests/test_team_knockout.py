@@ -190,3 +190,12 @@ def test_a_correction_that_no_longer_fits_the_bracket_is_refused(tmp_path, capsy
     ok(capsys, db, "team", "result", "1", "2", "1-0", "1-0")         # rapid: Gamma (White on 3) and Emil
     ok(capsys, db, "team", "next")                                  # the final
     bad(capsys, db, "team", "result", "--correct", "1", "2", "0-1", "0-1", match="stored already")
+
+
+def test_an_award_that_overrides_the_games_warns(tmp_path, capsys):
+    db = knockout(tmp_path, capsys)
+    ok(capsys, db, "team", "schedule")
+    ok(capsys, db, "result", "--round", "1", "1=1-0", "2=0-1")       # Beta 2–0 Gamma
+    code, out, err = run(capsys, db, "team", "award", "1", "2", "Gamma")
+    assert code == 0 and "warning: the games had decided the match for Beta" in err
+    bad(capsys, tmp_path / "ko.db", "team", "award", "1", "1", "Alfa", match="is a bye")

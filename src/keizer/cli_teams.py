@@ -164,8 +164,15 @@ def team_next(ctx: Context, when) -> None:
 def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
     """Knock-out: the arbiter gives MATCH of ROUND to TEAM (level on everything, or a withdrawal)."""
     with writing(ctx, "team award", f"award round {round_no} match {match} to {team_ref}") as store:
-        name = ops.award_match(store, ctx.comp(store)["id"], round_no, match, team_ref)
+        comp_id = ctx.comp(store)["id"]
+        knockout = ops.stored_rules(store, comp_id).schedule == "knockout"
+        before = next((r for r in ops.knockout_rows(ops.load_event(store, comp_id))
+                       if (r["round"], r["match"]) == (round_no, match)), None) if knockout else None
+        name = ops.award_match(store, comp_id, round_no, match, team_ref)
         store.describe(f"award round {round_no} match {match} to {name}")
+    if before and before["winner"] and before["winner"] != name and before["how"] != "awarded by the arbiter":
+        click.echo(f"warning: the games had decided the match for {before['winner']} ({before['how']}); "
+                   f"the award overrides them (a withdrawal, a forfeit)", err=True)
     click.echo(f"round {round_no} match {match} awarded to {name}")
 
 
