@@ -1,8 +1,11 @@
-"""Build sample_club.db: a realistic demo club with one Keizer season.
+"""Build sample_club.db: a realistic demo club's season.
 
-About 40 members, 30 played rounds with absences of every kind, byes,
-forfeits, a withdrawal, a late entrant and external games, and the next
-round's attendance entered.  Everything comes from one seeded random
+The Keizer competition: about 40 members, 30 played rounds with absences of
+every kind, byes, forfeits, a withdrawal, a late entrant and external games,
+and the next round's attendance entered.  Beside it, as clubs run them: a
+Swiss rapid tournament (FIDE Dutch, with a requested bye), a round-robin group
+(meerkamp) and a knock-out cup with tie-break games, still under way.  The
+Keizer competition stays the one commands use by default.  Everything comes from one seeded random
 generator and the club evenings' dates, so running it again gives the same
 database, byte for byte:
 
@@ -123,8 +126,74 @@ def build(path: Path) -> None:
         store.clock = lambda r=r: f"{evening(r).isoformat()}T23:15:00+00:00"
         with store.change("result", f"results round {r}"):
             ops.enter_results(store, comp, results)
+    side_events(store, ids, random.Random(SEED + 1))
+    with store.change("competition use", "use competition Interne competitie 2025-2026"):
+        store.set_meta("current_competition", str(comp))
     store.conn.execute("VACUUM")
     store.close()
+
+
+def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
+    """The club's other competitions of the season, from their own random stream."""
+    from keizer import cup
+    from keizer.swiss import SWISS_DEFAULTS, pair_next
+
+    store.clock = lambda: "2025-11-15T10:00:00+00:00"
+    with store.change("competition create", "create competition Rapidtoernooi 2025"):
+        rapid = store.create_competition("Rapidtoernooi 2025", "classic", {}, "swiss",
+                                         {**SWISS_DEFAULTS, "rounds": 5, "initial_colour": "white"})
+        for member_id in rng.sample(ids, 17):
+            store.register(rapid, member_id)
+    for r in range(1, 6):
+        store.clock = lambda r=r: f"2025-11-15T{9 + r:02d}:00:00+00:00"
+        marks = {}
+        if r == 3:  # one player asks for a half-point bye
+            marks[store.players(rapid)[5]["key"]] = "excused"
+        with store.change("attend", f"attendance round {r}"):
+            ops.mark_attendance(store, rapid, marks, date="2025-11-15")
+        with store.change("pair", f"pair round {r}"):
+            pairing = pair_next(store, rapid)
+        ratings = {p.id: p.rating for p in store.load_season(rapid).players}
+        with store.change("result", f"results round {r}"):
+            ops.enter_results(store, rapid, {b.board: game_result(rng, ratings[b.white], ratings[b.black])
+                                             for b in pairing.boards})
+    store.clock = lambda: "2025-09-09T19:00:00+00:00"
+    with store.change("competition create", "create competition Meerkamp A"):
+        group = store.create_competition("Meerkamp A", "classic", {}, "roundrobin",
+                                         {**ops.POINTS_DEFAULTS, "tiebreaks": ["DE", "SB", "WIN"]})
+        for member_id in ids[:6]:
+            store.register(group, member_id)
+    with store.change("roundrobin draw", "round-robin draw"):
+        ops.draw_round_robin(store, group, seed=2025, first_date=date(2025, 9, 9), every=14)
+    season = store.load_season(group)
+    ratings = {p.id: p.rating for p in season.players}
+    for rnd in season.rounds[:4]:  # round 5 is still to be played
+        with store.change("result", f"results round {rnd.number}"):
+            ops.enter_results(store, group, {g.board: game_result(rng, ratings[g.white], ratings[g.black])
+                                             for g in rnd.games}, rnd.number)
+    store.clock = lambda: "2025-10-01T19:00:00+00:00"
+    with store.change("competition create", "create competition Clubbeker 2025-2026"):
+        beker = store.create_competition("Clubbeker 2025-2026", "classic", {}, "knockout",
+                                         {"stages": cup.parse_stages("regular:2,armageddon:1")})
+        for member_id in ids[6:18]:
+            store.register(beker, member_id)
+    with store.change("knockout draw", "draw the cup"):
+        cup.draw_cup(store, beker)
+    for _ in range(4):  # the first round and a half: every match played as far as its stages go
+        season = store.load_season(beker)
+        ratings = {p.id: p.rating for p in season.players}
+        open_games = [(rnd.number, g) for rnd in season.rounds for g in rnd.games if g.result is None]
+        if not open_games:
+            break
+        with store.change("result", "cup results"):
+            for number, g in open_games:
+                result = game_result(rng, ratings[g.white], ratings[g.black])
+                if (g.stage or "").startswith("armageddon"):
+                    result = result if result in ("1-0", "0-1") else "1/2-1/2"
+                ops.enter_results(store, beker, {g.board: result}, number)
+        with store.change("knockout next", "cup: next games"):
+            if not cup.advance(store, beker) or max(store.round_numbers(beker)) > 2:
+                break
 
 
 if __name__ == "__main__":

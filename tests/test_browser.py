@@ -56,10 +56,14 @@ def first_player(site: Path) -> Path:
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("which", ["standings", "player", "crosstable", "report"])
+@pytest.mark.parametrize("which", ["standings", "player", "crosstable", "report", "season", "swiss", "group", "cup"])
 def test_page_renders_without_errors(site, browser, which, size):
+    season = site.parent  # the season's folder: the other competitions of the sample club
     path = {"standings": site / "index.html", "player": first_player(site),
-            "crosstable": site / "crosstable.html", "report": site / "report.html"}[which]
+            "crosstable": site / "crosstable.html", "report": site / "report.html",
+            "season": season / "index.html", "swiss": season / slugify("Rapidtoernooi 2025") / "crosstable.html",
+            "group": season / slugify("Meerkamp A") / "crosstable.html",
+            "cup": season / slugify("Clubbeker 2025-2026") / "index.html"}[which]
     width, height = SIZES[size]
     page = browser.new_page(viewport={"width": width, "height": height})
     problems: list[str] = []
