@@ -499,3 +499,26 @@ def test_attendance_beyond_the_last_round_is_refused(rapid, capsys):
     run(capsys, rapid, "pair")
     assert run(capsys, rapid, "result", "1=1-0", "2=1-0", "3=1-0")[0] == 0
     bad(capsys, rapid, "attend", "-e", "Ann", match="has 1 rounds")
+
+
+def test_a_bye_asked_ahead_holds_for_its_round(rapid, capsys):
+    assert run(capsys, rapid, "attend", "--round", "3", "-e", "Ann")[0] == 0
+    bad(capsys, rapid, "attend", "--round", "3", "-p", "Bob", match="only requested byes")
+    bad(capsys, rapid, "attend", "--round", "6", "-e", "Bob", match="has 5 rounds")
+    for r in (1, 2):
+        pairs, bye = pairs_of(capsys, rapid)
+        assert keys(capsys, rapid)["Ann"] in {x for p in pairs for x in p}   # Ann plays rounds 1 and 2
+        assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    pairs, bye = pairs_of(capsys, rapid)
+    assert keys(capsys, rapid)["Ann"] not in {x for p in pairs for x in p} | {bye}
+    code, out, _ = run(capsys, rapid, "attendance", "--round", "3", "--format", "json")
+    assert {r["name"]: r["status"] for r in json.loads(out)}["Ann"] == "excused"
+
+
+def test_a_withdrawal_cancels_byes_asked_ahead(rapid, capsys):
+    assert run(capsys, rapid, "attend", "--round", "3", "-e", "Ann")[0] == 0
+    assert run(capsys, rapid, "attend", "-w", "Ann")[0] == 0
+    pairs, bye = pairs_of(capsys, rapid)
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    code, out, _ = run(capsys, rapid, "attendance", "--round", "3", "--format", "json")
+    assert {r["name"]: r["status"] for r in json.loads(out)}["Ann"] == "withdrawn"

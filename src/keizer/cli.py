@@ -609,9 +609,13 @@ def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
         raise StoreError(f"round {number} has no attendance yet; mark it with 'keizer attend'")
     rnd = season.rounds[number - 1]
     in_game = {p for g in rnd.games for p in (g.white, g.black)}
+    marked = set(store.attendance(comp_id, number)) if number > comp_ops.open_round(season).number else None
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
-        if p.id in in_game:
+        if marked is not None and ids[p.id] not in marked and p.active_in(number):
+            status = "not marked yet"  # a later round of a Swiss: only byes asked ahead are marked
+        elif p.id in in_game:
             status = "game"
         elif p.id in rnd.present:
             status = "present"

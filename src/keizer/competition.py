@@ -80,11 +80,16 @@ def mark_attendance(
     number = round_no if round_no is not None else target.number
     if number < 1:
         raise StoreError(f"round {number} does not exist: rounds count from 1")
-    if number > target.number:
+    # A Swiss player may ask ahead for a bye in a later round (a requested bye, or notice of absence).
+    ahead = system == "swiss" and number > target.number
+    if number > target.number and not ahead:
         raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
     planned = store.system_settings(comp_id).get("rounds") if system == "swiss" else None
     if planned and number > planned:
         raise StoreError(f"the tournament has {planned} rounds; plan more with 'keizer swiss rounds N'")
+    if ahead and (external or list(withdrawn) or any(m not in ("excused", "unexcused") for m in marks.values())):
+        raise StoreError(f"round {number} is not the next round ({target.number}): only requested byes (-e) and "
+                         "notice of absence (-u) can be marked ahead")
     paired = number < target.number or target.paired
     players = {r["key"]: r for r in store.players(comp_id)}
     chosen: dict[str, tuple[str, str | None]] = {}
@@ -117,6 +122,8 @@ def mark_attendance(
         if not season_players[key].active_in(number):
             raise StoreError(f"{players[key]['name']} does not take part in round {number} (not joined yet, or withdrawn)")
 
+    for earlier in range(len(season.rounds) + 1, number):  # rounds are made in order
+        store.ensure_round(comp_id, earlier)
     store.ensure_round(comp_id, number, date)
     if paired:
         in_game = _players_in_games(store, comp_id, number)
@@ -133,7 +140,8 @@ def mark_attendance(
         if players[row["key"]]["id"] in _players_in_games(store, comp_id, number):
             raise StoreError(f"{row['name']} has a game in round {number}; enter the result or unpair first")
         store.update_player(row["id"], withdrawn_after=number - 1)
-        store.set_attendance(comp_id, number, row["id"], None)
+        for later in (n for n in store.round_numbers(comp_id) if n >= number):  # byes asked ahead lapse
+            store.set_attendance(comp_id, later, row["id"], None)
         season_players[row["key"]] = replace(season_players[row["key"]], withdrawn_after=number - 1)
 
     existing = store.attendance(comp_id, number)
@@ -142,7 +150,7 @@ def mark_attendance(
         if key in chosen:
             status, result = chosen[key]
             store.set_attendance(comp_id, number, row["id"], status, result)
-        elif not paired and player.active_in(number) and row["id"] not in existing:
+        elif not paired and not ahead and player.active_in(number) and row["id"] not in existing:
             default = row["default_attendance"] or ("present" if system == "swiss" else settings.default_attendance)
             store.set_attendance(comp_id, number, row["id"], "present" if default == "present" else "unexcused")
     counts: dict[str, int] = {}

@@ -77,8 +77,7 @@ def pair_next(store: Store, comp_id: int):
     require_unpaired(season, target)
     if target.number > settings["rounds"]:
         raise StoreError(f"all {settings['rounds']} rounds are paired; add rounds with 'keizer swiss rounds N'")
-    if not target.exists or not store.attendance(comp_id, target.number):
-        mark_attendance(store, comp_id, {})
+    mark_attendance(store, comp_id, {})  # everyone not marked (a bye asked ahead stays) plays
     assign_numbers(store, comp_id)
     season = store.load_season(comp_id)
     rnd = season.rounds[target.number - 1]
