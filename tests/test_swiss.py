@@ -522,3 +522,17 @@ def test_a_withdrawal_cancels_byes_asked_ahead(rapid, capsys):
     assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
     code, out, _ = run(capsys, rapid, "attendance", "--round", "3", "--format", "json")
     assert {r["name"]: r["status"] for r in json.loads(out)}["Ann"] == "withdrawn"
+
+
+def test_pairing_list_shows_numbers_and_points_before_the_round(rapid, capsys):
+    run(capsys, rapid, "pair")
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    assert run(capsys, rapid, "attend", "-e", "Ann")[0] == 0
+    run(capsys, rapid, "pair")
+    code, out, _ = run(capsys, rapid, "pairings", "--format", "json")
+    pairs = json.loads(out)["pairs"]
+    gus = next(p for p in pairs if "Gus" in (p["white"], p["black"]))
+    side = "white" if gus["white"] == "Gus" else "black"
+    assert (gus[f"{side}_no"], gus[f"{side}_points"]) == (7, 1)      # the bye of round 1
+    code, out, _ = run(capsys, rapid, "pairings")
+    assert "not playing: Ann (excused)" in out

@@ -733,18 +733,39 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
     rows = [{"board": g.board, "white": names[g.white], "black": names[g.black],
              "white_id": g.white, "black_id": g.black, "result": g.result.value if g.result else None}
             for g in rnd.games]
+    columns = ["board", "white", "black", "result"]
+    comp_id = ctx.comp(store)["id"]
+    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:  # a Swiss pairing list: numbers and points before it
+        from keizer.points import points_standing
+
+        rules = comp_ops.stored_points_rules(store, comp_id)
+        before = {e.player: e.points for e in points_standing(season, [], rules.edition, number - 1,
+                                                               system=rules.system, scoring=rules.scoring)}
+        tpn = {p.id: p.start_no for p in season.players}
+        for row in rows:
+            row |= {"white_no": tpn[row["white_id"]], "white_points": json_number(before[row["white_id"]]),
+                    "black_no": tpn[row["black_id"]], "black_points": json_number(before[row["black_id"]])}
+        columns = ["board", "white_no", "white", "white_points", "result", "black_points", "black", "black_no"]
     if fmt == "json":
         click.echo(json.dumps({"round": number, "date": rnd.date, "time_control": rnd.time_control,
                                "pairs": rows, "bye": list(rnd.byes)}, ensure_ascii=False, indent=2))
         return
     if fmt == "csv":  # byes as rows of their own: no board, no Black
         rows += [{"board": None, "white": names[p], "black": "(bye)", "result": None} for p in rnd.byes]
-        click.echo(render(rows, ["board", "white", "black", "result"], fmt))
+        click.echo(render(rows, columns, fmt))
         return
     click.echo(" · ".join(x for x in (f"Round {number}", rnd.date, rnd.time_control) if x))
-    click.echo(render(rows, ["board", "white", "black", "result"], fmt))
+    click.echo(render([{**r, "white_points": _points_cell(r.get("white_points")),
+                        "black_points": _points_cell(r.get("black_points"))} for r in rows], columns, fmt))
     for p in rnd.byes:
         click.echo(f"bye: {names[p]}")
+    not_playing = [f"{names[p]} ({why.value})" for p, why in rnd.absent.items() if why.value != "bye"]
+    if not_playing:
+        click.echo("not playing: " + ", ".join(sorted(not_playing)))
+
+
+def _points_cell(value: Any) -> str:
+    return "" if value is None else number(Fraction(value), 1)
 
 
 # -- results ------------------------------------------------------------------
