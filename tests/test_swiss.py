@@ -3,6 +3,8 @@ invariants on random tournaments, and the Swiss competition in the database."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 from fractions import Fraction
@@ -435,9 +437,6 @@ def test_csv_pairings_list_the_bye_as_a_row(rapid, capsys):
     code, out, _ = run(capsys, rapid, "pair", "--format", "csv")
     assert out.strip().splitlines()[-1] == ",Gus,(bye)"
     code, out, _ = run(capsys, rapid, "pairings", "--format", "csv")
-    import csv
-    import io
-
     last = list(csv.DictReader(io.StringIO(out)))[-1]
     assert (last["board"], last["white"], last["black"]) == ("", "Gus", "(bye)")
 
