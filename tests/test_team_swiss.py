@@ -117,3 +117,30 @@ def test_later_rounds_get_their_dates(tmp_path, capsys):
     assert json.loads(out)["rounds"] == 2
     ok(capsys, db, "swiss", "rounds", "3")
     assert json.loads(ok(capsys, db, "competition", "settings", "--format", "json"))["rounds"] == 3
+
+
+def test_a_team_trf_file_is_imported_and_the_swiss_continued(tmp_path, capsys):
+    """Export after round 1, import the file into another database: the same standing, and
+    'team next' pairs round 2 as the original does."""
+    db = event(tmp_path, capsys, rounds=3)
+    ok(capsys, db, "team", "schedule")
+    ok(capsys, db, "team", "result", "1", "1", "1-0", "½-½")
+    ok(capsys, db, "team", "result", "1", "2", "0-1", "0-1")
+    file = tmp_path / "teams.trf"
+    ok(capsys, db, "export", "--format", "trf", "-o", str(file))
+    copy = tmp_path / "copy.db"
+    out = ok(capsys, copy, "import", str(file))
+    assert "team Swiss" in out and "5 teams" in out
+    assert json.loads(ok(capsys, copy, "team", "standings", "--format", "json")) == \
+        json.loads(ok(capsys, db, "team", "standings", "--format", "json"))
+    ok(capsys, db, "team", "next")
+    ok(capsys, copy, "team", "next")
+    assert [m[1:3] for m in matches(capsys, copy, 2)] == [m[1:3] for m in matches(capsys, db, 2)]
+
+
+def test_a_team_file_with_boards_without_games_is_refused(tmp_path, capsys):
+    from conftest import SHARED
+
+    db = tmp_path / "none.db"
+    bad(capsys, db, "import", str(SHARED / "data" / "tec-trf26-sample-grandmommys-cup.trf"), match="without a game")
+    assert not db.exists()

@@ -62,5 +62,5 @@ def test_bad_trf_files(tmp_path, capsys):
     f = tmp_path / "broken.trf"
     f.write_text("012 Cup\n001    1      Anna                              18x0\n")
     bad(capsys, db, "import", str(f), match="line 2")
-    bad(capsys, db, "import", str(DATA / "tec-trf26-sample-grandmommys-cup.trf"), match="team tournaments")
+    bad(capsys, db, "import", str(DATA / "tec-trf26-sample-grandmommys-cup.trf"), match="board without a game")
     assert not db.exists()

@@ -1257,7 +1257,13 @@ def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
 
     t = read(file)
     if t.is_team:
-        raise FormatError(f"{file.name}: team tournaments cannot be imported yet; rank them with 'keizer trf standings'")
+        from keizer.teamevent import import_team_tournament
+
+        with writing(ctx, "import", f"import {file.name}", create=True) as store:
+            import_team_tournament(store, t, name)
+        kind = "team Swiss" if t.system is System.SWISS else "team event"
+        click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
+        return
     season = season_of(t)
     system = "roundrobin" if t.system is System.ROUND_ROBIN else "swiss"
     scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
