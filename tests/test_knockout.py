@@ -216,7 +216,7 @@ def test_level_after_every_stage_waits_for_the_arbiter():
     fmt = MatchFormat((Stage(REGULAR, 1), Stage(BLITZ, 2)))
     rec = record([("ann", D)], [("bob", W), ("ann", W)])
     assert decide_match(fmt, "ann", "bob", rec) == (
-        None, "level 1–1 after the blitz games: every stage played, the arbiter decides (awarded_to)")
+        None, "level 1–1 after the blitz games: the arbiter decides (an award)")
     assert decide_match(fmt, "ann", "bob", MatchRecord(rec.stages, awarded_to="bob")) == (
         "bob", "awarded by the arbiter")
     # a double forfeit in armageddon is no draw: nobody wins it

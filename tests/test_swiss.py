@@ -539,3 +539,46 @@ def test_pairing_list_shows_numbers_and_points_before_the_round(rapid, capsys):
     assert (gus[f"{side}_no"], gus[f"{side}_points"]) == (7, 1)      # the bye of round 1
     code, out, _ = run(capsys, rapid, "pairings")
     assert "not playing: Ann (excused)" in out
+
+
+def test_swap_warns_of_a_second_bye(rapid, capsys):
+    run(capsys, rapid, "pair")                                       # Gus has the bye of round 1
+    assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
+    pairs, bye = pairs_of(capsys, rapid)
+    names = {v: n for n, v in keys(capsys, rapid).items()}
+    code, out, err = run(capsys, rapid, "swap", names[bye], "Gus")
+    assert code == 0 and "Gus had a pairing-allocated bye or a win without playing already" in err
+
+
+def test_clearing_an_empty_board_is_refused(rapid, capsys):
+    run(capsys, rapid, "pair")
+    bad(capsys, rapid, "result", "2=clear", match="no result to clear")
+
+
+def test_swap_warns_of_a_third_colour_in_a_row(rapid, capsys):
+    names = {v: n for n, v in keys(capsys, rapid).items()}
+
+    def seats():
+        code, out, _ = run(capsys, rapid, "pairings", "--format", "json")
+        rows = json.loads(out)["pairs"]
+        return {r["white_id"]: ("white", r["black_id"]) for r in rows} | \
+            {r["black_id"]: ("black", r["white_id"]) for r in rows}
+
+    run(capsys, rapid, "pair")
+    first = seats()
+    assert run(capsys, rapid, "result", "1=1-0", "2=0-1", "3=1-0")[0] == 0
+    run(capsys, rapid, "pair")
+    # Give x the colour of round 1 again in round 2 (no warning yet: two in a row is allowed).
+    second = seats()
+    x, y = next((x, y) for x in second for y in second
+                if first.get(x, (None,))[0] == second[y][0] != second[x][0] and second[x][1] != y)
+    colour = first[x][0]
+    code, _, err = run(capsys, rapid, "swap", names[x], names[y])
+    assert code == 0 and "a third time" not in err
+    assert run(capsys, rapid, "result", "1=1-0", "2=0-1", "3=1-0")[0] == 0
+    run(capsys, rapid, "pair")
+    third = seats()
+    assert x in third and third[x][0] != colour   # the Dutch rules (C.3) avoid a third one themselves
+    z = next(z for z in third if third[z][0] == colour and third[x][1] != z and z != x)
+    code, _, err = run(capsys, rapid, "swap", names[x], names[z])
+    assert code == 0 and f"{names[x]} gets {colour} a third time in a row" in err

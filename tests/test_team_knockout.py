@@ -73,8 +73,7 @@ def test_three_teams_from_schedule_to_award(tmp_path, capsys):
     # Level on everything: two draws (game points 1–1, BC 1½ v 1½, board 1 ½–½).
     ok(capsys, db, "team", "result", "2", "1", "½-½", "½-½")
     assert bracket(capsys, db)[(2, 1)][3:] == (None, "level 1–1 after the regular games, also on board count "
-                                               "and bottom-board elimination: every stage played, the arbiter "
-                                               "decides (awarded_to)")
+                                               "and bottom-board elimination: the arbiter decides (an award)")
     bad(capsys, db, "team", "next", match="level after game points, board count and bottom-board elimination")
     bad(capsys, db, "team", "award", "2", "1", "Gamma", match="Gamma does not play in match 1 of round 2")
     bad(capsys, db, "team", "award", "2", "5", "Alfa", match="no match 5 in round 2")

@@ -321,6 +321,10 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
             for m in store.members():
                 store.register(comp_id, m["id"])
                 registered += 1
+            if system == "swiss":
+                from keizer.swiss import assign_numbers
+
+                assign_numbers(store, comp_id)
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
     kind = {"keizer": f"competition (preset {preset})", "roundrobin": "round-robin", "knockout": "knock-out cup",
@@ -495,6 +499,10 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
         for ref in members:
             m = store.find_member(ref)
             store.register(row["id"], m["id"], first, category)
+        if row["system"] == "swiss":  # pairing numbers from the start, so that #N means the same everywhere
+            from keizer.swiss import assign_numbers
+
+            assign_numbers(store, row["id"])
     click.echo(f"registered {len(members)} player(s), from round {first}")
 
 
@@ -604,17 +612,19 @@ def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
     season = store.load_season(comp_id)
-    number = round_no if round_no is not None else comp_ops.open_round(season).number
+    number = round_no if round_no is not None else min(comp_ops.open_round(season).number, len(season.rounds))
     if not 1 <= number <= len(season.rounds):
         raise StoreError(f"round {number} has no attendance yet; mark it with 'keizer attend'")
     rnd = season.rounds[number - 1]
     in_game = {p for g in rnd.games for p in (g.white, g.black)}
-    marked = set(store.attendance(comp_id, number)) if number > comp_ops.open_round(season).number else None
+    unpaired_swiss = store.system(comp_id) == "swiss" and not (rnd.games or rnd.byes)
+    later = number > comp_ops.open_round(season).number
+    marked = set(store.attendance(comp_id, number)) if later or unpaired_swiss else None
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
         if marked is not None and ids[p.id] not in marked and p.active_in(number):
-            status = "not marked yet"  # a later round of a Swiss: only byes asked ahead are marked
+            status = "not marked yet"  # a Swiss round not paired yet: everyone unmarked plays
         elif p.id in in_game:
             status = "game"
         elif p.id in rnd.present:
@@ -725,7 +735,11 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
     """The pairing of a round, with results so far."""
     store = ctx.store()
     season = store.load_season(ctx.comp(store)["id"])
-    number = round_no if round_no is not None else comp_ops.open_round(season).number
+    paired = [r.number for r in season.rounds if r.games or r.byes]
+    target = comp_ops.open_round(season)
+    # Default: the open round once paired, else the last paired round (its results).
+    number = round_no if round_no is not None else target.number if target.paired else paired[-1] if paired \
+        else target.number
     if not 1 <= number <= len(season.rounds) or not (season.rounds[number - 1].games or season.rounds[number - 1].byes):
         raise StoreError(f"round {number} has not been paired yet")
     rnd = season.rounds[number - 1]
@@ -999,7 +1013,10 @@ def _points_history(store: Store, comp_id: int, season, key: str, upto: int, fmt
         points = rules.scoring.points(res.code)
         total += points
         opponent = by_number[res.opponent] if res.opponent else None
-        rows.append({"round": r, "kind": kinds.get(res.code.value, "game"),
+        kind = kinds.get(res.code.value, "game")
+        if kind == "absent" and not me.active_in(r):
+            kind = "not joined" if r < me.joined else "withdrawn"
+        rows.append({"round": r, "kind": kind,
                      "opponent": opponent.name if opponent else None, "opponent_id": opponent.id if opponent else None,
                      "colour": res.colour.value if res.colour else None,
                      "result": symbols.get(res.code.value) if res.opponent else None,

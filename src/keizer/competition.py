@@ -328,7 +328,38 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
             warnings.append(f"{names[white]} and {names[black]} met in round {met[pair]} already")
         if pair in forbidden:
             warnings.append(f"{names[white]} and {names[black]} are a forbidden pair ('keizer forbid')")
+    if store.system(comp_id) == "swiss":
+        warnings += _swiss_swap_warnings(store, comp_id, season, target.number, swap, names)
     return target.number, warnings
+
+
+def _swiss_swap_warnings(store: Store, comp_id: int, season: Season, number: int, swap: Mapping[str, str],
+                         names: Mapping[str, str]) -> list[str]:
+    """What a hand-made change costs under the Dutch rules' absolute criteria (C.2, C.3)."""
+    from keizer.model import Colour
+    from keizer.pairing.swiss import dutch_inputs
+    from keizer.points import tournament
+
+    rules = stored_points_rules(store, comp_id)
+    data = dutch_inputs(tournament(season, number - 1, rules.system, rules.scoring), number - 1)
+    tpn = {p.id: p.start_no for p in season.players}
+    rnd = season.rounds[number - 1]
+    warnings = []
+    for p in rnd.byes:
+        holder = swap.get(p, p)
+        if holder != p and not data[tpn[holder]].bye_eligible:
+            warnings.append(f"{names[holder]} had a pairing-allocated bye or a win without playing already")
+    for g in rnd.games:
+        for player, colour in ((swap.get(g.white, g.white), Colour.WHITE), (swap.get(g.black, g.black), Colour.BLACK)):
+            if player == (g.white if colour is Colour.WHITE else g.black):
+                continue
+            history = data[tpn[player]].colours + (colour,)
+            whites = sum(c is Colour.WHITE for c in history)
+            if len(history) >= 3 and history[-1] is history[-2] is history[-3]:
+                warnings.append(f"{names[player]} gets {colour.value} a third time in a row")
+            elif abs(2 * whites - len(history)) > 2:
+                warnings.append(f"{names[player]} gets a colour difference beyond 2")
+    return warnings
 
 
 def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
@@ -339,12 +370,18 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
     target = open_round(season)
     number = round_no if round_no is not None else target.number
     if not 1 <= number <= len(season.rounds) or not season.rounds[number - 1].games:
+        done = season.completed_rounds()
+        if round_no is None and done and number == done + 1:
+            raise StoreError(f"round {number} has no pairing yet and round {done} is complete; to change a result "
+                             f"there, use --round {done} --correct")
         raise StoreError(f"round {number} has no pairing; pair it with 'keizer pair' first")
     games = {g.board: g for g in season.rounds[number - 1].games}
     for board, text in results.items():
         if board not in games:
             raise StoreError(f"round {number} has no board {board} (boards 1–{max(games)})")
         if text.strip().lower() == "clear":  # back to no result, e.g. before re-pairing
+            if games[board].result is None:
+                raise StoreError(f"board {board} of round {number} has no result to clear")
             store.set_result(comp_id, number, board, None)
             continue
         try:
@@ -567,7 +604,8 @@ SYSTEM_SETTINGS: dict[str, dict[str, str]] = {
     "roundrobin": {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
                    "lots": "seed of the drawing of lots for ties the list leaves"},
     "team": {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
-             "rounds": "a Swiss: planned number of rounds"},
+             "rounds": "a Swiss: planned number of rounds",
+             "initial_colour": "a Swiss: white or black, the top seed's first board in round 1 (until it is paired)"},
     "knockout": {},
 }
 
@@ -590,12 +628,13 @@ def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
         from keizer.teamevent import team_rules
 
         rules = team_rules(stored)
+        if rules.schedule == "knockout":  # decided match by match: no tie-break list
+            return {"boards": rules.boards, "schedule": rules.schedule,
+                    "stages": ",".join(f"{kind}:{games}" for kind, games in rules.stages) or None}
         view = {"boards": rules.boards, "schedule": rules.schedule, "tiebreaks": list(rules.tiebreaks),
                 "edition": rules.edition.value}
         if rules.schedule == "swiss":
             view |= {"rounds": rules.rounds, "initial_colour": rules.initial_colour}
-        elif rules.schedule == "knockout":
-            view["stages"] = ",".join(f"{kind}:{games}" for kind, games in rules.stages) or None
         else:
             view |= {"double": rules.double, "swap_last_two": rules.swap_last_two}
         return view
@@ -606,14 +645,18 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
     """Change settings of a competition that is not Keizer; every value is checked
     before anything is written."""
     system = store.system(comp_id)
-    allowed = SYSTEM_SETTINGS[system]
+    allowed = dict(SYSTEM_SETTINGS[system])
+    schedule = store.system_settings(comp_id).get("schedule") if system == "team" else None
+    if schedule == "knockout":  # a bracket has no tie-break list, and no planned number of rounds
+        allowed = {}
+    elif system == "team" and schedule != "swiss":
+        allowed.pop("rounds")
+        allowed.pop("initial_colour")
     for name in overrides:
         if name not in allowed:
-            known = ", ".join(allowed) or "none (a cup's stages are fixed when it is created)"
+            known = ", ".join(allowed) or "none (a knock-out's stages are fixed when it is created)"
             raise StoreError(f"{name!r} is not a setting of a {system} competition (settings: {known})")
     stored = dict(store.system_settings(comp_id))
-    if system == "team" and "rounds" in overrides and stored.get("schedule") != "swiss":
-        raise StoreError("only a Swiss team event has a planned number of rounds")
     season = store.load_season(comp_id)
     paired = sum(1 for r in season.rounds if r.games or r.byes)
     for name, text in overrides.items():
@@ -622,9 +665,12 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
         elif name in ("edition",):
             stored[name] = text
         elif name == "lots":
-            if not text.strip().lstrip("-").isdigit():
-                raise StoreError(f"lots {text!r}: give a whole number (the seed of the drawing of lots)")
-            stored["lots"] = int(text)
+            if text.strip().lower() in ("none", ""):
+                stored["lots"] = None
+            elif not text.strip().lstrip("-").isdigit():
+                raise StoreError(f"lots {text!r}: give a whole number (the seed of the drawing of lots), or none")
+            else:
+                stored["lots"] = int(text)
         elif name == "rounds":
             if not text.strip().isdigit() or not max(paired, 1) <= int(text) <= 99:
                 raise StoreError(f"rounds {text!r}: give a whole number from {max(paired, 1)} "

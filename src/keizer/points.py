@@ -106,8 +106,9 @@ def _counts(season: Season, upto: int) -> dict[str, tuple[int, int, int, int]]:
 def season_of(t: Tournament) -> Season:
     """A TRF tournament as a season (players keyed by start number), for importing it.
 
-    Byes: pairing-allocated and full-point byes become ``bye``, half-point byes
-    ``excused``, zero-point byes ``unexcused``; quick results count as games.
+    Byes: pairing-allocated and full-point byes (and forfeit wins with no opponent)
+    become ``bye``, half-point byes ``excused``, zero-point byes ``unexcused``; quick
+    results count as games.
     """
     from keizer.model import Game, Player as SeasonPlayer, Round
     from keizer.settings import Settings
@@ -136,7 +137,9 @@ def season_of(t: Tournament) -> Season:
     return Season(t.name or "Imported tournament", Settings(), players, tuple(rounds))
 
 
-_ABSENCE = {Code.PAB: Absence.BYE, Code.FPB: Absence.BYE, Code.HPB: Absence.EXCUSED}
+#: A round without a game in the file.  A forfeit win with no opponent named ("0000 +")
+#: scores like a full-point bye, which is what the season can hold.
+_ABSENCE = {Code.PAB: Absence.BYE, Code.FPB: Absence.BYE, Code.FORFEIT_WIN: Absence.BYE, Code.HPB: Absence.EXCUSED}
 _SCORE = {Code.WIN: 1, Code.QUICK_WIN: 1, Code.DRAW: 0, Code.QUICK_DRAW: 0, Code.LOSS: -1, Code.QUICK_LOSS: -1}
 
 

@@ -31,13 +31,15 @@ def swiss_settings(store: Store, comp_id: int) -> dict[str, Any]:
 def tpn_order(store: Store, comp_id: int) -> list[str]:
     """The players' keys in pairing-number order (General Handling Rules, Initial Order).
 
-    Before the first round: by rating, highest first, then by name.  A late entrant
-    is placed among the numbered players by rating, and those below move down one;
-    players already numbered keep their order.  Reads only.
+    Until round 1 is paired: by rating, highest first, then by name.  After that a
+    late entrant is placed among the numbered players by rating, and those below move
+    down one; players already numbered keep their order.  Reads only.
     """
     rows = store.players(comp_id)
     by_key = {r["key"]: r for r in rows}
-    numbered = [k for k in swiss_settings(store, comp_id)["numbered"] or [] if k in by_key]
+    started = any(store.games(comp_id, n) for n in store.round_numbers(comp_id))
+    # Until round 1 is paired the list follows the ratings as they are (they may still be updated).
+    numbered = [k for k in swiss_settings(store, comp_id)["numbered"] or [] if k in by_key] if started else []
     rating = lambda key: by_key[key]["rating"] or 0  # noqa: E731
     newcomers = sorted((k for k in by_key if k not in numbered),
                        key=lambda k: (-rating(k), by_key[k]["name"].casefold(), by_key[k]["id"]))

@@ -32,7 +32,7 @@ ENGLISH = {
     "level": "level {0}–{1} after the {2} games",
     "level_boards": ", also on board count and bottom-board elimination",
     "next": ": {0} next",
-    "arbiter": ": every stage played, the arbiter decides (awarded_to)",
+    "arbiter": ": the arbiter decides (an award)",
     "game_points": "game points {0}–{1}",
     "board_count": "board count {0} v {1} (lower wins)",
     "elimination_first": "bottom-board elimination: board 1 {0}–{1}",
