@@ -64,3 +64,17 @@ def test_bad_trf_files(tmp_path, capsys):
     bad(capsys, db, "import", str(f), match="line 2")
     bad(capsys, db, "import", str(DATA / "tec-trf26-sample-grandmommys-cup.trf"), match="board without a game")
     assert not db.exists()
+
+
+def test_an_import_reuses_the_club_members_it_names(tmp_path, capsys):
+    """Exporting a competition and importing the file into the same club adds no namesakes."""
+    import shutil
+
+    db = tmp_path / "club.db"
+    shutil.copy(ROOT / "sample_club.db", db)
+    file = tmp_path / "rapid.trf"
+    assert run(capsys, db, "-c", "Rapid", "export", "--format", "trf", "-o", str(file))[0] == 0
+    code, before, _ = run(capsys, db, "member", "list", "--format", "json")
+    assert run(capsys, db, "import", str(file), "--name", "Rapid copy")[0] == 0
+    code, after, _ = run(capsys, db, "member", "list", "--format", "json")
+    assert json.loads(after) == json.loads(before)

@@ -118,14 +118,17 @@ def team_lineup(ctx: Context, round_no: int, team_ref: str, players: tuple[str, 
     click.echo(f"round {round_no}: {row['name']} plays " + ", ".join(f"{k} {n}" for k, n in enumerate(names, 1)))
 
 
-@team.command("result")
+@team.command("result", context_settings={"ignore_unknown_options": True})
 @click.argument("round_no", metavar="ROUND", type=int)
 @click.argument("match", type=int)
 @click.argument("results", metavar="RESULT…", nargs=-1, required=True)
 @click.option("--correct", is_flag=True, help="Overwrite results that were entered before.")
 @pass_ctx
 def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...], correct: bool) -> None:
-    """A match's results board by board, each as on its board (White first): 1-0 ½-½ 0-1 1-0."""
+    """A match's results board by board, each as on its board (White first): 1-0 ½-½ 0-1 1-0.
+
+    Forfeits: +- and -+; a double forfeit -- needs a lone -- before the results (… 1 1 -- 1-0 --).
+    """
     with writing(ctx, "team result", f"round {round_no} match {match}: {' '.join(results)}") as store:
         comp_id = ctx.comp(store)["id"]
         ops.enter_match_results(store, comp_id, round_no, match, results, correct)

@@ -421,6 +421,16 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
                          f"stored already; {undo} first") from None
 
 
+def member_for(store: Store, name: str, rating: int | None, taken: set[int]) -> int:
+    """The club member an imported player is: the one member with this exact name and
+    rating (not yet ``taken`` by another player of the file), else a new member — a
+    namesake with another rating is another person."""
+    same = [m["id"] for m in store.members() if m["name"] == name.strip() and m["rating"] == rating]
+    member = same[0] if len(same) == 1 and same[0] not in taken else store.add_member(name, rating)
+    taken.add(member)
+    return member
+
+
 def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic",
                   system: str = "keizer", system_settings: Mapping[str, Any] | None = None) -> int:
     """Store a parsed season as a new competition; members are created for its players."""
@@ -429,8 +439,9 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
     comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()},
                                        system, system_settings)
     ids: dict[str, int] = {}
+    taken: set[int] = set()
     for p in sorted(season.players, key=lambda p: p.start_no):
-        member = store.add_member(p.name, p.rating)
+        member = member_for(store, p.name, p.rating, taken)
         store.register(comp_id, member, p.joined, p.category, key=p.id)
         row = store.find_player(comp_id, p.id)
         if p.withdrawn_after is not None:

@@ -46,7 +46,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from keizer.competition import enter_results, require_system
+from keizer.competition import enter_results, member_for, require_system
 from keizer.model import Colour, Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
                                   team_round_robin)
@@ -939,8 +939,9 @@ def import_team_tournament(store: Store, t: Tournament, name: str | None = None)
     team_rules(settings)  # refuses a tie-break list the rules forbid, before anything is written
     comp_id = store.create_competition(name or t.name or "Imported team tournament", "classic", {}, "team", settings)
     ids: dict[int, int] = {}
+    taken: set[int] = set()
     for p in sorted(t.players, key=lambda p: p.start_no):
-        member = store.add_member(p.name or f"Player {p.start_no}", p.rating or None)
+        member = member_for(store, p.name or f"Player {p.start_no}", p.rating or None, taken)
         key = store.register(comp_id, member, key=str(p.start_no))
         ids[p.start_no] = store.find_player(comp_id, key)["id"]
     team_ids = {}
