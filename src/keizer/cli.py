@@ -1311,6 +1311,11 @@ def export(ctx: Context, fmt: str, trf_version: str, output: Path | None) -> Non
     season = store.load_season(comp_id)
     if fmt == "trf":
         text = _trf_text(store, comp_id, season, trf_version)
+        done = season.completed_rounds()
+        left = [g for r in season.rounds[done:] for g in r.games if g.result is not None]
+        if left:  # TRF holds complete rounds only
+            click.echo(f"warning: round {done + 1} is not complete; its {len(left)} result(s) are not in the file",
+                       err=True)
     else:
         from keizer.formats.season_json import dump
 
