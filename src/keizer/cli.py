@@ -668,6 +668,9 @@ def pair(ctx: Context, dry_run: bool, explain: bool, fix, bye, again: bool, keep
                 raise _DryRun()
     except _DryRun:
         pass
+    if store.system(comp_id) == "swiss" and not explain and fmt != "json":  # the Swiss pairing list
+        _pairing_list(store, comp_id, season, pairing.round, fmt)
+        return
     _show_pairing(season, pairing, explain, fmt)
 
 
@@ -742,13 +745,18 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
         else target.number
     if not 1 <= number <= len(season.rounds) or not (season.rounds[number - 1].games or season.rounds[number - 1].byes):
         raise StoreError(f"round {number} has not been paired yet")
+    _pairing_list(store, ctx.comp(store)["id"], season, number, fmt)
+
+
+def _pairing_list(store: Store, comp_id: int, season, number: int, fmt: str) -> None:
+    """A round's pairing list: boards, players, results; for a Swiss or a round-robin also the
+    pairing numbers, the points before the round and who is not playing."""
     rnd = season.rounds[number - 1]
     names = {p.id: p.name for p in season.players}
     rows = [{"board": g.board, "white": names[g.white], "black": names[g.black],
              "white_id": g.white, "black_id": g.black, "result": g.result.value if g.result else None}
             for g in rnd.games]
     columns = ["board", "white", "black", "result"]
-    comp_id = ctx.comp(store)["id"]
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:  # a Swiss pairing list: numbers and points before it
         from keizer.points import points_standing
 
