@@ -359,3 +359,11 @@ def test_docstring_examples():
     import keizer.formats.trf as module
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_round_dates_record_132():
+    t = read(DATA / "tec-trf26-sample-grandmommys-cup.trf")
+    assert t.dates[:2] == ("2024-01-01", "2024-01-02") and len(t.dates) == 14
+    assert parse(dump(t)) == t
+    with pytest.raises(TrfError, match="YY/MM/DD"):
+        parse("012 x\n132" + " " * 88 + "2024-01-01\n001    1      A                                 1500\n")

@@ -78,3 +78,6 @@ def test_an_import_reuses_the_club_members_it_names(tmp_path, capsys):
     assert run(capsys, db, "import", str(file), "--name", "Rapid copy")[0] == 0
     code, after, _ = run(capsys, db, "member", "list", "--format", "json")
     assert json.loads(after) == json.loads(before)
+    # The round dates travel in record 132.
+    code, out, _ = run(capsys, db, "-c", "Rapid copy", "pairings", "--round", "1", "--format", "json")
+    assert json.loads(out)["date"] == "2025-11-15"

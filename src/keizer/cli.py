@@ -1361,7 +1361,8 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
         t = tournament(season, upto, System.SWISS, GAMES_ONLY)
     dates = sorted(r.date for r in season.rounds[:upto] if r.date)
     info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
-    return dump(with_(t, info=info + extra), version)
+    dated = tuple(r.date for r in season.rounds[:upto])
+    return dump(with_(t, info=info + extra, dates=dated if any(dated) else ()), version)
 
 
 # -- entry point --------------------------------------------------------------

@@ -133,7 +133,7 @@ def season_of(t: Tournament) -> Season:
                                       _result(res.code, theirs)))
             else:
                 absent[str(p.start_no)] = _ABSENCE.get(res.code, Absence.UNEXCUSED)
-        rounds.append(Round(r + 1, None, tuple(games), absent))
+        rounds.append(Round(r + 1, t.dates[r] if r < len(t.dates) else None, tuple(games), absent))
     return Season(t.name or "Imported tournament", Settings(), players, tuple(rounds))
 
 

@@ -952,7 +952,7 @@ def import_team_tournament(store: Store, t: Tournament, name: str | None = None)
     by_number = {p.start_no: p for p in t.players}
     byes: dict[str, str] = {}
     for r in range(played):
-        store.ensure_round(comp_id, r + 1)
+        store.ensure_round(comp_id, r + 1, t.dates[r] if r < len(t.dates) else None)
         match, board, done = 0, 0, set()
         for team in teams:
             m = team.matches[r] if r < len(team.matches) else None
@@ -1024,5 +1024,6 @@ def team_trf(store: Store, comp_id: int, version: str = "TRF26") -> str:
         t = replace(t, rounds=max(int(rules.rounds or 0), t.rounds))
     # Record 352 (board colours) is TRF26's; TRF16 readers get the alternation by default.
     kept = tuple(x for x in t.info if version != TRF16 or not x.startswith("352"))
-    return dump(replace(t, info=info + kept), version)
+    dated = tuple(r.date for r in season.rounds[:season.completed_rounds()])
+    return dump(replace(t, info=info + kept, dates=dated if any(dated) else ()), version)
 

@@ -74,7 +74,7 @@ _COMPLEMENT = {
     Code.FORFEIT_WIN: {Code.FORFEIT_LOSS}, Code.FORFEIT_LOSS: {Code.FORFEIT_WIN, Code.FORFEIT_LOSS},
 }
 #: Records the model holds; every other line is kept verbatim.
-_MODELLED = {"001", "012", "013", "142", "162", "202", "240", "300", "310", "320", "330", "362", "XXR", "XXS"}
+_MODELLED = {"001", "012", "013", "132", "142", "162", "202", "240", "300", "310", "320", "330", "362", "XXR", "XXS"}
 _XXS = {"WW": ("win",), "BW": ("win",), "WD": ("draw",), "BD": ("draw",), "WL": ("loss",), "BL": ("loss",),
         "W": ("win", "forfeit_win", "fpb"), "D": ("draw", "hpb"), "ZPB": ("zpb",), "HPB": ("hpb",),
         "FPB": ("fpb",), "PAB": ("pab",), "FW": ("forfeit_win",), "FL": ("forfeit_loss",)}
@@ -128,6 +128,7 @@ class _Reader:
     scoring: Scoring = Scoring()
     match_scoring: Scoring = field(default_factory=Scoring.matches)
     tiebreaks: tuple[str, ...] = ()
+    dates: tuple[str | None, ...] = ()
 
     def tournament(self) -> Tournament:
         for number, text in enumerate(self.lines, start=1):
@@ -145,7 +146,8 @@ class _Reader:
             boards = _boards_of(info, self.lineups, teams, players)
             teams = self._matches(teams, players, rounds, boards)
         return Tournament(tuple(players[n] for n in sorted(players)), rounds, system, self.scoring,
-                          tuple(teams), self.match_scoring, boards, self.name, self.tiebreaks, tuple(info))
+                          tuple(teams), self.match_scoring, boards, self.name, self.tiebreaks, tuple(info),
+                          self.dates)
 
     def _record(self, line: _Line) -> None:
         code = line.text[:3].upper()
@@ -163,6 +165,8 @@ class _Reader:
         elif code == "XXS":
             pairs = [tuple(item.split("=", 1)) for item in rest.split() if "=" in item]
             self.scoring = _scoring(self.scoring, _XXS, pairs, line)  # type: ignore[arg-type]
+        elif code == "132":
+            self.dates = _dates(line)
         elif code == "202":
             self.tiebreaks = tuple(x.strip() for x in rest.split(",") if x.strip())
         elif code == "362":
@@ -442,6 +446,24 @@ def _boards_of(info: list[str], lineups: dict[tuple[int, int], tuple[int, ...]],
 
 # -- writing ---------------------------------------------------------------------------------
 
+def _dates(line: _Line) -> tuple[str | None, ...]:
+    """Record 132: a round's date as YY/MM/DD in columns 92–99, 102–109, … (ISO dates out)."""
+    dates: list[str | None] = []
+    for first in range(92, len(line.text) + 1, 10):
+        raw = line.cols(first, first + 7).strip()
+        if not raw:
+            dates.append(None)
+            continue
+        found = re.fullmatch(r"(\d\d)[/.-](\d\d)[/.-](\d\d)", raw)
+        if not found:
+            raise line.error(first, first + 7, f"round date {raw!r} is not YY/MM/DD")
+        yy, mm, dd = (int(x) for x in found.groups())
+        dates.append(f"{2000 + yy if yy < 70 else 1900 + yy:04d}-{mm:02d}-{dd:02d}")
+    while dates and dates[-1] is None:
+        dates.pop()
+    return tuple(dates)
+
+
 def dump(t: Tournament, version: str = TRF26) -> str:
     """TRF text of ``t`` (lines end with CR LF).  ``version`` TRF16 writes 013 teams and ``XXR``/``XXS``."""
     if version not in (TRF16, TRF26):
@@ -456,6 +478,9 @@ def dump(t: Tournament, version: str = TRF26) -> str:
     out.extend(t.info)
     out.append(f"142 {t.rounds}" if version == TRF26 else f"XXR {t.rounds}")
     out.extend(_scoring_lines(t, version))
+    if any(t.dates):
+        out.append(("132" + " " * 88 + "".join(f"{(d[2:].replace('-', '/') if d else ''):<10}"
+                                               for d in t.dates)).rstrip())
     if t.tiebreaks and version == TRF26:
         out.append("202 " + ",".join(t.tiebreaks))
     if t.is_team and t.match_scoring != Scoring.matches() and version == TRF26:

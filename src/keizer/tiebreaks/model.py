@@ -183,8 +183,8 @@ class Tournament:
 
     ``match_scoring`` gives the match points of team rounds, ``boards`` the
     number of boards per match.  ``tiebreaks`` is the declared list (TRF26
-    record 202); ``info`` holds the other lines of a TRF file verbatim, so an
-    export writes them back.
+    record 202); ``dates`` the rounds' dates (ISO, record 132); ``info`` holds
+    the other lines of a TRF file verbatim, so an export writes them back.
     """
 
     players: tuple[Player, ...] = ()
@@ -197,6 +197,7 @@ class Tournament:
     name: str = ""
     tiebreaks: tuple[str, ...] = ()
     info: tuple[str, ...] = ()
+    dates: tuple[str | None, ...] = ()
 
     @property
     def is_team(self) -> bool:
