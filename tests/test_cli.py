@@ -352,6 +352,9 @@ def test_bad_input_settings(played, capsys):
     bad(capsys, played, "competition", "settings", "--set", "recalculation=sometimes", match="recalculation must be")
     bad(capsys, played, "competition", "create", "X", "--set", "ratio=1", match="ratio")
     bad(capsys, played, "competition", "create", "Interne", match="exists already")
+    bad(capsys, played, "competition", "settings", "--set", "loss=1", match="win ≥ draw ≥ loss")
+    bad(capsys, played, "competition", "settings", "--set", "win=0", match="win ≥ draw ≥ loss")
+    bad(capsys, played, "competition", "settings", "--set", "tiebreaks=rating,rating", match="listed twice")
 
 
 def test_bad_input_season_files(played, tmp_path, capsys):

@@ -128,6 +128,11 @@ class Settings:
             if value is not None and not 0 <= value <= 2:
                 text = str(value)
                 raise SettingsError(f"{name} must be between 0 and 2, not {text if len(text) <= 24 else text[:20] + '…'}")
+        if not self.win > self.loss or not self.win >= self.draw >= self.loss:
+            raise SettingsError("win, draw and loss must keep their order: win ≥ draw ≥ loss, and win above loss")
+        if len(set(self.tiebreaks)) < len(self.tiebreaks):
+            twice = next(tb for tb in self.tiebreaks if self.tiebreaks.count(tb) > 1)
+            raise SettingsError(f"tiebreaks: {twice!r} is listed twice")
         if self.max_excused is not None and self.max_excused < 0:
             raise SettingsError("max_excused must be 0 or more")
         if not 1 <= self.max_iterations <= 10_000:
