@@ -507,23 +507,32 @@ def require_system(store: Store, comp_id: int, system: str, action: str) -> None
         raise StoreError(f"cannot {action} in this {actual} competition: {hint}")
 
 
-def points_rules(system: str, settings: Mapping[str, Any]) -> PointsRules:
-    """The ranking rules of a points competition from its stored settings; a list the
-    rules forbid is refused."""
-    from keizer.points import ROUND_ROBIN_SCORING
-    from keizer.tiebreaks import Edition, Scoring, System, TieBreakError, advise, recommended
+def checked_tiebreaks(listed: Sequence[str] | None, team: bool, system: Any, edition_text: Any) -> tuple[tuple[str, ...], Any]:
+    """A competition's tie-break list (FIDE's recommendation when none is listed) and rule
+    edition, refused with the rules' first error."""
+    from keizer.tiebreaks import Edition, TieBreakError, advise, recommended
 
-    engine_system = System.ROUND_ROBIN if system == "roundrobin" else System.SWISS
-    merged = {**POINTS_DEFAULTS, **settings}
-    tiebreaks = tuple(merged["tiebreaks"] or recommended(False, engine_system))
+    tiebreaks = tuple(listed or recommended(team, system))
     try:
-        edition = Edition.parse(str(merged["edition"]))
-        advice = advise(list(tiebreaks), False, engine_system, edition)
+        edition = Edition.parse(str(edition_text))
+        advice = advise(list(tiebreaks), team, system, edition)
     except TieBreakError as e:
         raise StoreError(str(e)) from None
     errors = [a.message for a in advice if a.level == "error"]
     if errors:
         raise StoreError(errors[0])
+    return tiebreaks, edition
+
+
+def points_rules(system: str, settings: Mapping[str, Any]) -> PointsRules:
+    """The ranking rules of a points competition from its stored settings; a list the
+    rules forbid is refused."""
+    from keizer.points import ROUND_ROBIN_SCORING
+    from keizer.tiebreaks import Scoring, System
+
+    engine_system = System.ROUND_ROBIN if system == "roundrobin" else System.SWISS
+    merged = {**POINTS_DEFAULTS, **settings}
+    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], False, engine_system, merged["edition"])
     if merged["scoring"]:
         scoring = Scoring(**{k: Fraction(v) for k, v in merged["scoring"].items()})
     else:

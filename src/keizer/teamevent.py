@@ -46,14 +46,14 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from keizer.competition import enter_results, member_for, require_system
+from keizer.competition import checked_tiebreaks, enter_results, member_for, require_system
 from keizer.model import Colour, Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
                                   team_round_robin)
 from keizer.points import tournament as player_tournament
 from keizer.store import Store, StoreError, pick_by_name
 from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
-                              advise, labels, rank, recommended)
+                              advise, labels, rank)
 
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 #: System settings of a team event, with their defaults (``keizer competition create --system team``).
@@ -105,15 +105,7 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
     if merged["schedule"] not in SCHEDULES:
         raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
     system = System.SWISS if merged["schedule"] == "swiss" else System.ROUND_ROBIN
-    tiebreaks = tuple(merged["tiebreaks"] or recommended(True, system))
-    try:
-        edition = Edition.parse(str(merged["edition"]))
-        advice = advise(list(tiebreaks), True, system, edition)
-    except TieBreakError as e:
-        raise StoreError(str(e)) from None
-    errors = [a.message for a in advice if a.level == "error"]
-    if errors:
-        raise StoreError(errors[0])
+    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, system, merged["edition"])
     stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
     if any(games > int(merged["boards"]) for _, games in stages):
         raise StoreError(f"a tie-break stage is played on at most the event's {merged['boards']} boards")
