@@ -34,7 +34,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 ATTENDANCE = ("present", "excused", "unexcused", "club", "external", "bye")
 
@@ -162,6 +162,15 @@ MIGRATIONS: dict[int, str] = {
         FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE
     )
     """,
+    # The past is frozen: a competition keeps the season it was created in (its site
+    # folder), and each player keeps the rating they had when the competition started
+    # (or when they entered it later), so a new rating list changes no standing.
+    # _freeze_v5 fills both for existing files.
+    4: """
+    ALTER TABLE competitions ADD COLUMN season TEXT;
+    ALTER TABLE competitions ADD COLUMN started INTEGER NOT NULL DEFAULT 0 CHECK (started IN (0, 1));
+    ALTER TABLE players ADD COLUMN rating INTEGER CHECK (rating IS NULL OR rating BETWEEN 0 AND 4000)
+    """,
 }
 
 #: Competition systems the database holds.
@@ -286,6 +295,22 @@ class Store:
     def _apply_migration(self, version: int) -> None:
         for statement in _split_sql(MIGRATIONS[version]):
             self.conn.execute(statement)
+        if version == 4:
+            self._freeze_v5()
+
+    def _freeze_v5(self) -> None:
+        """Schema 5 on a file that has a past: the season each competition belongs to,
+        named as the site named it until now (the club's season, else the years of all
+        round dates), and, where play has begun, the ratings and initial order in force."""
+        named = self.get_meta("club_season")
+        years = sorted({int(d[:4]) for (d,) in self.conn.execute("SELECT date FROM rounds WHERE date IS NOT NULL")
+                        if d[:4].isdigit()})
+        spanned = (f"{years[0]}-{years[-1]}" if years[0] != years[-1] else str(years[0])) if years else None
+        for comp_id, created in self.conn.execute("SELECT id, created FROM competitions").fetchall():
+            self.conn.execute("UPDATE competitions SET season = ? WHERE id = ?",
+                              (named or spanned or season_of(created), comp_id))
+            if self.conn.execute("SELECT 1 FROM games WHERE competition_id = ? LIMIT 1", (comp_id,)).fetchone():
+                self.start(comp_id)
 
     def _install_triggers(self) -> None:
         for table in _TRACKED:
@@ -422,12 +447,14 @@ class Store:
             settings = Settings.from_preset(preset, overrides)
         except SettingsError as e:
             raise StoreError(str(e)) from None
+        created = self.clock()
         cur = self.conn.execute(
-            "INSERT INTO competitions (name, system, preset, overrides, settings, system_settings, created) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO competitions (name, system, preset, overrides, settings, system_settings, created, season) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (name, system, preset, json.dumps(dict(overrides), default=str, ensure_ascii=False),
              json.dumps(settings.to_dict(), ensure_ascii=False),
-             json.dumps(dict(system_settings or {}), ensure_ascii=False), self.clock()),
+             json.dumps(dict(system_settings or {}), ensure_ascii=False), created,
+             self.get_meta("club_season") or season_of(created)),
         )
         self.set_meta("current_competition", str(cur.lastrowid))
         return int(cur.lastrowid)
@@ -510,6 +537,20 @@ class Store:
         self.conn.execute("UPDATE competitions SET initial_order = ? WHERE id = ?",
                           (json.dumps(keys, ensure_ascii=False), comp_id))
 
+    def started(self, comp_id: int) -> bool:
+        """Whether play has begun: ratings and the initial order are frozen."""
+        row = self._row("SELECT started FROM competitions WHERE id = ?", (comp_id,))
+        return bool(row and row["started"])
+
+    def start(self, comp_id: int) -> None:
+        """Freeze each player's rating as it is now (a later rating list changes nothing)."""
+        if self.started(comp_id):
+            return
+        self.conn.execute("UPDATE competitions SET started = 1 WHERE id = ?", (comp_id,))
+        self.conn.execute(
+            "UPDATE players SET rating = (SELECT rating FROM members WHERE members.id = players.member_id) "
+            "WHERE competition_id = ?", (comp_id,))
+
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -537,16 +578,19 @@ class Store:
             key = f"m{member_id}"
         elif self._row("SELECT id FROM players WHERE competition_id = ? AND key = ?", (comp_id, key)):
             raise StoreError(f"player id {key!r} is used twice in this competition")
+        rating = self.member(member_id)["rating"] if self.started(comp_id) else None
         self.conn.execute(
-            "INSERT INTO players (competition_id, member_id, key, start_no, joined, category) VALUES (?, ?, ?, ?, ?, ?)",
-            (comp_id, member_id, key, start_no, joined, category),
+            "INSERT INTO players (competition_id, member_id, key, start_no, joined, category, rating) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (comp_id, member_id, key, start_no, joined, category, rating),
         )
         return key
 
     def players(self, comp_id: int) -> list[dict[str, Any]]:
         return self._rows(
             "SELECT p.id, p.key, p.start_no, p.joined, p.withdrawn_after, p.category, p.default_attendance, "
-            "p.member_id, m.name, m.rating, m.fed_id FROM players p JOIN members m ON m.id = p.member_id "
+            "p.member_id, m.name, CASE WHEN c.started THEN p.rating ELSE m.rating END AS rating, m.fed_id "
+            "FROM players p JOIN members m ON m.id = p.member_id JOIN competitions c ON c.id = p.competition_id "
             "WHERE p.competition_id = ? ORDER BY p.start_no",
             (comp_id,),
         )
@@ -643,6 +687,7 @@ class Store:
 
     def add_game(self, comp_id: int, number: int, board: int, white: int, black: int,
                  result: str | None = None, match: int | None = None, stage: str | None = None) -> None:
+        self.start(comp_id)  # the first game freezes ratings and the initial order
         self.conn.execute(
             "INSERT INTO games (competition_id, round, board, white, black, result, match, stage) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -777,6 +822,17 @@ def _covers(first: int, last: int | None, a_from: int, a_to: int | None) -> bool
 
 def _split_sql(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def season_of(moment: str) -> str:
+    """The club season a date falls in: seasons run from August to July.
+
+    >>> season_of("2025-09-09T19:00:00+00:00"), season_of("2026-03-01")
+    ('2025-2026', '2025-2026')
+    """
+    year, month = int(moment[:4]), int(moment[5:7])
+    first = year if month >= 8 else year - 1
+    return f"{first}-{first + 1}"
 
 
 def _now() -> str:
