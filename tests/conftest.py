@@ -11,9 +11,23 @@ import pytest
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings
 
-# The team's reference material lies beside the checkout (CI lays a copy there too).
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-VECTORS = SHARED / "spec" / "vectors"
+#: Our own vectors and transcriptions, committed with the tests (see data/SOURCES.md).
+DATA = Path(__file__).resolve().parent / "data"
+VECTORS = DATA / "vectors"
+TEC = DATA / "tec2023"
+#: Files taken from other public repositories are never committed: they are read from the
+#: team's reference folder beside the checkout, and their tests skip when it is absent.
+EXTERNAL = Path(__file__).resolve().parents[2] / "shared" / "data"
+GRANDMOMMY = EXTERNAL / "tec-trf26-sample-grandmommys-cup.trf"
+KARL_MALA = EXTERNAL / "trf16-sample-karl-mala-2005.trf"
+
+
+def external(path: Path) -> Path:
+    """``path`` if the reference folder has it, else skip the calling test with the reason."""
+    if not path.exists():
+        pytest.skip(f"{path.name} comes from another public repository and is not committed; "
+                    f"it is read from ../shared/data/ beside the checkout")
+    return path
 
 
 def vector_files() -> list[Path]:

@@ -1,11 +1,11 @@
 """Berger schedules against FIDE's published tables and the rules that define them.
 
-Exact tables: ``shared/research/pairing.md`` §3.3 (6 and 8 players, single and
-double with the last-two swap) and, for 4, 10, 12 and 14 players, the Berger
-tables as printed on http://c.w.fox.tripod.com/chess/berger.html (the page
-research §3 names for FIDE's Annex 1 text; a second copy, the "Crenshaw-Berger
-Tables" on scribd, prints the same pairs).  Other sizes (3…16) are checked
-against the defining properties of research §3.1–3.2.
+Exact tables: FIDE Handbook C.05 Annex 1 (6 and 8 players, single and double
+with the last-two swap) and, for 4, 10, 12 and 14 players, the Berger tables as
+printed on http://c.w.fox.tripod.com/chess/berger.html (a copy of FIDE's Annex 1
+text; a second copy, the "Crenshaw-Berger Tables" on scribd, prints the same
+pairs).  Other sizes (3…16) are checked against the defining properties of a
+Berger table (each pair meets once; colours alternate as Annex 1 prescribes).
 """
 
 from __future__ import annotations

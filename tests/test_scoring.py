@@ -16,7 +16,7 @@ from keizer.scoring import _Chain, auto_top, compute_standings, ladder_values, r
 from keizer.settings import Settings
 
 
-# -- the public vectors (shared/spec/vectors) ----------------------------------
+# -- the public vectors (tests/data/vectors) -----------------------------------
 
 
 def test_there_are_four_vectors():
@@ -37,7 +37,8 @@ def test_vector_reproduces_exactly(path):
 
 
 def test_keizerforclubs_rounds_1_to_4_as_derived_in_research():
-    """shared/research/keizer.md §3 V4: the chain without Verdandi, after every round."""
+    """The KFC sample's standings after rounds 1–4, re-derived by hand from its stored
+    per-game points: the chain without Verdandi, after every round."""
     data = load_vector(next(p for p in vector_files() if "keizerforclubs" in p.name))
     s = load_season(data)
     chain = _Chain(s, s.settings, frozenset({"Verdandi"}), 5)

@@ -139,8 +139,8 @@ def test_a_team_trf_file_is_imported_and_the_swiss_continued(tmp_path, capsys):
 
 
 def test_a_team_file_with_boards_without_games_is_refused(tmp_path, capsys):
-    from conftest import SHARED
+    from conftest import GRANDMOMMY, external
 
     db = tmp_path / "none.db"
-    bad(capsys, db, "import", str(SHARED / "data" / "tec-trf26-sample-grandmommys-cup.trf"), match="without a game")
+    bad(capsys, db, "import", str(external(GRANDMOMMY)), match="without a game")
     assert not db.exists()

@@ -1,4 +1,4 @@
-"""Tie-breaks: the FIDE TEC exercises (shared/data/tec2023-expected.json), the issue's seed
+"""Tie-breaks: the FIDE TEC exercises (tests/data/tec2023/tec2023-expected.json), the issue's seed
 examples, hand-computed cases per tie-break and per rule edition, and properties."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import SHARED
+from conftest import TEC
 from keizer.formats.trf import read
 from keizer.model import Colour
 from keizer.tiebreaks import (Code, Edition, Match, Player, RoundResult, Scoring, System, Team, TieBreakError,
@@ -25,7 +25,7 @@ from keizer.tiebreaks.individual import buchholz, progressive, sonneborn_berger
 from keizer.tiebreaks.team import extended_sonneborn_berger
 from keizer.tiebreaks.unplayed import Faced, Unplayed, unplayed
 
-DATA = SHARED / "data"
+DATA = TEC
 EXPECTED = json.loads((DATA / "tec2023-expected.json").read_text(encoding="utf-8"))
 SWISS = EXPECTED["individual_swiss_5_rounds"]
 ROUND_ROBIN = EXPECTED["individual_round_robin_6"]

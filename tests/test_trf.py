@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import SHARED
+from conftest import GRANDMOMMY, KARL_MALA, TEC, external
 from keizer.cli import cli, main
 from keizer.cli_trf import trf
 from keizer.formats.season_json import FormatError
@@ -18,11 +18,10 @@ from keizer.formats.trf import TRF16, TrfError, dump, parse, read
 from keizer.model import Colour
 from keizer.tiebreaks import Code, Match, Player, RoundResult, Scoring, System, Tournament, compute
 
-DATA = SHARED / "data"
-SAMPLES = sorted(DATA.glob("*.trf"))
-SWISS = DATA / "tec2023-swiss16-5r.trf"
-TEAMS = DATA / "tec-trf26-sample-grandmommys-cup.trf"
-LEGACY = DATA / "trf16-sample-karl-mala-2005.trf"
+SAMPLES = [*sorted(TEC.glob("*.trf")), GRANDMOMMY, KARL_MALA]
+SWISS = TEC / "tec2023-swiss16-5r.trf"
+TEAMS = GRANDMOMMY
+LEGACY = KARL_MALA
 
 
 def player_line(start: int, name: str, rating: str, points: str, rounds: list[str]) -> str:
@@ -46,12 +45,12 @@ def test_tec_swiss_file():
     assert [r.code for r in nick.results] == [Code.LOSS, Code.PAB, Code.FORFEIT_WIN, Code.ZPB, Code.ZPB]
     assert nick.results[2] == RoundResult(Code.FORFEIT_WIN, 14, None)
     assert (nick.rating, nick.points, nick.rank) == (1650, F(2), 10)
-    assert read(DATA / "tec2023-roundrobin6.trf").system is System.ROUND_ROBIN
+    assert read(TEC / "tec2023-roundrobin6.trf").system is System.ROUND_ROBIN
 
 
 def test_legacy_trf16_export():
     """Karl-Mala 2005: one-letter titles, dotted dates, blank federations, a player with one round."""
-    t = read(LEGACY)
+    t = read(external(LEGACY))
     assert (len(t.players), t.rounds) == (284, 7)
     first = t.player(1)
     assert (first.title, first.birth, first.federation, first.fide_id) == ("g", "1969.12.06", "CHI", "3400042")
@@ -63,7 +62,7 @@ def test_legacy_trf16_export():
 
 
 def test_trf26_team_file():
-    t = read(TEAMS)
+    t = read(external(TEAMS))
     assert (len(t.players), len(t.teams), t.rounds, t.boards) == (249, 50, 14, 4)
     assert t.tiebreaks == ("EDET/P", "EMGSB/C1/P", "BH:MP/C1/P", "MPvGP")
     assert (t.match_scoring.win, t.match_scoring.draw, t.match_scoring.pab) == (2, 1, 1)
@@ -87,7 +86,7 @@ def test_trf16_team_file_derives_matches_from_games():
 
 
 def test_team_matches_come_from_the_records():
-    teams = {team.number: team for team in read(TEAMS).teams}
+    teams = {team.number: team for team in read(external(TEAMS)).teams}
     assert teams[3].matches[0].code is Code.FPB  # 240 F 1 3
     assert teams[26].matches[2].code is Code.HPB  # 240 H 3 26
     assert teams[50].matches[2].code is Code.PAB  # 320 (the same file's 240 also names 50: the PAB wins)
@@ -102,7 +101,7 @@ def test_team_totals_agree_with_the_files_310_records():
     """Derived MP/GP equal the declared ones for 49 of 50 teams.  Team 47 (Denmark) had a
     half-point bye in round 3 (its 801 line says HHHH), but the file's 240 record for round 3
     names team 50 — which got the PAB that round — instead of 47."""
-    t = read(TEAMS)
+    t = read(external(TEAMS))
     got = compute(t, "MP,GP")
     off = [team.number for team in t.teams
            if (team.points, team.game_points) != (got["MP"][team.number], got["GP"][team.number])]
@@ -113,18 +112,18 @@ def test_team_totals_agree_with_the_files_310_records():
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_samples_round_trip_through_trf26(path):
-    t = read(path)
+    t = read(external(path))
     assert parse(dump(t)) == t
 
 
 @pytest.mark.parametrize("path", [p for p in SAMPLES if p != TEAMS], ids=lambda p: p.stem)
 def test_individual_samples_round_trip_through_trf16(path):
-    t = read(path)
+    t = read(external(path))
     assert parse(dump(t, TRF16)) == t
 
 
 def test_trf16_team_export_keeps_teams_as_013_records():
-    t = read(TEAMS)
+    t = read(external(TEAMS))
     text = dump(t, TRF16)
     assert "\r\n013 India                           " in text and "\r\n310 " not in text
     again = parse(text)
@@ -224,7 +223,7 @@ def test_trf_error_is_a_format_error():
     with pytest.raises(TrfError, match="unknown TRF version"):
         dump(read(SWISS), "TRF99")
     with pytest.raises(TrfError, match="without players"):
-        dump(Tournament(teams=(read(TEAMS).teams[0],), rounds=1))
+        dump(Tournament(teams=(read(external(TEAMS)).teams[0],), rounds=1))
 
 
 # -- properties --------------------------------------------------------------------------------------
@@ -306,7 +305,7 @@ def test_standings_edition_changes_values(run):
 def test_standings_default_lists(run):
     _, out, _ = run(str(SWISS), "--format", "json")
     assert list(json.loads(out)[0]["tiebreaks"]) == ["BH/C1", "BH", "DE", "ARO/C1", "WIN", "BWG", "BPG", "SB"]
-    code, out, err = run(str(TEAMS), "--format", "json")
+    code, out, err = run(str(external(TEAMS)), "--format", "json")
     rows = json.loads(out)
     assert code == 0 and list(rows[0]["tiebreaks"]) == ["EDET/P", "EMGSB/C1/P", "BH:MP/C1/P", "MPVGP"]
     assert (rows[0]["name"], rows[0]["points"]) == ("India 3", 20)
@@ -314,7 +313,7 @@ def test_standings_default_lists(run):
 
 
 def test_standings_table_and_csv(run):
-    _, out, _ = run(str(DATA / "tec2023-roundrobin6.trf"), "--format", "table")
+    _, out, _ = run(str(TEC / "tec2023-roundrobin6.trf"), "--format", "table")
     lines = out.splitlines()
     assert lines[0].split() == ["rank", "start_no", "name", "points", "DE", "WIN", "SB", "KS"]
     assert lines[2].split() == ["1", "1", "Alyx", "3.5", "1", "3", "9.25", "2"]
@@ -337,7 +336,7 @@ def test_standings_after_a_round_with_lots_and_system(run):
     (["-t", "SB", "--round", "9"], "error: round 9: the tournament has 5 rounds"),
 ])
 def test_standings_errors_are_one_line(run, args, message):
-    code, out, err = run(str(DATA / "tec2023-roundrobin6.trf"), *args)
+    code, out, err = run(str(TEC / "tec2023-roundrobin6.trf"), *args)
     assert code == 1 and out == ""
     assert err.startswith(message) and err.count("\n") == 1
 
@@ -362,7 +361,7 @@ def test_docstring_examples():
 
 
 def test_round_dates_record_132():
-    t = read(DATA / "tec-trf26-sample-grandmommys-cup.trf")
+    t = read(external(GRANDMOMMY))
     assert t.dates[:2] == ("2024-01-01", "2024-01-02") and len(t.dates) == 14
     assert parse(dump(t)) == t
     with pytest.raises(TrfError, match="YY/MM/DD"):

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from conftest import SHARED
+from conftest import GRANDMOMMY, TEC, external
 from test_cli import ROOT, bad, run, standings_json
 from keizer.formats.trf import parse
 
-DATA = SHARED / "data"
+DATA = TEC
 
 
 @pytest.mark.parametrize("name", ["tec2023-swiss16-5r.trf", "tec2023-roundrobin6.trf"])
@@ -62,7 +62,7 @@ def test_bad_trf_files(tmp_path, capsys):
     f = tmp_path / "broken.trf"
     f.write_text("012 Cup\n001    1      Anna                              18x0\n")
     bad(capsys, db, "import", str(f), match="line 2")
-    bad(capsys, db, "import", str(DATA / "tec-trf26-sample-grandmommys-cup.trf"), match="board without a game")
+    bad(capsys, db, "import", str(external(GRANDMOMMY)), match="board without a game")
     assert not db.exists()
 
 

@@ -1,6 +1,6 @@
 """Keizer scoring: the standing after every round, exactly.
 
-After round R player *i* has (``shared/spec/keizer.md`` §1)::
+After round R player *i* has (``docs/scoring.md``)::
 
     score(i) = a·V(i) + Σ_games f(result)·V(opponent) + Σ_rounds-not-played c(reason)·V(i)
 

@@ -1,7 +1,7 @@
 """Competition settings: every Keizer variant as a named, validated value.
 
 A competition is configured as a preset plus overrides; the effective settings
-are what the engines read.  Names follow ``shared/spec/keizer.md``.
+are what the engines read.  Every setting is explained in ``docs/scoring.md``.
 
 >>> s = Settings.from_preset("knsb-sixths", {"top": 60})
 >>> s.bye, s.max_excused, s.top
@@ -267,8 +267,8 @@ def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
 
 PRESETS: dict[str, Settings] = {
     "classic": Settings(),
-    # KeizerForClubs' shipped configuration (cfg/KeizerForClubs.config.s3db, see
-    # shared/research/keizer.md §1.10): C#'s Convert.ToInt32 rounds half to even.
+    # KeizerForClubs' shipped configuration (cfg/KeizerForClubs.config.s3db in the public
+    # KeizerForClubs repository): C#'s Convert.ToInt32 rounds half to even.
     "keizerforclubs": Settings(
         top_rounding="half-even",
         excused=Fraction(35, 100),

@@ -2,7 +2,7 @@
 
 Semicolons or commas; UTF-8 (with or without BOM) or Windows-1252, as the
 KNSB rating list is (``Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S``,
-see ``shared/research/keizer.md`` §6.6).  Recognised headers, in any case:
+as the KNSB publishes its rating list).  Recognised headers, in any case:
 
 * name: ``name``, ``naam``, ``speler``, ``player``
 * rating: ``rating``, ``elo``, ``knsb rating``, ``rtg``

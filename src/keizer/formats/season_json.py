@@ -1,4 +1,4 @@
-"""The season exchange format (``shared/spec/season-json.md``) ⇄ :class:`Season`.
+"""The season exchange format (``docs/season-json.md``) ⇄ :class:`Season`.
 
 A file that breaks a rule is refused whole with :class:`FormatError` naming the
 first problem by its path (``rounds[2].games[0].white``); unknown keys are

@@ -2,7 +2,7 @@
 
 ``parse(text)`` reads a file into the model, ``dump(tournament)`` writes one;
 ``parse(dump(t)) == t``.  Layouts follow FIDE C.04 Annex 2 (TRF16) and
-TRF26 (FIDE Council 12/05/2025), as summarised in ``shared/research/tiebreaks.md`` §8.
+TRF26 (FIDE Council 12/05/2025; FIDE Handbook C.04 Annex 2, TRF-2026).
 
 Read: players (001) with all round results and codes; rounds (142, ``XXR``);
 scoring (162, ``XXS``); the tie-break list (202); team scoring (362); teams

@@ -1,4 +1,4 @@
-"""Keizer pairing of one round (``shared/spec/keizer.md`` §2) as a pure function.
+"""Keizer pairing of one round (the rules in ``docs/pairing.md``) as a pure function.
 
 Hand-fixed pairs are taken as given (a rule they break is still reported).
 With an odd number present the bye is chosen next: the policy lists the
@@ -43,7 +43,7 @@ How (exact in both cases):
   only if an augmenting path re-pairs the two players it leaves alone, an
   incremental feasibility check that leaves the matching perfect;
 * otherwise — networkx's weighted blossom on all pairs with the tiered integer
-  costs of ``research/pairing.md`` §4.5: each rule tier weighs more than all
+  costs (``docs/pairing.md``): each rule tier weighs more than all
   lower tiers together can, and below them the pair (a, b), a < b, costs
   m^(m−1−a)·(b−a−1), whose minimum is the top-down closest matching.  These are
   big integers; clean pairings never need them.

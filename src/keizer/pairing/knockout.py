@@ -1,7 +1,7 @@
 """Knock-out brackets: seeding, byes, match decisions and the way winners advance.
 
 The bracket has B slots, B the smallest power of two ≥ n entrants.  Seeds are
-placed in the standard order (``research/pairing.md`` §6.1): start with [1]
+placed in the standard order (the usual seeded draw of tennis and chess cups): start with [1]
 and replace every seed s by s, 2m + 1 − s, m the current length, so for B = 8
 the drawing reads 1, 8, 4, 5, 2, 7, 3, 6 from the top.  Every first-round
 match then adds up to B + 1, seeds 1 and 2 can meet only in the final, seeds 1…4

@@ -6,8 +6,8 @@ used and whoever meets n + 1 is free ("the highest number counts as a bye"):
 that pair is written (player, 0) and put after the games, so the games keep
 FIDE's order on boards 1, 2, ….
 
-The tables are built by the closed form of ``research/pairing.md`` §3.2,
-which reproduces FIDE's published tables for n = 4…16 in pairs, colours and
+The tables are built by a closed form (below) of FIDE's Berger tables
+(Handbook C.05 Annex 1), which reproduces FIDE's published tables for n = 4…16 in pairs, colours and
 board order.  For N players (N even, m = N − 1) in round r = 1…m:
 
 * board 1: ((r + 1)/2, N) if r is odd, (N, N/2 + r/2) if r is even;

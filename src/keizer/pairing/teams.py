@@ -11,8 +11,7 @@ convention here, not a cited rule.  In a team round-robin the first-named team
 is the one the Berger table gives White (``keizer.pairing.roundrobin``).
 
 A single match that ends level on game points is split, when a competition
-asks for it (knock-outs), by FIDE C.07 art. 12 as summarised in
-``research/tiebreaks.md``: board count BC (12.1, Σ board number × game points
+asks for it (knock-outs), by FIDE C.07 art. 12: board count BC (12.1, Σ board number × game points
 on that board, lower is better), then bottom-board elimination BBE (12.3:
 game points without the last board, then without the last two, …).
 
@@ -31,7 +30,7 @@ module reproduces (for k = 2)::
     round 2: A-bottom v B-bottom, C-top v B-top, C-bottom v A-top
              A3-B3, A4-B4, C1-B1, C2-B2, C3-A1, C4-A2
 
-No written rule for the system was found (``research/pairing.md`` §6.2) and
+No written rule for the system was found and
 the example's listing order cannot be its colour rule (team B would have
 Black six times out of eight), so the colours are this module's choice
 (``docs/crepaux.md``): the six halves form one cycle of mini-matches,

@@ -1,8 +1,8 @@
 """Which tie-breaks to use: recommended lists per competition type, and checks of a list.
 
 C.07 2023–2026 recommends no list; the lists here are FIDE's pre-2023
-recommendations (Handbook C.02 13.16, quoted in ``shared/research/tiebreaks.md``
-§5) in today's codes, and keizer's own choice where FIDE's text was not
+recommendations (FIDE Handbook C.02 13.16, tournament rules before
+2023) in today's codes, and keizer's own choice where FIDE's text was not
 available (team round robin, knock-outs):
 
 =================================  ==================================================

@@ -31,8 +31,8 @@ older editions cut the least significant value.  Pre-determined pairings
 them unplayed for rating tie-breaks and forfeit losses unplayed for the
 participant's own results.
 
-Sources: the TEC exercises (IA M. Held, rev. 2403220900) for 2024, the
-research notes ``shared/research/tiebreaks.md`` §1 and §3 for the others.
+Sources: the TEC exercises (IA M. Held, rev. 2403220900) for 2024, FIDE
+Handbook C.07 (2012, and the 2026 text adopted by the FIDE Council) for the others.
 """
 
 from __future__ import annotations
