@@ -480,7 +480,7 @@ def test_a_refused_command_leaves_an_old_file_as_it_was(tmp_path, capsys):
 
 
 def test_exact_accented_name_is_chosen(club, capsys):
-    run(capsys, club, "member", "add", "Anna de Vriés")
+    assert run(capsys, club, "member", "add", "Anna de Vriés", "--allow-duplicate")[0] == 0
     run(capsys, club, "player", "add", "#8")
     code, out, err = run(capsys, club, "history", "Anna de Vriés", "--format", "json")
     assert code == 0, err

@@ -21,10 +21,12 @@ from typing import Any, Iterator
 import click
 
 from keizer import competition as comp_ops
+from keizer import limits
+from keizer.cli_types import BOARD, CATEGORY, COUNT, DATE, RATING, ROUND, ROUND_OR_ZERO, SEED, TIME_CONTROL, Whole
 from keizer.formats.season_json import FormatError
 from keizer.output import FORMATS, json_number, number, render
 from keizer.settings import DESCRIPTIONS, PRESETS, SettingsError
-from keizer.store import Store, StoreError
+from keizer.store import Store, StoreError, explain
 
 
 class Context:
@@ -83,7 +85,8 @@ def cli(ctx: click.Context, db: str, competition: str | None) -> None:
 @contextmanager
 def writing(ctx: Context, command: str, summary: str, create: bool = False) -> Iterator[Store]:
     store = ctx.store(create=create)
-    with store.change(command, summary):
+    # The log's summary quotes the arguments: bytes that are not UTF-8 (a file name) become '?'.
+    with store.change(command, summary.encode("utf-8", "replace").decode("utf-8")):
         yield store
 
 
@@ -103,15 +106,45 @@ def init(ctx: Context) -> None:
 
 
 @cli.command()
+@click.option("-y", "--yes", is_flag=True, help="Do not ask; undo at once.")
 @pass_ctx
-def undo(ctx: Context) -> None:
-    """Revert the last change (any command that wrote to the database)."""
-    summary = ctx.store().undo()
-    click.echo(f"undone: {summary}")
+def undo(ctx: Context, yes: bool) -> None:
+    """Revert the last change (any command that wrote to the database).
+
+    Shows the change first (which command, when, what) and, at a terminal, asks before
+    reverting it: on a shared file it may be someone else's work.  A script (input not
+    a terminal) is not asked.
+    """
+    store = ctx.store()
+    last = store.last_change()
+    if last is None:
+        raise StoreError("nothing to undo: the change log is empty")
+    what = f"'{last['command']}' of {last['at'].replace('T', ' ')}: {last['summary']}"
+    if not yes and sys.stdin.isatty():
+        click.echo(f"the last change is {what}")
+        click.confirm("undo it?", abort=True)
+    store.undo(last["id"])
+    click.echo(f"undone: {what}")
 
 
 @cli.command()
-@click.option("-n", "--limit", default=20, show_default=True, help="How many changes to show.")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace FILE if it exists.")
+@pass_ctx
+def backup(ctx: Context, file: Path, force: bool) -> None:
+    """Copy the database to FILE, consistently even while another command writes to it.
+
+    Uses SQLite's online backup, then checks that the copy opens; an existing FILE is
+    kept unless --force.  (A plain file copy made during a write can be torn.)
+    """
+    from keizer.store import backup as copy_database
+
+    copy_database(ctx.db, file, overwrite=force)
+    click.echo(f"backed up {ctx.db} to {file}")
+
+
+@cli.command()
+@click.option("-n", "--limit", type=COUNT, default=20, show_default=True, help="How many changes to show.")
 @format_option
 @pass_ctx
 def log(ctx: Context, limit: int, fmt: str) -> None:
@@ -128,54 +161,72 @@ def member() -> None:
     """Club members (shared by all competitions)."""
 
 
+_allow_duplicate = click.option(
+    "--allow-duplicate", is_flag=True,
+    help="Allow a name that equals another member's up to case, accents and spaces (a namesake).")
+
+
 @member.command("add")
 @click.argument("name")
-@click.option("--rating", type=int, help="Rating (0–4000).")
+@click.option("--rating", type=RATING, help="Rating (0–4000).")
 @click.option("--fed-id", help="Federation id, e.g. the KNSB relatienummer.")
+@_allow_duplicate
 @pass_ctx
-def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None) -> None:
-    """Add a member."""
+def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None, allow_duplicate: bool) -> None:
+    """Add a member (refused when one with the same name exists, unless --allow-duplicate)."""
     with writing(ctx, "member add", f"add member {name}", create=True) as store:
-        member_id = store.add_member(name, rating, fed_id)
+        member_id = store.add_member(name, rating, fed_id, allow_duplicate=allow_duplicate)
+        name = store.member(member_id)["name"]
     click.echo(f"added member #{member_id} {name}")
 
 
 @member.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--update-names", is_flag=True, help="Also take the file's spelling of the names of matched members.")
+@_allow_duplicate
+@click.option("--dry-run", is_flag=True, help="Show the changes without writing them.")
 @pass_ctx
-def member_import(ctx: Context, file: Path) -> None:
+def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate: bool, dry_run: bool) -> None:
     """Add or update members from a CSV file with a header row.
 
-    A member with the same federation id (or, without one, the same name) gets
-    the file's rating; others are added.  Semicolon or comma separated, UTF-8
-    or Windows-1252 (the KNSB rating list works as it is).
+    A row is the member with its federation id, else the member with its name
+    (exactly so, else ignoring case, accents and spaces) that has no other
+    federation id.  That member gets the file's rating and federation id, and
+    with --update-names its spelling of the name; other rows are new members.
+    Every change is listed.  Semicolon or comma separated, UTF-8 or
+    Windows-1252 (the KNSB rating list works as it is).
     """
-    from keizer.formats.members_csv import parse
+    from keizer.formats.members_csv import parse, plan
 
     rows = parse(file.read_bytes())
-    added = updated = 0
-    with writing(ctx, "member import", f"import members from {file.name}", create=True) as store:
-        existing = store.members()
-        by_fed = {m["fed_id"]: m for m in existing if m["fed_id"]}
-        by_name = {m["name"].casefold(): m for m in existing}
-        for row in rows:
-            match = by_fed.get(row.fed_id) if row.fed_id else by_name.get(row.name.casefold())
-            if match is None and not row.fed_id:
-                match = None
-            try:
-                if match:
-                    store.update_member(match["id"], rating=row.rating, name=row.name,
-                                        fed_id=row.fed_id or match["fed_id"])
-                    updated += 1
-                else:
-                    new_id = store.add_member(row.name, row.rating, row.fed_id)
-                    by_name[row.name.casefold()] = {"id": new_id, "fed_id": row.fed_id}
-                    if row.fed_id:
-                        by_fed[row.fed_id] = by_name[row.name.casefold()]
-                    added += 1
-            except StoreError as e:
-                raise StoreError(f"{file.name} line {row.line}: {e}") from None
-    click.echo(f"{added} members added, {updated} updated")
+    exists = ctx.db.exists() and ctx.db.stat().st_size > 0
+    store = ctx.store() if exists else Store.memory() if dry_run else None
+    todo = plan(rows, store.members() if store else [], update_names, allow_duplicate)
+    counts = f"{todo.added} members added, {todo.updated} updated, {todo.unchanged} unchanged"
+    if todo.changes:
+        store = store or ctx.store(create=True)
+        try:
+            with store.change("member import", f"import members from {file.name}: {counts}"):
+                for change in todo.changes:
+                    try:
+                        if change.member_id is None:
+                            store.add_member(**change.fields)
+                        else:
+                            store.update_member(change.member_id, **change.fields)
+                    except StoreError as e:
+                        raise StoreError(f"{file.name} line {change.line}: {e}") from None
+                for change in todo.changes:  # listed before the commit, so a refusal above lists nothing
+                    for line in change.report:
+                        click.echo(line)
+                if dry_run:
+                    raise _DryRun()
+        except _DryRun:
+            pass
+    if dry_run and store:
+        store.rollback_upgrade()  # an older file is not upgraded either
+    kept = (f"; {todo.names_kept} names differ from the file's spelling (kept; --update-names takes the file's)"
+            if todo.names_kept else "")
+    click.echo(("dry run, nothing written: " if dry_run else "") + counts + kept)
 
 
 @member.command("list")
@@ -188,19 +239,31 @@ def member_list(ctx: Context, fmt: str) -> None:
 
 @member.command("edit")
 @click.argument("member_ref")
-@click.option("--name")
-@click.option("--rating", type=int)
-@click.option("--fed-id")
+@click.option("--name", help="New name.")
+@click.option("--rating", type=RATING, help="New rating (0–4000).")
+@click.option("--fed-id", help="New federation id.")
+@_allow_duplicate
 @pass_ctx
-def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | None, fed_id: str | None) -> None:
-    """Change a member's name, rating or federation id."""
+def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | None, fed_id: str | None,
+                allow_duplicate: bool) -> None:
+    """Change a member's name, rating or federation id (the member by name, #id or federation id)."""
     fields = {k: v for k, v in dict(name=name, rating=rating, fed_id=fed_id).items() if v is not None}
     if not fields:
         raise StoreError("nothing to change: give --name, --rating or --fed-id")
     with writing(ctx, "member edit", f"edit member {member_ref}") as store:
-        row = store.find_member(member_ref)
-        store.update_member(row["id"], **fields)
-    click.echo(f"updated {row['name']}")
+        old = store.find_member(member_ref)
+        store.update_member(old["id"], allow_duplicate=allow_duplicate, **fields)
+        new = store.member(old["id"])
+        changed = "; ".join(
+            f"renamed: {old['name']} → {new['name']}" if key == "name" else
+            f"{'federation id' if key == 'fed_id' else key} {_or_none(old[key])} → {_or_none(new[key])}"
+            for key in ("name", "rating", "fed_id") if old[key] != new[key]) or "nothing changed"
+        store.describe(f"edit member #{new['id']} {new['name']}: {changed}")
+    click.echo(f"#{new['id']} {new['name']}: {changed}")
+
+
+def _or_none(value: Any) -> str:
+    return "none" if value is None else str(value)
 
 
 # -- competitions -------------------------------------------------------------
@@ -232,15 +295,15 @@ def competition() -> None:
 @click.option("--swap-last-two", is_flag=True, help="Round-robin: swap the last two rounds of the first cycle (FIDE).")
 @click.option("--tiebreaks", help="Tie-break list, e.g. 'DE,SB,WIN' (default: FIDE's recommendation).")
 @click.option("--edition", default="2026", show_default=True, help="Tie-break rule edition.")
-@click.option("--lots", type=int, help="Round-robin: seed of the drawing of lots for ties the list leaves.")
+@click.option("--lots", type=SEED, help="Round-robin: seed of the drawing of lots for ties the list leaves.")
 @click.option("--stages", help="Knock-out: the games of a match, stage by stage (regular, rapid, blitz, "
               "armageddon); a cup's default regular:2,rapid:2,blitz:2,armageddon:1. Team knock-out: the tie-break "
               "stages after the match, boards each, e.g. rapid:4,armageddon:1 (default none).")
-@click.option("--boards", type=click.IntRange(1, 20), default=4, show_default=True, help="Team event: boards per match.")
+@click.option("--boards", type=Whole(1, 20), default=4, show_default=True, help="Team event: boards per match.")
 @click.option("--schedule", type=click.Choice(["roundrobin", "crepaux", "knockout", "swiss"]), default="roundrobin",
               show_default=True,
               help="Team event: a team round-robin, the Crepaux system (three teams), a knock-out, or a Swiss.")
-@click.option("--rounds", type=click.IntRange(1, 99), help="Swiss (players or teams): the planned number of rounds.")
+@click.option("--rounds", type=Whole(1, 99), help="Swiss (players or teams): the planned number of rounds.")
 @click.option("--bye-points", help="Swiss: points of the pairing-allocated bye (default 1).")
 @click.option("--excused-points", help="Swiss: points of a requested bye, an excused absence (default ½).")
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white", show_default=True,
@@ -340,6 +403,36 @@ def competition_list(ctx: Context, fmt: str) -> None:
     click.echo(render(ctx.store().competitions(), ["id", "name", "system", "preset", "created"], fmt))
 
 
+@competition.command("order")
+@click.argument("players", nargs=-1)
+@click.option("--by", type=click.Choice(["rating", "standing", "hand"]),
+              help="Set the order: by rating, by another competition's standing (--from), or by hand (PLAYERS).")
+@click.option("--from", "source", metavar="COMPETITION", help="With --by standing: e.g. last season's competition.")
+@format_option
+@pass_ctx
+def competition_order(ctx: Context, players: tuple[str, ...], by: str | None, source: str | None, fmt: str) -> None:
+    """Show the initial order (the ranking that prices round 1), or set it before round 1.
+
+    Players not placed follow by rating; a late entrant is placed by the rating they
+    have when entered.  The order freezes when round 1 is paired.
+    """
+    if players and by is None:
+        by = "hand"
+    if by is not None:
+        if players and by != "hand":
+            raise StoreError("players are listed only with --by hand")
+        if source is not None and by != "standing":
+            raise StoreError("--from goes with --by standing")
+        with writing(ctx, "competition order", "initial order") as store:
+            how = comp_ops.set_initial_order(store, ctx.comp(store)["id"], by, players, source)
+            store.describe(f"initial order {how}")
+    store = ctx.store()
+    rows, heading = comp_ops.initial_order_rows(store, ctx.comp(store)["id"])
+    if fmt == "table":
+        click.echo(heading)
+    click.echo(render(rows, ["position", "start_no", "name", "rating", "placed"], fmt))
+
+
 @competition.command("use")
 @click.argument("name")
 @pass_ctx
@@ -412,19 +505,20 @@ def _round_range(text: str) -> tuple[int, int | None]:
     """'3' → (3, 3); '1-3' → (1, 3); '4-' → (4, None)."""
     first, sep, last = text.strip().partition("-")
     try:
-        start = int(first)
-        end = (int(last) if last.strip() else None) if sep else start
-    except ValueError:
-        raise StoreError(f"--rounds {text!r}: write a round, a range like 1-3, or 4- for 'from round 4 on'") from None
+        start = limits.whole_number(first, "round", 0, limits.MAX_ROUNDS)
+        end = (limits.whole_number(last, "round", 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
+    except ValueError as e:
+        raise StoreError(f"--rounds {text[:30]!r}: {e}; write a round, a range like 1-3, or 4- for "
+                         "'from round 4 on'") from None
     if start < 1 or (end is not None and end < start):
         raise StoreError(f"--rounds {text!r}: rounds count from 1 and a range runs upwards")
     return start, end
 
 
 @cli.command()
-@click.argument("time_control", required=False)
+@click.argument("time_control", type=TIME_CONTROL, required=False)
 @click.option("--rounds", "rounds", metavar="RANGE", help="Rounds of the plan: 3, 1-3 or 4- (from round 4 on).")
-@click.option("--round", "round_no", type=int, help="Only this (existing) round.")
+@click.option("--round", "round_no", type=ROUND, help="Only this (existing) round.")
 @click.option("--clear", is_flag=True, help="Remove the time control of those rounds.")
 @format_option
 @pass_ctx
@@ -485,8 +579,8 @@ def player() -> None:
 
 @player.command("add")
 @click.argument("members", nargs=-1, required=True)
-@click.option("--joined", type=int, help="First round the player takes part in (default: the next round).")
-@click.option("--category", help="Category (A, B, …) for category standings and pairing.")
+@click.option("--joined", type=ROUND, help="First round the player takes part in (default: the next round).")
+@click.option("--category", type=CATEGORY, help="Category (A, B, …) for category standings and pairing.")
 @pass_ctx
 def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None) -> None:
     """Register members (by name, #id or federation id) in the competition."""
@@ -494,8 +588,6 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
         row = ctx.comp(store)
         season = store.load_season(row["id"])
         first = joined if joined is not None else comp_ops.open_round(season).number
-        if first < 1:
-            raise StoreError("--joined must be 1 or more")
         for ref in members:
             m = store.find_member(ref)
             store.register(row["id"], m["id"], first, category)
@@ -518,8 +610,8 @@ def player_list(ctx: Context, fmt: str) -> None:
 
 @player.command("set")
 @click.argument("player_ref")
-@click.option("--category")
-@click.option("--joined", type=int)
+@click.option("--category", type=CATEGORY)
+@click.option("--joined", type=ROUND)
 @click.option("--default", "default", type=click.Choice(["present", "absent"]),
               help="This player's attendance when not marked.")
 @pass_ctx
@@ -528,10 +620,11 @@ def player_set(ctx: Context, player_ref: str, category: str | None, joined: int 
     fields = {k: v for k, v in dict(category=category, joined=joined, default_attendance=default).items() if v is not None}
     if not fields:
         raise StoreError("nothing to change: give --category, --joined or --default")
-    if joined is not None and joined < 1:
-        raise StoreError("--joined must be 1 or more")
     with writing(ctx, "player set", f"set {player_ref}") as store:
-        row = store.find_player(ctx.comp(store)["id"], player_ref)
+        comp_id = ctx.comp(store)["id"]
+        row = store.find_player(comp_id, player_ref)
+        if joined is not None:
+            comp_ops.check_joined(store, comp_id, row, joined)
         store.update_player(row["id"], **fields)
     click.echo(f"updated {row['name']}")
 
@@ -545,6 +638,23 @@ def player_withdraw(ctx: Context, player_ref: str) -> None:
         row = ctx.comp(store)
         number, _ = comp_ops.mark_attendance(store, row["id"], {}, withdrawn=[player_ref])
     click.echo(f"{player_ref} withdrawn after round {number - 1}")
+
+
+@player.command("reinstate")
+@click.argument("player_ref")
+@click.option("--missed", type=click.Choice(["unexcused", "excused"]), default="unexcused", show_default=True,
+              help="How the rounds played since the withdrawal count.")
+@pass_ctx
+def player_reinstate(ctx: Context, player_ref: str, missed: str) -> None:
+    """Undo a withdrawal: the player takes part again."""
+    with writing(ctx, "player reinstate", f"reinstate {player_ref}") as store:
+        row, gone = comp_ops.reinstate(store, ctx.comp(store)["id"], player_ref, missed)
+    since = f"; round{'s' if len(gone) > 1 else ''} {_span(gone)} count as {missed} absences" if gone else ""
+    click.echo(f"{row['name']} takes part again{since}")
+
+
+def _span(numbers: list[int]) -> str:
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
 
 
 @cli.command()
@@ -574,10 +684,11 @@ def forbid(ctx: Context, a: str, b: str, remove: bool) -> None:
 @click.option("-x", "--external", multiple=True, metavar="PLAYER=RESULT",
               help="External game for the club: win, draw or loss.")
 @click.option("-w", "--withdrawn", multiple=True, metavar="PLAYER", help="Withdraws from this round on.")
-@click.option("--round", "round_no", type=int, help="Round (default: the next one); earlier rounds can be corrected.")
-@click.option("--date", type=click.DateTime(["%Y-%m-%d"]), help="Date of the round, e.g. 2026-09-08.")
+@click.option("--round", "round_no", type=ROUND, help="Round (default: the next one); earlier rounds can be corrected.")
+@click.option("--date", type=DATE, help="Date of the round, e.g. 2026-09-08.")
+@click.option("--force", is_flag=True, help="Accept a date out of order with the other rounds' dates.")
 @pass_ctx
-def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn, round_no, date) -> None:
+def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn, round_no, date, force) -> None:
     """Mark attendance; unmarked players get their default (present, or absent).
 
     PLAYER is a name (or part of it), a player id, or #start-number.
@@ -597,14 +708,14 @@ def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn,
     with writing(ctx, "attend", "attendance") as store:
         comp_id = ctx.comp(store)["id"]
         number, counts = comp_ops.mark_attendance(store, comp_id, marks, ext, withdrawn, round_no,
-                                                  date.date().isoformat() if date else None)
+                                                  date.date().isoformat() if date else None, force)
         store.describe(f"attendance round {number}")
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     click.echo(f"round {number}: {summary}")
 
 
 @cli.command()
-@click.option("--round", "round_no", type=int, help="Round (default: the open one).")
+@click.option("--round", "round_no", type=ROUND, help="Round (default: the open one).")
 @format_option
 @pass_ctx
 def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
@@ -650,25 +761,28 @@ def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
 @click.option("--fix", nargs=2, multiple=True, metavar="WHITE BLACK", help="Fix a pair by hand (repeatable).")
 @click.option("--bye", "bye", metavar="PLAYER", help="Give the bye to this player.")
 @click.option("--again", is_flag=True, help="Re-pair the open round (no results yet).")
-@click.option("--keep", type=int, multiple=True, metavar="BOARD", help="With --again: keep this board (repeatable).")
+@click.option("--keep", type=BOARD, multiple=True, metavar="BOARD", help="With --again: keep this board (repeatable).")
 @format_option
 @pass_ctx
 def pair(ctx: Context, dry_run: bool, explain: bool, fix, bye, again: bool, keep, fmt: str) -> None:
     """Pair the next round from the players marked present."""
-    store = ctx.store()
-    comp_id = ctx.comp(store)["id"]
     if keep and not again:
         raise StoreError("--keep only works with --again")
     try:
-        with store.change("pair", "pairing") as st:
-            pairing = comp_ops.make_pairing(st, comp_id, fix, bye, keep, again)
-            st.describe(f"pair round {pairing.round}")
-            season = st.load_season(comp_id)
+        # The competition is looked up inside the transaction: another process may remove
+        # it (keizer undo) between a lookup before and the write.
+        with writing(ctx, "pair", "pairing") as store:
+            comp_id = ctx.comp(store)["id"]
+            pairing = comp_ops.make_pairing(store, comp_id, fix, bye, keep, again,
+                                            tell=lambda line: click.echo(line, err=True))
+            store.describe(f"pair round {pairing.round}")
+            season = store.load_season(comp_id)
+            swiss = store.system(comp_id) == "swiss"
             if dry_run:
                 raise _DryRun()
     except _DryRun:
         pass
-    if store.system(comp_id) == "swiss" and not explain and fmt != "json":  # the Swiss pairing list
+    if swiss and not explain and fmt != "json":  # the Swiss pairing list
         _pairing_list(store, comp_id, season, pairing.round, fmt)
         return
     _show_pairing(season, pairing, explain, fmt)
@@ -731,7 +845,43 @@ def swap(ctx: Context, a: str, b: str) -> None:
 
 
 @cli.command()
-@click.option("--round", "round_no", type=int, help="Round (default: the open one).")
+@click.argument("player_ref", metavar="PLAYER")
+@pass_ctx
+def late(ctx: Context, player_ref: str) -> None:
+    """A latecomer after the pairing: plays whoever had the bye, or takes the bye.
+
+    Every other board stays as it was.
+    """
+    with writing(ctx, "late", f"latecomer {player_ref}") as store:
+        change = comp_ops.add_latecomer(store, ctx.comp(store)["id"], player_ref)
+        store.describe(f"round {change.round}: latecomer {player_ref}")
+    _tell(change)
+
+
+@cli.command()
+@click.argument("player_ref", metavar="PLAYER")
+@click.option("--excused", is_flag=True, help="The player sent notice (default: unexcused).")
+@pass_ctx
+def noshow(ctx: Context, player_ref: str, excused: bool) -> None:
+    """A paired player who did not come: the opponent plays whoever had the bye, or takes it.
+
+    Every other board stays as it was.
+    """
+    with writing(ctx, "noshow", f"no-show {player_ref}") as store:
+        change = comp_ops.remove_noshow(store, ctx.comp(store)["id"], player_ref,
+                                        "excused" if excused else "unexcused")
+        store.describe(f"round {change.round}: no-show {player_ref}")
+    _tell(change)
+
+
+def _tell(change: comp_ops.Change) -> None:
+    for w in change.warnings:
+        click.echo(f"rule bent: {w}", err=True)
+    click.echo(f"round {change.round}: {change.said}")
+
+
+@cli.command()
+@click.option("--round", "round_no", type=ROUND, help="Round (default: the open one).")
 @format_option
 @pass_ctx
 def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
@@ -797,7 +947,7 @@ def _points_cell(value: Any) -> str:
 @click.argument("results", nargs=-1)
 @click.option("--file", "file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read BOARD RESULT lines from a file.")
-@click.option("--round", "round_no", type=int, help="Round (default: the open one).")
+@click.option("--round", "round_no", type=ROUND, help="Round (default: the open one).")
 @click.option("--correct", is_flag=True, help="Overwrite results that were entered before.")
 @pass_ctx
 def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: int | None, correct: bool) -> None:
@@ -807,24 +957,28 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
     """
     items = list(results)
     if file is not None:
-        for line_no, line in enumerate(file.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        for line_no, line in enumerate(_text_of(file.read_bytes()).splitlines(), start=1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
-            parts = line.replace("=", " ").replace(";", " ").replace(",", " ").split()
-            if len(parts) != 2:
+            found = _RESULT_LINE.fullmatch(line)  # '3 1-0', '3=1-0', '3;1-0', '3 =' (a draw)
+            if not found:
                 raise StoreError(f"{file.name} line {line_no}: write 'BOARD RESULT', e.g. '3 1-0'")
-            items.append(f"{parts[0]}={parts[1]}")
+            items.append(f"{found[1]}={found[2]}")
     if not items:
         raise StoreError("no results given: write BOARD=RESULT, e.g. 'keizer result 1=1-0 2=0-1'")
     parsed: dict[int, str] = {}
     for item in items:
-        board, sep, text = item.partition("=")
-        if not sep or not board.strip().isdigit():
-            raise StoreError(f"{item!r}: write BOARD=RESULT, e.g. 1=1-0")
-        if int(board) in parsed:
+        board_text, sep, text = item.partition("=")
+        if not sep or not re.fullmatch(r"\s*[0-9]+\s*", board_text):
+            raise StoreError(f"{item[:40]!r}: write BOARD=RESULT, e.g. 1=1-0")
+        try:
+            board = limits.whole_number(board_text, "board", 1, limits.MAX_BOARDS)
+        except ValueError as e:
+            raise StoreError(str(e)) from None
+        if board in parsed:
             raise StoreError(f"board {board} is given twice")
-        parsed[int(board)] = text.strip()
+        parsed[board] = text.strip()
     with writing(ctx, "result", f"results {' '.join(items)}") as store:
         comp_id = ctx.comp(store)["id"]
         number = comp_ops.enter_results(store, comp_id, parsed, round_no, correct)
@@ -839,11 +993,30 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
     click.echo(f"round {number}: {len(parsed)} result(s) entered; {state}")
 
 
+#: A line of a results file: the board, then '=', ';', ',' or spaces, then the result.
+_RESULT_LINE = re.compile(r"([0-9]+)(?:\s*[=;,]\s*|\s+)(\S.*?)")
+
+
+def _text_of(data: bytes) -> str:
+    """A text file as people save it: UTF-8 (with or without BOM), UTF-16 with a BOM
+    (Notepad's "Unicode"), else Windows-1252 (Notepad's "ANSI")."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # The five bytes Windows-1252 leaves undefined become U+FFFD (and the line is refused).
+        return data.decode("cp1252", errors="replace")
+
+
 # -- standings and history ----------------------------------------------------
 
 
 @cli.command()
-@click.option("--round", "round_no", type=int, help="Standing after this round (default: the last played).")
+@click.option("--round", "round_no", type=ROUND_OR_ZERO, help="Standing after this round (default: the last played).")
 @click.option("--category", help="Only players of this category.")
 @format_option
 @pass_ctx
@@ -953,7 +1126,7 @@ def standing_rows(season, standing, category: str | None = None) -> list[dict[st
 
 @cli.command()
 @click.argument("player_ref")
-@click.option("--round", "round_no", type=int, help="As priced in the standing after this round.")
+@click.option("--round", "round_no", type=ROUND_OR_ZERO, help="As priced in the standing after this round.")
 @format_option
 @pass_ctx
 def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> None:
@@ -1050,7 +1223,7 @@ def swiss() -> None:
 
 
 @swiss.command("rounds")
-@click.argument("rounds", type=click.IntRange(1, 99))
+@click.argument("rounds", type=Whole(1, 99))
 @pass_ctx
 def swiss_rounds(ctx: Context, rounds: int) -> None:
     """Change the planned number of rounds (the last round pairs top scorers differently).
@@ -1090,7 +1263,7 @@ def roundrobin() -> None:
 
 
 @roundrobin.command("schedule")
-@click.argument("players", type=click.IntRange(2, 1000))
+@click.argument("players", type=Whole(2, 1000))
 @click.option("--double", is_flag=True, help="Two cycles, colours reversed in the second.")
 @click.option("--swap-last-two", is_flag=True, help="Swap the last two rounds of the first cycle (FIDE's advice).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
@@ -1111,9 +1284,9 @@ def roundrobin_schedule(players: int, double: bool, swap_last_two: bool, fmt: st
 
 @roundrobin.command("draw")
 @click.argument("order", nargs=-1)
-@click.option("--seed", type=int, help="Seed of the lot (recorded; the same seed draws the same numbers).")
-@click.option("--first-date", type=click.DateTime(["%Y-%m-%d"]), help="Date of round 1; later rounds follow.")
-@click.option("--every", type=click.IntRange(1, 365), default=7, show_default=True, help="Days between rounds.")
+@click.option("--seed", type=SEED, help="Seed of the lot (recorded; the same seed draws the same numbers).")
+@click.option("--first-date", type=DATE, help="Date of round 1; later rounds follow.")
+@click.option("--every", type=Whole(1, 365), default=7, show_default=True, help="Days between rounds.")
 @pass_ctx
 def roundrobin_draw(ctx: Context, order: tuple[str, ...], seed: int | None, first_date, every: int) -> None:
     """Draw the start numbers by lot (or give ORDER: every player, number 1 first) and store all rounds."""
@@ -1163,8 +1336,8 @@ def knockout_next(ctx: Context) -> None:
 
 
 @knockout.command("award")
-@click.argument("round_no", type=int)
-@click.argument("match", type=int)
+@click.argument("round_no", type=ROUND)
+@click.argument("match", type=BOARD)
 @click.argument("winner")
 @pass_ctx
 def knockout_award(ctx: Context, round_no: int, match: int, winner: str) -> None:
@@ -1208,7 +1381,8 @@ def _bracket(store: Store, comp_id: int, fmt: str) -> None:
 @click.option("--accent", help="Accent colour, e.g. #c8102e.")
 @click.option("--language", help="Site language: en, nl, de or et.")
 @click.option("--logo", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Logo image (png, jpg, gif, svg, webp).")
-@click.option("--season", help="Season name for the site (default: the years of the rounds, e.g. 2025-2026).")
+@click.option("--season", help="Season (site folder) of competitions created from now on; existing ones keep "
+                                "theirs (default: the August–July season of the creation date, e.g. 2025-2026).")
 @click.option("--templates", type=click.Path(file_okay=False, path_type=Path), help="The club's own template folder.")
 @format_option
 @pass_ctx
@@ -1222,6 +1396,10 @@ def club(ctx: Context, name, colour, accent, language, logo, season, templates, 
         with writing(ctx, "club", "club settings", create=True) as store:
             set_club(store, logo=logo, **values)
     store = ctx.store()
+    kept = sorted({c["season"] for c in store.competitions()} - {(season or "").strip()})
+    if season is not None and kept:  # the past is frozen: published folders do not move
+        click.echo(f"note: existing competitions keep their season ({', '.join(kept)}); "
+                   "the new one applies to competitions created from now on", err=True)
     settings = club_settings(store)
     settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
     click.echo(render([{"setting": k, "value": v} for k, v in settings.items()], ["setting", "value"], fmt)
@@ -1238,8 +1416,8 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
     """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR."""
     from keizer.publish import publish as publish_site
 
-    result = publish_site(ctx.store(), outdir, templates, language, fallback_name=ctx.db.stem)
-    click.echo(f"published {result.season} to {outdir}: {len(result.written)} files written, "
+    result = publish_site(ctx.store(), outdir, templates, language)
+    click.echo(f"published {', '.join(result.seasons)} to {outdir}: {len(result.written)} files written, "
                f"{result.unchanged} unchanged")
 
 
@@ -1260,14 +1438,12 @@ def import_(ctx: Context, file: Path, name: str | None) -> None:
     if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
         _import_trf(ctx, file, name)
         return
-    from keizer.formats.season_json import load_season
+    from keizer.formats.season_json import decode, load_season
 
     try:
-        data = json.loads(raw.decode("utf-8-sig"))
-    except json.JSONDecodeError as e:
-        raise FormatError(f"{file.name}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except UnicodeDecodeError:
-        raise FormatError(f"{file.name}: not UTF-8 text") from None
+        data = decode(raw)
+    except FormatError as e:
+        raise FormatError(f"{file.name}: {e}") from None
     season = load_season(data)
     preset = data.get("settings", {}).get("preset", "classic") if isinstance(data.get("settings"), dict) else "classic"
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
@@ -1347,6 +1523,7 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
 
         return team_trf(store, comp_id, version)
     upto = season.completed_rounds()
+    label: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
         rules = comp_ops.stored_points_rules(store, comp_id)
@@ -1357,12 +1534,13 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
             black = settings.get("initial_colour") == "black"
             extra = (("152 B" if black else "152 W") if version == "TRF26" else
                      ("XXC black1" if black else "XXC white1"),)
-    else:  # a Keizer season: its games, as a Swiss-like event scored by games only
+    else:  # a Keizer season: its games scored by games only (rating reports), labelled as what it is
         t = tournament(season, upto, System.SWISS, GAMES_ONLY)
+        label = ("092 Individual: Keizer (club competition; game points only)",)
     dates = sorted(r.date for r in season.rounds[:upto] if r.date)
     info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
     dated = tuple(r.date for r in season.rounds[:upto])
-    return dump(with_(t, info=info + extra, dates=dated if any(dated) else ()), version)
+    return dump(with_(t, info=label + info + extra, dates=dated if any(dated) else ()), version)
 
 
 # -- entry point --------------------------------------------------------------
@@ -1374,12 +1552,13 @@ def main(argv: list[str] | None = None) -> None:
     try:
         with cli.make_context("keizer", list(sys.argv[1:] if argv is None else argv)) as ctx:
             cli.invoke(ctx)
+        _finish(_OPENED)  # committing an upgrade can fail too (a full disk): handled below
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.UsageError as e:
         # One line, like every other refusal (click's usual three-line usage block is noise here).
         where = f" (see 'keizer {e.ctx.command_path.split(' ', 1)[1]} --help')" if e.ctx and " " in e.ctx.command_path else ""
-        click.echo(f"error: {e.format_message()}{where}", err=True)
+        click.echo(_one_line(f"error: {e.format_message()}{where}"), err=True)
         sys.exit(e.exit_code)
     except click.ClickException as e:
         e.show()
@@ -1394,17 +1573,23 @@ def main(argv: list[str] | None = None) -> None:
     except (StoreError, FormatError, SettingsError) as e:
         _fail(f"error: {e}")
     except sqlite3.Error as e:
-        _fail(f"error: database problem: {e}")
+        where = _OPENED[-1].db if _OPENED else Path("club.db")
+        _fail(f"error: {explain(e, where) or f'database problem: {e}'}")
+    except UnicodeEncodeError:  # a lone surrogate: bytes of an argument that are not UTF-8
+        _fail("error: an argument is not valid text (bytes that are not UTF-8); check the terminal's encoding")
     except OSError as e:
         _fail(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
-    else:
-        _finish(_OPENED)
 
 
 def _fail(message: str) -> None:
     _cleanup(_OPENED)
-    click.echo(message, err=True)
+    click.echo(_one_line(message), err=True)
     sys.exit(1)
+
+
+def _one_line(message: str) -> str:
+    """A refusal is one line, even when it quotes text holding line breaks."""
+    return " ".join(message.splitlines())
 
 
 def _finish(holder: list[Context]) -> None:
@@ -1416,11 +1601,12 @@ def _finish(holder: list[Context]) -> None:
 
 def _cleanup(holder: list[Context]) -> None:
     """A failed command leaves no trace: an upgrade is rolled back, and a database
-    this command created is removed again."""
+    this command created is removed again.  The connection is closed: a caller that
+    goes on (a test, a script calling main) keeps no lock or deleted file open."""
     for ctx in holder:
         if ctx._store is not None:
             ctx._store.rollback_upgrade()
-        if ctx.created and ctx._store is not None:
             ctx._store.close()
+        if ctx.created and ctx._store is not None:
             if os.path.exists(ctx.db):
                 os.remove(ctx.db)

@@ -15,6 +15,7 @@ import click
 
 from keizer import teamevent as ops
 from keizer.cli import Context, format_option, pass_ctx, writing
+from keizer.cli_types import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text
 from keizer.store import Store, StoreError
@@ -68,8 +69,8 @@ def team_list(ctx: Context, fmt: str) -> None:
 
 
 @team.command("schedule")
-@click.option("--first-date", type=click.DateTime(["%Y-%m-%d"]), help="Date of round 1; later rounds follow.")
-@click.option("--every", type=click.IntRange(1, 365), default=7, show_default=True, help="Days between rounds.")
+@click.option("--first-date", type=DATE, help="Date of round 1; later rounds follow.")
+@click.option("--every", type=Whole(1, 365), default=7, show_default=True, help="Days between rounds.")
 @pass_ctx
 def team_schedule(ctx: Context, first_date, every: int) -> None:
     """Store every round: the matches and their boards (again: until the first result).
@@ -104,7 +105,7 @@ def team_schedule(ctx: Context, first_date, every: int) -> None:
 
 
 @team.command("lineup")
-@click.argument("round_no", metavar="ROUND", type=int)
+@click.argument("round_no", metavar="ROUND", type=ROUND)
 @click.argument("team_ref", metavar="TEAM")
 @click.argument("players", metavar="PLAYER…", nargs=-1, required=True)
 @pass_ctx
@@ -119,8 +120,8 @@ def team_lineup(ctx: Context, round_no: int, team_ref: str, players: tuple[str, 
 
 
 @team.command("result", context_settings={"ignore_unknown_options": True})
-@click.argument("round_no", metavar="ROUND", type=int)
-@click.argument("match", type=int)
+@click.argument("round_no", metavar="ROUND", type=ROUND)
+@click.argument("match", type=BOARD)
 @click.argument("results", metavar="RESULT…", nargs=-1, required=True)
 @click.option("--correct", is_flag=True, help="Overwrite results that were entered before.")
 @pass_ctx
@@ -148,7 +149,7 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
 
 
 @team.command("next")
-@click.option("--date", "when", type=click.DateTime(["%Y-%m-%d"]), help="Date of a round this creates.")
+@click.option("--date", "when", type=DATE, help="Date of a round this creates.")
 @pass_ctx
 def team_next(ctx: Context, when) -> None:
     """Swiss: pair the next round.  Knock-out: store the next matches whose teams are decided."""
@@ -160,8 +161,8 @@ def team_next(ctx: Context, when) -> None:
 
 
 @team.command("award")
-@click.argument("round_no", metavar="ROUND", type=int)
-@click.argument("match", type=int)
+@click.argument("round_no", metavar="ROUND", type=ROUND)
+@click.argument("match", type=BOARD)
 @click.argument("team_ref", metavar="TEAM")
 @pass_ctx
 def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
@@ -180,7 +181,7 @@ def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
 
 
 @team.command("standings")
-@click.option("--round", "round_no", type=int, help="Standing after this round (default: the last played).")
+@click.option("--round", "round_no", type=ROUND_OR_ZERO, help="Standing after this round (default: the last played).")
 @format_option
 @pass_ctx
 def team_standings(ctx: Context, round_no: int | None, fmt: str) -> None:
@@ -231,7 +232,7 @@ def _json_value(v: Fraction | int | None) -> int | float | None:
 
 
 @team.command("matches")
-@click.option("--round", "round_no", type=int, help="Only this round.")
+@click.option("--round", "round_no", type=ROUND, help="Only this round.")
 @format_option
 @pass_ctx
 def team_matches(ctx: Context, round_no: int | None, fmt: str) -> None:

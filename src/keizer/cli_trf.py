@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from keizer.cli_types import ROUND, ROUND_OR_ZERO, SEED
 from keizer.formats.season_json import FormatError
 from keizer.formats.trf import read
 from keizer.output import FORMATS, json_number, number, render
@@ -40,11 +41,11 @@ def trf() -> None:
               help="Rule edition for unplayed rounds.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format.")
-@click.option("--round", "upto", type=int, help="Standings after this round (default: the last played).")
+@click.option("--round", "upto", type=ROUND_OR_ZERO, help="Standings after this round (default: the last played).")
 @click.option("--primary", type=click.Choice(["MP", "GP"]), help="Team files: rank by match or game points.")
 @click.option("--system", type=click.Choice([s.value for s in System]),
               help="Override the pairing system the file declares (092/192).")
-@click.option("--lots", type=int, help="Seed of the drawing of lots for ties the list leaves.")
+@click.option("--lots", type=SEED, help="Seed of the drawing of lots for ties the list leaves.")
 def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | None, primary: str | None,
               system: str | None, lots: int | None) -> None:
     """The ranking of FILE by its tie-breaks."""
@@ -78,8 +79,8 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
 
 @trf.command("pair")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--round", "round_no", type=int, help="Round to pair (default: the one after the last in the file).")
-@click.option("--rounds", type=int, help="Planned number of rounds (default: the file's 142/XXR record).")
+@click.option("--round", "round_no", type=ROUND, help="Round to pair (default: the one after the last in the file).")
+@click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format.")
 def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:

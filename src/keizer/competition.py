@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from datetime import date, timedelta
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from keizer.model import Result, Season
 from keizer.scoring import Standing, compute_standings
@@ -66,6 +66,7 @@ def mark_attendance(
     withdrawn: Iterable[str] = (),
     round_no: int | None = None,
     date: str | None = None,
+    force: bool = False,
 ) -> tuple[int, dict[str, int]]:
     """Mark players for a round; the rest of an unpaired round get their default.
 
@@ -122,6 +123,8 @@ def mark_attendance(
         if not season_players[key].active_in(number):
             raise StoreError(f"{players[key]['name']} does not take part in round {number} (not joined yet, or withdrawn)")
 
+    if date is not None and not force:
+        check_round_date(season, number, date)
     for earlier in range(len(season.rounds) + 1, number):  # rounds are made in order
         store.ensure_round(comp_id, earlier)
     store.ensure_round(comp_id, number, date)
@@ -159,6 +162,154 @@ def mark_attendance(
     return number, counts
 
 
+def check_joined(store: Store, comp_id: int, player: Mapping[str, Any], joined: int) -> None:
+    """Refuse a first round that would erase what the player did before it, or that
+    comes after the player's withdrawal."""
+    name = player["name"]
+    if player["withdrawn_after"] is not None:
+        raise StoreError(f"{name} withdrew after round {player['withdrawn_after']}; the first round cannot change "
+                         "now ('keizer player reinstate' first)")
+    for number in store.round_numbers(comp_id):
+        if number >= joined:
+            break
+        if player["id"] in _players_in_games(store, comp_id, number):
+            raise StoreError(f"{name} has a game in round {number}; a first round of {joined} would erase it "
+                             "(leave the first round as it is)")
+        mark = store.attendance(comp_id, number).get(player["id"])
+        if mark is not None:
+            what = "a bye" if mark[0] == "bye" else f"attendance ({mark[0]})"
+            raise StoreError(f"{name} has {what} in round {number}; a first round of {joined} would erase it "
+                             "(leave the first round as it is)")
+
+
+def reinstate(store: Store, comp_id: int, ref: str, missed: str = "unexcused") -> tuple[dict[str, Any], list[int]]:
+    """Undo a player's withdrawal.  Rounds played since then are marked ``missed``
+    (unexcused or excused), as for anyone who did not come; returns the player and them."""
+    require_weekly(store, comp_id, "reinstate a player")
+    if missed not in ("unexcused", "excused"):
+        raise StoreError(f"missed rounds count as unexcused or excused, not {missed!r}")
+    row = store.find_player(comp_id, ref)
+    last = row["withdrawn_after"]
+    if last is None:
+        raise StoreError(f"{row['name']} has not withdrawn")
+    target = open_round(store.load_season(comp_id))
+    gone = [n for n in store.round_numbers(comp_id) if n > last and (n < target.number or target.paired)]
+    store.update_player(row["id"], withdrawn_after=None)
+    for number in gone:
+        store.set_attendance(comp_id, number, row["id"], missed)
+    if target.exists and not target.paired and store.attendance(comp_id, target.number):
+        default = row["default_attendance"] or ("present" if store.system(comp_id) == "swiss"
+                                                else store.settings(comp_id).default_attendance)
+        store.set_attendance(comp_id, target.number, row["id"], "present" if default == "present" else "unexcused")
+    return row, gone
+
+
+def final_ranking(store: Store, comp_id: int) -> list[int]:
+    """Member ids in the order of a competition's last standing (Keizer or points)."""
+    season = store.load_season(comp_id)
+    system = store.system(comp_id)
+    if system == "keizer":
+        keys = [e.player for e in current_standing(season).entries]
+    elif system in POINTS_SYSTEMS:
+        from keizer.points import points_standing
+
+        rules = stored_points_rules(store, comp_id)
+        keys = [e.player for e in points_standing(season, rules.tiebreaks, rules.edition, None, rules.lots,
+                                                  system=rules.system, scoring=rules.scoring)]
+    else:
+        raise StoreError(f"a {system} competition has no standing to start from; choose a Keizer, Swiss or "
+                         "round-robin competition")
+    member = {r["key"]: r["member_id"] for r in store.players(comp_id)}
+    return [member[k] for k in keys]
+
+
+def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]], str]:
+    """The ranking that prices round 1, and how it was set (and whether it is frozen)."""
+    from keizer.scoring import initial_order
+
+    require_system(store, comp_id, "keizer", "show an initial order")
+    season = store.load_season(comp_id)
+    rows = {r["key"]: r for r in store.players(comp_id)}
+    listed = set(season.initial_order)
+    order = [{"position": k, "start_no": rows[key]["start_no"], "name": rows[key]["name"],
+              "rating": rows[key]["rating"], "placed": "set" if key in listed else "rating"}
+             for k, key in enumerate(initial_order(season), 1)]
+    how = store.system_settings(comp_id).get("initial_order", "by rating")
+    state = "frozen: round 1 has been paired" if store.started(comp_id) else "can change until round 1 is paired"
+    return order, f"initial order {how} ({state})"
+
+
+def set_initial_order(store: Store, comp_id: int, by: str, refs: Sequence[str] = (), source: str | None = None) -> str:
+    """Set the ranking that prices round 1: ``rating``, ``standing`` (of competition
+    ``source``, e.g. last season's) or ``hand`` (``refs`` first, in that order).
+    Players not placed follow by rating.  Refused once round 1 is paired."""
+    require_system(store, comp_id, "keizer", "set an initial order")
+    if store.started(comp_id):
+        raise StoreError("the initial order is frozen: round 1 has been paired (undo or unpair it first)")
+    rows = store.players(comp_id)
+    if by == "rating":
+        keys: list[str] = []
+        how = "by rating"
+    elif by == "standing":
+        if source is None:
+            raise StoreError("give the competition whose standing to start from: --from NAME")
+        other = store.competition(source)
+        if other["id"] == comp_id:
+            raise StoreError("a competition cannot start from its own standing; name last season's")
+        place = {m: k for k, m in enumerate(final_ranking(store, other["id"]))}
+        keys = [r["key"] for r in sorted((r for r in rows if r["member_id"] in place),
+                                         key=lambda r: place[r["member_id"]])]
+        how = f"by the standing of {other['name']}"
+    elif by == "hand":
+        if not refs:
+            raise StoreError("name the players in order: keizer competition order P1 P2 …")
+        keys = []
+        for ref in refs:
+            row = store.find_player(comp_id, ref)
+            if row["key"] in keys:
+                raise StoreError(f"{row['name']} is listed twice; list each player once")
+            keys.append(row["key"])
+        how = "by hand"
+    else:
+        raise StoreError(f"unknown order {by!r}: rating, standing or hand")
+    store.set_initial_order(comp_id, keys)
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "initial_order": how})
+    return how
+
+
+def check_round_date(season: Season, number: int, when: str) -> None:
+    """Refuse a date that puts round ``number`` before an earlier round or after a later one."""
+    for rnd in season.rounds:
+        if rnd.date is None or rnd.number == number:
+            continue
+        if (rnd.number < number and rnd.date > when) or (rnd.number > number and rnd.date < when):
+            raise StoreError(f"round {number} on {when} would come {'before' if rnd.number < number else 'after'} "
+                             f"round {rnd.number} ({rnd.date}); check the date, or give --force if it is right")
+
+
+def prepare_attendance(store: Store, comp_id: int) -> str | None:
+    """Before pairing: an open round nobody marked gets each player's default attendance.
+
+    When the competition's default is ``absent`` that would pair nobody, so it is refused:
+    the officer forgot to mark the evening.  Otherwise the returned line says how many
+    players were assumed present (``None`` when attendance had been marked).
+    """
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if target.exists and store.attendance(comp_id, target.number):
+        return None
+    if season.settings.default_attendance != "present":
+        raise StoreError(f"no attendance is marked for round {target.number} and players are absent unless marked "
+                         "(default_attendance=absent); mark who is here with 'keizer attend -p NAME …' first")
+    mark_attendance(store, comp_id, {})
+    statuses = [status for status, _ in store.attendance(comp_id, target.number).values()]
+    present, active = statuses.count("present"), len(statuses)
+    if present == active:
+        return f"no attendance marked for round {target.number}: all {active} active players assumed present"
+    return (f"no attendance marked for round {target.number}: {present} of {active} active players assumed present "
+            f"(the others are absent by their own default)")
+
+
 def _players_in_games(store: Store, comp_id: int, number: int) -> set[int]:
     found = set()
     for g in store.games(comp_id, number):
@@ -174,8 +325,6 @@ def pairing_request(
     bye: str | None = None,
 ):
     """What the pairing engine needs for the open round (attendance materialised)."""
-    from keizer.pairing.keizer import PairingRequest
-
     season = store.load_season(comp_id)
     target = open_round(season)
     require_unpaired(season, target)
@@ -183,22 +332,30 @@ def pairing_request(
         mark_attendance(store, comp_id, {})
         season = store.load_season(comp_id)
     rnd = season.rounds[target.number - 1]
-    standing = current_standing(season, season.completed_rounds())
-    order = {e.player: k for k, e in enumerate(standing.entries)}
-    ranking = tuple(sorted(rnd.present, key=lambda p: (order.get(p, len(order)), p)))
-    present = set(ranking)
-    if len(ranking) < 2:
+    if len(rnd.present) < 2:
         raise StoreError(
             f"fewer than two players are present for round {target.number}; mark players present with 'keizer attend'")
-    history = tuple(g for r in season.rounds[: target.number - 1] for g in r.games)
+    return _request(store, comp_id, season, target.number, rnd.present, fixed, bye)
+
+
+def _request(store: Store, comp_id: int, season: Season, number: int, pool: Iterable[str],
+             fixed: Iterable[tuple[str, str]] = (), bye: str | None = None):
+    """The pairing engine's question: pair ``pool`` in round ``number``, ranked by the standing before it."""
+    from keizer.pairing.keizer import PairingRequest
+
+    standing = current_standing(season, number - 1)
+    order = {e.player: k for k, e in enumerate(standing.entries)}
+    ranking = tuple(sorted(pool, key=lambda p: (order.get(p, len(order)), p)))
+    present = set(ranking)
+    history = tuple(g for r in season.rounds[: number - 1] for g in r.games)
     byes: dict[str, int] = {}
-    for r in season.rounds[: target.number - 1]:
+    for r in season.rounds[: number - 1]:
         for p in r.byes:
             byes[p] = byes.get(p, 0) + 1
     key_of = lambda ref: store.find_player(comp_id, ref)["key"]  # noqa: E731
     categories = {p.id: p.category for p in season.players if p.category}
     return PairingRequest(
-        round=target.number,
+        round=number,
         ranking=ranking,
         history=history,
         byes=byes,
@@ -213,9 +370,11 @@ def pairing_request(
 
 
 def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = (),
-                 bye: str | None = None, keep: Iterable[int] = (), again: bool = False):
+                 bye: str | None = None, keep: Iterable[int] = (), again: bool = False,
+                 tell: Callable[[str], None] | None = None):
     """Pair the open round and store it.  ``again`` re-pairs an unplayed pairing,
-    keeping the boards in ``keep`` as they are."""
+    keeping the boards in ``keep`` as they are.  ``tell`` hears what was assumed
+    (attendance nobody marked)."""
     from keizer.pairing.keizer import PairingError, pair_round
 
     if require_weekly(store, comp_id, "pair a round") == "swiss":
@@ -241,6 +400,10 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
             if g.board in keep:
                 fixed.append((g.white, g.black))
         unpair(store, comp_id)
+    elif store.system(comp_id) == "keizer":  # a Swiss pairs everyone not marked absent
+        note = prepare_attendance(store, comp_id)
+        if note and tell:
+            tell(note)
     if store.system(comp_id) == "swiss":
         from keizer.swiss import pair_next
 
@@ -276,6 +439,90 @@ def unpair(store: Store, comp_id: int) -> int:
     for p in rnd.byes:
         store.set_attendance(comp_id, target.number, ids[p], "present")
     return target.number
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a change to a paired round did, for the officer."""
+
+    round: int
+    said: str
+    warnings: tuple[str, ...] = ()
+
+
+def _paired_round(store: Store, comp_id: int, action: str) -> tuple[Season, Any]:
+    require_system(store, comp_id, "keizer", action)
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if not target.paired:
+        raise StoreError(f"round {target.number} is not paired yet: mark attendance with 'keizer attend' and pair it")
+    return season, season.rounds[target.number - 1]
+
+
+def _pair_two(store: Store, comp_id: int, season: Season, number: int, a: str, b: str,
+              board: int) -> tuple[str, str, tuple[str, ...]]:
+    """Store a game between a and b, colours by the pairing rules; returns White, Black and any rule bent."""
+    from keizer.pairing.keizer import pair_round
+
+    pairing = pair_round(_request(store, comp_id, season, number, (a, b)))
+    white, black = pairing.boards[0].white, pairing.boards[0].black
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    store.add_game(comp_id, number, board, ids[white], ids[black])
+    for key in (a, b):
+        store.set_attendance(comp_id, number, ids[key], "present")
+    return white, black, pairing.bent
+
+
+def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
+    """A player who arrives after the pairing: they play whoever had the bye (on a new
+    last board), or, when nobody had it, they take the bye.  Every board stays as it was."""
+    season, rnd = _paired_round(store, comp_id, "add a latecomer")
+    row = store.find_player(comp_id, ref)
+    key, name = row["key"], row["name"]
+    names = {p.id: p.name for p in season.players}
+    if any(key in (g.white, g.black) for g in rnd.games) or key in rnd.byes:
+        raise StoreError(f"{name} is already paired in round {rnd.number}")
+    if not next(p for p in season.players if p.id == key).active_in(rnd.number):
+        raise StoreError(f"{name} does not take part in round {rnd.number} (not joined yet, or withdrawn)")
+    if rnd.byes:
+        other = rnd.byes[0]
+        board = max((g.board for g in rnd.games), default=0) + 1
+        white, black, bent = _pair_two(store, comp_id, season, rnd.number, other, key, board)
+        return Change(rnd.number, f"{name} plays {names[other]} (who had the bye) on board {board}: "
+                                  f"{names[white]} has White", bent)
+    store.set_attendance(comp_id, rnd.number, row["id"], "bye")
+    return Change(rnd.number, f"{name} gets the bye: every other player has an opponent")
+
+
+def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") -> Change:
+    """A paired player who does not come: they are marked absent (``why``); their
+    opponent plays whoever had the bye (on the same board), or takes the bye."""
+    if why not in ("unexcused", "excused"):
+        raise StoreError(f"a no-show is unexcused or excused, not {why!r}")
+    season, rnd = _paired_round(store, comp_id, "remove a no-show")
+    row = store.find_player(comp_id, ref)
+    key, name = row["key"], row["name"]
+    names = {p.id: p.name for p in season.players}
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    if key in rnd.byes:
+        store.set_attendance(comp_id, rnd.number, row["id"], why)
+        return Change(rnd.number, f"{name} is marked {why}; nobody has the bye now")
+    game = next((g for g in rnd.games if key in (g.white, g.black)), None)
+    if game is None:
+        raise StoreError(f"{name} is not paired in round {rnd.number}")
+    if game.result is not None:
+        raise StoreError(f"board {game.board} has a result already; clear it first ('keizer result {game.board}=clear') "
+                         f"or enter a forfeit ('keizer result {game.board}=+-' or '-+')")
+    opponent = game.black if game.white == key else game.white
+    store.delete_games(comp_id, rnd.number, [game.board])
+    store.set_attendance(comp_id, rnd.number, row["id"], why)
+    if rnd.byes:
+        other = rnd.byes[0]
+        white, black, bent = _pair_two(store, comp_id, season, rnd.number, opponent, other, game.board)
+        return Change(rnd.number, f"{name} is marked {why}; {names[opponent]} plays {names[other]} (who had the bye) "
+                                  f"on board {game.board}: {names[white]} has White", bent)
+    store.set_attendance(comp_id, rnd.number, ids[opponent], "bye")
+    return Change(rnd.number, f"{name} is marked {why}; {names[opponent]} gets the bye (board {game.board} is empty)")
 
 
 def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[str]]:
@@ -421,14 +668,31 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
                          f"stored already; {undo} first") from None
 
 
-def member_for(store: Store, name: str, rating: int | None, taken: set[int]) -> int:
-    """The club member an imported player is: the one member with this exact name and
-    rating (not yet ``taken`` by another player of the file), else a new member — a
-    namesake with another rating is another person."""
-    same = [m["id"] for m in store.members() if m["name"] == name.strip() and m["rating"] == rating]
-    member = same[0] if len(same) == 1 and same[0] not in taken else store.add_member(name, rating)
-    taken.add(member)
-    return member
+class MemberFinder:
+    """Which club member each player of an imported file is.  The members are read once
+    and indexed by (name, rating), and members the import adds join the index, so each
+    player is a dictionary look-up: an import stays linear in the size of the file."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.by_name: dict[tuple[str, int | None], list[int]] = {}
+        for m in store.members():
+            self.by_name.setdefault((m["name"], m["rating"]), []).append(m["id"])
+        self.taken: set[int] = set()
+
+    def __call__(self, name: str, rating: int | None) -> int:
+        """The one member with this exact name and rating (not yet taken by another
+        player of the file), else a new member — a namesake with another rating is
+        another person."""
+        same = self.by_name.get((name.strip(), rating), [])
+        if len(same) == 1 and same[0] not in self.taken:
+            member = same[0]
+        else:
+            member = self.store.add_member(name, rating)
+            stored = self.store.member(member)
+            self.by_name.setdefault((stored["name"], stored["rating"]), []).append(member)
+        self.taken.add(member)
+        return member
 
 
 def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic",
@@ -439,10 +703,10 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
     comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()},
                                        system, system_settings)
     ids: dict[str, int] = {}
-    taken: set[int] = set()
-    for p in sorted(season.players, key=lambda p: p.start_no):
-        member = member_for(store, p.name, p.rating, taken)
-        store.register(comp_id, member, p.joined, p.category, key=p.id)
+    member_for = MemberFinder(store)
+    for start_no, p in enumerate(sorted(season.players, key=lambda p: p.start_no), 1):
+        member = member_for(p.name, p.rating)
+        store.register(comp_id, member, p.joined, p.category, key=p.id, start_no=start_no)
         row = store.find_player(comp_id, p.id)
         if p.withdrawn_after is not None:
             store.update_player(row["id"], withdrawn_after=p.withdrawn_after)
@@ -452,17 +716,19 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
     for rnd in season.rounds:
         store.ensure_round(comp_id, rnd.number, rnd.date)
         store.set_round_time_control(comp_id, rnd.number, rnd.time_control)
+        marks: dict[int, tuple[str, str | None]] = {}  # a later mark of a player wins, as before
         for g in rnd.games:
             store.add_game(comp_id, rnd.number, g.board, ids[g.white], ids[g.black],
                            g.result.value if g.result else None)
             for p in (g.white, g.black):
-                store.set_attendance(comp_id, rnd.number, ids[p], "present")
+                marks[ids[p]] = ("present", None)
         for p, why in rnd.absent.items():
-            store.set_attendance(comp_id, rnd.number, ids[p], why.value)
+            marks[ids[p]] = (why.value, None)
         for p, ext in rnd.external.items():
-            store.set_attendance(comp_id, rnd.number, ids[p], "external", ext.value)
+            marks[ids[p]] = ("external", ext.value)
         for p in rnd.present:
-            store.set_attendance(comp_id, rnd.number, ids[p], "present")
+            marks[ids[p]] = ("present", None)
+        store.set_round_attendance(comp_id, rnd.number, marks)
     return comp_id
 
 

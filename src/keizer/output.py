@@ -1,7 +1,11 @@
 """Uniform data output for the CLI: ``--format table|json|csv``.
 
 Rows are dicts; the table and CSV show the given columns, JSON prints the rows
-as they are.
+as they are.  A CSV text cell that a spreadsheet would run as a formula (one
+starting with ``=``, ``+``, ``-``, ``@``, tab or carriage return) gets a leading
+``'``, as OWASP recommends against CSV injection; numbers stay as they are, both
+number values and plain decimal text such as ``-3`` or ``-2.5`` (the CLI rounds
+scores to text before output).
 
 >>> print(render([{"rank": 1, "name": "Anna", "score": 12.5}], ["rank", "name", "score"], "table"))
 rank  name  score
@@ -14,12 +18,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import unicodedata
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Any, Sequence
 
 FORMATS = ("table", "json", "csv")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
 def number(value: Fraction | int | None, decimals: int = 2) -> str:
@@ -48,9 +55,9 @@ def render(rows: Sequence[dict[str, Any]], columns: Sequence[str], fmt: str) -> 
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(columns)
+        writer.writerow([_csv_cell(c) for c in columns])
         for row in rows:
-            writer.writerow(["" if row.get(c) is None else _cell(row.get(c)) for c in columns])
+            writer.writerow([_csv_cell(row.get(c)) for c in columns])
         return buffer.getvalue().rstrip("\n")
     cells = [[_cell(row.get(c)) for c in columns] for row in rows]
     widths = [max([_width(c)] + [_width(r[i]) for r in cells]) for i, c in enumerate(columns)]
@@ -70,6 +77,19 @@ def _cell(value: Any) -> str:
     if isinstance(value, float):
         return number(Fraction(repr(value)), 2)
     return str(value)
+
+
+def _csv_cell(value: Any) -> str:
+    """A CSV cell no spreadsheet runs as a formula.
+
+    >>> [_csv_cell(v) for v in ("=1+1", "@SUM(A1)", "-+", "-3", -3, Fraction(-5, 2), "+31 6", "Anna")]
+    ["'=1+1", "'@SUM(A1)", "'-+", '-3', '-3', '-5/2', "'+31 6", 'Anna']
+    """
+    text = _cell(value)
+    number_value = isinstance(value, (int, float, Fraction)) and not isinstance(value, bool)
+    if text.startswith(_FORMULA_START) and not number_value and not _PLAIN_NUMBER.fullmatch(text):
+        return "'" + text
+    return text
 
 
 def _is_number(text: str) -> bool:

@@ -268,6 +268,7 @@ def _items(
     players = {p.id: p for p in season.players if p.id not in off}
     items: dict[str, list[_Item]] = {p: [] for p in players}
     excused_seen = dict.fromkeys(players, 0)
+    club_seen = dict.fromkeys(players, 0)
     absences_seen = dict.fromkeys(players, 0)
     for rnd in season.rounds[:upto]:
         by_player: dict[str, Game] = {}
@@ -292,6 +293,10 @@ def _items(
                 items[pid].append(_Item(EXTERNAL, pid, factor, external=ext))
             else:
                 why = rnd.absent.get(pid, Absence.UNEXCUSED)
+                if why is Absence.CLUB:
+                    club_seen[pid] += 1
+                    if settings.max_club is not None and club_seen[pid] > settings.max_club:
+                        why = Absence.EXCUSED  # and so counts towards max_excused
                 if why is Absence.EXCUSED:
                     excused_seen[pid] += 1
                     if settings.max_excused is not None and excused_seen[pid] > settings.max_excused:

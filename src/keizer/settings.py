@@ -62,6 +62,7 @@ class Settings:
     external_draw: Fraction = Fraction(1, 2)
     external_loss: Fraction = Fraction(0)
     max_excused: int | None = None
+    max_club: int | None = None
     absence_decay: bool = False
     withdrawn_opponent: Fraction | None = None
     # How the standing is recomputed.
@@ -135,6 +136,8 @@ class Settings:
             raise SettingsError(f"tiebreaks: {twice!r} is listed twice")
         if self.max_excused is not None and self.max_excused < 0:
             raise SettingsError("max_excused must be 0 or more")
+        if self.max_club is not None and self.max_club < 0:
+            raise SettingsError("max_club must be 0 or more")
         if not 1 <= self.max_iterations <= 10_000:
             raise SettingsError("max_iterations must be between 1 and 10000")
         if not 0 <= self.decimals <= 6:
@@ -143,6 +146,11 @@ class Settings:
             raise SettingsError("rematch_gap must be between 0 and 999")
         if self.max_meetings is not None and self.max_meetings < 1:
             raise SettingsError("max_meetings must be 1 or more")
+        for name in ("max_excused", "max_club", "max_meetings"):  # a competition has at most 999 rounds
+            if (getattr(self, name) or 0) > 999:
+                raise SettingsError(f"{name} must be at most 999")
+        if not -(2**63) <= self.bye_seed < 2**63:  # what JSON readers and SQLite hold exactly
+            raise SettingsError(f"bye_seed must be between {-(2**63)} and {2**63 - 1}")
         _choice("tiebreak_edition", self.tiebreak_edition, TIEBREAK_EDITIONS)
         self.fide_tiebreaks()  # checks the list
 
@@ -197,9 +205,9 @@ _FACTOR_FIELDS = (
     "late", "external_win", "external_draw", "external_loss", "withdrawn_opponent",
 )
 _FRACTION_FIELDS = set(_FACTOR_FIELDS) | {"step", "ratio", "range_top", "range_bottom"}
-_INT_FIELDS = {"max_excused", "max_iterations", "decimals", "rematch_gap",
+_INT_FIELDS = {"max_excused", "max_club", "max_iterations", "decimals", "rematch_gap",
                "max_meetings", "bye_seed", "top"}
-_OPTIONAL = {"top", "max_excused", "max_meetings", "withdrawn_opponent"}
+_OPTIONAL = {"top", "max_excused", "max_club", "max_meetings", "withdrawn_opponent"}
 
 
 def parse_fraction(raw: Any) -> Fraction:
@@ -282,14 +290,18 @@ PRESETS: dict[str, Settings] = {
     "knsb-sixths": Settings(
         bye=Fraction(4, 6), excused=Fraction(2, 6), club=Fraction(4, 6), max_excused=5
     ),
-    # Sharly-Chess: top (n−1)//2 + (n−1), i.e. ratio 3 truncated; all byes and
-    # absences a third of one's own value.
+    # Sharly-Chess's published defaults (its Keizer settings and scorer, 2026): top
+    # (n−1)//2 + (n−1), i.e. ratio 3 truncated; every bye (requested, pairing-allocated,
+    # rest) a third of one's own value (KEIZER_ABSENCE_FRACTION 1/3), so club duty too;
+    # an absence with no bye recorded earns nothing; rematches avoided for the whole
+    # tournament (KEIZER_REMATCH_GAP = number of rounds); own value added, no rounding.
     "sharly": Settings(
         top_rounding="down",
         excused=Fraction(1, 3),
-        unexcused=Fraction(1, 3),
+        unexcused=Fraction(0),
         club=Fraction(1, 3),
         bye=Fraction(1, 3),
+        max_meetings=1,
     ),
 }
 
@@ -316,6 +328,7 @@ DESCRIPTIONS: dict[str, str] = {
     "external_draw": "fraction of one's own value for an external draw",
     "external_loss": "fraction of one's own value for an external loss",
     "max_excused": "paid excused absences per season; beyond, scored as unexcused",
+    "max_club": "paid club-duty rounds per season; beyond, scored as excused absences",
     "absence_decay": "the n-th absence (excused or unexcused) earns ½^(n−1) of its fraction",
     "withdrawn_opponent": "if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor",
     "recalculation": "per-round (values of the previous standing), fixed-point or frozen",

@@ -20,7 +20,11 @@ also records what changed: triggers log the SQL that reverts each row change
 from __future__ import annotations
 
 import json
+import os
+import re
 import sqlite3
+import tempfile
+import time
 import unicodedata
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -29,12 +33,16 @@ from typing import Any, Callable, Iterator, Mapping
 
 import sqlite_utils
 
+from keizer.limits import MAX_NAME, clean_text
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
 SCHEMA_VERSION = 5
+#: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):
+#: long enough for any normal command, e.g. a large import, to commit.
+BUSY_TIMEOUT = 30.0
 
 ATTENDANCE = ("present", "excused", "unexcused", "club", "external", "bye")
 
@@ -190,6 +198,8 @@ class Store:
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._summary = ""
         self._upgrading = False
+        #: The file (None in memory), named in errors about it.
+        self.path: Path | None = None
         #: When changes are logged; a script that builds a demo season sets its own.
         self.clock: Callable[[], str] = _now
 
@@ -205,27 +215,21 @@ class Store:
         path = Path(path)
         if not path.exists() or path.stat().st_size == 0:
             if not create:
-                raise StoreError(f"no database at {path}: create one with 'keizer init' or pass --db FILE")
+                _require_file(path)
             if path.exists():
                 path.unlink()  # an empty file is not a database yet
-            store = cls(sqlite_utils.Database(path))
-            store._create()
+            store = cls(sqlite_utils.Database(_connect(path)))
+            store.path = path
+            try:
+                store._create()
+            except BaseException:  # e.g. a full disk: leave no half-made file behind
+                store.close()
+                path.unlink(missing_ok=True)
+                raise
             return store
-        try:
-            conn = sqlite3.connect(str(path))
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-        except sqlite3.DatabaseError:
-            raise StoreError(f"{path} is not a keizer database (not an SQLite file)") from None
-        if app_id != APPLICATION_ID:
-            conn.close()
-            raise StoreError(f"{path} is not a keizer database; pass --db with the club's season file")
-        if version > SCHEMA_VERSION:
-            conn.close()
-            raise StoreError(
-                f"{path} was written by a newer keizer (schema {version}, this program reads {SCHEMA_VERSION}); upgrade keizer"
-            )
+        conn, version = _check(path)
         store = cls(sqlite_utils.Database(conn))
+        store.path = path
         if version < SCHEMA_VERSION:
             store._migrate(version, commit=not defer_upgrade)
         return store
@@ -242,7 +246,8 @@ class Store:
 
     def rollback_upgrade(self) -> None:
         if self._upgrading:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # a failed COMMIT (disk full) may have ended it already
+                self.conn.execute("ROLLBACK")
             self._upgrading = False
 
     @classmethod
@@ -287,7 +292,8 @@ class Store:
             if commit:
                 self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # SQLite ends it itself on e.g. a full disk
+                self.conn.execute("ROLLBACK")
             raise
         finally:
             self.conn.isolation_level = ""
@@ -342,7 +348,7 @@ class Store:
         On any exception nothing is written (the file stays byte-identical).
         """
         self._summary = summary
-        with self.db.atomic():
+        with self._write_transaction():
             self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL")
             yield self
             cur = self.conn.execute(
@@ -357,13 +363,45 @@ class Store:
         """Set the summary of the change being made (shown by 'keizer log' and 'undo')."""
         self._summary = summary
 
-    def undo(self) -> str:
-        """Revert the last change; returns its summary."""
-        row = self.conn.execute("SELECT id, summary FROM changes ORDER BY id DESC LIMIT 1").fetchone()
-        if row is None:
-            raise StoreError("nothing to undo: the change log is empty")
-        change_id, summary = row
-        with self.db.atomic():
+    @contextmanager
+    def _write_transaction(self) -> Iterator[None]:
+        """A write transaction that takes the write lock at once (BEGIN IMMEDIATE): a
+        command waits for another writer at its start, up to the busy timeout, rather than
+        failing halfway.  Inside an open schema upgrade it is a savepoint of that one.
+        A failure rolls everything back before it is raised, so no hot journal is left;
+        a busy database or a full disk becomes a :class:`StoreError` saying so."""
+        if self.conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            yield
+            self.conn.execute("COMMIT")
+        except BaseException as e:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            message = explain(e, self.path) if self.path else None
+            if message:
+                raise StoreError(message) from None
+            raise
+
+    def last_change(self) -> dict[str, Any] | None:
+        """The change ``undo`` would revert: id, at, command, summary."""
+        rows = self.changes(1)
+        return rows[0] if rows else None
+
+    def undo(self, change_id: int | None = None) -> str:
+        """Revert the last change; returns its summary.  With ``change_id`` (the change
+        the user saw and confirmed), refuse when another command has written since."""
+        with self._write_transaction():
+            row = self.conn.execute("SELECT id, summary FROM changes ORDER BY id DESC LIMIT 1").fetchone()
+            if row is None:
+                raise StoreError("nothing to undo: the change log is empty")
+            if change_id is not None and row[0] != change_id:
+                raise StoreError("another command wrote to the database meanwhile, so nothing was undone; "
+                                 "run 'keizer undo' again to see the change that is last now")
+            change_id, summary = row
             statements = self.conn.execute(
                 "SELECT sql FROM undo_log WHERE change_id = ? ORDER BY seq DESC", (change_id,)
             ).fetchall()
@@ -393,24 +431,43 @@ class Store:
 
     # -- members ------------------------------------------------------------
 
-    def add_member(self, name: str, rating: int | None = None, fed_id: str | None = None) -> int:
+    def add_member(self, name: str, rating: int | None = None, fed_id: str | None = None, *,
+                   allow_duplicate: bool = True) -> int:
+        """Add a member; without ``allow_duplicate``, refuse a name that equals an existing
+        member's up to case, accents and spaces (importers of past seasons do add namesakes)."""
         name = _clean_name(name)
         _check_rating(rating)
+        if not allow_duplicate:
+            self._refuse_namesake(name)
         cur = self.conn.execute(
             "INSERT INTO members (name, rating, fed_id) VALUES (?, ?, ?)", (name, rating, fed_id or None)
         )
         return int(cur.lastrowid)
 
-    def update_member(self, member_id: int, **fields: Any) -> None:
+    def update_member(self, member_id: int, *, allow_duplicate: bool = True, **fields: Any) -> None:
         allowed = {"name", "rating", "fed_id"}
         sets = {k: v for k, v in fields.items() if k in allowed}
         if "name" in sets:
             sets["name"] = _clean_name(sets["name"])
+            if not allow_duplicate:
+                self._refuse_namesake(sets["name"], member_id)
         if "rating" in sets:
             _check_rating(sets["rating"])
         if sets:
             assignments = ", ".join(f"{k} = ?" for k in sets)
             self.conn.execute(f"UPDATE members SET {assignments} WHERE id = ?", (*sets.values(), member_id))
+
+    def namesakes(self, name: str, exclude: int | None = None) -> list[dict[str, Any]]:
+        """Members whose name equals ``name`` up to case, accents and spaces."""
+        want = fold_name(name)
+        return [m for m in self.members() if m["id"] != exclude and fold_name(m["name"]) == want]
+
+    def _refuse_namesake(self, name: str, exclude: int | None = None) -> None:
+        same = self.namesakes(name, exclude)
+        if same:
+            raise StoreError(
+                f"{name!r} is already a member: {same[0]['name']} (id {same[0]['id']}); to have both, use "
+                "--allow-duplicate, or give a distinguishing name (a middle initial, a town)")
 
     def members(self) -> list[dict[str, Any]]:
         return self._rows("SELECT id, name, rating, fed_id FROM members ORDER BY name COLLATE NOCASE, id")
@@ -422,7 +479,7 @@ class Store:
         return row
 
     def find_member(self, ref: str) -> dict[str, Any]:
-        """A member by id (``#12`` or ``12``), federation id, or (part of) the name."""
+        """A member by id (``#12`` or ``12``), federation id, or name (see :func:`pick_by_name`)."""
         text = ref.strip()
         digits = text.lstrip("#")
         if digits.isdigit():
@@ -460,7 +517,7 @@ class Store:
         return int(cur.lastrowid)
 
     def competitions(self) -> list[dict[str, Any]]:
-        return self._rows("SELECT id, name, system, preset, created FROM competitions ORDER BY id")
+        return self._rows("SELECT id, name, system, preset, created, season FROM competitions ORDER BY id")
 
     def competition(self, ref: str | None = None) -> dict[str, Any]:
         """A competition by name or id; without one, the current (last used) one."""
@@ -565,15 +622,18 @@ class Store:
 
     def register(
         self, comp_id: int, member_id: int, joined: int = 1, category: str | None = None,
-        key: str | None = None,
+        key: str | None = None, start_no: int | None = None,
     ) -> str:
-        """Enter a member in a competition; returns the player's key."""
+        """Enter a member in a competition; returns the player's key.  The start number is
+        the next free one unless given (an import numbers its players itself rather than
+        scan the competition for each one)."""
         if self._row("SELECT id FROM players WHERE competition_id = ? AND member_id = ?", (comp_id, member_id)):
             name = self.member(member_id)["name"]
             raise StoreError(f"{name} is already registered in this competition")
-        start_no = self.conn.execute(
-            "SELECT coalesce(max(start_no), 0) + 1 FROM players WHERE competition_id = ?", (comp_id,)
-        ).fetchone()[0]
+        if start_no is None:
+            start_no = self.conn.execute(
+                "SELECT coalesce(max(start_no), 0) + 1 FROM players WHERE competition_id = ?", (comp_id,)
+            ).fetchone()[0]
         if key is None:
             key = f"m{member_id}"
         elif self._row("SELECT id FROM players WHERE competition_id = ? AND key = ?", (comp_id, key)):
@@ -586,22 +646,24 @@ class Store:
         )
         return key
 
-    def players(self, comp_id: int) -> list[dict[str, Any]]:
+    def players(self, comp_id: int, key: str | None = None) -> list[dict[str, Any]]:
+        """The competition's players in start order; with ``key``, only that one (an
+        indexed look-up, so an import that finds each new player stays linear)."""
         return self._rows(
             "SELECT p.id, p.key, p.start_no, p.joined, p.withdrawn_after, p.category, p.default_attendance, "
             "p.member_id, m.name, CASE WHEN c.started THEN p.rating ELSE m.rating END AS rating, m.fed_id "
             "FROM players p JOIN members m ON m.id = p.member_id JOIN competitions c ON c.id = p.competition_id "
-            "WHERE p.competition_id = ? ORDER BY p.start_no",
-            (comp_id,),
+            f"WHERE p.competition_id = ? {'' if key is None else 'AND p.key = ?'} ORDER BY p.start_no",
+            (comp_id,) if key is None else (comp_id, key),
         )
 
     def find_player(self, comp_id: int, ref: str) -> dict[str, Any]:
-        """A player by key, start number (``#3``), or (part of) the name."""
-        rows = self.players(comp_id)
+        """A player by key, start number (``#3``), or name (see :func:`pick_by_name`)."""
         text = ref.strip()
-        for row in rows:
-            if row["key"] == text:
-                return row
+        by_key = self.players(comp_id, key=text)
+        if by_key:
+            return by_key[0]
+        rows = self.players(comp_id)
         if text.startswith("#") and text[1:].isdigit():
             for row in rows:
                 if row["start_no"] == int(text[1:]):
@@ -671,6 +733,15 @@ class Store:
             self.conn.execute(
                 "INSERT INTO attendance (competition_id, round, player_id, status, external_result) VALUES (?, ?, ?, ?, ?)",
                 (comp_id, number, player_id, status, external_result))
+
+    def set_round_attendance(self, comp_id: int, number: int, marks: Mapping[int, tuple[str, str | None]]) -> None:
+        """Record many players' attendance in a round at once, as (status, external result)
+        by player id: two statements for the lot (an import of a large season)."""
+        self.conn.executemany("DELETE FROM attendance WHERE competition_id = ? AND round = ? AND player_id = ?",
+                              [(comp_id, number, pid) for pid in marks])
+        self.conn.executemany(
+            "INSERT INTO attendance (competition_id, round, player_id, status, external_result) VALUES (?, ?, ?, ?, ?)",
+            [(comp_id, number, pid, status, ext) for pid, (status, ext) in marks.items()])
 
     def attendance(self, comp_id: int, number: int) -> dict[int, tuple[str, str | None]]:
         return {
@@ -806,6 +877,135 @@ class Store:
         return row["preset"]
 
 
+def busy_timeout() -> float:
+    """Seconds to wait for another writer: ``$KEIZER_BUSY_TIMEOUT``, else :data:`BUSY_TIMEOUT`."""
+    text = os.environ.get("KEIZER_BUSY_TIMEOUT", "").strip()
+    if not text:
+        return BUSY_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:
+        raise StoreError(f"KEIZER_BUSY_TIMEOUT={text!r}: give the seconds to wait for another writer, e.g. 30")
+    return seconds
+
+
+def _require_file(path: Path) -> None:
+    """Refuse a missing or empty (0-byte) database file, saying how to fix it."""
+    if not path.exists():
+        raise StoreError(f"no database at {path}: create one with 'keizer init' or pass --db FILE")
+    if path.stat().st_size == 0:
+        raise StoreError(f"{path} is empty (0 bytes), not a keizer database: remove it, or run "
+                         "'keizer init' to make it one")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(str(path), timeout=busy_timeout())
+
+
+def _check(path: Path) -> tuple[sqlite3.Connection, int]:
+    """A connection to the keizer database at ``path`` and its schema version; files that
+    are not SQLite, not keizer's or from a newer keizer are refused without a change."""
+    conn = _connect(path)
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        if _code(e) == sqlite3.SQLITE_NOTADB:
+            raise StoreError(f"{path} is not a keizer database (not an SQLite file)") from None
+        raise StoreError(explain(e, path) or f"cannot read {path}: {e}") from None
+    if app_id != APPLICATION_ID:
+        conn.close()
+        raise StoreError(f"{path} is not a keizer database; pass --db with the club's season file")
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(
+            f"{path} was written by a newer keizer (schema {version}, this program reads {SCHEMA_VERSION}); upgrade keizer"
+        )
+    return conn, version
+
+
+def _code(error: sqlite3.Error) -> int | None:
+    """The primary SQLite result code of an error (extended codes folded)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def explain(error: BaseException, path: Path) -> str | None:
+    """The one line a user can act on for a database error about the file at ``path``:
+    another writer holds it (busy) or the disk is full; None for other errors."""
+    if not isinstance(error, sqlite3.Error):
+        return None
+    code = _code(error)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return _busy(path)
+    if code == sqlite3.SQLITE_FULL:
+        return (f"the disk is full: free space on {_mount_point(path)} and run the command again; "
+                "nothing was changed")
+    return None
+
+
+def _busy(path: Path) -> str:
+    return (f"{path} is busy: another keizer command (or program) is writing to it; waited "
+            f"{busy_timeout():g} s; try again when it has finished")
+
+
+def _mount_point(path: Path) -> Path:
+    """The file system (mount point) holding ``path``: the place to free space on."""
+    where = Path(os.path.abspath(path)).parent
+    while not os.path.ismount(where) and where != where.parent:
+        where = where.parent
+    return where
+
+
+def backup(path: Path, target: Path, overwrite: bool = False) -> None:
+    """Copy the keizer database at ``path`` to ``target`` with SQLite's online backup API:
+    a consistent copy even while another process writes (a plain file copy can be torn).
+    The copy is written beside ``target``, checked to open as this database, and only then
+    renamed into place, so a failed backup leaves no half-written file and an existing
+    ``target`` (replaced only with ``overwrite``) untouched."""
+    if target.is_dir():
+        raise StoreError(f"{target} is a folder: give the name of the backup file")
+    if target.exists() and not overwrite:
+        raise StoreError(f"{target} exists already: choose another file name, or pass --force to replace it")
+    if target.exists() and target.resolve() == path.resolve():
+        raise StoreError(f"{target} is the database itself: back it up to another file")
+    if not target.parent.is_dir():
+        raise StoreError(f"there is no folder {target.parent}: create it first, or back up to another folder")
+    _require_file(path)
+    conn, version = _check(path)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    part = Path(name)
+    deadline = time.monotonic() + busy_timeout()
+
+    def waiting(status: int, remaining: int, total: int) -> None:
+        # Python retries a locked source for ever; give up like any command that waits.
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() > deadline:
+            raise StoreError(_busy(path))
+
+    try:
+        copy = sqlite3.connect(str(part))
+        try:
+            conn.backup(copy, progress=waiting)
+        finally:
+            copy.close()
+        checked, copied = _check(part)
+        ok = checked.execute("PRAGMA quick_check").fetchone()[0]
+        checked.close()
+        if ok != "ok" or copied != version:
+            raise StoreError(f"the copy of {path} does not check out ({ok}); nothing was written to {target}")
+        os.chmod(part, path.stat().st_mode & 0o777)  # mkstemp made it private
+        os.replace(part, target)
+    except sqlite3.Error as e:  # the source is checked above: this is about writing the copy
+        raise StoreError(explain(e, target) or f"cannot back up {path}: {e}") from None
+    finally:
+        conn.close()
+        part.unlink(missing_ok=True)
+
+
 def planned_time_control(plan: list[dict[str, Any]], number: int) -> str | None:
     """The time control a plan gives round ``number`` (the last matching entry wins)."""
     found = None
@@ -840,14 +1040,12 @@ def _now() -> str:
 
 
 def _clean_name(name: str) -> str:
-    name = unicodedata.normalize("NFC", name).strip()
-    if not name:
-        raise StoreError("a name cannot be empty")
-    if len(name) > 200:
-        raise StoreError("a name can have at most 200 characters")
-    if any(unicodedata.category(ch) == "Cc" for ch in name):
-        raise StoreError("a name cannot contain control characters (tabs, new lines)")
-    return name
+    """NFC, trimmed, bidirectional controls removed; refused when empty, invisible, too long
+    or holding control characters (keizer.limits)."""
+    try:
+        return clean_text(name, "a name", MAX_NAME)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
 
 
 def _check_rating(rating: int | None) -> None:
@@ -855,25 +1053,60 @@ def _check_rating(rating: int | None) -> None:
         raise StoreError(f"rating {rating} is out of range (0 to 4000)")
 
 
-def _fold(text: str) -> str:
-    """Case- and accent-insensitive form, so 'Muller' finds 'Müller'."""
+def fold_name(text: str) -> str:
+    """The form in which names are compared: case, accents, compatibility forms (NFKC) and
+    runs of spaces ignored, so 'muller ' finds 'Müller' and two such names are namesakes.
+
+    >>> fold_name("  Jürgen   MÜLLER ") == fold_name("jurgen muller")
+    True
+    """
     decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", fold_name(text))
+
+
+def _has_words(name: str, words: list[str]) -> bool:
+    """Whether ``words`` are whole words of ``name``, in a row: 'Ans' is in 'Ans Bakker', not in 'Hans'."""
+    have = _words(name)
+    return any(have[i:i + len(words)] == words for i in range(len(have) - len(words) + 1))
 
 
 def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
-    """The one row whose name is ``ref``, or whose name contains it."""
-    literal = [r for r in rows if r["name"].casefold() == ref.casefold()]
-    if len(literal) == 1:
-        return literal[0]  # "Vriés" picks Vriés even when a "Vries" exists too
-    want = _fold(ref)
-    exact = [r for r in rows if _fold(r["name"]) == want]
-    if len(exact) == 1:
-        return exact[0]
-    partial = exact or [r for r in rows if want in _fold(r["name"])]
-    if len(partial) == 1:
-        return partial[0]
-    if not partial:
-        raise StoreError(f"no {what} matches {ref!r}; see '{hint}'")
-    names = ", ".join(sorted(r["name"] for r in partial)[:5])
-    raise StoreError(f"{ref!r} matches several {what}s ({names}); be more specific")
+    """The row ``ref`` names.  Levels, the first with any hit deciding: the name exactly,
+    then ignoring case, then ignoring case, accents and spaces, then whole words of the
+    name ('Ans' is Ans Bakker, not Hans), then any part of it.  One hit picks it; several
+    are an error listing them with the number that tells them apart.
+
+    >>> rows = [{"id": 1, "name": "Hans Ansink"}, {"id": 2, "name": "Ans Bakker"}]
+    >>> pick_by_name(rows, "ans", "member", "list")["name"]
+    'Ans Bakker'
+    """
+    text = unicodedata.normalize("NFC", ref).strip()
+    if not text:
+        raise StoreError(f"an empty {what} name; give the name, or a part of it only that {what} has")
+    want, words = fold_name(text), _words(text)
+    levels: list[Callable[[str], bool]] = [
+        lambda name: name == text,  # "Jan de Vriës" picks Vriës even when a "Jan de Vries" exists too
+        lambda name: name.casefold() == text.casefold(),
+        lambda name: fold_name(name) == want,
+        lambda name: bool(words) and _has_words(name, words),
+        lambda name: want in fold_name(name),
+    ]
+    for matches in levels:
+        hits = [r for r in rows if matches(r["name"])]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            shown = ", ".join(f"{r['name']} ({_number(r)})" for r in hits[:8])
+            more = f" and {len(hits) - 8} more" if len(hits) > 8 else ""
+            use = "#number" if "start_no" in hits[0] else "id"
+            raise StoreError(f"{ref!r} matches several {what}s: {shown}{more}; use the {use} shown")
+    raise StoreError(f"no {what} matches {ref!r}; see '{hint}'")
+
+
+def _number(row: dict[str, Any]) -> str:
+    """What tells a row apart: a player's or team's start number, else the id."""
+    return f"#{row['start_no']}" if "start_no" in row else f"id {row['id']}"

@@ -46,7 +46,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from keizer.competition import checked_tiebreaks, enter_results, member_for, require_system
+from keizer.competition import MemberFinder, checked_tiebreaks, enter_results, require_system
 from keizer.model import Colour, Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
                                   team_round_robin)
@@ -931,9 +931,9 @@ def import_team_tournament(store: Store, t: Tournament, name: str | None = None)
     team_rules(settings)  # refuses a tie-break list the rules forbid, before anything is written
     comp_id = store.create_competition(name or t.name or "Imported team tournament", "classic", {}, "team", settings)
     ids: dict[int, int] = {}
-    taken: set[int] = set()
+    member_for = MemberFinder(store)
     for p in sorted(t.players, key=lambda p: p.start_no):
-        member = member_for(store, p.name or f"Player {p.start_no}", p.rating or None, taken)
+        member = member_for(p.name or f"Player {p.start_no}", p.rating or None)
         key = store.register(comp_id, member, key=str(p.start_no))
         ids[p.start_no] = store.find_player(comp_id, key)["id"]
     team_ids = {}

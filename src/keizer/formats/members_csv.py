@@ -1,7 +1,7 @@
 """Member lists as CSV: a header row, then one member per line.
 
-Semicolons or commas; UTF-8 (with or without BOM) or Windows-1252, as the
-KNSB rating list is (``Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S``,
+Semicolons or commas; UTF-8 (with or without BOM), UTF-16 with BOM, or
+Windows-1252, as the KNSB rating list is (``Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S``,
 as the KNSB publishes its rating list).  Recognised headers, in any case:
 
 * name: ``name``, ``naam``, ``speler``, ``player``
@@ -11,15 +11,27 @@ as the KNSB publishes its rating list).  Recognised headers, in any case:
 >>> rows = parse(b"Naam;Rating\\nAnna de Vries;1850\\nBram;\\n")
 >>> [(r.name, r.rating) for r in rows]
 [('Anna de Vries', 1850), ('Bram', None)]
+
+A file that is cut off is refused as a whole, naming the line: a record with
+fewer fields than the header, an open quote at the end, a character cut in
+half.  A cut inside the last field of the last line cannot be told from a real
+value; it shows in the list of changes (``rating 1850 → 18``), which
+``keizer member import --dry-run`` prints without writing.
+
+:func:`plan` says what importing the rows changes, matching rows to members.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
+import unicodedata
 from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
 
 from keizer.formats.season_json import FormatError
+from keizer.store import fold_name
 
 _NAME = ("name", "naam", "speler", "player", "spelersnaam")
 _RATING = ("rating", "elo", "knsb rating", "rtg", "knsb-rating")
@@ -35,31 +47,77 @@ class MemberRow:
 
 
 def decode(data: bytes) -> str:
-    """UTF-8 when it is valid UTF-8, else Windows-1252 (the KNSB list's encoding)."""
+    """UTF-8 (a BOM is dropped) when it is valid UTF-8, else Windows-1252 (the KNSB
+    list's encoding); UTF-16 with a BOM, as some spreadsheets save "Unicode text".
+
+    >>> decode("Müller".encode("cp1252")), decode(b"\\xef\\xbb\\xbfM\\xc3\\xbcller")
+    ('Müller', 'Müller')
+    """
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise FormatError(f"line {_line_at(data, e.start)}: not valid UTF-16 text (cut off?); "
+                              "save the file as UTF-8 CSV") from None
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8")
+        data = data[3:]
     try:
         return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    except UnicodeDecodeError as e:
+        if e.reason == "unexpected end of data" and e.end == len(data):
+            # Valid UTF-8 up to a character cut in half: the file was cut off, it is not Windows-1252.
+            raise FormatError(f"line {_line_at(data, e.start)}: the file ends in the middle of a character; "
+                              "it is cut off, use the complete file") from None
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"line {_line_at(data, e.start)}: byte 0x{data[e.start]:02x} is neither UTF-8 nor "
+                          "Windows-1252 text; save the file as UTF-8 CSV") from None
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
 
 
 def parse(data: bytes) -> list[MemberRow]:
     text = decode(data)
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
-        raise FormatError("line 1: the file is empty; a header row like 'name;rating' is needed")
-    header_line = lines[0]
-    delimiter = ";" if header_line.count(";") >= header_line.count(",") and ";" in header_line else ","
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, strict=True)
+    first = re.split(r"[\r\n]", text, maxsplit=1)[0]
+    if not first.strip():
+        raise FormatError("line 1: no header; the first line must name the columns, like 'name;rating'")
+    delimiter = ";" if first.count(";") >= first.count(",") and ";" in first else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    records = _records(reader)
     try:
-        return _rows(reader)
+        # The number of a last line that has no line end: that is where a cut-off file stops.
+        open_end = None if text.endswith(("\n", "\r")) else len(re.findall(r"\r\n|\r|\n", text)) + 1
+        return _rows(records, open_end)
     except csv.Error as e:
-        raise FormatError(f"line {reader.line_num}: {e} (check the quotes)") from None
+        start = records.start
+        if str(e) == "unexpected end of data":
+            raise FormatError(f"line {start}: a quote opened here is never closed (is the file cut off?); "
+                              "check the quotes: close it, or remove the line") from None
+        raise FormatError(f"line {start}: {e} (check the quotes)") from None
 
 
-def _rows(reader) -> list[MemberRow]:
-    header = [h.strip().lower() for h in next(reader)]
+class _records:
+    """The csv records with the line each starts on (a quoted field may span lines)."""
+
+    def __init__(self, reader: Any):
+        self.reader = reader
+        self.start = 1
+
+    def __iter__(self) -> Iterator[list[str]]:
+        return self
+
+    def __next__(self) -> list[str]:
+        self.start = self.reader.line_num + 1
+        return next(self.reader)
+
+
+def _rows(records: _records, open_end: int | None) -> list[MemberRow]:
+    header = [h.strip().lower() for h in next(records)]
+    # A header may end in empty names (a trailing ';'); a record needs the named columns.
+    needed = max((i + 1 for i, h in enumerate(header) if h), default=0)
 
     def column(names: tuple[str, ...]) -> int | None:
         for i, h in enumerate(header):
@@ -69,30 +127,165 @@ def _rows(reader) -> list[MemberRow]:
 
     name_col, rating_col, fed_col = column(_NAME), column(_RATING), column(_FED)
     if name_col is None:
-        raise FormatError(
-            f"line 1: no name column in the header ({', '.join(header) or 'empty'}); call one column 'name'")
+        shown = _shown(", ".join(header)[:80])
+        raise FormatError(f"line 1: no name column in the header ({shown or 'empty'}); call one column 'name'")
     rows = []
-    for fields in reader:
-        line_no = reader.line_num
+    for fields in records:
+        line_no = records.start
         if not any(f.strip() for f in fields):
             continue
-        if len(fields) <= name_col or not fields[name_col].strip():
+        if len(fields) < needed:
+            have = f"line {line_no} has {len(fields)} of the header's {needed} fields"
+            if records.reader.line_num == open_end:
+                raise FormatError(f"{have} and the file ends there: it looks cut off; use the complete file")
+            raise FormatError(f"{have}; add the missing ones (empty fields too, like 'Anna;;1850') or remove the line")
+        if not fields[name_col].strip():
             raise FormatError(f"line {line_no}, column {name_col + 1}: the name is missing")
         rating = None
-        if rating_col is not None and rating_col < len(fields) and fields[rating_col].strip():
+        if rating_col is not None and fields[rating_col].strip():
             raw = fields[rating_col].strip()
-            if not raw.isdigit() or not 0 <= int(raw) <= 4000:
-                raise FormatError(
-                    f"line {line_no}, column {rating_col + 1}: rating {raw!r} is not a whole number from 0 to 4000")
+            # ASCII digits only: int() would take '١٨٥٠', and '²' passes str.isdigit but not int().
+            if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) > 4000:
+                raise FormatError(f"line {line_no}, column {rating_col + 1}: rating {_shown(raw[:20])!r} is not a "
+                                  "whole number from 0 to 4000")
             rating = int(raw)
         fed_id = None
-        if fed_col is not None and fed_col < len(fields) and fields[fed_col].strip():
+        if fed_col is not None and fields[fed_col].strip():
             fed_id = fields[fed_col].strip()
-        rows.append(MemberRow(line_no, fields[name_col].strip(), rating, fed_id))
+        rows.append(MemberRow(line_no, unicodedata.normalize("NFC", fields[name_col].strip()), rating, fed_id))
     seen: dict[str, int] = {}
     for row in rows:
         key = row.fed_id or row.name.casefold()
         if key in seen:
-            raise FormatError(f"line {row.line}: {row.name} is in the file twice (line {seen[key]}); keep one line")
+            raise FormatError(f"line {row.line}: {_shown(row.name)} is in the file twice (line {seen[key]}); "
+                              "keep one line")
         seen[key] = row.line
     return rows
+
+
+def _shown(text: str) -> str:
+    """``text`` for a one-line message: control characters and line separators escaped."""
+    return "".join(ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+                   else ch for ch in text)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One member the import adds (``member_id`` None) or changes, and the lines that say so."""
+
+    line: int
+    member_id: int | None
+    fields: Mapping[str, Any]
+    report: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ImportPlan:
+    changes: tuple[Change, ...]
+    unchanged: int
+    #: Matched members whose name the file spells otherwise, left as they are (no ``update_names``).
+    names_kept: int
+
+    @property
+    def added(self) -> int:
+        return sum(c.member_id is None for c in self.changes)
+
+    @property
+    def updated(self) -> int:
+        return len(self.changes) - self.added
+
+
+def plan(rows: list[MemberRow], members: list[dict[str, Any]], update_names: bool = False,
+         allow_duplicate: bool = False) -> ImportPlan:
+    """What importing ``rows`` changes in ``members`` (dicts of id, name, rating, fed_id).
+
+    A row is the member with its federation id; else (no id in the row, or no member has
+    it) the member with its name, written exactly so or else equal up to case, accents
+    and spaces, among the members without a federation id (a member with another id is
+    another person).  A member is matched by one row at most.  A matched member gets
+    the row's rating (an empty rating keeps the old one) and federation id, and with
+    ``update_names`` its spelling of the name.  Other rows are new members, refused when
+    their name equals a member's up to case, accents and spaces (``allow_duplicate``
+    adds them anyway), like a rename to such a name.
+
+    >>> anna = {"id": 1, "name": "Anna de Vries", "rating": 1850, "fed_id": None}
+    >>> rows = parse(b"name;rating\\nanna de vries;1875\\nBram Jansen;1700\\n")
+    >>> [c.report for c in plan(rows, [anna]).changes]
+    [('Anna de Vries: rating 1850 → 1875',), ('added: Bram Jansen (rating 1700)',)]
+    """
+    known = [{**m, "line": None} for m in members]  # grows with the members the file adds
+    taken: set[int] = set()  # indexes into known of the members a row has matched
+    changes: list[Change] = []
+    unchanged = names_kept = 0
+    for row in rows:
+        i = _match(row, known, taken)
+        if i is None:
+            if not allow_duplicate:
+                _refuse_namesake(row, known, None)
+            new = {"name": row.name, "rating": row.rating, "fed_id": row.fed_id}
+            known.append({**new, "id": None, "line": row.line})
+            taken.add(len(known) - 1)
+            details = ", ".join(([f"rating {row.rating}"] if row.rating is not None else [])
+                                + ([f"federation id {row.fed_id}"] if row.fed_id else []))
+            changes.append(Change(row.line, None, new, (f"added: {row.name}" + (f" ({details})" if details else ""),)))
+            continue
+        taken.add(i)
+        member = known[i]
+        fields: dict[str, Any] = {}
+        report = []
+        if row.rating is not None and row.rating != member["rating"]:
+            fields["rating"] = row.rating
+            report.append(f"{member['name']}: rating {_or_none(member['rating'])} → {row.rating}")
+        if row.fed_id and row.fed_id != member["fed_id"]:
+            fields["fed_id"] = row.fed_id
+            report.append(f"{member['name']}: federation id {_or_none(member['fed_id'])} → {row.fed_id}")
+        if row.name != member["name"]:
+            if update_names:
+                if not allow_duplicate:
+                    _refuse_namesake(row, known, i)
+                fields["name"] = row.name
+                report.append(f"name: {member['name']} → {row.name}")
+            else:
+                names_kept += 1
+        if fields:
+            member.update(fields)
+            changes.append(Change(row.line, member["id"], fields, tuple(report)))
+        else:
+            unchanged += 1
+    return ImportPlan(tuple(changes), unchanged, names_kept)
+
+
+def _match(row: MemberRow, known: list[dict[str, Any]], taken: set[int]) -> int | None:
+    """The index in ``known`` of the member ``row`` is (see :func:`plan`), or None: a new member."""
+    if row.fed_id:
+        for i, m in enumerate(known):
+            if m["fed_id"] == row.fed_id:
+                if i in taken:
+                    raise FormatError(f"line {row.line}: federation id {_shown(row.fed_id)} is {_shown(m['name'])}'s, "
+                                      "whom an earlier line of the file names already; keep one line")
+                return i
+    pool = [i for i, m in enumerate(known) if i not in taken and not (row.fed_id and m["fed_id"])]
+    want = fold_name(row.name)
+    for hits in ([i for i in pool if known[i]["name"] == row.name],
+                 [i for i in pool if fold_name(known[i]["name"]) == want]):
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            shown = ", ".join(f"{_shown(known[i]['name'])} (id {known[i]['id']})" for i in hits[:8])
+            raise FormatError(f"line {row.line}: {_shown(row.name)} could be any of {shown}; put federation ids "
+                              "in the file, or give those members distinct names with 'keizer member edit'")
+    return None
+
+
+def _refuse_namesake(row: MemberRow, known: list[dict[str, Any]], self_index: int | None) -> None:
+    """Refuse ``row``'s name when it equals another member's up to case, accents and spaces."""
+    want = fold_name(row.name)
+    for i, m in enumerate(known):
+        if i != self_index and fold_name(m["name"]) == want:
+            who = f"member id {m['id']}" if m["id"] is not None else f"added by line {m['line']}"
+            raise FormatError(f"line {row.line}: {_shown(row.name)} would be a second {_shown(m['name'])} ({who}); "
+                              "use --allow-duplicate for a namesake, or a distinguishing name (a middle initial)")
+
+
+def _or_none(value: Any) -> str:
+    return "none" if value is None else str(value)

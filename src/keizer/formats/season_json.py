@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from typing import Any, Mapping
 
+from keizer.limits import (MAX_BOARDS, MAX_CATEGORY, MAX_DEPTH, MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS,
+                           MAX_TIME_CONTROL, clean_text, text_problem)
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 
@@ -28,18 +31,35 @@ class FormatError(ValueError):
     """The file is not a valid season; the message names where and why."""
 
 
-def parse(text: str) -> Season:
+_TOO_DEEP = f"lists or objects nested too deeply (a season file uses {MAX_DEPTH} levels at most)"
+
+
+def parse(text: str | bytes) -> Season:
     """A season from JSON text."""
+    return load_season(decode(text))
+
+
+def decode(text: str | bytes) -> Any:
+    """The JSON value of a file (UTF-8, with or without BOM); FormatError when it is not
+    JSON, or nests deeper or holds longer numbers than Python's reader takes."""
     try:
-        data = json.loads(text)
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig")
+        return json.loads(text)
     except json.JSONDecodeError as e:
         raise FormatError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    return load_season(data)
+    except UnicodeDecodeError:
+        raise FormatError("not UTF-8 text; save the file as UTF-8") from None
+    except RecursionError:
+        raise FormatError(_TOO_DEEP) from None
+    except ValueError as e:  # a number of more than 4300 digits
+        raise FormatError(f"not a usable JSON file: {e}") from None
 
 
 def load_season(data: Any) -> Season:
     if not isinstance(data, dict):
         raise FormatError("the file must hold one JSON object")
+    _check_tree(data)
     if data.get("format", FORMAT) != FORMAT:
         raise FormatError(f"format: expected {FORMAT!r}, found {data.get('format')!r}")
     version = data.get("version", VERSION)
@@ -62,17 +82,22 @@ def load_season(data: Any) -> Season:
     ids = {p.id for p in players}
     order = _get(data, "initial_order", list, [])
     for k, pid in enumerate(order):
-        if pid not in ids:
-            raise FormatError(f"initial_order[{k}]: unknown player {pid!r}")
+        if not isinstance(pid, str) or pid not in ids:
+            raise FormatError(f"initial_order[{k}]: unknown player {_shown(pid)}")
     if len(set(order)) != len(order):
         raise FormatError("initial_order: a player is listed twice")
 
+    raw_rounds = _get(data, "rounds", list, [])
+    if len(raw_rounds) > MAX_ROUNDS:
+        raise FormatError(f"rounds: {len(raw_rounds)} rounds; a competition has at most {MAX_ROUNDS}")
     rounds = []
-    for k, raw in enumerate(_get(data, "rounds", list, [])):
+    for k, raw in enumerate(raw_rounds):
         rounds.append(_round(raw, f"rounds[{k}]", ids, expected=k + 1))
+    _refuse_gaps(rounds)
     name = data.get("name") or "Keizer competition"
     if not isinstance(name, str):
         raise FormatError("name: must be a string")
+    name = _text(name, "name", "a competition name", MAX_NAME)
     return Season(name, settings, tuple(players), tuple(rounds), tuple(order))
 
 
@@ -124,6 +149,8 @@ def dump(season: Season, preset: str | None = None) -> dict[str, Any]:
 
 
 def _players(raw: list[Any]) -> list[Player]:
+    if len(raw) > MAX_PLAYERS:
+        raise FormatError(f"players: {len(raw)} players; a competition has at most {MAX_PLAYERS}")
     players = []
     seen: set[str] = set()
     for k, item in enumerate(raw):
@@ -133,25 +160,31 @@ def _players(raw: list[Any]) -> list[Player]:
         pid = item.get("id")
         if not isinstance(pid, str) or not pid.strip():
             raise FormatError(f"{path}.id: a non-empty string is needed")
+        problem = text_problem(pid, "an id", MAX_ID)
+        if problem:
+            raise FormatError(f"{path}.id: {problem}")
         if pid in seen:
             raise FormatError(f"{path}.id: {pid!r} is used twice")
         seen.add(pid)
         name = item.get("name", pid)
         if not isinstance(name, str) or not name.strip():
             raise FormatError(f"{path}.name: a non-empty string is needed")
+        name = _text(name, f"{path}.name", "a name", MAX_NAME)
         rating = item.get("rating")
-        if rating is not None and (not isinstance(rating, int) or isinstance(rating, bool) or not 0 <= rating <= 4000):
+        if rating is not None and not _whole(rating, 0, 4000):
             raise FormatError(f"{path}.rating: a whole number from 0 to 4000 is needed")
         joined = item.get("joined", 1)
-        if not isinstance(joined, int) or isinstance(joined, bool) or joined < 1:
-            raise FormatError(f"{path}.joined: a round number (1 or more) is needed")
+        if not _whole(joined, 1, MAX_ROUNDS):
+            raise FormatError(f"{path}.joined: a round number (1 to {MAX_ROUNDS}) is needed")
         withdrawn = item.get("withdrawn_after")
-        if withdrawn is not None and (not isinstance(withdrawn, int) or isinstance(withdrawn, bool) or withdrawn < joined - 1):
+        if withdrawn is not None and not _whole(withdrawn, joined - 1, MAX_ROUNDS):
             raise FormatError(f"{path}.withdrawn_after: a round number not before 'joined' is needed")
         category = item.get("category")
         if category is not None and not isinstance(category, str):
             raise FormatError(f"{path}.category: must be a string")
-        players.append(Player(pid, name.strip(), rating, k + 1, joined, withdrawn, category))
+        if category:
+            category = _text(category, f"{path}.category", "a category", MAX_CATEGORY)
+        players.append(Player(pid, name, rating, k + 1, joined, withdrawn, category))
     if len(players) < 2:
         raise FormatError("players: at least two players are needed")
     return players
@@ -161,23 +194,27 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     if not isinstance(raw, dict):
         raise FormatError(f"{path}: must be an object")
     number = raw.get("round", expected)
-    if isinstance(number, bool) or number != expected:
-        raise FormatError(f"{path}.round: expected round {expected}, found {number!r} (rounds must be in order from 1)")
+    if not _whole(number, expected, expected):
+        raise FormatError(f"{path}.round: expected round {expected}, found {_shown(number)} "
+                          "(rounds must be in order from 1)")
     date = raw.get("date")
     if date is not None and not (isinstance(date, str) and _is_date(date)):
-        raise FormatError(f"{path}.date: {date!r} is not a date like 2026-09-08")
+        raise FormatError(f"{path}.date: {_shown(date)} is not a date like 2026-09-08")
     seen: dict[str, str] = {}
 
     def claim(pid: Any, where: str) -> str:
         if not isinstance(pid, str) or pid not in ids:
-            raise FormatError(f"{where}: unknown player {pid!r}")
+            raise FormatError(f"{where}: unknown player {_shown(pid)}")
         if pid in seen:
             raise FormatError(f"{where}: player {pid!r} already appears in this round at {seen[pid]}")
         seen[pid] = where
         return pid
 
     games = []
-    for k, g in enumerate(_get(raw, "games", list, [], path)):
+    raw_games = _get(raw, "games", list, [], path)
+    if len(raw_games) > MAX_BOARDS:
+        raise FormatError(f"{path}.games: {len(raw_games)} games; a round has at most {MAX_BOARDS}")
+    for k, g in enumerate(raw_games):
         gp = f"{path}.games[{k}]"
         if not isinstance(g, dict):
             raise FormatError(f"{gp}: must be an object")
@@ -190,8 +227,8 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
             except ValueError as e:
                 raise FormatError(f"{gp}.result: {e}") from None
         board = g.get("board", k + 1)
-        if not isinstance(board, int) or isinstance(board, bool) or board < 1:
-            raise FormatError(f"{gp}.board: a board number (1 or more) is needed")
+        if not _whole(board, 1, MAX_BOARDS):
+            raise FormatError(f"{gp}.board: a board number (1 to {MAX_BOARDS}) is needed")
         games.append(Game(number, board, white, black, result))
     if len({g.board for g in games}) != len(games):
         raise FormatError(f"{path}.games: two games on the same board")
@@ -200,7 +237,7 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     for pid, why in _get(raw, "absent", dict, {}, path).items():
         claim(pid, f"{path}.absent.{pid}")
         if why not in ("excused", "unexcused", "club"):
-            raise FormatError(f"{path}.absent.{pid}: {why!r} is not excused, unexcused or club")
+            raise FormatError(f"{path}.absent.{pid}: {_shown(why)} is not excused, unexcused or club")
         absent[pid] = Absence(why)
     for k, pid in enumerate(_get(raw, "bye", list, [], path)):
         absent[claim(pid, f"{path}.bye[{k}]")] = Absence.BYE
@@ -208,21 +245,73 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     for pid, res in _get(raw, "external", dict, {}, path).items():
         claim(pid, f"{path}.external.{pid}")
         if res not in ("win", "draw", "loss"):
-            raise FormatError(f"{path}.external.{pid}: {res!r} is not win, draw or loss")
+            raise FormatError(f"{path}.external.{pid}: {_shown(res)} is not win, draw or loss")
         external[pid] = ExternalResult(res)
     present = tuple(claim(pid, f"{path}.present[{k}]") for k, pid in enumerate(_get(raw, "present", list, [], path)))
     time_control = raw.get("time_control")
     if time_control is not None and not isinstance(time_control, str):
         raise FormatError(f"{path}.time_control: must be a string like 'rapid 25+10'")
+    if time_control is not None:
+        time_control = _text(time_control, f"{path}.time_control", "a time control", MAX_TIME_CONTROL)
     return Round(number, date, tuple(games), absent, external, present, time_control)
 
 
+def _refuse_gaps(rounds: list[Round]) -> None:
+    """A round without games or attendance cannot come before one that has them: the
+    standings would skip it and 'keizer pair' would pair it again."""
+    empty = None
+    for rnd in rounds:
+        played = rnd.games or rnd.absent or rnd.external or rnd.present
+        if not played and empty is None:
+            empty = rnd.number
+        elif played and empty is not None:
+            raise FormatError(f"rounds[{empty - 1}]: round {empty} has no games and no attendance, but round "
+                              f"{rnd.number} has; fill it in or remove the rounds after it")
+
+
 def _is_date(text: str) -> bool:
+    """A date written YYYY-MM-DD (fromisoformat alone also takes '20260908' and '2026-W37-2')."""
+    if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+        return False
     try:
         datetime.date.fromisoformat(text)
     except ValueError:
         return False
     return True
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    """``value`` is a JSON whole number (not a boolean or a float) from ``low`` to ``high``."""
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _text(value: str, path: str, what: str, limit: int) -> str:
+    try:
+        return clean_text(value, what, limit)
+    except ValueError as e:
+        raise FormatError(f"{path}: {e}") from None
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message: at most one short line."""
+    text = repr(value) if isinstance(value, (str, int, float, bool, type(None))) else f"a {type(value).__name__}"
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _check_tree(data: Any) -> None:
+    """Refuse lists and objects nested more than MAX_DEPTH levels, and whole numbers beyond
+    64 bits anywhere (settings included), without recursion."""
+    stack: list[tuple[Any, str, int]] = [(data, "", 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise FormatError(_TOO_DEEP)
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            stack.extend((item, f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]", depth + 1)
+                         for key, item in items)
+        elif isinstance(value, int) and not -(2**63) <= value < 2**63:
+            raise FormatError(f"{path.lstrip('.')[:80]}: {_shown(value)} is far too large a number")
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, default: Any, path: str = "") -> Any:

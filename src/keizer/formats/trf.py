@@ -31,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import Iterable
 
 from keizer.formats.season_json import FormatError
+from keizer.limits import MAX_ROUNDS
 from keizer.model import Colour
 from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Scoring, System, Team, Tournament
 
@@ -66,6 +68,10 @@ def parse(text: str) -> Tournament:
 # -- reading ---------------------------------------------------------------------------------
 
 _CODES = {c.value: c for c in Code}
+_DIGITS = re.compile(r"[0-9]+")
+_POINTS = re.compile(r"-?[0-9]{1,4}(?:[.,][0-9]{1,4})?|[0-9]{1,4}/(?P<den>[0-9]{1,4})")
+#: The largest number any record holds (start ranks have four digits, rounds and teams three).
+MAX_NUMBER = 9999
 _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "-": None, " ": None}
 _COMPLEMENT = {
     Code.WIN: {Code.LOSS, Code.QUICK_LOSS}, Code.LOSS: {Code.WIN, Code.QUICK_WIN},
@@ -95,19 +101,22 @@ class _Line:
         where = f"column {first}" if first == last else f"columns {first}-{last}"
         return TrfError(f"line {self.number}, {where}: {why}")
 
-    def integer(self, first: int, last: int, what: str, blank: int | None = None) -> int | None:
+    def integer(self, first: int, last: int, what: str, blank: int | None = None,
+                high: int = MAX_NUMBER) -> int | None:
         raw = self.cols(first, last).strip()
         if not raw:
             return blank
-        if not raw.isdigit():
-            raise self.error(first, last, f"{what} {raw!r} is not a number")
+        if not _DIGITS.fullmatch(raw):  # ASCII only: '²'.isdigit() holds but int('²') fails
+            raise self.error(first, last, f"{what} {_shown(raw)} is not a number")
+        if len(raw.lstrip("0")) > len(str(high)) or int(raw) > high:
+            raise self.error(first, last, f"{what} {_shown(raw)} is more than {high}")
         return int(raw)
 
     def decimal(self, first: int, last: int, what: str) -> Fraction | None:
         raw = self.cols(first, last).strip().replace(",", ".")
         if not raw:
             return None
-        if not re.fullmatch(r"\d+(\.\d+)?", raw):
+        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", raw):
             raise self.error(first, last, f"{what} {raw!r} is not a number")
         return Fraction(raw)
 
@@ -158,10 +167,11 @@ class _Reader:
             self.players.append((line, _player(line)))
         elif code == "012":
             self.name = rest
-        elif code in ("142", "XXR"):
-            self.rounds = max(self.rounds, line.integer(5, max(8, len(line.text)), "number of rounds") or 0)
+        elif code in ("142", "XXR"):  # checked before anything is sized by it
+            rounds = line.integer(5, max(8, len(line.text)), "number of rounds", high=MAX_ROUNDS)
+            self.rounds = max(self.rounds, rounds or 0)
         elif code == "162":
-            self.scoring = _scoring(self.scoring, _162, re.findall(r"([A-Za-z])\s*(\d+(?:[.,]\d+)?)", rest), line)
+            self.scoring = _scoring(self.scoring, _162, re.findall(r"([A-Za-z])\s*([0-9]+(?:[.,][0-9]+)?)", rest), line)
         elif code == "XXS":
             pairs = [tuple(item.split("=", 1)) for item in rest.split() if "=" in item]
             self.scoring = _scoring(self.scoring, _XXS, pairs, line)  # type: ignore[arg-type]
@@ -170,9 +180,9 @@ class _Reader:
         elif code == "202":
             self.tiebreaks = tuple(x.strip() for x in rest.split(",") if x.strip())
         elif code == "362":
-            found = dict((k.upper(), v) for k, v in re.findall(r"T([WDL])\s*(\d+(?:[.,]\d+)?)", rest, re.I))
+            found = dict((k.upper(), v) for k, v in re.findall(r"T([WDL])\s*([0-9]+(?:[.,][0-9]+)?)", rest, re.I))
             ms = self.match_scoring
-            win, draw, loss = (Fraction(found[k].replace(",", ".")) if k in found else default
+            win, draw, loss = (_points(found[k], line) if k in found else default
                                for k, default in (("W", ms.win), ("D", ms.draw), ("L", ms.loss)))
             self.match_scoring = replace(ms, win=win, draw=draw, loss=loss, forfeit_win=win, fpb=win,
                                          hpb=draw, forfeit_loss=loss)
@@ -338,7 +348,10 @@ def _player(line: _Line) -> Player:
         raise line.error(5, 8, "start rank is missing")
     rating = line.integer(49, 52, "rating") or None
     results = []
-    for r in range((len(line.text) - 91 + 9) // 10):
+    played = (len(line.text) - 91 + 9) // 10
+    if played > MAX_ROUNDS:
+        raise line.error(92, len(line.text), f"{played} rounds; a tournament has at most {MAX_ROUNDS}")
+    for r in range(played):
         first = 92 + 10 * r
         opponent = line.integer(first, first + 3, "opponent", blank=0) or None
         colour_text = line.cols(first + 5, first + 5).lower()
@@ -378,8 +391,8 @@ def _team013(line: _Line, number: int) -> Team:
 def _numbers(line: _Line, first: int) -> list[int]:
     out = []
     for token in line.text[first - 1:].split():
-        if not token.isdigit():
-            raise line.error(first, len(line.text), f"{token!r} is not a number")
+        if not _DIGITS.fullmatch(token) or len(token.lstrip("0")) > len(str(MAX_NUMBER)):
+            raise line.error(first, len(line.text), f"{_shown(token)} is not a number from 0 to {MAX_NUMBER}")
         out.append(int(token))
     return out
 
@@ -392,16 +405,26 @@ def _scoring(base: Scoring, table: dict[str, tuple[str, ...]], pairs: Iterable[t
         if key == "X":  # unknown/adjourned results: nothing to score
             continue
         if key not in table:
-            raise line.error(5, len(line.text), f"scoring code {key!r} is unknown")
-        try:
-            given[key] = Fraction(value.replace(",", "."))
-        except ValueError:
-            raise line.error(5, len(line.text), f"scoring value {value!r} is not a number") from None
+            raise line.error(5, len(line.text), f"scoring code {_shown(key)} is unknown")
+        given[key] = _points(value, line)
     for white, black in (("WW", "BW"), ("WD", "BD"), ("WL", "BL")):
         if white in given and black in given and given[white] != given[black]:
             raise line.error(5, len(line.text), "colour-dependent scoring is not supported")
     found = {name: points for key, points in given.items() for name in table[key]}  # later codes win
     return replace(base, **found)
+
+
+def _points(value: str, line: _Line) -> Fraction:
+    """Points of a scoring record: 1, 0.5, 1,5 or 1/2, four digits at most each side."""
+    found = _POINTS.fullmatch(value.strip())
+    if not found or (found["den"] is not None and int(found["den"]) == 0):
+        raise line.error(5, len(line.text), f"scoring value {_shown(value)} is not a number like 1, 0.5 or 1/2")
+    return Fraction(value.strip().replace(",", "."))
+
+
+def _shown(text: str) -> str:
+    """Text of the file in an error message: at most one short line."""
+    return repr(text) if len(text) <= 20 else repr(text[:17] + "...")
 
 
 def _padded(results: tuple[RoundResult, ...], rounds: int) -> tuple[RoundResult, ...]:
@@ -454,11 +477,15 @@ def _dates(line: _Line) -> tuple[str | None, ...]:
         if not raw:
             dates.append(None)
             continue
-        found = re.fullmatch(r"(\d\d)[/.-](\d\d)[/.-](\d\d)", raw)
+        found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
         if not found:
             raise line.error(first, first + 7, f"round date {raw!r} is not YY/MM/DD")
         yy, mm, dd = (int(x) for x in found.groups())
-        dates.append(f"{2000 + yy if yy < 70 else 1900 + yy:04d}-{mm:02d}-{dd:02d}")
+        try:
+            day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
+        except ValueError:
+            raise line.error(first, first + 7, f"round date {raw!r} is not a date (YY/MM/DD)") from None
+        dates.append(day.isoformat())
     while dates and dates[-1] is None:
         dates.pop()
     return tuple(dates)

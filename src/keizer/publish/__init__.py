@@ -5,10 +5,13 @@ standings, builds the page plan (:mod:`keizer.publish.plan`) and renders it
 with the Jinja templates shipped in the package (``templates/`` in the
 repository), or a club's own folder that overrides any of them.  The output
 is deterministic — the same database gives byte-identical files — and
-incremental: a file whose bytes did not change is not rewritten.
+incremental: a file whose bytes did not change is not rewritten.  Files are
+written atomically and only files keizer wrote are ever removed
+(:mod:`keizer.publish.files`).
 
-Earlier seasons stay in the output folder; ``seasons.json`` lists them and the
-front page links them all.
+Each competition is published under the season stored with it (its folder is
+fixed when the competition is created).  Earlier seasons stay in the output
+folder; ``seasons.json`` lists them and the front page links them all.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import base64
 import json
 import posixpath
 import re
+import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from importlib import resources
@@ -30,16 +34,18 @@ from keizer.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.i18n import LANGUAGES, format_day, format_number, translations
-from keizer.publish.plan import BUILDERS, Club, CompetitionData, Page, plan_front, plan_season, slugify
+from keizer.publish.files import write_site
+from keizer.publish.logo import checked_logo, clean_svg
+from keizer.publish.plan import BUILDERS, Club, CompetitionData, Page, plan_front, plan_season, season_slugs
 from keizer.scoring import compute_standings
-from keizer.store import Store, StoreError
+from keizer.store import Store, StoreError, season_of
 
 BUILDERS["knockout"] = CupPages
 BUILDERS["team"] = TeamPages
 
-MANIFEST = "seasons.json"
+SEASONS = "seasons.json"
 SUMMARY = "summary.json"  # per season: what its front page shows, for the club's front page
-LOGO_TYPES = {"png": "png", "jpg": "jpg", "jpeg": "jpg", "gif": "gif", "svg": "svg", "webp": "webp"}
+_FOLDER = re.compile(r"[a-z0-9][a-z0-9-]*")  # a season's folder in seasons.json, as slugify makes it
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
 #: Club settings kept in the database's meta table, with their defaults.
@@ -51,7 +57,7 @@ CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e",
 class Published:
     written: tuple[str, ...]
     unchanged: int
-    season: str
+    seasons: tuple[str, ...]  # the seasons this run published, as named
 
 
 def club_settings(store: Store) -> dict[str, str]:
@@ -71,34 +77,19 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
             raise StoreError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
         if key == "name" and not value.strip():
             raise StoreError("the club name cannot be empty")
+        if key in ("name", "season") and any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+            raise StoreError(f"the club {key} {value!r} has a line break or another control character; "
+                             "give it on one line")
         if key == "templates" and value and not Path(value).is_dir():
             raise StoreError(f"template folder {value} does not exist")
         store.set_meta(f"club_{key}", value.strip())
     if logo is not None:
-        kind = LOGO_TYPES.get(logo.suffix.lower().lstrip("."))
-        if kind is None:
-            raise StoreError(f"logo {logo.name}: use a .png, .jpg, .gif, .svg or .webp file")
-        data = logo.read_bytes()
-        if len(data) > 1_000_000:
-            raise StoreError(f"logo {logo.name} is larger than 1 MB; use a smaller image")
+        kind, data = checked_logo(logo)
         store.set_meta("club_logo", base64.b64encode(data).decode("ascii"))
         store.set_meta("club_logo_type", kind)
 
 
-def season_name(store: Store, competitions: list[CompetitionData], fallback: str) -> str:
-    """The season's name: as set, else the years its rounds span (2025-2026), else ``fallback``."""
-    named = store.get_meta("club_season")
-    if named:
-        return named
-    years = sorted({int(r.date[:4]) for c in competitions for r in c.season.rounds
-                    if r.date and r.date[:4].isdigit()})
-    if years:
-        return f"{years[0]}-{years[-1]}" if years[0] != years[-1] else str(years[0])
-    return fallback
-
-
-def publish(store: Store, outdir: Path, templates: Path | None = None, language: str | None = None,
-            fallback_name: str = "season") -> Published:
+def publish(store: Store, outdir: Path, templates: Path | None = None, language: str | None = None) -> Published:
     settings = club_settings(store)
     lang = language or settings["language"]
     if lang not in LANGUAGES:
@@ -110,21 +101,28 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     club = Club(settings["name"], settings["colour"], settings["accent"], lang,
                 f"logo.{logo_type}" if logo_type else None)
 
-    competitions = [_competition_data(store, row) for row in store.competitions()]
-    if not competitions:
+    rows = store.competitions()
+    if not rows:
         raise StoreError("there is no competition to publish; create one with 'keizer competition create'")
-    name = season_name(store, competitions, fallback_name)
-    pages, summaries = plan_season(club, name, competitions)
-    slug = slugify(name)
+    by_season: dict[str, list[CompetitionData]] = {}
+    for row in rows:  # in id order: a season's competitions keep their folders as more are added
+        by_season.setdefault(row["season"] or season_of(row["created"]), []).append(_competition_data(store, row))
 
-    outdir.mkdir(parents=True, exist_ok=True)
-    manifest = _read_manifest(outdir)
-    manifest[slug] = name
+    if outdir.exists() and not outdir.is_dir():
+        raise StoreError(f"{outdir} is a file; give a folder to publish into")
+    archive = _read_seasons(outdir)
+    folders = season_slugs(archive, list(by_season))
+    pages: list[Page] = []
+    summaries: dict[str, list[dict[str, Any]]] = {}
+    for name, competitions in by_season.items():
+        season_pages, summaries[folders[name]] = plan_season(club, name, competitions, folders[name])
+        pages.extend(season_pages)
+        archive[folders[name]] = name
     # The front page shows the newest season; its data may come from an earlier run.
-    newest = max(manifest, key=lambda s: manifest[s])
-    front = summaries if newest == slug else _read_summaries(outdir / newest / SUMMARY)
-    seasons = [{"slug": s, "name": n} for s, n in manifest.items()]
-    pages.append(plan_front(club, seasons, {"slug": newest, "name": manifest[newest]}, front))
+    newest = max(archive, key=lambda s: archive[s])
+    front = summaries[newest] if newest in summaries else _read_summaries(outdir / newest / SUMMARY)
+    seasons = [{"slug": s, "name": n} for s, n in archive.items()]
+    pages.append(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front))
 
     env = _environment(own_templates, lang)
     files: dict[str, bytes] = {}
@@ -134,27 +132,29 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         except TemplateError as e:
             where = f"{getattr(e, 'name', None) or page.template}" + (f" line {e.lineno}" if getattr(e, "lineno", None) else "")
             raise StoreError(f"template {where}: {e.message}; fix the club's template folder") from None
-    files[MANIFEST] = (json.dumps(dict(sorted(manifest.items())), ensure_ascii=False, indent=1) + "\n").encode()
-    files[f"{slug}/{SUMMARY}"] = (json.dumps(summaries, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
+    files[SEASONS] = (json.dumps(dict(sorted(archive.items())), ensure_ascii=False, indent=1) + "\n").encode()
+    for folder, summary in summaries.items():
+        files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
     for static in _static_files(own_templates):
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
     if logo and club.logo:
-        files[f"static/{club.logo}"] = base64.b64decode(logo)
+        data = base64.b64decode(logo)
+        # A logo stored before SVG logos were cleaned is cleaned on its way out too.
+        files[f"static/{club.logo}"] = clean_svg("in the database", data) if logo_type == "svg" else data
 
-    # Pages of this season that the plan no longer has (an undone round, a renamed player) go.
-    for stale in sorted((outdir / slug).rglob("*.html")):
-        if stale.relative_to(outdir).as_posix() not in files:
-            stale.unlink()
-    written = []
-    for rel, data in sorted(files.items()):
-        target = outdir / rel
-        if target.exists() and target.read_bytes() == data:
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
-        written.append(rel)
-    return Published(tuple(written), len(files) - len(written), name)
+    # What this run may tidy: the shared top of the site and its own seasons' folders, not
+    # the folders of seasons published into the same place from other databases.
+    def in_scope(rel: str) -> bool:
+        top = rel.split("/", 1)[0]
+        return "/" not in rel or top == "static" or top in summaries
+
+    try:
+        written = write_site(outdir, files, in_scope)
+    except OSError as e:
+        raise StoreError(f"cannot write the site to {outdir}: {e.strerror or e} ({e.filename}); "
+                         "check that the folder is writable") from None
+    return Published(tuple(written), len(files) - len(written), tuple(by_season))
 
 
 def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
@@ -173,15 +173,17 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     return CompetitionData(row["name"], season, compute_standings(season))
 
 
-def _read_manifest(outdir: Path) -> dict[str, str]:
-    path = outdir / MANIFEST
+def _read_seasons(outdir: Path) -> dict[str, str]:
+    """The seasons published into ``outdir`` before: folder → name."""
+    path = outdir / SEASONS
     if not path.exists():
         return {}
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
         raise StoreError(f"{path} is damaged; remove it and publish every season again") from None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+    if not isinstance(data, dict) or not all(isinstance(k, str) and _FOLDER.fullmatch(k) and k != "static"
+                                             and isinstance(v, str) for k, v in data.items()):
         raise StoreError(f"{path} is not a keizer season list; remove it and publish again")
     return data
 

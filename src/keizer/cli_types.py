@@ -1,0 +1,91 @@
+"""Click parameter types for numbers and dates within sane limits (:mod:`keizer.limits`).
+
+Every numeric option and argument of ``keizer`` uses :class:`Whole`, so ``--round 10**30``,
+``--round ²`` or ``-n 99999999999999999999999`` are one line of usage error, never a
+traceback or an integer SQLite cannot hold.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from typing import Any
+
+import click
+
+from keizer import limits
+
+
+class Whole(click.ParamType):
+    """A whole number from ``low`` to ``high`` written in ASCII digits."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int):
+        self.low, self.high = low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high:
+            return value  # a default
+        try:
+            return limits.whole_number(str(value), "", self.low, self.high)
+        except ValueError as e:
+            self.fail(str(e).strip(), param, ctx)
+
+    def __repr__(self) -> str:
+        return f"Whole({self.low}, {self.high})"
+
+
+class Day(click.ParamType):
+    """A date written YYYY-MM-DD (ASCII digits), in the years 1900–2999; a datetime at midnight."""
+
+    name = "date"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> datetime.datetime:
+        if isinstance(value, datetime.datetime):
+            return value
+        text = str(value).strip()
+        try:
+            if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+                raise ValueError
+            day = datetime.datetime.strptime(text, "%Y-%m-%d")
+        except ValueError:
+            self.fail(f"{text[:30]!r} is not a date like 2026-09-08", param, ctx)
+        if not 1900 <= day.year <= 2999:
+            self.fail(f"{text} is not a date between 1900 and 2999", param, ctx)
+        return day
+
+
+class Text(click.ParamType):
+    """A name-like text: NFC, trimmed, bidirectional controls removed, at most ``limit``
+    characters, no control characters, something visible (empty only when ``empty_ok``)."""
+
+    name = "text"
+
+    def __init__(self, what: str, limit: int, empty_ok: bool = False):
+        self.what, self.limit, self.empty_ok = what, limit, empty_ok
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        if self.empty_ok and not str(value).strip():
+            return ""
+        try:
+            return limits.clean_text(str(value), self.what, self.limit)
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+
+
+#: A round number (``--round``, ``ROUND``); with zero for 'the standing before round 1'.
+ROUND = Whole(1, limits.MAX_ROUNDS)
+ROUND_OR_ZERO = Whole(0, limits.MAX_ROUNDS)
+#: A board or match number.
+BOARD = Whole(1, limits.MAX_BOARDS)
+#: A rating (the store says why a value is out of its range).
+RATING = Whole(0, 4000)
+#: The seed of a drawing of lots.
+SEED = Whole(limits.MIN_SEED, limits.MAX_SEED)
+#: How many rows to show.
+COUNT = Whole(0, limits.MAX_LOG)
+DATE = Day()
+TIME_CONTROL = Text("a time control", limits.MAX_TIME_CONTROL)
+#: A category; empty for none.
+CATEGORY = Text("a category", limits.MAX_CATEGORY, empty_ok=True)

@@ -1,0 +1,98 @@
+"""Sane limits on what a user or a file may give (docs/database.md, "Limits").
+
+Every number read from the command line or a file is checked against these before it
+reaches SQLite (whose integers end at 2**63 - 1) or sizes anything in memory, and
+every name, id or time control is checked as text.  Pure: no click, no sqlite.
+
+>>> clean_text("\\u202eAnna\\u202c de Vries ", "a name", MAX_NAME)
+'Anna de Vries'
+>>> clean_text("\\u200b\\u202e", "a name", MAX_NAME)
+Traceback (most recent call last):
+ValueError: a name must have a visible character (this one is only spaces or invisible characters)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: Rounds of a competition or a file; a round number.
+MAX_ROUNDS = 999
+#: Boards of a round; a match number.
+MAX_BOARDS = 9999
+#: Players of a competition or a file (TRF start ranks have four digits).
+MAX_PLAYERS = 9999
+#: Player ids in a season file.
+MAX_ID = 64
+#: Names of members, competitions and teams.
+MAX_NAME = 200
+#: A round's time control, e.g. "classical 90+30".
+MAX_TIME_CONTROL = 100
+#: A player's category, e.g. "A" or "youth".
+MAX_CATEGORY = 50
+#: Seeds of a drawing of lots: what SQLite and JSON readers hold exactly.
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
+#: Rows of 'keizer log -n'.
+MAX_LOG = 1_000_000
+#: Nesting of a season JSON file (five levels are used: file, rounds, round, games, game).
+MAX_DEPTH = 32
+
+#: Bidirectional controls: they reorder the text around them on web pages and terminals.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Letters and symbols that show nothing (Hangul fillers, the blank Braille pattern).
+_BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: Categories of characters that show nothing by themselves: spaces, format characters
+#: (zero-width space and joiners), combining marks without a base.
+_INVISIBLE = {"Zs", "Zl", "Zp", "Cf", "Mn", "Me", "Cc"}
+#: A whole number as people write it: ASCII digits only ('²' and '٣' are refused).
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def text_problem(text: str, what: str, limit: int) -> str | None:
+    """Why ``text`` cannot be ``what`` (too long, control characters, nothing visible), or None."""
+    if len(text) > limit:
+        return f"{what} can have at most {limit} characters (this one has {len(text)})"
+    for ch in text:
+        kind = unicodedata.category(ch)
+        if kind == "Cs":
+            return f"{what} is not valid text (undecodable bytes; save or type it as UTF-8)"
+        if kind in ("Cc", "Zl", "Zp"):
+            return f"{what} cannot contain control characters (tabs, new lines)"
+        if ch in BIDI_CONTROLS:
+            return f"{what} cannot contain right-to-left or left-to-right override characters"
+    if all(unicodedata.category(ch) in _INVISIBLE or ch in _BLANK_GLYPHS for ch in text):
+        return (f"{what} must have a visible character "
+                "(this one is only spaces or invisible characters)" if text else f"{what} cannot be empty")
+    return None
+
+
+def clean_text(text: str, what: str, limit: int) -> str:
+    """``text`` in NFC, trimmed, bidirectional controls removed; ValueError saying why it
+    cannot be ``what``.  Right-to-left names need no controls: the Unicode algorithm orders them."""
+    cleaned = "".join(ch for ch in unicodedata.normalize("NFC", text) if ch not in BIDI_CONTROLS).strip()
+    problem = text_problem(cleaned, what, limit)
+    if problem:
+        raise ValueError(problem)
+    return cleaned
+
+
+def whole_number(text: str, what: str, low: int, high: int) -> int:
+    """``text`` as a whole number from ``low`` to ``high``; ValueError saying why not.
+    ASCII digits only, and a long digit-string is refused before any conversion (Python
+    refuses past 4300 digits, SQLite past 2**63 - 1).
+
+    >>> whole_number("12", "a board", 1, 99)
+    12
+    >>> whole_number("99999999999999999999999", "a board", 1, 99)
+    Traceback (most recent call last):
+    ValueError: a board 99999999999999999999999 is out of range (1 to 99)
+    """
+    text = text.strip()
+    shown = text if len(text) <= 30 else text[:27] + "..."
+    if not _WHOLE.fullmatch(text):
+        raise ValueError(f"{what} {shown!r} is not a whole number")
+    digits = text.lstrip("+-").lstrip("0")
+    number = int(text) if len(digits) <= max(len(str(low)), len(str(high))) else None
+    if number is None or not low <= number <= high:
+        raise ValueError(f"{what} {shown} is out of range ({low} to {high})")
+    return number
