@@ -4,30 +4,15 @@ control on the command line: one line on stderr, a non-zero exit, the database u
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from keizer.cli import main
 from keizer.store import Store
+from test_cli import digest, run
 
 HUGE = "99999999999999999999999"  # beyond SQLite's 64-bit integers
-
-
-def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--db", str(db), *args])
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def refused(capsys, db: Path, *args: str, match: str = "") -> str:

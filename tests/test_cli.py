@@ -43,8 +43,9 @@ def club(tmp_path, capsys):
     return db
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def digest(path: Path) -> str | None:
+    """The file's sha256 (None when there is no file)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
 
 
 def standings_json(capsys, db, *extra):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shutil
 import tempfile
@@ -13,24 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from keizer.cli import main
-from keizer.store import Store, StoreError, pick_by_name
+from keizer.store import StoreError, pick_by_name
+from test_cli import digest, run
 
 DATA = Path(__file__).resolve().parent / "data"
-
-
-def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--db", str(db), *args])
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def digest(path: Path) -> str | None:
-    return hashlib.sha256(path.read_bytes()).hexdigest() if path.exists() else None
 
 
 def refused(capsys, db: Path, *args: str, match: str) -> str:

@@ -389,3 +389,18 @@ def test_no_rating_change_after_round_1_moves_a_standing(players, rounds, data):
         for m in members:
             store.update_member(m, rating=data.draw(st.none() | st.integers(0, 4000)))
     assert compute_standings(store.load_season(comp)) == before
+
+
+def test_a_competition_can_be_created_in_or_moved_to_another_season(five, capsys, tmp_path):
+    ok(capsys, five, "competition", "create", "Zomer", "--season", "2027-2028")
+    seasons = {r["name"]: r["season"] for r in json.loads(ok(capsys, five, "competition", "list", "--format", "json"))}
+    assert seasons["Zomer"] == "2027-2028"
+    site = tmp_path / "site"
+    ok(capsys, five, "publish", str(site))
+    assert (site / "2027-2028").is_dir()
+    assert ok(capsys, five, "-c", "Zomer", "competition", "season", "2028-2029").strip() == \
+        "Zomer belongs to season 2028-2029"
+    ok(capsys, five, "publish", str(site))
+    assert (site / "2028-2029" / "zomer").is_dir()
+    assert json.loads((site / "seasons.json").read_text())["2028-2029"] == "2028-2029"
+    refused(capsys, five, "competition", "season", "2026\n2027", match="control characters")

@@ -4,7 +4,6 @@ backups made while others write, and imports that stay linear in the size of the
 from __future__ import annotations
 
 import gc
-import hashlib
 import json
 import os
 import shutil
@@ -18,28 +17,14 @@ from pathlib import Path
 import pytest
 
 from keizer import competition as ops
-from keizer.cli import main
 from keizer.formats.season_json import dump
 from keizer.model import Game, Player, Result, Round, Season
 from keizer.settings import Settings
 from keizer.store import Store, StoreError
+from test_cli import digest, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_V1 = Path(__file__).resolve().parent / "data" / "schema-v1.db"
-
-
-def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--db", str(db), *args])
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def one_line(err: str) -> str:

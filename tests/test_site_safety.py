@@ -5,7 +5,6 @@ a clean logo, and CSV no spreadsheet runs as a formula."""
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import re
 import shutil
@@ -20,31 +19,17 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from keizer import competition as ops
-from keizer.cli import main
 from keizer.output import render
 from keizer.publish import publish, set_club
 from keizer.publish.files import MANIFEST
 from keizer.publish.plan import season_slugs, slugify, unique_slugs
-from keizer.store import Store, StoreError
+from keizer.store import Store
+from test_cli import digest, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_club.db"
 INTERNE = "2025-2026/interne-competitie-2025-2026"
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
-
-
-def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--db", str(db), *args])
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -185,7 +170,7 @@ def test_hand_made_files_survive_and_stale_pages_go(sample, tmp_path):
     assert {rel: (site / rel).read_text() for rel in own} == own
     listed = json.loads((site / MANIFEST).read_text())["files"]
     assert f"{INTERNE}/round-31.html" not in listed and not set(own) & set(listed)
-    assert listed[f"{INTERNE}/round-30.html"] == sha(site / INTERNE / "round-30.html")
+    assert listed[f"{INTERNE}/round-30.html"] == digest(site / INTERNE / "round-30.html")
     assert set(listed) == {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} - set(own) - {MANIFEST}
 
 
@@ -263,7 +248,7 @@ def test_a_damaged_manifest_is_refused_and_nothing_outside_is_touched(sample, tm
     publish(Store.open(sample), site)
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
-    (site / MANIFEST).write_text(json.dumps({"keizer_manifest": 1, "files": {"../victim.txt": sha(victim)}}))
+    (site / MANIFEST).write_text(json.dumps({"keizer_manifest": 1, "files": {"../victim.txt": digest(victim)}}))
     before = snapshot(site)
     code, _, err = run(capsys, sample, "publish", str(site))
     assert code != 0 and err.count("\n") == 1 and MANIFEST in err and "damaged" in err
@@ -499,11 +484,11 @@ def test_a_bad_logo_is_refused_in_one_line_and_the_database_is_unchanged(sample,
                                                                        message):
     logo = tmp_path / name
     logo.write_bytes(content.encode("latin-1") if name.endswith((".jpg", ".gif")) else content.encode("utf-8"))
-    before = sha(sample)
+    before = digest(sample)
     code, out, err = run(capsys, sample, "club", "--logo", str(logo))
     assert code != 0 and out == ""
     assert err.count("\n") == 1 and err.startswith("error: logo ") and message in err and "Traceback" not in err
-    assert sha(sample) == before
+    assert digest(sample) == before
 
 
 @pytest.mark.parametrize("data, kind", [(tiny_png(3, 2), "png"), (TINY_JPEG, "jpg"), (TINY_GIF, "gif"),
@@ -523,10 +508,10 @@ def test_real_raster_logos_are_kept_byte_for_byte_as_the_type_they_are(sample, t
 @pytest.mark.parametrize("option, value", [("--name", "SV Caïssa\n<b>Fake</b>"), ("--name", "Club\rname"),
                                            ("--name", "Tab\there"), ("--season", "2025-2026\n")])
 def test_a_club_name_or_season_with_a_control_character_is_refused(sample, capsys, option, value):
-    before = sha(sample)
+    before = digest(sample)
     code, _, err = run(capsys, sample, "club", option, value)
     assert code != 0 and err.count("\n") == 1 and "control character" in err
-    assert sha(sample) == before
+    assert digest(sample) == before
 
 
 def test_a_club_name_with_quotes_accents_and_emoji_is_fine(sample, capsys):

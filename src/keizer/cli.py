@@ -309,11 +309,14 @@ def competition() -> None:
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="Swiss: the colour of the top-ranked player in round 1 (drawn by lot before the event).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
+@click.option("--season", help="The season it belongs to, e.g. 2026-2027 (default: the club's season, else "
+              "the August–July season of today); it decides the folder of its pages on the site.")
 @pass_ctx
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
                        swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str | None,
                        boards: int, schedule: str, rounds: int | None, bye_points: str | None,
-                       excused_points: str | None, initial_colour: str, all_members: bool) -> None:
+                       excused_points: str | None, initial_colour: str, all_members: bool,
+                       season: str | None) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
     tournament, a cup or a team event."""
     overrides = _parse_sets(sets)
@@ -378,7 +381,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     if stages is not None and system not in ("knockout", "team"):
         raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
-        comp_id = store.create_competition(name, preset, overrides, system, system_settings)
+        comp_id = store.create_competition(name, preset, overrides, system, system_settings, season)
         registered = 0
         if all_members:
             for m in store.members():
@@ -431,6 +434,24 @@ def competition_order(ctx: Context, players: tuple[str, ...], by: str | None, so
     if fmt == "table":
         click.echo(heading)
     click.echo(render(rows, ["position", "start_no", "name", "rating", "placed"], fmt))
+
+
+@competition.command("season")
+@click.argument("season")
+@pass_ctx
+def competition_season(ctx: Context, season: str) -> None:
+    """Move the competition to another season (e.g. one created in July for the next season).
+
+    Its pages are published in that season's folder from the next 'keizer publish' on.
+    """
+    with writing(ctx, "competition season", f"season {season}") as store:
+        row = ctx.comp(store)
+        store.set_season(row["id"], season)
+        moved = store.competition(str(row["id"]))
+    click.echo(f"{moved['name']} belongs to season {moved['season']}")
+    if row["season"] != moved["season"]:
+        click.echo(f"note: pages published before stay in the {row['season']} folder as an archived season; "
+                   "delete them there if they were published", err=True)
 
 
 @competition.command("use")

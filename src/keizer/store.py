@@ -494,8 +494,12 @@ class Store:
     # -- competitions -------------------------------------------------------
 
     def create_competition(self, name: str, preset: str, overrides: Mapping[str, Any],
-                           system: str = "keizer", system_settings: Mapping[str, Any] | None = None) -> int:
+                           system: str = "keizer", system_settings: Mapping[str, Any] | None = None,
+                           season: str | None = None) -> int:
+        """A new competition of ``season`` (default: the club's season setting, else the
+        August–July season of today); the season is kept, whatever its rounds' dates."""
         name = _clean_name(name)
+        season = _clean_season(season) if season is not None else None
         if system not in SYSTEMS:
             raise StoreError(f"unknown competition system {system!r} (choose from {', '.join(SYSTEMS)})")
         if self._row("SELECT id FROM competitions WHERE name = ?", (name,)):
@@ -511,10 +515,14 @@ class Store:
             (name, system, preset, json.dumps(dict(overrides), default=str, ensure_ascii=False),
              json.dumps(settings.to_dict(), ensure_ascii=False),
              json.dumps(dict(system_settings or {}), ensure_ascii=False), created,
-             self.get_meta("club_season") or season_of(created)),
+             season or self.get_meta("club_season") or season_of(created)),
         )
         self.set_meta("current_competition", str(cur.lastrowid))
         return int(cur.lastrowid)
+
+    def set_season(self, comp_id: int, season: str) -> None:
+        """Move a competition to another season (its site folder follows at the next publish)."""
+        self.conn.execute("UPDATE competitions SET season = ? WHERE id = ?", (_clean_season(season), comp_id))
 
     def competitions(self) -> list[dict[str, Any]]:
         return self._rows("SELECT id, name, system, preset, created, season FROM competitions ORDER BY id")
@@ -1044,6 +1052,13 @@ def _clean_name(name: str) -> str:
     or holding control characters (keizer.limits)."""
     try:
         return clean_text(name, "a name", MAX_NAME)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def _clean_season(season: str) -> str:
+    try:
+        return clean_text(season, "a season name", 50)
     except ValueError as e:
         raise StoreError(str(e)) from None
 
