@@ -20,6 +20,7 @@ TEC = DATA / "tec2023"
 EXTERNAL = Path(__file__).resolve().parents[2] / "shared" / "data"
 GRANDMOMMY = EXTERNAL / "tec-trf26-sample-grandmommys-cup.trf"
 KARL_MALA = EXTERNAL / "trf16-sample-karl-mala-2005.trf"
+KFC_SAMPLE = EXTERNAL / "keizerforclubs-test-tournament.s3db"
 
 
 def external(path: Path) -> Path:

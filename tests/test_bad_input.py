@@ -227,7 +227,7 @@ def test_numbers_and_dates_out_of_range(club, capsys, args):
     (("member", "add", "A" * 10_000), "at most 200 characters"),
     (("member", "add", "Anna\u2028Smit"), "control characters"),
     (("member", "edit", "Anna", "--name", "\u200d"), "must have a visible character"),
-    (("competition", "create", "\u2066\u2069"), "cannot be empty"),
+    (("competition", "create", "\u2066\u2069"), "must have a visible character"),
     (("timecontrol", "x" * 10_000, "--rounds", "1-"), "at most 100 characters"),
     (("timecontrol", "rapid\n25+10", "--rounds", "1-"), "control characters"),
     (("player", "set", "Anna", "--category", "A" * 10_000), "at most 50 characters"),

@@ -181,8 +181,12 @@ def test_late_entrant_and_withdrawal(club, capsys):
     assert players["Late Larry"]["joined"] == 2 and players["Cor Smit"]["withdrawn_after"] == 1
     run(capsys, club, "attend")
     code, out, _ = run(capsys, club, "pair", "--format", "json")
-    ids = {x for p in json.loads(out)["pairs"] for x in (p["white"], p["black"])}
+    pairing = json.loads(out)
+    ids = {x for p in pairing["pairs"] for x in (p["white"], p["black"])} | {pairing["bye"]}
     assert "m8" in ids and "m3" not in ids
+    # Entered after round 1, Larry comes last in the initial order, whatever his rating.
+    code, out, _ = run(capsys, club, "competition", "order", "--format", "json")
+    assert [(r["name"], r["placed"]) for r in json.loads(out)][-1] == ("Late Larry", "entered later")
 
 
 def test_external_game_and_attendance_view(club, capsys):

@@ -321,3 +321,35 @@ def test_member_import_of_anything_never_crashes_or_writes_half(capsys, data, dr
             assert len(err.splitlines()) == 1 and err.startswith("error: "), err
         else:
             assert err == ""
+
+
+# -- found in review ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ref", ["99999999999999999999999", "#99999999999999999999999", "#²", "#-1", "１", "٣"])
+def test_member_references_in_other_digits_or_out_of_range_are_one_line(club, capsys, ref):
+    code, out, err = run(capsys, club, "member", "edit", ref, "--rating", "1500")
+    assert code == 1 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_letters_without_a_decomposition_are_folded(club, capsys):
+    assert run(capsys, club, "member", "add", "Łukasz Wójcik")[0] == 0
+    code, out, err = run(capsys, club, "member", "edit", "Lukasz", "--rating", "1650")
+    assert code == 0, err
+    refused(capsys, club, "member", "add", "Lukasz Wojcik", match="already a member")
+
+
+@pytest.mark.parametrize("name", ["\u200bAnna de Vries", "\ufeffAnna de Vries", "Anna de Vries\u2060"])
+def test_invisible_characters_do_not_hide_a_namesake(club, capsys, name):
+    refused(capsys, club, "member", "add", name, match="already a member")
+
+
+@pytest.mark.parametrize("fed_id", ["9" * 100, "12\n34", "\t=1+1", "\r=1+1", "\u200b8123", "=HYPERLINK(1)"])
+def test_federation_ids_are_checked(club, capsys, fed_id):
+    refused(capsys, club, "member", "edit", "Anna", "--fed-id", fed_id, match="federation id")
+
+
+def test_an_edit_that_changes_nothing_leaves_no_log_entry(club, capsys):
+    before = run(capsys, club, "log", "--format", "json")[1]
+    code, out, err = run(capsys, club, "member", "edit", "Anna", "--rating", "1850")
+    assert code == 0 and run(capsys, club, "log", "--format", "json")[1] == before

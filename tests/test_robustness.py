@@ -221,10 +221,13 @@ def test_a_bad_busy_timeout_is_one_line(club, capsys, monkeypatch):
 def test_an_empty_file_is_empty_not_missing(tmp_path, capsys):
     db = tmp_path / "club.db"
     db.write_bytes(b"")
-    for args in (["standings"], ["undo"], ["backup", str(tmp_path / "copy.db")]):
+    # Writing commands that would create a new file do not replace an empty one either: it
+    # may be a lost season, to be restored from a backup.
+    for args in (["standings"], ["undo"], ["backup", str(tmp_path / "copy.db")], ["member", "add", "Anna"],
+                 ["competition", "create", "Interne"]):
         code, _, err = run(capsys, db, *args)
-        assert code == 1 and one_line(err) == (f"error: {db} is empty (0 bytes), not a keizer database: remove it, "
-                                               "or run 'keizer init' to make it one")
+        assert code == 1 and one_line(err) == (f"error: {db} is empty (0 bytes), not a keizer database: restore "
+                                               "it from a backup, or run 'keizer init' to start a new season in it")
         assert db.exists() and db.stat().st_size == 0
     assert not (tmp_path / "copy.db").exists()
     assert run(capsys, db, "init")[0] == 0 and run(capsys, db, "member", "add", "Anna")[0] == 0

@@ -70,3 +70,24 @@ def test_errors_name_the_first_problem(data, message):
     with pytest.raises(FormatError) as e:
         load_season(data)
     assert message in str(e.value)
+
+
+def _two_rounds(**player_b) -> dict:
+    return {"players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B", **player_b}],
+            "rounds": [{"round": 1, "games": [{"white": "a", "black": "b", "result": "1-0"}]},
+                       {"round": 2, "games": [{"white": "b", "black": "a", "result": "0-1"}]}]}
+
+
+def test_a_round_without_results_before_one_with_results_is_refused():
+    data = _two_rounds()
+    data["rounds"][0]["games"][0]["result"] = None
+    with pytest.raises(FormatError, match=r"^rounds\[0\]: round 1 is not complete .* round 2 has results"):
+        load_season(data)
+    data["rounds"][1]["games"][0]["result"] = None  # unplayed at the end: a round still to be played
+    assert load_season(data).completed_rounds() == 0
+
+
+@pytest.mark.parametrize("extra, round_no", [({"joined": 2}, 1), ({"withdrawn_after": 1}, 2)])
+def test_a_game_outside_a_players_rounds_is_refused(extra, round_no):
+    with pytest.raises(FormatError, match=rf"player 'b' plays in round {round_no}, outside"):
+        load_season(_two_rounds(**extra))

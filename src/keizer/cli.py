@@ -36,10 +36,10 @@ class Context:
         self._store: Store | None = None
         self.created = False
 
-    def store(self, create: bool = False) -> Store:
+    def store(self, create: bool = False, replace_empty: bool = False) -> Store:
         if self._store is None:
             existed = self.db.exists() and self.db.stat().st_size > 0
-            self._store = Store.open(self.db, create=create, defer_upgrade=True)
+            self._store = Store.open(self.db, create=create, defer_upgrade=True, replace_empty=replace_empty)
             self.created = not existed
         return self._store
 
@@ -101,7 +101,7 @@ def init(ctx: Context) -> None:
         ctx.store()  # refuses foreign or newer files
         click.echo(f"{ctx.db} is already a keizer database")
         return
-    ctx.store(create=True)
+    ctx.store(create=True, replace_empty=True)
     click.echo(f"created {ctx.db}")
 
 
@@ -198,7 +198,13 @@ def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate:
     """
     from keizer.formats.members_csv import parse, plan
 
-    rows = parse(file.read_bytes())
+    raw = file.read_bytes()
+    if raw.startswith(b"SQLite format 3\x00") or file.suffix.lower() == ".s3db":  # KeizerForClubs' players
+        from keizer.formats.kfc import member_rows
+
+        rows = member_rows(file)
+    else:
+        rows = parse(raw)
     exists = ctx.db.exists() and ctx.db.stat().st_size > 0
     store = ctx.store() if exists else Store.memory() if dry_run else None
     todo = plan(rows, store.members() if store else [], update_names, allow_duplicate)
@@ -609,6 +615,7 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
         row = ctx.comp(store)
         season = store.load_season(row["id"])
         first = joined if joined is not None else comp_ops.open_round(season).number
+        comp_ops.check_entry(store, row["id"], first)
         for ref in members:
             m = store.find_member(ref)
             store.register(row["id"], m["id"], first, category)
@@ -616,7 +623,13 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
             from keizer.swiss import assign_numbers
 
             assign_numbers(store, row["id"])
+        late = row["system"] == "keizer" and store.started(row["id"])
+        top = store.settings(row["id"]).top
     click.echo(f"registered {len(members)} player(s), from round {first}")
+    if late:
+        grows = ("; the ladder grows, and with top=auto every value changes, earlier standings too "
+                 "(set top=N to keep them)") if top is None else ""
+        click.echo(f"note: entered after round 1, so placed at the bottom of the initial order{grows}", err=True)
 
 
 @player.command("list")
@@ -670,7 +683,8 @@ def player_reinstate(ctx: Context, player_ref: str, missed: str) -> None:
     """Undo a withdrawal: the player takes part again."""
     with writing(ctx, "player reinstate", f"reinstate {player_ref}") as store:
         row, gone = comp_ops.reinstate(store, ctx.comp(store)["id"], player_ref, missed)
-    since = f"; round{'s' if len(gone) > 1 else ''} {_span(gone)} count as {missed} absences" if gone else ""
+    since = (f"; round {gone[0]} counts as an {missed} absence" if len(gone) == 1 else
+             f"; rounds {_span(gone)} count as {missed} absences" if gone else "")
     click.echo(f"{row['name']} takes part again{since}")
 
 
@@ -1450,12 +1464,18 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
 @click.option("--name", help="Competition name (default: the file's).")
 @pass_ctx
 def import_(ctx: Context, file: Path, name: str | None) -> None:
-    """Import a season JSON file, or a FIDE TRF file, as a new competition.
+    """Import a season JSON file, a FIDE TRF file or a KeizerForClubs database (.s3db)
+    as a new competition.
 
     A TRF round-robin becomes a round-robin group, any other TRF tournament a Swiss
     event ranked by points and the file's tie-break list.
     """
     raw = file.read_bytes()
+    if raw.startswith(b"SQLite format 3\x00") or file.suffix.lower() == ".s3db":  # KeizerForClubs
+        from keizer.cli_kfc import import_kfc
+
+        import_kfc(ctx, file, name, writing)
+        return
     if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
         _import_trf(ctx, file, name)
         return
@@ -1585,7 +1605,7 @@ def main(argv: list[str] | None = None) -> None:
         e.show()
         sys.exit(e.exit_code)
     except click.Abort:
-        click.echo("aborted", err=True)
+        click.echo("aborted: nothing was changed", err=True)
         sys.exit(1)
     except BrokenPipeError:
         # The reader went away (e.g. `keizer standings | head`): stop quietly.

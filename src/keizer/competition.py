@@ -9,6 +9,7 @@ one-line message before anything is written.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -133,7 +134,8 @@ def mark_attendance(
         for key, (status, _) in chosen.items():
             if players[key]["id"] in in_game:
                 raise StoreError(
-                    f"{players[key]['name']} has a game in round {number}; change the pairing first ('keizer unpair')")
+                    f"{players[key]['name']} has a game in round {number}; if they did not come, use 'keizer noshow' "
+                    "(or 'keizer unpair' to pair the round again)")
             if status == "present":
                 raise StoreError(
                     f"round {number} is already paired: {players[key]['name']} cannot be marked present now")
@@ -163,15 +165,20 @@ def mark_attendance(
 
 
 def check_joined(store: Store, comp_id: int, player: Mapping[str, Any], joined: int) -> None:
-    """Refuse a first round that would erase what the player did before it, or that
-    comes after the player's withdrawal."""
+    """Refuse a first round that would rewrite a played or paired round: one that erases
+    what the player did before it, or that makes rounds played without them count as
+    absences; and any change after the player's withdrawal.  The open round, while
+    unpaired, is still being prepared: the player's mark there simply goes."""
     name = player["name"]
     if player["withdrawn_after"] is not None:
         raise StoreError(f"{name} withdrew after round {player['withdrawn_after']}; the first round cannot change "
                          "now ('keizer player reinstate' first)")
-    for number in store.round_numbers(comp_id):
-        if number >= joined:
-            break
+    target = open_round(store.load_season(comp_id))
+    fixed = target.number if target.paired else target.number - 1  # rounds 1…fixed are paired or played
+    if joined < player["joined"] and joined <= fixed:
+        raise StoreError(f"round {joined} has been {'paired' if joined == target.number else 'played'} without "
+                         f"{name}; a first round of {joined} would count it as an absence (keep {player['joined']})")
+    for number in range(1, min(joined - 1, fixed) + 1):
         if player["id"] in _players_in_games(store, comp_id, number):
             raise StoreError(f"{name} has a game in round {number}; a first round of {joined} would erase it "
                              "(leave the first round as it is)")
@@ -180,6 +187,17 @@ def check_joined(store: Store, comp_id: int, player: Mapping[str, Any], joined: 
             what = "a bye" if mark[0] == "bye" else f"attendance ({mark[0]})"
             raise StoreError(f"{name} has {what} in round {number}; a first round of {joined} would erase it "
                              "(leave the first round as it is)")
+    if not target.paired and joined > target.number and target.exists:
+        store.set_attendance(comp_id, target.number, player["id"], None)
+
+
+def check_entry(store: Store, comp_id: int, joined: int) -> None:
+    """A new player of a weekly competition joins the round being prepared or a later one."""
+    if store.system(comp_id) not in ("keizer", "swiss"):
+        return
+    target = open_round(store.load_season(comp_id))
+    if joined < target.number:
+        raise StoreError(f"round {joined} has been played; a new player joins from round {target.number} on")
 
 
 def reinstate(store: Store, comp_id: int, ref: str, missed: str = "unexcused") -> tuple[dict[str, Any], list[int]]:
@@ -230,9 +248,14 @@ def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]]
     require_system(store, comp_id, "keizer", "show an initial order")
     season = store.load_season(comp_id)
     rows = {r["key"]: r for r in store.players(comp_id)}
-    listed = set(season.initial_order)
+    placed = set(json.loads(store.competition(str(comp_id))["initial_order"]))
+    frozen = set(season.initial_order) if store.started(comp_id) else set(rows)
+
+    def how(key: str) -> str:
+        return "set" if key in placed else "rating" if key in frozen else "entered later"
+
     order = [{"position": k, "start_no": rows[key]["start_no"], "name": rows[key]["name"],
-              "rating": rows[key]["rating"], "placed": "set" if key in listed else "rating"}
+              "rating": rows[key]["rating"], "placed": how(key)}
              for k, key in enumerate(initial_order(season), 1)]
     how = store.system_settings(comp_id).get("initial_order", "by rating")
     state = "frozen: round 1 has been paired" if store.started(comp_id) else "can change until round 1 is paired"
@@ -433,6 +456,7 @@ def unpair(store: Store, comp_id: int) -> int:
         raise StoreError(f"round {target.number} has results already; correct them with 'keizer result' instead")
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     store.delete_games(comp_id, target.number)
+    store.unfreeze(comp_id)  # round 1 unpaired: ratings and the initial order may change again
     for g in rnd.games:
         store.set_attendance(comp_id, target.number, ids[g.white], "present")
         store.set_attendance(comp_id, target.number, ids[g.black], "present")

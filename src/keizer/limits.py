@@ -30,6 +30,8 @@ MAX_NAME = 200
 MAX_TIME_CONTROL = 100
 #: A player's category, e.g. "A" or "youth".
 MAX_CATEGORY = 50
+#: Characters of a federation id (KNSB relatienummer, FIDE id, DSB-ID …), and its length.
+FED_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9./-]{0,31}")
 #: Seeds of a drawing of lots: what SQLite and JSON readers hold exactly.
 MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1
 #: Rows of 'keizer log -n'.
@@ -39,6 +41,10 @@ MAX_DEPTH = 32
 
 #: Bidirectional controls: they reorder the text around them on web pages and terminals.
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Invisible characters no name needs (zero-width space, word joiner, soft hyphen, a stray BOM):
+#: removed, so that a pasted name cannot hide a namesake.  Joiners (U+200C/D) stay: scripts and
+#: emoji sequences need them.
+STRAY_INVISIBLES = frozenset("\u200b\u2060\u00ad\ufeff")
 #: Letters and symbols that show nothing (Hangul fillers, the blank Braille pattern).
 _BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 #: Categories of characters that show nothing by themselves: spaces, format characters
@@ -67,9 +73,12 @@ def text_problem(text: str, what: str, limit: int) -> str | None:
 
 
 def clean_text(text: str, what: str, limit: int) -> str:
-    """``text`` in NFC, trimmed, bidirectional controls removed; ValueError saying why it
+    """``text`` in NFC, trimmed, bidirectional controls and stray invisibles removed; ValueError saying why it
     cannot be ``what``.  Right-to-left names need no controls: the Unicode algorithm orders them."""
-    cleaned = "".join(ch for ch in unicodedata.normalize("NFC", text) if ch not in BIDI_CONTROLS).strip()
+    cleaned = "".join(ch for ch in unicodedata.normalize("NFC", text)
+                      if ch not in BIDI_CONTROLS and ch not in STRAY_INVISIBLES).strip()
+    if text and not cleaned:  # nothing left: say why, not just "empty"
+        raise ValueError(f"{what} must have a visible character (this one is only spaces or invisible characters)")
     problem = text_problem(cleaned, what, limit)
     if problem:
         raise ValueError(problem)

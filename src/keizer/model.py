@@ -49,13 +49,13 @@ class Result(str, Enum):
         >>> Result.parse("2-0")
         Traceback (most recent call last):
         ...
-        ValueError: unknown result '2-0' (use 1-0, 0-1, 1/2-1/2, +-, -+ or --)
+        ValueError: unknown result '2-0' (use 1-0, 0-1, ½-½ (or 1/2-1/2, =), +-, -+ or --)
         """
         key = text.strip().replace(" ", "").replace("–", "-")
         found = _RESULT_ALIASES.get(key.lower())
         if found is None:
             raise ValueError(
-                f"unknown result {text!r} (use 1-0, 0-1, 1/2-1/2, +-, -+ or --)"
+                f"unknown result {text[:20]!r} (use 1-0, 0-1, ½-½ (or 1/2-1/2, =), +-, -+ or --)"
             )
         return found
 

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import sqlite_utils
 
-from keizer.limits import MAX_NAME, clean_text
+from keizer.limits import FED_ID, MAX_NAME, clean_text
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 
@@ -204,8 +204,11 @@ class Store:
         self.clock: Callable[[], str] = _now
 
     @classmethod
-    def open(cls, path: str | Path, create: bool = False, defer_upgrade: bool = False) -> "Store":
-        """Open a keizer database; with ``create``, make it if it does not exist.
+    def open(cls, path: str | Path, create: bool = False, defer_upgrade: bool = False,
+             replace_empty: bool = False) -> "Store":
+        """Open a keizer database; with ``create``, make it if it does not exist (and, with
+        ``replace_empty``, in place of an empty file: only 'keizer init' does that, since an
+        empty club.db may be a season that was lost and should be restored, not replaced).
 
         Refuses files that are not keizer databases, and databases written by a
         newer keizer, without changing them.  An older schema is upgraded; with
@@ -214,7 +217,7 @@ class Store:
         """
         path = Path(path)
         if not path.exists() or path.stat().st_size == 0:
-            if not create:
+            if not create or (path.exists() and not replace_empty):
                 _require_file(path)
             if path.exists():
                 path.unlink()  # an empty file is not a database yet
@@ -351,6 +354,8 @@ class Store:
         with self._write_transaction():
             self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL")
             yield self
+            if self.conn.execute("SELECT 1 FROM undo_log WHERE change_id IS NULL LIMIT 1").fetchone() is None:
+                return  # nothing was written: no entry for 'keizer undo' to revert in vain
             cur = self.conn.execute(
                 "INSERT INTO changes (at, command, summary) VALUES (?, ?, ?)",
                 (self.clock(), command, self._summary),
@@ -437,10 +442,11 @@ class Store:
         member's up to case, accents and spaces (importers of past seasons do add namesakes)."""
         name = _clean_name(name)
         _check_rating(rating)
+        fed_id = _clean_fed_id(fed_id)
         if not allow_duplicate:
             self._refuse_namesake(name)
         cur = self.conn.execute(
-            "INSERT INTO members (name, rating, fed_id) VALUES (?, ?, ?)", (name, rating, fed_id or None)
+            "INSERT INTO members (name, rating, fed_id) VALUES (?, ?, ?)", (name, rating, fed_id)
         )
         return int(cur.lastrowid)
 
@@ -453,6 +459,10 @@ class Store:
                 self._refuse_namesake(sets["name"], member_id)
         if "rating" in sets:
             _check_rating(sets["rating"])
+        if "fed_id" in sets:
+            sets["fed_id"] = _clean_fed_id(sets["fed_id"])
+        current = self.member(member_id)
+        sets = {k: v for k, v in sets.items() if current[k] != v}  # an unchanged value is no change to undo
         if sets:
             assignments = ", ".join(f"{k} = ?" for k in sets)
             self.conn.execute(f"UPDATE members SET {assignments} WHERE id = ?", (*sets.values(), member_id))
@@ -481,11 +491,13 @@ class Store:
     def find_member(self, ref: str) -> dict[str, Any]:
         """A member by id (``#12`` or ``12``), federation id, or name (see :func:`pick_by_name`)."""
         text = ref.strip()
-        digits = text.lstrip("#")
-        if digits.isdigit():
-            row = self._row("SELECT id, name, rating, fed_id FROM members WHERE id = ?", (int(digits),))
+        number = _id_number(text.removeprefix("#"))
+        if number is not None:
+            row = self._row("SELECT id, name, rating, fed_id FROM members WHERE id = ?", (number,))
             if row:
                 return row
+        if text.startswith("#"):
+            raise StoreError(f"there is no member {text[:20]}; see 'keizer member list'")
         row = self._row("SELECT id, name, rating, fed_id FROM members WHERE fed_id = ?", (text,))
         if row:
             return row
@@ -608,13 +620,30 @@ class Store:
         return bool(row and row["started"])
 
     def start(self, comp_id: int) -> None:
-        """Freeze each player's rating as it is now (a later rating list changes nothing)."""
+        """Freeze each player's rating as it is now (a later rating list changes nothing),
+        and a Keizer competition's whole initial order (a later entrant comes after it)."""
+        from keizer.scoring import initial_order
+
         if self.started(comp_id):
             return
         self.conn.execute("UPDATE competitions SET started = 1 WHERE id = ?", (comp_id,))
         self.conn.execute(
             "UPDATE players SET rating = (SELECT rating FROM members WHERE members.id = players.member_id) "
             "WHERE competition_id = ?", (comp_id,))
+        if self.system(comp_id) == "keizer":
+            frozen = initial_order(self.load_season(comp_id))
+            self.set_system_settings(comp_id, {**self.system_settings(comp_id), "frozen_order": frozen})
+
+    def unfreeze(self, comp_id: int) -> None:
+        """Undo :meth:`start` once the competition has no game again (round 1 unpaired)."""
+        if not self.started(comp_id) or self._row("SELECT 1 AS x FROM games WHERE competition_id = ? LIMIT 1",
+                                                  (comp_id,)):
+            return
+        self.conn.execute("UPDATE competitions SET started = 0 WHERE id = ?", (comp_id,))
+        settings = self.system_settings(comp_id)
+        if "frozen_order" in settings:
+            del settings["frozen_order"]
+            self.set_system_settings(comp_id, settings)
 
     def set_meta(self, key: str, value: str) -> None:
         self.conn.execute(
@@ -672,10 +701,12 @@ class Store:
         if by_key:
             return by_key[0]
         rows = self.players(comp_id)
-        if text.startswith("#") and text[1:].isdigit():
+        if text.startswith("#"):
+            number = _id_number(text[1:])
             for row in rows:
-                if row["start_no"] == int(text[1:]):
+                if row["start_no"] == number:
                     return row
+            raise StoreError(f"there is no player {text[:20]}; see 'keizer player list'")
         return pick_by_name(rows, text, "player", "keizer player list")
 
     def update_player(self, player_id: int, **fields: Any) -> None:
@@ -877,7 +908,9 @@ class Store:
             rounds.append(Round(number, date, round_games, absent, external,
                                 tuple(sorted(present, key=start.__getitem__)),
                                 time_control or planned_time_control(plan, number)))
-        return Season(comp["name"], settings, players, tuple(rounds), tuple(json.loads(comp["initial_order"])))
+        frozen = json.loads(comp["system_settings"]).get("frozen_order") if comp["started"] else None
+        order = frozen if frozen is not None else json.loads(comp["initial_order"])
+        return Season(comp["name"], settings, players, tuple(rounds), tuple(order))
 
     def preset(self, comp_id: int) -> str:
         row = self._row("SELECT preset FROM competitions WHERE id = ?", (comp_id,))
@@ -904,8 +937,8 @@ def _require_file(path: Path) -> None:
     if not path.exists():
         raise StoreError(f"no database at {path}: create one with 'keizer init' or pass --db FILE")
     if path.stat().st_size == 0:
-        raise StoreError(f"{path} is empty (0 bytes), not a keizer database: remove it, or run "
-                         "'keizer init' to make it one")
+        raise StoreError(f"{path} is empty (0 bytes), not a keizer database: restore it from a backup, or run "
+                         "'keizer init' to start a new season in it")
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -1056,6 +1089,16 @@ def _clean_name(name: str) -> str:
         raise StoreError(str(e)) from None
 
 
+def _clean_fed_id(fed_id: str | None) -> str | None:
+    """A federation id as stored: None when empty; letters, digits and . / - only."""
+    if fed_id is None or not fed_id.strip():
+        return None
+    fed_id = fed_id.strip()
+    if not FED_ID.fullmatch(fed_id):
+        raise StoreError(f"federation id {fed_id[:40]!r} is not valid: use up to 32 letters, digits, '.', '/' or '-'")
+    return fed_id
+
+
 def _clean_season(season: str) -> str:
     try:
         return clean_text(season, "a season name", 50)
@@ -1068,15 +1111,29 @@ def _check_rating(rating: int | None) -> None:
         raise StoreError(f"rating {rating} is out of range (0 to 4000)")
 
 
+def _id_number(text: str) -> int | None:
+    """A member id or start number written in ASCII digits ('１' and '²' are not), or None."""
+    return int(text) if re.fullmatch(r"[0-9]{1,9}", text) else None
+
+
+#: Letters that Unicode does not decompose into a base letter and an accent.
+_UNACCENTED = str.maketrans({"ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d",
+                             "ı": "i", "þ": "th", "ŀ": "l", "ħ": "h", "ŧ": "t"})
+
+
 def fold_name(text: str) -> str:
     """The form in which names are compared: case, accents, compatibility forms (NFKC) and
     runs of spaces ignored, so 'muller ' finds 'Müller' and two such names are namesakes.
 
     >>> fold_name("  Jürgen   MÜLLER ") == fold_name("jurgen muller")
     True
+    >>> fold_name("Łukasz Wójcik"), fold_name("Anna\u00adde\u200b Vries")
+    ('lukasz wojcik', 'annade vries')
     """
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
+    decomposed = unicodedata.normalize("NFKD", text.casefold()).translate(_UNACCENTED)
+    # Format characters (zero-width spaces, soft hyphens, a stray BOM) are invisible: ignored.
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)
+                            and unicodedata.category(ch) != "Cf").split())
 
 
 def _words(text: str) -> list[str]:
@@ -1118,8 +1175,8 @@ def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> 
             shown = ", ".join(f"{r['name']} ({_number(r)})" for r in hits[:8])
             more = f" and {len(hits) - 8} more" if len(hits) > 8 else ""
             use = "#number" if "start_no" in hits[0] else "id"
-            raise StoreError(f"{ref!r} matches several {what}s: {shown}{more}; use the {use} shown")
-    raise StoreError(f"no {what} matches {ref!r}; see '{hint}'")
+            raise StoreError(f"{ref[:40]!r} matches several {what}s: {shown}{more}; use the {use} shown")
+    raise StoreError(f"no {what} matches {ref[:40]!r}; see '{hint}'")
 
 
 def _number(row: dict[str, Any]) -> str:

@@ -94,6 +94,7 @@ def load_season(data: Any) -> Season:
     for k, raw in enumerate(raw_rounds):
         rounds.append(_round(raw, f"rounds[{k}]", ids, expected=k + 1))
     _refuse_gaps(rounds)
+    _refuse_outside_play(players, rounds)
     name = data.get("name") or "Keizer competition"
     if not isinstance(name, str):
         raise FormatError("name: must be a string")
@@ -267,6 +268,24 @@ def _refuse_gaps(rounds: list[Round]) -> None:
         elif played and empty is not None:
             raise FormatError(f"rounds[{empty - 1}]: round {empty} has no games and no attendance, but round "
                               f"{rnd.number} has; fill it in or remove the rounds after it")
+    waiting = None  # the first round that is not complete (a game without a result, players not paired)
+    for rnd in rounds:
+        if waiting is None and not rnd.is_complete:
+            waiting = rnd.number
+        elif waiting is not None and any(g.result is not None for g in rnd.games):
+            raise FormatError(f"rounds[{waiting - 1}]: round {waiting} is not complete (a game without a result, or "
+                              f"players not paired), but round {rnd.number} has results; complete it first")
+
+
+def _refuse_outside_play(players: list[Player], rounds: list[Round]) -> None:
+    """A game or bye outside a player's rounds (before 'joined', after 'withdrawn_after')
+    would count for the opponent but not for the player."""
+    by_id = {p.id: p for p in players}
+    for k, rnd in enumerate(rounds):
+        for pid in sorted({x for g in rnd.games for x in (g.white, g.black)} | set(rnd.byes)):
+            if not by_id[pid].active_in(rnd.number):
+                raise FormatError(f"rounds[{k}]: player {pid!r} plays in round {rnd.number}, outside the rounds "
+                                  "'joined' and 'withdrawn_after' give; correct those")
 
 
 def _is_date(text: str) -> bool:

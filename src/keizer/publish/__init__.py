@@ -30,6 +30,7 @@ from typing import Any
 from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, pass_context,
                     select_autoescape)
 
+from keizer.limits import MAX_NAME, clean_text
 from keizer.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
@@ -78,8 +79,13 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
         if key == "name" and not value.strip():
             raise StoreError("the club name cannot be empty")
         if key in ("name", "season") and any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-            raise StoreError(f"the club {key} {value!r} has a line break or another control character; "
+            raise StoreError(f"the club {key} {value[:40]!r} has a line break or another control character; "
                              "give it on one line")
+        if key in ("name", "season"):  # as names everywhere: a sane length, something visible, no overrides
+            try:
+                value = clean_text(value, f"the club {key}", MAX_NAME if key == "name" else 50)
+            except ValueError as e:
+                raise StoreError(str(e)) from None
         if key == "templates" and value and not Path(value).is_dir():
             raise StoreError(f"template folder {value} does not exist")
         store.set_meta(f"club_{key}", value.strip())

@@ -1,0 +1,51 @@
+"""``keizer import club.s3db``: a KeizerForClubs tournament as a new competition.
+
+Called by ``keizer import`` when the file is an SQLite database.  Prints what was
+read, each option mapped, each thing without an equivalent, and the check of our
+standings against the numbers KeizerForClubs stored (``docs/switching.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from keizer import competition as comp_ops
+from keizer.formats import kfc
+from keizer.formats.season_json import FormatError
+from keizer.store import Store
+
+
+def import_kfc(ctx: Any, file: Path, name: str | None,
+               writing: Callable[..., AbstractContextManager[Store]]) -> None:
+    try:
+        imp = kfc.read(file)
+    except FormatError as e:
+        text = str(e)
+        raise FormatError(text if text.startswith(file.name) else f"{file.name}: {text}") from None
+    season = imp.season
+    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        comp_ops.import_season(store, season, name, "keizerforclubs")
+    withdrawn = sum(p.withdrawn_after is not None for p in season.players)
+    late = sum(p.joined > 1 for p in season.players)
+    click.echo(f"imported {name or season.name} from KeizerForClubs: {len(season.players)} players "
+               f"({withdrawn} withdrawn, {late} late entrants), {len(season.rounds)} rounds, "
+               f"{imp.games} games, {imp.absences} byes and absences")
+    click.echo("mapped:")
+    for line in imp.mapped:
+        click.echo(f"  {line}")
+    click.echo("not mapped:" if imp.unmapped else "not mapped: nothing")
+    for line in imp.unmapped:
+        click.echo(f"  {line}")
+    checked, diffs = kfc.compare(imp)
+    if diffs:
+        click.echo(f"checked against KeizerForClubs' stored numbers: {len(diffs)} of {checked} differ:")
+        for line in diffs:
+            click.echo(f"  {line}")
+    elif checked:
+        click.echo(f"checked against KeizerForClubs' stored numbers: all {checked} equal "
+                   "(totals, ranks, values, every round's points)")
