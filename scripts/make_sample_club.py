@@ -73,6 +73,7 @@ def build(path: Path) -> None:
     first_evening = date(2025, 9, 2)
     evening = lambda r: first_evening + timedelta(weeks=r - 1)  # noqa: E731
     store.clock = lambda: f"{evening(1).isoformat()}T19:00:00+00:00"
+    store.origin = lambda: "wedstrijdleider on clublaptop"
     people = members(rng)
     late_entrant = people.pop()  # joins in round 9
     with store.change("member import", "import members"):

@@ -4,9 +4,11 @@ backups made while others write, and imports that stay linear in the size of the
 from __future__ import annotations
 
 import gc
+import getpass
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -269,7 +271,8 @@ def test_undo_at_a_terminal_asks_first(club, capsys):
     before = digest(club)
     code, shown = undo_at_a_terminal(club, "n\n")
     assert code == 1 and "the last change is 'member add' of " in shown and "add member Eva Müller" in shown
-    assert "undo it? [y/N]" in shown and "aborted" in shown
+    assert "undo it? [y/N]" in shown and "aborted: nothing was changed" in shown
+    assert f" by {getpass.getuser()} on {socket.gethostname()}: add member" in shown  # whose work it is
     assert digest(club) == before
     code, shown = undo_at_a_terminal(club, "y\n")
     assert code == 0 and "undone: 'member add'" in shown

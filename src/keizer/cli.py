@@ -119,7 +119,8 @@ def undo(ctx: Context, yes: bool) -> None:
     last = store.last_change()
     if last is None:
         raise StoreError("nothing to undo: the change log is empty")
-    what = f"'{last['command']}' of {last['at'].replace('T', ' ')}: {last['summary']}"
+    by = f" by {last['origin']}" if last["origin"] else ""
+    what = f"'{last['command']}' of {last['at'].replace('T', ' ')}{by}: {last['summary']}"
     if not yes and sys.stdin.isatty():
         click.echo(f"the last change is {what}")
         click.confirm("undo it?", abort=True)
@@ -150,7 +151,7 @@ def backup(ctx: Context, file: Path, force: bool) -> None:
 def log(ctx: Context, limit: int, fmt: str) -> None:
     """The change log, newest first."""
     rows = ctx.store().changes(limit)
-    click.echo(render(rows, ["id", "at", "command", "summary"], fmt))
+    click.echo(render(rows, ["id", "at", "command", "summary", "origin"], fmt))
 
 
 # -- members ------------------------------------------------------------------

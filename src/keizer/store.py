@@ -19,9 +19,11 @@ also records what changed: triggers log the SQL that reverts each row change
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import re
+import socket
 import sqlite3
 import tempfile
 import time
@@ -39,7 +41,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 #: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):
 #: long enough for any normal command, e.g. a large import, to commit.
 BUSY_TIMEOUT = 30.0
@@ -179,6 +181,9 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE competitions ADD COLUMN started INTEGER NOT NULL DEFAULT 0 CHECK (started IN (0, 1));
     ALTER TABLE players ADD COLUMN rating INTEGER CHECK (rating IS NULL OR rating BETWEEN 0 AND 4000)
     """,
+    # Where a change came from (user and computer), so that 'keizer undo' on a shared file
+    # can say whose work it is about to revert.
+    5: "ALTER TABLE changes ADD COLUMN origin TEXT",
 }
 
 #: Competition systems the database holds.
@@ -202,6 +207,8 @@ class Store:
         self.path: Path | None = None
         #: When changes are logged; a script that builds a demo season sets its own.
         self.clock: Callable[[], str] = _now
+        #: Who makes the changes (user on computer); the demo season sets its own too.
+        self.origin: Callable[[], str] = _origin
 
     @classmethod
     def open(cls, path: str | Path, create: bool = False, defer_upgrade: bool = False,
@@ -357,8 +364,8 @@ class Store:
             if self.conn.execute("SELECT 1 FROM undo_log WHERE change_id IS NULL LIMIT 1").fetchone() is None:
                 return  # nothing was written: no entry for 'keizer undo' to revert in vain
             cur = self.conn.execute(
-                "INSERT INTO changes (at, command, summary) VALUES (?, ?, ?)",
-                (self.clock(), command, self._summary),
+                "INSERT INTO changes (at, command, summary, origin) VALUES (?, ?, ?, ?)",
+                (self.clock(), command, self._summary, self.origin()),
             )
             self.conn.execute(
                 "UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (cur.lastrowid,)
@@ -419,9 +426,9 @@ class Store:
 
     def changes(self, limit: int = 20) -> list[dict[str, Any]]:
         return [
-            dict(id=r[0], at=r[1], command=r[2], summary=r[3])
+            dict(id=r[0], at=r[1], command=r[2], summary=r[3], origin=r[4])
             for r in self.conn.execute(
-                "SELECT id, at, command, summary FROM changes ORDER BY id DESC LIMIT ?", (limit,)
+                "SELECT id, at, command, summary, origin FROM changes ORDER BY id DESC LIMIT ?", (limit,)
             )
         ]
 
@@ -1074,6 +1081,15 @@ def season_of(moment: str) -> str:
     year, month = int(moment[:4]), int(moment[5:7])
     first = year if month >= 8 else year - 1
     return f"{first}-{first + 1}"
+
+
+def _origin() -> str:
+    """The user and computer making a change, e.g. ``anna on club-laptop``."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no user name to be had (a container without a passwd entry)
+        user = "someone"
+    return f"{user} on {socket.gethostname() or 'an unnamed computer'}"
 
 
 def _now() -> str:
