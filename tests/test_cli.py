@@ -195,6 +195,9 @@ def test_external_game_and_attendance_view(club, capsys):
     status = {r["name"]: r["status"] for r in json.loads(out)}
     assert status["Anna de Vries"] == "external (win)" and status["Bram Jansen"] == "unexcused"
     assert status["Cor Smit"] == "present"
+    assert run(capsys, club, "pair")[0] == 0
+    code, out, _ = run(capsys, club, "pairings")
+    assert "not playing: Anna de Vries (external win), Bram Jansen (unexcused)" in out
 
 
 def test_standings_csv_and_table(club, capsys):

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from conftest import KFC_SAMPLE, external, load_vector, vector_files
 
-from keizer.cli import main
 from keizer.formats import kfc
 from keizer.formats.season_json import FormatError
 from keizer.model import Absence, Result
+from test_cli import run
 
 # KFC's tables, written from its documented layout (docs: docs/switching.md).
 SCHEMA = """
@@ -89,16 +89,6 @@ def build(path: Path, players=PLAYERS, pairings=PAIRINGS, config=CONFIG, tstand=
     conn.commit()
     conn.close()
     return path
-
-
-def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--db", str(db), *args])
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def standing(capsys, db: Path, *args: str) -> list[dict]:

@@ -968,6 +968,7 @@ def _pairing_list(store: Store, comp_id: int, season, number: int, fmt: str) -> 
     for p in rnd.byes:
         click.echo(f"bye: {names[p]}")
     not_playing = [f"{names[p]} ({why.value})" for p, why in rnd.absent.items() if why.value != "bye"]
+    not_playing += [f"{names[p]} (external {result.value})" for p, result in rnd.external.items()]
     if not_playing:
         click.echo("not playing: " + ", ".join(sorted(not_playing)))
 
