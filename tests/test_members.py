@@ -84,7 +84,8 @@ def test_import_lists_additions_and_federation_ids(club, tmp_path, capsys):
         "added: Els",
         "2 members added, 1 updated, 1 unchanged",
     ]
-    assert members(capsys, club)["Cor Smit"] == {"id": 3, "name": "Cor Smit", "rating": 1600, "fed_id": "8200"}
+    assert members(capsys, club)["Cor Smit"] == {"id": 3, "name": "Cor Smit", "rating": 1600, "fed_id": "8200",
+                                                 "fide_id": None, "fide_rating": None}
 
 
 def test_an_empty_rating_keeps_the_rating(club, tmp_path, capsys):

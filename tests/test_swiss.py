@@ -411,7 +411,8 @@ def test_settings_of_a_swiss_tournament(rapid, capsys):
     code, out, _ = run(capsys, rapid, "competition", "settings", "--format", "json")
     assert json.loads(out) | {} == {"system": "swiss", "rounds": 5, "initial_colour": "white", "bye_points": "1",
                                      "excused_points": "1/2", "edition": "2026",
-                                     "tiebreaks": ["BH/C1", "BH", "DE", "ARO/C1", "WIN", "BWG", "BPG", "SB"]}
+                                     "tiebreaks": ["BH/C1", "BH", "DE", "ARO/C1", "WIN", "BWG", "BPG", "SB"],
+                                     "rating_list": "national"}
     assert run(capsys, rapid, "competition", "settings", "--set", "tiebreaks=SB,WIN", "--set", "bye_points=½")[0] == 0
     run(capsys, rapid, "pair")
     assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0

@@ -25,6 +25,7 @@ from keizer import limits
 from keizer.cli_types import BOARD, CATEGORY, COUNT, DATE, RATING, ROUND, ROUND_OR_ZERO, SEED, TIME_CONTROL, Whole
 from keizer.formats.season_json import FormatError
 from keizer.output import FORMATS, json_number, number, render
+from keizer.seasons import refuse_closed
 from keizer.settings import DESCRIPTIONS, PRESETS, SettingsError
 from keizer.store import Store, StoreError, explain
 
@@ -35,6 +36,7 @@ class Context:
         self.competition_ref = competition
         self._store: Store | None = None
         self.created = False
+        self.writing = False  # inside writing(): the competition a command fetches is the one it writes
 
     def store(self, create: bool = False, replace_empty: bool = False) -> Store:
         if self._store is None:
@@ -44,7 +46,10 @@ class Context:
         return self._store
 
     def comp(self, store: Store) -> dict[str, Any]:
-        return store.competition(self.competition_ref)
+        row = store.competition(self.competition_ref)
+        if self.writing:  # every command writes its competition through here: a closed one is refused
+            refuse_closed(row)
+        return row
 
 
 pass_ctx = click.make_pass_decorator(Context)
@@ -58,7 +63,8 @@ class _Commands(click.Group):
     """The command groups that live in modules of their own are imported only when
     used, so that the everyday commands start quickly."""
 
-    lazy = {"trf": "keizer.cli_trf:trf", "team": "keizer.cli_teams:team"}
+    lazy = {"trf": "keizer.cli_trf:trf", "team": "keizer.cli_teams:team", "season": "keizer.cli_seasons:season",
+            "ratings": "keizer.cli_ratings:ratings"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -86,8 +92,12 @@ def cli(ctx: click.Context, db: str, competition: str | None) -> None:
 def writing(ctx: Context, command: str, summary: str, create: bool = False) -> Iterator[Store]:
     store = ctx.store(create=create)
     # The log's summary quotes the arguments: bytes that are not UTF-8 (a file name) become '?'.
-    with store.change(command, summary.encode("utf-8", "replace").decode("utf-8")):
-        yield store
+    ctx.writing = True
+    try:
+        with store.change(command, summary.encode("utf-8", "replace").decode("utf-8")):
+            yield store
+    finally:
+        ctx.writing = False
 
 
 # -- database -----------------------------------------------------------------
@@ -171,12 +181,16 @@ _allow_duplicate = click.option(
 @click.argument("name")
 @click.option("--rating", type=RATING, help="Rating (0–4000).")
 @click.option("--fed-id", help="Federation id, e.g. the KNSB relatienummer.")
+@click.option("--fide-id", help="FIDE id (a number).")
+@click.option("--fide-rating", type=RATING, help="FIDE rating (0–4000); --rating is the national one.")
 @_allow_duplicate
 @pass_ctx
-def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None, allow_duplicate: bool) -> None:
+def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None, fide_id: str | None,
+               fide_rating: int | None, allow_duplicate: bool) -> None:
     """Add a member (refused when one with the same name exists, unless --allow-duplicate)."""
     with writing(ctx, "member add", f"add member {name}", create=True) as store:
-        member_id = store.add_member(name, rating, fed_id, allow_duplicate=allow_duplicate)
+        member_id = store.add_member(name, rating, fed_id, allow_duplicate=allow_duplicate, fide_id=fide_id,
+                                     fide_rating=fide_rating)
         name = store.member(member_id)["name"]
     click.echo(f"added member #{member_id} {name}")
 
@@ -241,7 +255,7 @@ def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate:
 @pass_ctx
 def member_list(ctx: Context, fmt: str) -> None:
     """All members."""
-    click.echo(render(ctx.store().members(), ["id", "name", "rating", "fed_id"], fmt))
+    click.echo(render(ctx.store().members(), ["id", "name", "rating", "fed_id", "fide_id", "fide_rating"], fmt))
 
 
 @member.command("edit")
@@ -249,24 +263,31 @@ def member_list(ctx: Context, fmt: str) -> None:
 @click.option("--name", help="New name.")
 @click.option("--rating", type=RATING, help="New rating (0–4000).")
 @click.option("--fed-id", help="New federation id.")
+@click.option("--fide-id", help="New FIDE id.")
+@click.option("--fide-rating", type=RATING, help="New FIDE rating (0–4000).")
 @_allow_duplicate
 @pass_ctx
 def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | None, fed_id: str | None,
-                allow_duplicate: bool) -> None:
-    """Change a member's name, rating or federation id (the member by name, #id or federation id)."""
-    fields = {k: v for k, v in dict(name=name, rating=rating, fed_id=fed_id).items() if v is not None}
+                fide_id: str | None, fide_rating: int | None, allow_duplicate: bool) -> None:
+    """Change a member's name, ratings or ids (the member by name, #id or federation id)."""
+    fields = {k: v for k, v in dict(name=name, rating=rating, fed_id=fed_id, fide_id=fide_id,
+                                    fide_rating=fide_rating).items() if v is not None}
     if not fields:
-        raise StoreError("nothing to change: give --name, --rating or --fed-id")
+        raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id or --fide-rating")
     with writing(ctx, "member edit", f"edit member {member_ref}") as store:
         old = store.find_member(member_ref)
         store.update_member(old["id"], allow_duplicate=allow_duplicate, **fields)
         new = store.member(old["id"])
         changed = "; ".join(
             f"renamed: {old['name']} → {new['name']}" if key == "name" else
-            f"{'federation id' if key == 'fed_id' else key} {_or_none(old[key])} → {_or_none(new[key])}"
-            for key in ("name", "rating", "fed_id") if old[key] != new[key]) or "nothing changed"
+            f"{_LABELS.get(key, key)} {_or_none(old[key])} → {_or_none(new[key])}"
+            for key in ("name", "rating", "fed_id", "fide_id", "fide_rating") if old[key] != new[key]
+        ) or "nothing changed"
         store.describe(f"edit member #{new['id']} {new['name']}: {changed}")
     click.echo(f"#{new['id']} {new['name']}: {changed}")
+
+
+_LABELS = {"fed_id": "federation id", "fide_id": "FIDE id", "fide_rating": "FIDE rating"}
 
 
 def _or_none(value: Any) -> str:
@@ -494,8 +515,9 @@ def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
     store = ctx.store()
     row = ctx.comp(store)
     settings = store.settings(row["id"]).to_dict()
+    settings["rating_list"] = store.rating_list(row["id"])
     rows = [{"setting": k, "value": "auto" if k == "top" and v is None else _setting_text(v),
-             "meaning": DESCRIPTIONS.get(k, "")} for k, v in settings.items()]
+             "meaning": DESCRIPTIONS.get(k, RATING_LIST_MEANING)} for k, v in settings.items()]
     if fmt == "json":
         click.echo(json.dumps({"preset": row["preset"], **settings}, ensure_ascii=False, indent=2))
     else:
@@ -511,14 +533,18 @@ def _system_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
             comp_ops.change_system_settings(store, ctx.comp(store)["id"], overrides)
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
-    view = comp_ops.system_settings_view(store, comp_id)
+    view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
     if fmt == "json":
         click.echo(json.dumps({"system": store.system(comp_id), **view}, ensure_ascii=False, indent=2))
         return
-    meaning = comp_ops.SYSTEM_SETTINGS[store.system(comp_id)]
+    meaning = {**comp_ops.SYSTEM_SETTINGS[store.system(comp_id)], "rating_list": RATING_LIST_MEANING}
     rows = [{"setting": k, "value": _setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
             for k, v in view.items()]
     click.echo(render(rows, ["setting", "value", "meaning"], fmt))
+
+
+RATING_LIST_MEANING = ("national or fide: the rating that orders the players, frozen from that list "
+                       "when round 1 is paired")
 
 
 def _setting_text(value: Any) -> str:
@@ -1464,23 +1490,40 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
 @cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--name", help="Competition name (default: the file's).")
+@click.option("--system", type=click.Choice(["keizer", "swiss", "roundrobin"]),
+              help="TRF: import as this system (default: keizer for keizer's own export, else from the file).")
+@click.option("--preset", type=click.Choice(list(PRESETS)), help="Keizer from TRF or CSV: the preset (classic).")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Keizer from TRF or CSV: override a setting.")
+@click.option("--dry-run", is_flag=True, help="Rounds CSV: show the plan and the new members without writing.")
 @pass_ctx
-def import_(ctx: Context, file: Path, name: str | None) -> None:
-    """Import a season JSON file, a FIDE TRF file or a KeizerForClubs database (.s3db)
-    as a new competition.
+def import_(ctx: Context, file: Path, name: str | None, system: str | None, preset: str | None,
+            sets: tuple[str, ...], dry_run: bool) -> None:
+    """Import a season JSON file, a FIDE TRF file, a rounds CSV or a KeizerForClubs
+    database (.s3db) as a new competition.
 
     A TRF round-robin becomes a round-robin group, any other TRF tournament a Swiss
-    event ranked by points and the file's tie-break list.
+    event ranked by points and the file's tie-break list; with --system keizer (the
+    default for keizer's own export of a Keizer competition) a Keizer competition.
+    A CSV of rounds (round;date;white;black;result) becomes a Keizer competition.
     """
+    from keizer import cli_switch
+    from keizer.formats.rounds_csv import header_kind
+
     raw = file.read_bytes()
     if raw.startswith(b"SQLite format 3\x00") or file.suffix.lower() == ".s3db":  # KeizerForClubs
         from keizer.cli_kfc import import_kfc
 
         import_kfc(ctx, file, name, writing)
         return
-    if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
-        _import_trf(ctx, file, name)
+    if file.suffix.lower() == ".csv" or header_kind(raw[:4096].decode("utf-8", "replace")):
+        cli_switch.refuse_options("csv", system, preset, sets, dry_run)
+        cli_switch.import_rounds(ctx, file, raw, name, preset or "classic", _parse_sets(sets), dry_run, writing)
         return
+    if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
+        cli_switch.refuse_options("trf", system, preset, sets, dry_run)
+        _import_trf(ctx, file, name, system, preset, _parse_sets(sets))
+        return
+    cli_switch.refuse_options("json", system, preset, sets, dry_run)
     from keizer.formats.season_json import decode, load_season
 
     try:
@@ -1494,12 +1537,21 @@ def import_(ctx: Context, file: Path, name: str | None) -> None:
     click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
 
 
-def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
+def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,
+                overrides: dict[str, str] | None = None) -> None:
     from keizer.formats.trf import read
+    from keizer.formats.trf_keizer import is_keizer_export
     from keizer.points import season_of
     from keizer.tiebreaks import Scoring, System, recommended_for
 
     t = read(file)
+    if force == "keizer" or (force is None and not t.is_team and is_keizer_export(t)):
+        from keizer.cli_switch import import_trf_keizer
+
+        import_trf_keizer(ctx, file, t, name, preset or "classic", overrides or {}, writing)
+        return
+    if preset or overrides:
+        raise StoreError("--preset and --set are for a Keizer competition: add --system keizer")
     if t.is_team:
         from keizer.teamevent import import_team_tournament
 
@@ -1509,7 +1561,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None) -> None:
         click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
         return
     season = season_of(t)
-    system = "roundrobin" if t.system is System.ROUND_ROBIN else "swiss"
+    system = force or ("roundrobin" if t.system is System.ROUND_ROBIN else "swiss")
     scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
     # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
     # for this file (which knows whether its ratings can be relied on).

@@ -955,6 +955,9 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
     """Change settings of a competition that is not Keizer; every value is checked
     before anything is written."""
     system = store.system(comp_id)
+    overrides = dict(overrides)
+    if "rating_list" in overrides:  # a column of its own: every system has one
+        store.set_rating_list(comp_id, overrides.pop("rating_list"))
     allowed = dict(SYSTEM_SETTINGS[system])
     schedule = store.system_settings(comp_id).get("schedule") if system == "team" else None
     if schedule == "knockout":  # a bracket has no tie-break list, and no planned number of rounds

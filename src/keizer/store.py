@@ -41,7 +41,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 #: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):
 #: long enough for any normal command, e.g. a large import, to commit.
 BUSY_TIMEOUT = 30.0
@@ -184,7 +184,18 @@ MIGRATIONS: dict[int, str] = {
     # Where a change came from (user and computer), so that 'keizer undo' on a shared file
     # can say whose work it is about to revert.
     5: "ALTER TABLE changes ADD COLUMN origin TEXT",
+    # Rating lists: a member keeps a national and a FIDE rating side by side, and each
+    # competition says which list orders it (and which one its frozen ratings come from).
+    6: """
+    ALTER TABLE members ADD COLUMN fide_id TEXT;
+    ALTER TABLE members ADD COLUMN fide_rating INTEGER CHECK (fide_rating IS NULL OR fide_rating BETWEEN 0 AND 4000);
+    ALTER TABLE competitions ADD COLUMN rating_list TEXT NOT NULL DEFAULT 'national'
+        CHECK (rating_list IN ('national', 'fide'))
+    """,
 }
+
+#: The rating lists a competition can be ordered by: the member column each one fills.
+RATING_LISTS = {"national": "rating", "fide": "fide_rating"}
 
 #: Competition systems the database holds.
 SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
@@ -288,6 +299,8 @@ class Store:
     def _upgrade(self, version: int) -> None:
         for v in range(version, SCHEMA_VERSION):
             self._apply_migration(v)
+        if version <= 4:  # after the last migration: freezing reads the schema of today
+            self._freeze_v5()
         self._install_triggers()
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
@@ -311,8 +324,6 @@ class Store:
     def _apply_migration(self, version: int) -> None:
         for statement in _split_sql(MIGRATIONS[version]):
             self.conn.execute(statement)
-        if version == 4:
-            self._freeze_v5()
 
     def _freeze_v5(self) -> None:
         """Schema 5 on a file that has a past: the season each competition belongs to,
@@ -444,30 +455,36 @@ class Store:
     # -- members ------------------------------------------------------------
 
     def add_member(self, name: str, rating: int | None = None, fed_id: str | None = None, *,
-                   allow_duplicate: bool = True) -> int:
+                   allow_duplicate: bool = True, fide_id: str | None = None, fide_rating: int | None = None) -> int:
         """Add a member; without ``allow_duplicate``, refuse a name that equals an existing
         member's up to case, accents and spaces (importers of past seasons do add namesakes)."""
         name = _clean_name(name)
         _check_rating(rating)
+        _check_rating(fide_rating)
         fed_id = _clean_fed_id(fed_id)
+        fide_id = _clean_fide_id(fide_id)
         if not allow_duplicate:
             self._refuse_namesake(name)
         cur = self.conn.execute(
-            "INSERT INTO members (name, rating, fed_id) VALUES (?, ?, ?)", (name, rating, fed_id)
+            "INSERT INTO members (name, rating, fed_id, fide_id, fide_rating) VALUES (?, ?, ?, ?, ?)",
+            (name, rating, fed_id, fide_id, fide_rating)
         )
         return int(cur.lastrowid)
 
     def update_member(self, member_id: int, *, allow_duplicate: bool = True, **fields: Any) -> None:
-        allowed = {"name", "rating", "fed_id"}
+        allowed = {"name", "rating", "fed_id", "fide_id", "fide_rating"}
         sets = {k: v for k, v in fields.items() if k in allowed}
         if "name" in sets:
             sets["name"] = _clean_name(sets["name"])
             if not allow_duplicate:
                 self._refuse_namesake(sets["name"], member_id)
-        if "rating" in sets:
-            _check_rating(sets["rating"])
+        for key in ("rating", "fide_rating"):
+            if key in sets:
+                _check_rating(sets[key])
         if "fed_id" in sets:
             sets["fed_id"] = _clean_fed_id(sets["fed_id"])
+        if "fide_id" in sets:
+            sets["fide_id"] = _clean_fide_id(sets["fide_id"])
         current = self.member(member_id)
         sets = {k: v for k, v in sets.items() if current[k] != v}  # an unchanged value is no change to undo
         if sets:
@@ -487,10 +504,11 @@ class Store:
                 "--allow-duplicate, or give a distinguishing name (a middle initial, a town)")
 
     def members(self) -> list[dict[str, Any]]:
-        return self._rows("SELECT id, name, rating, fed_id FROM members ORDER BY name COLLATE NOCASE, id")
+        return self._rows("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members "
+                          "ORDER BY name COLLATE NOCASE, id")
 
     def member(self, member_id: int) -> dict[str, Any]:
-        row = self._row("SELECT id, name, rating, fed_id FROM members WHERE id = ?", (member_id,))
+        row = self._row("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members WHERE id = ?", (member_id,))
         if row is None:
             raise StoreError(f"no member with id {member_id}")
         return row
@@ -500,12 +518,12 @@ class Store:
         text = ref.strip()
         number = _id_number(text.removeprefix("#"))
         if number is not None:
-            row = self._row("SELECT id, name, rating, fed_id FROM members WHERE id = ?", (number,))
+            row = self._row("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members WHERE id = ?", (number,))
             if row:
                 return row
         if text.startswith("#"):
             raise StoreError(f"there is no member {text[:20]}; see 'keizer member list'")
-        row = self._row("SELECT id, name, rating, fed_id FROM members WHERE fed_id = ?", (text,))
+        row = self._row("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members WHERE fed_id = ?", (text,))
         if row:
             return row
         return pick_by_name(self.members(), text, "member", "keizer member list")
@@ -523,6 +541,8 @@ class Store:
             raise StoreError(f"unknown competition system {system!r} (choose from {', '.join(SYSTEMS)})")
         if self._row("SELECT id FROM competitions WHERE name = ?", (name,)):
             raise StoreError(f"a competition named {name!r} exists already; choose another name")
+        overrides = dict(overrides)
+        rating_list = str(overrides.pop("rating_list", "national"))  # a column of its own
         try:
             settings = Settings.from_preset(preset, overrides)
         except SettingsError as e:
@@ -536,6 +556,7 @@ class Store:
              json.dumps(dict(system_settings or {}), ensure_ascii=False), created,
              season or self.get_meta("club_season") or season_of(created)),
         )
+        self.set_rating_list(int(cur.lastrowid), rating_list)
         self.set_meta("current_competition", str(cur.lastrowid))
         return int(cur.lastrowid)
 
@@ -565,6 +586,9 @@ class Store:
     def update_settings(self, comp_id: int, overrides: Mapping[str, Any]) -> Settings:
         row = self._row("SELECT preset, overrides FROM competitions WHERE id = ?", (comp_id,))
         assert row is not None
+        overrides = dict(overrides)
+        if "rating_list" in overrides:  # a column of its own: every system has one
+            self.set_rating_list(comp_id, str(overrides.pop("rating_list")))
         merged = {**json.loads(row["overrides"]), **overrides}
         try:
             settings = Settings.from_preset(row["preset"], merged)
@@ -627,19 +651,39 @@ class Store:
         return bool(row and row["started"])
 
     def start(self, comp_id: int) -> None:
-        """Freeze each player's rating as it is now (a later rating list changes nothing),
-        and a Keizer competition's whole initial order (a later entrant comes after it)."""
+        """Freeze each player's rating as it is now from the competition's rating list (a
+        later list changes nothing), and a Keizer competition's whole initial order (a
+        later entrant comes after it)."""
         from keizer.scoring import initial_order
 
         if self.started(comp_id):
             return
         self.conn.execute("UPDATE competitions SET started = 1 WHERE id = ?", (comp_id,))
+        column = RATING_LISTS[self.rating_list(comp_id)]
         self.conn.execute(
-            "UPDATE players SET rating = (SELECT rating FROM members WHERE members.id = players.member_id) "
+            f"UPDATE players SET rating = (SELECT {column} FROM members WHERE members.id = players.member_id) "
             "WHERE competition_id = ?", (comp_id,))
         if self.system(comp_id) == "keizer":
             frozen = initial_order(self.load_season(comp_id))
             self.set_system_settings(comp_id, {**self.system_settings(comp_id), "frozen_order": frozen})
+
+    def rating_list(self, comp_id: int) -> str:
+        """Which rating list orders the competition: national (members.rating) or fide."""
+        row = self._row("SELECT rating_list FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return str(row["rating_list"])
+
+    def set_rating_list(self, comp_id: int, value: str) -> None:
+        """Choose the rating list; only before play begins, since ratings freeze then."""
+        value = value.strip().lower()
+        if value not in RATING_LISTS:
+            raise StoreError(f"rating_list must be one of {', '.join(RATING_LISTS)}, not {value[:20]!r}")
+        if value == self.rating_list(comp_id):
+            return
+        if self.started(comp_id):
+            raise StoreError(f"rating_list cannot change now: the ratings were frozen from the "
+                             f"{self.rating_list(comp_id)} list when round 1 was paired")
+        self.conn.execute("UPDATE competitions SET rating_list = ? WHERE id = ?", (value, comp_id))
 
     def unfreeze(self, comp_id: int) -> None:
         """Undo :meth:`start` once the competition has no game again (round 1 unpaired)."""
@@ -682,7 +726,7 @@ class Store:
             key = f"m{member_id}"
         elif self._row("SELECT id FROM players WHERE competition_id = ? AND key = ?", (comp_id, key)):
             raise StoreError(f"player id {key!r} is used twice in this competition")
-        rating = self.member(member_id)["rating"] if self.started(comp_id) else None
+        rating = self.member(member_id)[RATING_LISTS[self.rating_list(comp_id)]] if self.started(comp_id) else None
         self.conn.execute(
             "INSERT INTO players (competition_id, member_id, key, start_no, joined, category, rating) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -695,7 +739,8 @@ class Store:
         indexed look-up, so an import that finds each new player stays linear)."""
         return self._rows(
             "SELECT p.id, p.key, p.start_no, p.joined, p.withdrawn_after, p.category, p.default_attendance, "
-            "p.member_id, m.name, CASE WHEN c.started THEN p.rating ELSE m.rating END AS rating, m.fed_id "
+            "p.member_id, m.name, CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide' THEN m.fide_rating "
+            "ELSE m.rating END AS rating, m.fed_id "
             "FROM players p JOIN members m ON m.id = p.member_id JOIN competitions c ON c.id = p.competition_id "
             f"WHERE p.competition_id = ? {'' if key is None else 'AND p.key = ?'} ORDER BY p.start_no",
             (comp_id,) if key is None else (comp_id, key),
@@ -835,8 +880,10 @@ class Store:
                            (comp_id,))
         for team in teams:
             team["members"] = self._rows(
-                "SELECT p.id AS player_id, p.key, m.name, m.rating, t.board, t.reserve FROM team_members t "
-                "JOIN players p ON p.id = t.player_id JOIN members m ON m.id = p.member_id "
+                "SELECT p.id AS player_id, p.key, m.name, CASE WHEN c.started THEN p.rating "
+                "WHEN c.rating_list = 'fide' THEN m.fide_rating ELSE m.rating END AS rating, t.board, t.reserve "
+                "FROM team_members t JOIN players p ON p.id = t.player_id JOIN members m ON m.id = p.member_id "
+                "JOIN competitions c ON c.id = p.competition_id "
                 "WHERE t.team_id = ? ORDER BY t.reserve, t.board", (team["id"],))
         return teams
 
@@ -1113,6 +1160,16 @@ def _clean_fed_id(fed_id: str | None) -> str | None:
     if not FED_ID.fullmatch(fed_id):
         raise StoreError(f"federation id {fed_id[:40]!r} is not valid: use up to 32 letters, digits, '.', '/' or '-'")
     return fed_id
+
+
+def _clean_fide_id(fide_id: str | None) -> str | None:
+    """A FIDE id as stored: None when empty; ASCII digits only (FIDE ids are numbers)."""
+    if fide_id is None or not fide_id.strip():
+        return None
+    fide_id = fide_id.strip()
+    if not re.fullmatch(r"[0-9]{1,12}", fide_id):
+        raise StoreError(f"FIDE id {fide_id[:40]!r} is not valid: use the number FIDE gives, up to 12 digits")
+    return fide_id
 
 
 def _clean_season(season: str) -> str:

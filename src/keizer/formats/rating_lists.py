@@ -1,0 +1,328 @@
+"""Rating lists: the KNSB's (national) and FIDE's, as downloaded, zipped or not.
+
+* The KNSB list is a semicolon CSV in Windows-1252 (``Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S``),
+  read as :mod:`keizer.formats.members_csv` reads a member list; the relatienummer is the
+  member's federation id.
+* FIDE's TXT download has fixed-width columns named by its first line
+  (``ID Number      Name … Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng …``; the
+  standard-only list names its rating column after the month, ``DEC25``).  The columns are
+  found from that header, so a list with other columns (rapid, blitz) reads the same.
+* FIDE's XML download: ``<playerslist><player><fideid>…</fideid><name>…</name>…<rating>…</rating>
+  …</player>…``.
+
+FIDE's full list has more than a million players; a club needs a few hundred of them, so
+:func:`read` streams the file and keeps only the lines of the ids (and, when names may be
+matched, the names) it is asked for.
+
+>>> import io
+>>> txt = (b"ID Number      Name                           Fed Sex Tit  SRtng SGm\\n"
+...        b"1503014        Carlsen, Magnus                NOR M   GM   2837  9\\n"
+...        b"1000000        Somebody, Else                 NED F        1500  0\\n")
+>>> found = read(io.BytesIO(txt), {"fide": {"1503014"}, "national": set()})
+>>> found.kind, found.by_id["1503014"].rating, found.by_id["1503014"].name, len(found.by_id)
+('fide', 2837, 'Carlsen, Magnus', 1)
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import IO, Any
+from xml.etree import ElementTree
+
+from keizer.formats.members_csv import _shown
+from keizer.formats.members_csv import parse as parse_csv
+from keizer.formats.season_json import FormatError
+from keizer.store import fold_name
+
+#: Kind of list → (the member's id column, its rating column, how the id is called).
+COLUMNS = {"national": ("fed_id", "rating", "federation id"), "fide": ("fide_id", "fide_rating", "FIDE id")}
+
+#: A CSV list is read whole: the KNSB's has some 20,000 lines (about 2 MB).
+MAX_CSV_BYTES = 64 * 1024 * 1024
+
+_MONTH = re.compile(rb"[A-Z]{3}[0-9]{2}")
+_PROGRESS_EVERY = 1 << 16
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player of a list that the club may need."""
+
+    line: int
+    id: str
+    name: str
+    rating: int | None  # None: unrated in this list
+
+
+@dataclass
+class RatingList:
+    kind: str  # "national" or "fide"
+    by_id: dict[str, Entry] = field(default_factory=dict)
+    #: Folded names ("magnus carlsen" and "carlsen, magnus") → the entries with that name.
+    by_name: dict[str, list[Entry]] = field(default_factory=dict)
+
+
+def name_keys(name: str) -> set[str]:
+    """The folded forms a name is compared in: as written, and 'Last, First' turned round.
+
+    >>> sorted(name_keys("Vries, Anna de"))
+    ['anna de vries', 'vries, anna de']
+    """
+    keys = {fold_name(name)}
+    last, comma, first = name.partition(",")
+    if comma and first.strip():
+        keys.add(fold_name(f"{first} {last}"))
+    return keys
+
+
+def read(stream: IO[bytes], ids: Mapping[str, set[str]], names: set[str] | None = None,
+         progress: Callable[[int], None] | None = None) -> RatingList:
+    """The entries of the list in ``stream`` (a zip archive holding one list, or the list)
+    whose id is in ``ids[kind]`` or, with ``names`` (folded, see :func:`name_keys`),
+    whose name is one of them.  ``progress`` is called now and then with the bytes read."""
+    if zipfile.is_zipfile(stream):
+        stream.seek(0)
+        try:
+            archive = zipfile.ZipFile(stream)
+            lists = [i for i in archive.infolist() if not i.is_dir()
+                     and i.filename.lower().endswith((".txt", ".xml", ".csv"))]
+            if len(lists) != 1:
+                raise FormatError(f"the zip archive holds {len(lists)} rating lists (.txt, .xml or .csv files); "
+                                  "it must hold one: unzip it and import the list itself")
+            with archive.open(lists[0]) as inner:
+                return _read_plain(inner, ids, names, progress)
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, zlib.error) as e:
+            raise FormatError(f"the zip archive is damaged ({e}); download it again") from None
+    stream.seek(0)
+    if stream.read(4) == b"PK\x03\x04":  # a zip archive without its directory at the end: cut off
+        raise FormatError("the zip archive is damaged or cut off (it has no directory); download it again")
+    stream.seek(0)
+    return _read_plain(stream, ids, names, progress)
+
+
+def _read_plain(stream: IO[bytes], ids: Mapping[str, set[str]], names: set[str] | None,
+                progress: Callable[[int], None] | None) -> RatingList:
+    counted = _Counting(stream, progress)
+    buffered = io.BufferedReader(counted, 1 << 20)  # type: ignore[arg-type]
+    start = buffered.peek(4096)[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if start.startswith(b"<"):
+        return _read_xml(buffered, ids["fide"], names)
+    if start.startswith(b"ID Number"):
+        return _read_txt(buffered, ids["fide"], names)
+    data = buffered.read(MAX_CSV_BYTES + 1)
+    if len(data) > MAX_CSV_BYTES:
+        raise FormatError("the file is larger than any KNSB rating list and is not a FIDE list (its first line "
+                          "is not 'ID Number  Name …'); check that it is the rating list")
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16 text has NULs
+        raise FormatError("this is not a rating list: it is neither text (the KNSB list, FIDE's TXT list) "
+                          "nor XML (FIDE's XML list)")
+    return _read_csv(data, ids["national"], names)
+
+
+class _Counting(io.RawIOBase):
+    """A raw stream that reports how many bytes have been read."""
+
+    def __init__(self, inner: IO[bytes], progress: Callable[[int], None] | None):
+        self.inner, self.progress, self.done, self.reported = inner, progress, 0, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.inner.read(len(buffer))
+        buffer[:len(data)] = data
+        self.done += len(data)
+        if self.progress and self.done - self.reported >= _PROGRESS_EVERY:
+            self.progress(self.done - self.reported)
+            self.reported = self.done
+        return len(data)
+
+
+def _add(found: RatingList, entry: Entry, keys: Iterable[str], unit: str = "line") -> None:
+    if entry.id in found.by_id:
+        raise FormatError(f"{unit} {entry.line}: {COLUMNS[found.kind][2]} {entry.id} is in the list twice "
+                          f"({unit} {found.by_id[entry.id].line}); download the list again")
+    found.by_id[entry.id] = entry
+    for key in keys:
+        found.by_name.setdefault(key, []).append(entry)
+
+
+def _rating(raw: str, where: str) -> int | None:
+    raw = raw.strip()
+    if not raw or raw == "0":
+        return None
+    if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) > 4000:
+        raise FormatError(f"{where}: rating {_shown(raw[:20])!r} is not a whole number from 0 to 4000; "
+                          "download the list again")
+    return int(raw)
+
+
+def _text(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", "replace")
+
+
+def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> RatingList:
+    header = stream.readline().lstrip(b"\xef\xbb\xbf").rstrip(b"\r\n")
+    starts = [m.start() for m in re.finditer(rb"\S+", header.replace(b"ID Number", b"ID_Number"))]
+    tokens = header.replace(b"ID Number", b"ID_Number").split()
+    ends = dict(zip(tokens, starts[1:] + [len(header) + 100]))
+    begins = dict(zip(tokens, starts))
+    rating_name = b"SRtng" if b"SRtng" in begins else next((t for t in tokens if _MONTH.fullmatch(t)), None)
+    if b"Name" not in begins or rating_name is None:
+        raise FormatError("line 1: a FIDE TXT list names the columns 'ID Number', 'Name' and 'SRtng' (or the "
+                          "month, like 'DEC25'); this header has not; download the list again")
+    id_end, name_at, name_end = begins[b"Name"], begins[b"Name"], ends[b"Name"]
+    rating_at, rating_end = begins[rating_name], ends[rating_name]
+    found = RatingList("fide")
+    # Folding a million names takes long: a name is folded only when its first word is a word
+    # of some member's name (or it is not ASCII, which bytes.lower() does not fold).
+    words = {w.encode() for key in names or () for w in key.replace(",", " ").split() if w.isascii()}
+    for number, line in enumerate(stream, start=2):
+        if len(line) < rating_end and not line.endswith(b"\n") and line.strip():
+            raise FormatError(f"line {number} ends before its rating: the file is cut off; download it again")
+        fide_id = line[:id_end].strip()
+        if not fide_id:
+            if line.strip():
+                raise FormatError(f"line {number}: no FIDE id in the first column; download the list again")
+            continue
+        if not fide_id.isdigit():
+            raise FormatError(f"line {number}: FIDE id {_shown(_text(fide_id[:20]))!r} is not a number; "
+                              "is this FIDE's TXT list? download it again")
+        key = fide_id.decode("ascii")
+        keys: set[str] = set()
+        if names is not None:
+            raw = line[name_at:name_end]
+            first = raw.replace(b",", b" ").split(None, 1)[:1]
+            if not raw.isascii() or (first and first[0].lower() in words):
+                keys = name_keys(_text(raw).strip()) & names
+        if key not in wanted and not keys:
+            continue
+        text = _text(line.rstrip(b"\r\n"))
+        rating = _rating(text[rating_at:rating_end], f"line {number}")
+        _add(found, Entry(number, key, text[name_at:name_end].strip(), rating), keys)
+    return found
+
+
+def _read_xml(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> RatingList:
+    found = RatingList("fide")
+    count = 0
+    words = {w for key in names or () for w in key.replace(",", " ").split()}  # see _read_txt
+    root: ElementTree.Element | None = None
+    try:
+        for event, element in ElementTree.iterparse(stream, events=("start", "end")):
+            if root is None:
+                root = element
+            if event != "end" or element.tag != "player":
+                continue
+            count += 1
+            fide_id = (element.findtext("fideid") or "").strip()
+            name = (element.findtext("name") or "").strip()
+            keys: set[str] = set()
+            first = name.replace(",", " ").split(None, 1)[:1]
+            if names is not None and (not name.isascii() or (first and first[0].lower() in words)):
+                keys = name_keys(name) & names
+            if fide_id in wanted or keys:
+                if not fide_id.isascii() or not fide_id.isdigit():
+                    raise FormatError(f"player {count}: FIDE id {_shown(fide_id[:20])!r} is not a number")
+                rating = _rating(element.findtext("rating") or "", f"player {count}")
+                _add(found, Entry(count, fide_id, name, rating), keys, "player")
+            root.clear()  # drop the players read: memory stays flat over a million of them
+    except ElementTree.ParseError as e:
+        raise FormatError(f"the XML list is broken or cut off ({e}); download it again") from None
+    if count == 0:
+        raise FormatError("the XML file holds no <player> records; is it FIDE's XML rating list?")
+    return found
+
+
+def _read_csv(data: bytes, wanted: set[str], names: set[str] | None) -> RatingList:
+    found = RatingList("national")
+    for row in parse_csv(data):
+        keys = name_keys(row.name) & names if names is not None else set()
+        if row.fed_id is None and not keys:
+            continue
+        if (row.fed_id or "") in wanted or keys:
+            _add(found, Entry(row.line, row.fed_id or "", row.name, row.rating), keys)
+    return found
+
+
+@dataclass(frozen=True)
+class Update:
+    member_id: int
+    fields: Mapping[str, Any]
+    report: str
+
+
+@dataclass(frozen=True)
+class RatingPlan:
+    kind: str
+    updates: tuple[Update, ...]
+    unchanged: int
+    #: Members with an id of this list that the list does not hold, or a name it holds twice.
+    not_found: tuple[str, ...]
+    #: Members without an id of this list (and not matched by name).
+    without_id: tuple[str, ...]
+
+
+def wanted(members: list[dict[str, Any]]) -> dict[str, set[str]]:
+    """The ids of each kind of list that the members have."""
+    return {kind: {m[column] for m in members if m[column]} for kind, (column, _r, _l) in COLUMNS.items()}
+
+
+def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = False) -> RatingPlan:
+    """What the list changes: each member with an id of the list's kind gets that entry's
+    rating (an unrated entry keeps the old one); with ``match_names``, a member without
+    such an id gets the id and rating of the one entry with the same name (never when two
+    entries have it, or the entry is another member's).
+
+    >>> entry = Entry(2, "7", "Vries, Anna de", 1900)
+    >>> found = RatingList("fide", {"7": entry}, {key: [entry] for key in name_keys(entry.name)})
+    >>> anna = {"id": 1, "name": "Anna de Vries", "fide_id": None, "fide_rating": None}
+    >>> plan(found, [anna]).without_id, plan(found, [anna], match_names=True).updates[0].report
+    (('Anna de Vries',), 'Anna de Vries: FIDE id none → 7 (by name, line 2), FIDE rating none → 1900')
+    """
+    id_column, rating_column, id_label = COLUMNS[found.kind]
+    label = "FIDE rating" if found.kind == "fide" else "rating"
+    taken = {m[id_column] for m in members if m[id_column]}
+    updates: list[Update] = []
+    not_found: list[str] = []
+    without_id: list[str] = []
+    unchanged = 0
+    for member in members:
+        fields: dict[str, Any] = {}
+        report: list[str] = []
+        entry = found.by_id.get(member[id_column]) if member[id_column] else None
+        if member[id_column] and entry is None:
+            not_found.append(f"{member['name']} ({id_label} {member[id_column]}): not in the list")
+            continue
+        if entry is None:
+            hits = [e for key in name_keys(member["name"]) for e in found.by_name.get(key, [])] if match_names else []
+            hits = list({e.id: e for e in hits if e.id and e.id not in taken}.values())
+            if len(hits) > 1:
+                shown = ", ".join(f"{e.id} (line {e.line})" for e in hits[:5])
+                not_found.append(f"{member['name']}: {len(hits)} players of that name in the list ({shown}); "
+                                 f"set the {id_label} with 'keizer member edit'")
+                continue
+            if not hits:
+                without_id.append(member["name"])
+                continue
+            entry = hits[0]
+            taken.add(entry.id)
+            fields[id_column] = entry.id
+            report.append(f"{id_label} none → {entry.id} (by name, line {entry.line})")
+        if entry.rating is not None and entry.rating != member[rating_column]:
+            fields[rating_column] = entry.rating
+            old = "none" if member[rating_column] is None else member[rating_column]
+            report.append(f"{label} {old} → {entry.rating}")
+        if fields:
+            updates.append(Update(member["id"], fields, f"{member['name']}: " + ", ".join(report)))
+        else:
+            unchanged += 1
+    return RatingPlan(found.kind, tuple(updates), unchanged, tuple(not_found), tuple(without_id))

@@ -1,0 +1,99 @@
+"""A FIDE TRF tournament as a Keizer season (``keizer import x.trf --system keizer``).
+
+Games and forfeits carry over as they are.  TRF's rounds without a game have no exact
+Keizer equivalent; each becomes the nearest absence and is listed, one line each, so the
+officer can check it and mark it otherwise with ``keizer attend --round N``:
+
+* ``U`` (pairing-allocated bye), or ``+`` with no opponent (how older programs wrote it):
+  the round's ``bye``;
+* ``H`` (half-point bye, requested): ``excused``;
+* ``F`` (full-point bye, given by the organiser): ``club``, the full-value absence that is
+  not the pairing's odd-number bye;
+* ``Z`` (zero-point bye, or a round the player's line stops before) and ``-`` with no
+  opponent: ``unexcused``.
+
+A file written by ``keizer export --format trf`` (record 092 names a Keizer competition)
+wrote ``U`` for the bye and ``H`` for an excused absence and nothing else, so those come
+back exactly and only its ``Z`` rounds are listed: they were an unexcused absence, club
+duty, an external game, or a round before the player joined or after they withdrew.
+
+>>> from keizer.formats.trf import parse
+>>> t = parse('''012 Club
+... 001    1      Anna                              1850                             1.0          2 w 1  0000 - H
+... 001    2      Bram                              1700                             0.0          1 b 0  0000 - U''')
+>>> imp = keizer_season(t, Settings())
+>>> [dict(r.absent) for r in imp.season.rounds][1]
+{'1': <Absence.EXCUSED: 'excused'>, '2': <Absence.BYE: 'bye'>}
+>>> imp.notes
+('round 2, Anna (#1): H (half-point bye) → excused', 'round 2, Bram (#2): U (pairing-allocated bye) → bye')
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from keizer.model import Absence, Season
+from keizer.points import season_of
+from keizer.settings import Settings
+from keizer.tiebreaks.model import Code, Tournament
+
+#: Record 092 as ``keizer export --format trf`` writes it for a Keizer competition.
+KEIZER_092 = "Individual: Keizer"
+
+#: A TRF round without a game → the Keizer absence it becomes, and how TRF names the code.
+_MAPPED = {
+    Code.PAB: (Absence.BYE, "U (pairing-allocated bye)"),
+    Code.FORFEIT_WIN: (Absence.BYE, "+ without an opponent (a bye)"),
+    Code.HPB: (Absence.EXCUSED, "H (half-point bye)"),
+    Code.FPB: (Absence.CLUB, "F (full-point bye)"),
+    Code.ZPB: (Absence.UNEXCUSED, "Z (zero-point bye or no entry)"),
+    Code.FORFEIT_LOSS: (Absence.UNEXCUSED, "- without an opponent"),
+}
+#: A FIDE id: digits only, as the rating list has them.
+_FIDE_ID = re.compile(r"[1-9][0-9]{0,10}")
+
+
+@dataclass(frozen=True)
+class TrfSeason:
+    season: Season
+    #: Player id → the FIDE id the file gives (valid ones only), for the member's federation id.
+    fide_ids: dict[str, str]
+    #: One line per round the season cannot hold exactly, and per value left out.
+    notes: tuple[str, ...]
+    from_keizer: bool
+
+
+def is_keizer_export(t: Tournament) -> bool:
+    """Whether keizer itself wrote the file from a Keizer competition (its record 092)."""
+    return any(line[:3] == "092" and line[4:].strip().startswith(KEIZER_092) for line in t.info)
+
+
+def keizer_season(t: Tournament, settings: Settings, name: str | None = None) -> TrfSeason:
+    """The rounds of ``t`` as a Keizer season scored with ``settings`` (players keyed by start number)."""
+    base = season_of(t)  # games, forfeits and dates; its absences are replaced below
+    own = is_keizer_export(t)
+    names = {p.id: f"{p.name} (#{p.start_no})" for p in base.players}
+    notes: list[str] = []
+    rounds = []
+    for rnd in base.rounds:
+        absent: dict[str, Absence] = {}
+        for p in sorted(t.players, key=lambda p: p.start_no):
+            pid = str(p.start_no)
+            if pid not in rnd.absent:
+                continue
+            code = p.results[rnd.number - 1].code if rnd.number <= len(p.results) else Code.ZPB
+            became, what = _MAPPED.get(code, (Absence.UNEXCUSED, code.value))
+            absent[pid] = became
+            if not own or code is Code.ZPB:
+                hint = " (or club duty, an external game, not yet joined, withdrawn)" if own else ""
+                notes.append(f"round {rnd.number}, {names[pid]}: {what} → {became.value}{hint}")
+        rounds.append(replace(rnd, absent=absent))
+    fide_ids = {}
+    for p in t.players:
+        if p.fide_id and _FIDE_ID.fullmatch(p.fide_id):
+            fide_ids[str(p.start_no)] = p.fide_id
+        elif p.fide_id and p.fide_id.strip("0"):
+            notes.append(f"{names[str(p.start_no)]}: FIDE id {p.fide_id!r} is not a number; not stored")
+    season = Season(name or base.name, settings, base.players, tuple(rounds))
+    return TrfSeason(season, fide_ids, tuple(notes), own)
