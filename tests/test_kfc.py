@@ -273,3 +273,16 @@ def test_forfeit_lost_to_a_withdrawn_player_is_named_with_a_loss_bonus(tmp_path)
     imp = kfc.read(build(tmp_path / "t.s3db", pairings=pairings))
     assert "round 1 board 3: a forfeit lost to withdrawn Jan earns the loss bonus in KFC, 0 in keizer" in imp.unmapped
     assert not any("forfeit lost" in line for line in kfc.read(build(tmp_path / "u.s3db")).unmapped)
+
+
+@pytest.mark.parametrize("option, says", [(("--dry-run",), "--dry-run is for a rounds CSV"),
+                                          (("--preset", "classic"), "brings its own settings"),
+                                          (("--set", "top=30"), "brings its own settings"),
+                                          (("--system", "swiss"), "always becomes a Keizer competition")])
+def test_options_a_kfc_import_cannot_honour_are_refused(tmp_path, capsys, option, says):
+    source = build(tmp_path / "kfc.s3db")
+    db = tmp_path / "club.db"
+    assert run(capsys, db, "member", "add", "Someone")[0] == 0
+    before = sha(db)
+    code, _, err = run(capsys, db, "import", str(source), *option)
+    assert code == 1 and len(err.splitlines()) == 1 and says in err and sha(db) == before

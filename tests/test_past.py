@@ -453,3 +453,17 @@ def test_a_competition_can_be_created_in_or_moved_to_another_season(five, capsys
     assert (site / "2028-2029" / "zomer").is_dir()
     assert json.loads((site / "seasons.json").read_text())["2028-2029"] == "2028-2029"
     refused(capsys, five, "competition", "season", "2026\n2027", match="control characters")
+
+
+def test_an_import_after_a_rating_list_reuses_the_members_and_keeps_the_files_ratings(five, capsys, tmp_path):
+    ok(capsys, five, "attend", "-e", "Eva")
+    ok(capsys, five, "pair")
+    ok(capsys, five, "result", "1=0-1", "2=1/2-1/2")
+    exported = tmp_path / "season.json"
+    ok(capsys, five, "export", "-o", str(exported))
+    before = table(capsys, five)
+    ok(capsys, five, "member", "edit", "Anna", "--rating", "1200")  # a new rating list since
+    out = ok(capsys, five, "import", str(exported), "--name", "Again")
+    assert "new member" not in out
+    assert len(json.loads(ok(capsys, five, "member", "list", "--format", "json"))) == 5
+    assert [(r["name"], r["score_exact"]) for r in standings_json(capsys, five)] == before  # 'Again' is in use

@@ -103,6 +103,16 @@ def test_knsb_list_updates_national_ratings_by_federation_id(club, tmp_path, cap
     assert got["Bram Jansen"]["rating"] == 1600  # never guessed by name
 
 
+@pytest.mark.parametrize("rating", ["0", ""])
+def test_a_knsb_player_listed_unrated_keeps_his_rating(club, tmp_path, capsys, rating):
+    path = write(tmp_path, "KLASSIEK.csv",
+                 f"Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S\r\n8100;Vries, Anna de;;NED;{rating};0;1990;V\r\n"
+                 .encode("cp1252"))
+    code, out, err = run(capsys, club, "ratings", "import", str(path))
+    assert code == 0, err
+    assert "Anna de Vries: rating" not in out and members(capsys, club)["Anna de Vries"]["rating"] == 1850
+
+
 def test_a_knsb_list_saved_as_utf16_reads_the_same(club, tmp_path, capsys):
     path = write(tmp_path, "KLASSIEK.csv", KNSB.decode("cp1252").encode("utf-16"))
     code, out, err = run(capsys, club, "ratings", "import", str(path))

@@ -413,18 +413,25 @@ def test_an_import_is_linear_in_the_number_of_players():
     assert large < 5 * small, (small, large)  # quadratic work would be ~16 times
 
 
-def test_an_import_matches_existing_members_as_before(tmp_path):
-    """Speeding up the member match changed nothing: a member with the same name and
-    rating is reused once, namesakes in the file become new members."""
+def test_an_import_matches_existing_members_by_name(tmp_path):
+    """A member with the same name is reused once (the same rating first, else the one of
+    that name: a rating list may have changed it); a namesake in the file becomes a new
+    member; a name that fits two members is refused rather than guessed."""
     store = Store.open(tmp_path / "club.db", create=True)
     with store.change("member add", "members"):
         anna = store.add_member("Anna", 1800)
+        cor = store.add_member("Cor", 1650)
         store.add_member("Bram", 1700)
         store.add_member("Bram", 1700)
-    roster = (Player("a", "Anna", 1800, start_no=1), Player("b", "Bram", 1700, start_no=2),
-              Player("c", "Anna", 1800, start_no=3), Player("d", "Anna", 1900, start_no=4))
+    roster = (Player("a", "Anna", 1800, start_no=1), Player("c", "cor", 1600, start_no=2),
+              Player("a2", "Anna", 1800, start_no=3), Player("d", "Anna", 1900, start_no=4))
+    told: list[str] = []
     with store.change("import", "import"):
-        comp = ops.import_season(store, Season("S", Settings.from_preset("classic"), roster, ()))
+        comp = ops.import_season(store, Season("S", Settings.from_preset("classic"), roster, ()), tell=told.append)
     players = {r["key"]: r["member_id"] for r in store.players(comp)}
-    assert players["a"] == anna
-    assert len(set(players.values())) == 4 and len(store.members()) == 3 + 3
+    assert players["a"] == anna and players["c"] == cor
+    assert len(set(players.values())) == 4 and len(store.members()) == 4 + 2
+    assert told == ["new member: Anna (rating 1800)", "new member: Anna (rating 1900)"]
+    with pytest.raises(StoreError, match="'Bram' in the file fits 2 members"):
+        with store.change("import", "import"):
+            ops.import_season(store, Season("T", Settings.from_preset("classic"), (Player("b", "Bram", 1700),), ()))

@@ -249,3 +249,10 @@ def test_docstring_examples():
 
     result = doctest.testmod(seasons)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_new_season_comes_after_its_source(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    assert run(capsys, db, "member", "add", "Anna")[0] == 0
+    assert run(capsys, db, "competition", "create", "Interne", "--season", "2025-2026", "--all-members")[0] == 0
+    bad(capsys, db, "season", "new", "2024-2025", "--from", "Interne", match="comes before")

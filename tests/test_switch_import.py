@@ -214,6 +214,8 @@ def test_rounds_csv_english_commas_and_an_open_last_round(club, capsys, tmp_path
     ("ronde;datum;wit;zwart;uitslag\n1;1-9-2026;A;B;1-0\n1;2-9-2026;C;D;1-0\n", "line 3: round 1 on 2026-09-02"),
     ("ronde;wit;zwart;uitslag\nx;A;B;1-0\n", "line 2: round 'x' is not a number"),
     ("ronde;wit;zwart;uitslag\n1;A;B\n", "line 2 has 3 fields"),
+    ("ronde;wit;zwart;uitslag\n1;A;B;1-0;extra\n", "line 2 has 5 fields, the header 4"),
+    ("ronde;wit;zwart;uitslag\n1;A;B;1-0\n1;C;;vrij\n1;D;;bye\n", "line 4: a second bye in round 1 (line 3"),
     ("ronde;wit;zwart;uitslag\n1;\"A;B;1-0\n", "line 2:"),
     ("round;white;result\n1;A;1-0\n", "no 'black' column"),
     ("Naam;Rating\nAnna;1850\n", "import it with 'keizer member import bad.csv'"),

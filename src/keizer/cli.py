@@ -1513,6 +1513,7 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
     if raw.startswith(b"SQLite format 3\x00") or file.suffix.lower() == ".s3db":  # KeizerForClubs
         from keizer.cli_kfc import import_kfc
 
+        cli_switch.refuse_options("kfc", system, preset, sets, dry_run)
         import_kfc(ctx, file, name, writing)
         return
     if file.suffix.lower() == ".csv" or header_kind(raw[:4096].decode("utf-8", "replace")):
@@ -1532,9 +1533,12 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
         raise FormatError(f"{file.name}: {e}") from None
     season = load_season(data)
     preset = data.get("settings", {}).get("preset", "classic") if isinstance(data.get("settings"), dict) else "classic"
+    added: list[str] = []
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
-        comp_ops.import_season(store, season, name, preset)
+        comp_ops.import_season(store, season, name, preset, tell=added.append)
     click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
+    for line in added:
+        click.echo(line)
 
 
 def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,
@@ -1573,9 +1577,12 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
     comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
+    added: list[str] = []
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
-        comp_ops.import_season(store, season, name, system=system, system_settings=settings)
+        comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
     click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
+    for line in added:
+        click.echo(line)
 
 
 @cli.command()

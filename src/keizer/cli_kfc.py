@@ -28,13 +28,16 @@ def import_kfc(ctx: Any, file: Path, name: str | None,
         text = str(e)
         raise FormatError(text if text.startswith(file.name) else f"{file.name}: {text}") from None
     season = imp.season
+    added: list[str] = []
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
-        comp_ops.import_season(store, season, name, "keizerforclubs")
+        comp_ops.import_season(store, season, name, "keizerforclubs", tell=added.append)
     withdrawn = sum(p.withdrawn_after is not None for p in season.players)
     late = sum(p.joined > 1 for p in season.players)
     click.echo(f"imported {name or season.name} from KeizerForClubs: {len(season.players)} players "
                f"({withdrawn} withdrawn, {late} late entrants), {len(season.rounds)} rounds, "
                f"{imp.games} games, {imp.absences} byes and absences")
+    for line in added:
+        click.echo(line)
     click.echo("mapped:")
     for line in imp.mapped:
         click.echo(f"  {line}")

@@ -34,8 +34,9 @@ def import_trf_keizer(ctx: Any, file: Path, t: Any, name: str | None, preset: st
                           "import it without --system keizer")
     imp = keizer_season(t, Settings.from_preset(preset, overrides), name)
     season = imp.season
+    added: list[str] = []
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
-        comp_id = comp_ops.import_season(store, season, None, preset)
+        comp_id = comp_ops.import_season(store, season, None, preset, tell=added.append)
         stored, skipped = _store_fide_ids(store, comp_id, imp.fide_ids)
     games = sum(len(r.games) for r in season.rounds)
     absences = sum(len(r.absent) for r in season.rounds)
@@ -43,6 +44,8 @@ def import_trf_keizer(ctx: Any, file: Path, t: Any, name: str | None, preset: st
     click.echo(f"imported {season.name} (keizer, preset {preset}) from {origin}: {len(season.players)} players, "
                f"{len(season.rounds)} rounds, {games} games, {absences} byes and absences, "
                f"{stored} FIDE ids stored")
+    for line in added:
+        click.echo(line)
     notes = [*imp.notes, *skipped]
     if not notes:
         click.echo("to check: nothing, every round came over as it is")
@@ -132,10 +135,12 @@ def _matched(season: Season, members: list[dict[str, Any]]) -> tuple[Season, lis
 
 
 def refuse_options(kind: str, system: str | None, preset: str | None, sets: tuple[str, ...], dry_run: bool) -> None:
-    """``keizer import``'s options that do not apply to this kind of file (trf, csv, json)."""
+    """``keizer import``'s options that do not apply to this kind of file (trf, csv, json, kfc)."""
+    what = {"trf": "a TRF file", "csv": "a rounds CSV", "json": "a season JSON file",
+            "kfc": "a KeizerForClubs database"}[kind]
     if dry_run and kind != "csv":
-        raise StoreError("--dry-run is for a rounds CSV (round;date;white;black;result)")
+        raise StoreError(f"--dry-run is for a rounds CSV (round;date;white;black;result), not {what}")
     if system is not None and kind != "trf":
-        raise StoreError("--system is for a TRF file; a rounds CSV is always a Keizer competition")
-    if (preset or sets) and kind == "json":
-        raise StoreError("--preset and --set are for a TRF or rounds CSV; a season JSON file has its settings")
+        raise StoreError(f"--system is for a TRF file; {what} always becomes a Keizer competition")
+    if (preset or sets) and kind in ("json", "kfc"):
+        raise StoreError(f"--preset and --set are for a TRF or rounds CSV; {what} brings its own settings")

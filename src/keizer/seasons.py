@@ -84,6 +84,10 @@ def new_season(store: Store, source_ref: str, season: str, name: str | None = No
     season = season.strip()
     if season == source["season"]:
         raise StoreError(f"{source['name']} belongs to season {season} already; name the next season")
+    if season < source["season"] and season[:4].isascii() and season[:4].isdigit() \
+            and source["season"][:4].isascii() and source["season"][:4].isdigit():
+        raise StoreError(f"season {season} comes before {source['name']}'s season {source['season']}; "
+                         "name the next season")
     if any(row["season"] == season and is_closed(store, row["id"]) for row in store.competitions()):
         raise StoreError(f"season {season} is closed; reopen it first with '{reopen_hint(season)}'")
     name = name if name is not None else default_name(source["name"], source["season"], season)

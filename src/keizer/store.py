@@ -650,10 +650,11 @@ class Store:
         row = self._row("SELECT started FROM competitions WHERE id = ?", (comp_id,))
         return bool(row and row["started"])
 
-    def start(self, comp_id: int) -> None:
+    def start(self, comp_id: int, ratings: Mapping[int, int | None] | None = None) -> None:
         """Freeze each player's rating as it is now from the competition's rating list (a
         later list changes nothing), and a Keizer competition's whole initial order (a
-        later entrant comes after it)."""
+        later entrant comes after it).  ``ratings`` (player id → rating) gives the
+        ratings of an imported season instead: those ordered its standings."""
         from keizer.scoring import initial_order
 
         if self.started(comp_id):
@@ -663,6 +664,8 @@ class Store:
         self.conn.execute(
             f"UPDATE players SET rating = (SELECT {column} FROM members WHERE members.id = players.member_id) "
             "WHERE competition_id = ?", (comp_id,))
+        for player, rating in (ratings or {}).items():
+            self.conn.execute("UPDATE players SET rating = ? WHERE id = ?", (rating, player))
         if self.system(comp_id) == "keizer":
             frozen = initial_order(self.load_season(comp_id))
             self.set_system_settings(comp_id, {**self.system_settings(comp_id), "frozen_order": frozen})

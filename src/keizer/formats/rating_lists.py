@@ -249,7 +249,8 @@ def _read_csv(data: bytes, wanted: set[str], names: set[str] | None) -> RatingLi
         if row.fed_id is None and not keys:
             continue
         if (row.fed_id or "") in wanted or keys:
-            _add(found, Entry(row.line, row.fed_id or "", row.name, row.rating), keys)
+            # A rating of 0 means unrated in the KNSB list too: it keeps the member's rating.
+            _add(found, Entry(row.line, row.fed_id or "", row.name, row.rating or None), keys)
     return found
 
 

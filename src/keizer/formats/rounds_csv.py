@@ -115,6 +115,7 @@ class _Builder:
         if header is None or not any(h.strip() for h in header):
             raise FormatError("line 1: no header; the first line must name the columns: round;date;white;black;result")
         cols = self._columns([h.strip().lower().lstrip("\ufeff") for h in header])
+        self.width = len(header)
         for fields in records:
             if any(f.strip() for f in fields):
                 self._row(records.start, fields, cols)
@@ -141,6 +142,9 @@ class _Builder:
         if len(fields) <= max(cols.values()):
             raise FormatError(f"line {line} has {len(fields)} fields, the header {max(cols.values()) + 1}; "
                               "add the missing ones (empty ones too) or remove the line")
+        if any(f.strip() for f in fields[self.width:]):
+            raise FormatError(f"line {line} has {len(fields)} fields, the header {self.width}; a row shifted by "
+                              "a stray separator? remove the extra ones")
         cell = {c: fields[i].strip() for c, i in cols.items()}
         raw_round = cell["round"]
         if not re.fullmatch(r"[0-9]{1,3}", raw_round) or not 1 <= int(raw_round) <= MAX_ROUNDS:
@@ -165,6 +169,11 @@ class _Builder:
         if status is None:
             raise FormatError(f"line {line}: {_shown(cell['result'][:30])!r} is not an absence; with 'black' empty "
                               "write excused, unexcused, club, bye or external win/draw/loss")
+        if status is Absence.BYE:
+            other = next((n for n, _, b, st in self.rows.get(rnd, []) if b is None and st is Absence.BYE), None)
+            if other is not None:
+                raise FormatError(f"line {line}: a second bye in round {rnd} (line {other} has one); a round has one "
+                                  "odd-number bye: write the other as excused or club")
         self.rows.setdefault(rnd, []).append((line, white, None, status))
 
     def _date(self, line: int, rnd: int, raw: str) -> None:
