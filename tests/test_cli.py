@@ -291,7 +291,8 @@ def test_the_installed_command_runs(tmp_path):
 # -- bad input: one line, non-zero, database byte-identical ---------------------
 
 
-def bad(capsys, db: Path, *args: str, match: str) -> None:
+def bad(capsys, db: Path, *args: str, match: str) -> str:
+    """Run a command that must be refused: one line (returned), the database as it was."""
     before = digest(db) if db.exists() else None
     code, out, err = run(capsys, db, *args)
     assert code != 0, out
@@ -300,6 +301,7 @@ def bad(capsys, db: Path, *args: str, match: str) -> None:
     assert len(lines) == 1, err
     assert match.lower() in err.lower(), err
     assert (digest(db) if db.exists() else None) == before
+    return lines[0]
 
 
 @pytest.fixture

@@ -215,7 +215,8 @@ def test_reading_keeps_only_the_players_asked_for():
 ])
 def test_a_broken_list_is_refused_in_one_line(club, tmp_path, capsys, name, data, match):
     path = write(tmp_path, name, data)
-    bad(capsys, club, "ratings", "import", str(path), match=match)
+    err = bad(capsys, club, "ratings", "import", str(path), match=match)
+    assert f"error: {path.name}: " in err  # which of the officer's files is broken
 
 
 def test_a_damaged_or_crowded_zip_is_refused(club, tmp_path, capsys):

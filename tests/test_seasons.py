@@ -256,3 +256,12 @@ def test_a_new_season_comes_after_its_source(tmp_path, capsys):
     assert run(capsys, db, "member", "add", "Anna")[0] == 0
     assert run(capsys, db, "competition", "create", "Interne", "--season", "2025-2026", "--all-members")[0] == 0
     bad(capsys, db, "season", "new", "2024-2025", "--from", "Interne", match="comes before")
+
+
+def test_closing_a_season_with_nothing_played_warns(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    assert run(capsys, db, "member", "add", "Anna")[0] == 0
+    assert run(capsys, db, "competition", "create", "Interne", "--season", "2026-2027", "--all-members")[0] == 0
+    code, out, err = run(capsys, db, "season", "close")
+    assert code == 0 and "closed season 2026-2027" in out
+    assert err.strip() == "warning: Interne had no round played yet; was it last season you meant to close?"

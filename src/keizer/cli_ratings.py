@@ -9,6 +9,7 @@ from typing import IO
 import click
 
 from keizer.cli import Context, pass_ctx
+from keizer.formats.season_json import FormatError
 from keizer.formats.rating_lists import (
     COLUMNS,
     RatingList,
@@ -43,7 +44,10 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
     members = store.members()
     names = set().union(*(name_keys(m["name"]) for m in members)) if match_names else None
     with file.open("rb") as stream:
-        found = _read_with_progress(stream, file, wanted(members), names)
+        try:
+            found = _read_with_progress(stream, file, wanted(members), names)
+        except FormatError as e:  # say which file: the officer may have several lists at hand
+            raise FormatError(f"{file.name}: {e}") from None
     todo = plan(found, members, match_names)
     id_label = COLUMNS[found.kind][2]
     list_name = "FIDE" if found.kind == "fide" else "national"
