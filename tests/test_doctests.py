@@ -11,7 +11,7 @@ MODULES = ["keizer.model", "keizer.settings", "keizer.scoring", "keizer.pairing.
            "keizer.pairing.knockout", "keizer.pairing.teams", "keizer.store", "keizer.publish.charts",
            "keizer.publish.i18n", "keizer.publish.plan",
            "keizer.teamevent", "keizer.output", "keizer.formats.season_json", "keizer.formats.members_csv",
-           "keizer.formats.trf", "keizer.limits"]
+           "keizer.formats.trf", "keizer.formats.text", "keizer.limits"]
 
 
 @pytest.mark.parametrize("name", MODULES)

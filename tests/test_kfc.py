@@ -1,8 +1,8 @@
 """Importing a KeizerForClubs (KFC) tournament database: `keizer import club.s3db`.
 
 The proof is the standing: after the import, `keizer standings` gives the scores and
-ranks KFC stored.  Checked on KFC's own sample tournament (read from ../shared/data,
-never committed) and on small databases built here with KFC's table layout, whose
+ranks KFC stored.  Checked on KFC's own sample tournament (never committed: see
+``conftest.external``) and on small databases built here with KFC's table layout, whose
 stored numbers were computed by hand (the comments show the sums).
 """
 

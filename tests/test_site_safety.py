@@ -153,12 +153,17 @@ def test_publishing_into_a_file_is_refused_in_one_line(sample, tmp_path, capsys)
 # -- only keizer's own files are removed --------------------------------------------------
 
 
-def test_hand_made_files_survive_and_stale_pages_go(sample, tmp_path):
+def published_with_round_31(sample: Path, tmp_path: Path) -> tuple[Store, Path, Path]:
+    """The sample published with round 31 paired: the store, the site and that round's page."""
     site = tmp_path / "site"
     store = Store.open(sample)
     pair_round_31(store)
     publish(store, site)
-    round_31 = site / INTERNE / "round-31.html"
+    return store, site, site / INTERNE / "round-31.html"
+
+
+def test_hand_made_files_survive_and_stale_pages_go(sample, tmp_path):
+    store, site, round_31 = published_with_round_31(sample, tmp_path)
     assert round_31.exists()
     own = {"contact.html": "<p>Call us</p>", "2025-2026/extra.txt": "notes",
            f"{INTERNE}/players/notes.html": "<p>mine</p>", "static/club.css": "p {}"}
@@ -175,11 +180,7 @@ def test_hand_made_files_survive_and_stale_pages_go(sample, tmp_path):
 
 
 def test_a_page_edited_by_hand_is_not_removed(sample, tmp_path):
-    site = tmp_path / "site"
-    store = Store.open(sample)
-    pair_round_31(store)
-    publish(store, site)
-    round_31 = site / INTERNE / "round-31.html"
+    store, site, round_31 = published_with_round_31(sample, tmp_path)
     round_31.write_text(round_31.read_text(encoding="utf-8") + "<!-- my note -->", encoding="utf-8")
     store.undo()
     publish(store, site)

@@ -211,12 +211,11 @@ def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate:
     Every change is listed.  Semicolon or comma separated, UTF-8 or
     Windows-1252 (the KNSB rating list works as it is).
     """
+    from keizer.formats.kfc import looks_like_kfc, member_rows
     from keizer.formats.members_csv import parse, plan
 
     raw = file.read_bytes()
-    if raw.startswith(b"SQLite format 3\x00") or file.suffix.lower() == ".s3db":  # KeizerForClubs' players
-        from keizer.formats.kfc import member_rows
-
+    if looks_like_kfc(raw, file):  # KeizerForClubs' players
         rows = member_rows(file)
     else:
         rows = parse(raw)
@@ -444,8 +443,8 @@ def competition_list(ctx: Context, fmt: str) -> None:
 def competition_order(ctx: Context, players: tuple[str, ...], by: str | None, source: str | None, fmt: str) -> None:
     """Show the initial order (the ranking that prices round 1), or set it before round 1.
 
-    Players not placed follow by rating; a late entrant is placed by the rating they
-    have when entered.  The order freezes when round 1 is paired.
+    Players not placed follow by rating.  The order freezes when round 1 is paired; a
+    later entrant comes after it, by the rating they have when entered.
     """
     if players and by is None:
         by = "hand"
@@ -1020,7 +1019,13 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
     """
     items = list(results)
     if file is not None:
-        for line_no, line in enumerate(_text_of(file.read_bytes()).splitlines(), start=1):
+        from keizer.formats.text import decode
+
+        try:
+            text = decode(file.read_bytes())
+        except FormatError as e:
+            raise FormatError(f"{file.name} {e}") from None
+        for line_no, line in enumerate(text.splitlines(), start=1):
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
@@ -1058,21 +1063,6 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
 
 #: A line of a results file: the board, then '=', ';', ',' or spaces, then the result.
 _RESULT_LINE = re.compile(r"([0-9]+)(?:\s*[=;,]\s*|\s+)(\S.*?)")
-
-
-def _text_of(data: bytes) -> str:
-    """A text file as people save it: UTF-8 (with or without BOM), UTF-16 with a BOM
-    (Notepad's "Unicode"), else Windows-1252 (Notepad's "ANSI")."""
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError:
-            pass
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        # The five bytes Windows-1252 leaves undefined become U+FFFD (and the line is refused).
-        return data.decode("cp1252", errors="replace")
 
 
 # -- standings and history ----------------------------------------------------
@@ -1509,8 +1499,10 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
     from keizer import cli_switch
     from keizer.formats.rounds_csv import header_kind
 
+    from keizer.formats.kfc import looks_like_kfc
+
     raw = file.read_bytes()
-    if raw.startswith(b"SQLite format 3\x00") or file.suffix.lower() == ".s3db":  # KeizerForClubs
+    if looks_like_kfc(raw, file):
         from keizer.cli_kfc import import_kfc
 
         cli_switch.refuse_options("kfc", system, preset, sets, dry_run)

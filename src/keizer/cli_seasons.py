@@ -78,8 +78,7 @@ def season_close(ctx: Context, name_of_season: str | None) -> None:
         chosen = name_of_season if name_of_season is not None else store.competition(ctx.competition_ref)["season"]
         names = ops.close_season(store, chosen)
         store.describe(f"close season {chosen}")
-        unplayed = [row["name"] for row in store.competitions()
-                    if row["season"] == chosen and not store.load_season(row["id"]).completed_rounds()]
+        unplayed = ops.unplayed(store, chosen)
     click.echo(f"closed season {chosen}: {', '.join(names)}; their standings are final "
                f"('{ops.reopen_hint(chosen)}' reopens them)")
     if unplayed:  # closing the new season by mistake, instead of last season's

@@ -9,7 +9,6 @@ one-line message before anything is written.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -248,7 +247,7 @@ def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]]
     require_system(store, comp_id, "keizer", "show an initial order")
     season = store.load_season(comp_id)
     rows = {r["key"]: r for r in store.players(comp_id)}
-    placed = set(json.loads(store.competition(str(comp_id))["initial_order"]))
+    placed = set(store.placed_order(comp_id))
     frozen = set(season.initial_order) if store.started(comp_id) else set(rows)
 
     def how(key: str) -> str:
@@ -347,14 +346,11 @@ def pairing_request(
     fixed: Iterable[tuple[str, str]] = (),
     bye: str | None = None,
 ):
-    """What the pairing engine needs for the open round (attendance materialised)."""
+    """What the pairing engine needs for the open round, once its attendance is marked."""
     season = store.load_season(comp_id)
     target = open_round(season)
     require_unpaired(season, target)
-    if not target.exists or not store.attendance(comp_id, target.number):
-        mark_attendance(store, comp_id, {})
-        season = store.load_season(comp_id)
-    rnd = season.rounds[target.number - 1]
+    rnd = season.rounds[target.number - 1]  # its attendance is marked (prepare_attendance)
     if len(rnd.present) < 2:
         raise StoreError(
             f"fewer than two players are present for round {target.number}; mark players present with 'keizer attend'")

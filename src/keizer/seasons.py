@@ -198,6 +198,13 @@ def close_season(store: Store, season: str) -> list[str]:
     return [row["name"] for row in rows]
 
 
+def unplayed(store: Store, season: str) -> list[str]:
+    """The competitions of ``season`` without a round played yet (closing such a season is
+    likely a mistake: the new season instead of last season's)."""
+    return [row["name"] for row in _season_competitions(store, season)
+            if not store.load_season(row["id"]).completed_rounds()]
+
+
 def reopen_season(store: Store, season: str) -> list[str]:
     """Reopen every closed competition of ``season``; returns their names."""
     rows = [row for row in _season_competitions(store, season) if is_closed(store, row["id"])]

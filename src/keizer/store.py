@@ -196,6 +196,12 @@ MIGRATIONS: dict[int, str] = {
 
 #: The rating lists a competition can be ordered by: the member column each one fills.
 RATING_LISTS = {"national": "rating", "fide": "fide_rating"}
+#: A member row as the store gives it.
+_MEMBER = "id, name, rating, fed_id, fide_id, fide_rating"
+#: A player's rating in a competition (players p, members m, competitions c): frozen once the
+#: competition started, else the member's rating from the competition's list.
+_PLAYER_RATING = ("CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide' THEN m.fide_rating "
+                  "ELSE m.rating END")
 
 #: Competition systems the database holds.
 SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
@@ -504,11 +510,10 @@ class Store:
                 "--allow-duplicate, or give a distinguishing name (a middle initial, a town)")
 
     def members(self) -> list[dict[str, Any]]:
-        return self._rows("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members "
-                          "ORDER BY name COLLATE NOCASE, id")
+        return self._rows(f"SELECT {_MEMBER} FROM members ORDER BY name COLLATE NOCASE, id")
 
     def member(self, member_id: int) -> dict[str, Any]:
-        row = self._row("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members WHERE id = ?", (member_id,))
+        row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (member_id,))
         if row is None:
             raise StoreError(f"no member with id {member_id}")
         return row
@@ -518,12 +523,12 @@ class Store:
         text = ref.strip()
         number = _id_number(text.removeprefix("#"))
         if number is not None:
-            row = self._row("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members WHERE id = ?", (number,))
+            row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (number,))
             if row:
                 return row
         if text.startswith("#"):
             raise StoreError(f"there is no member {text[:20]}; see 'keizer member list'")
-        row = self._row("SELECT id, name, rating, fed_id, fide_id, fide_rating FROM members WHERE fed_id = ?", (text,))
+        row = self._row(f"SELECT {_MEMBER} FROM members WHERE fed_id = ?", (text,))
         if row:
             return row
         return pick_by_name(self.members(), text, "member", "keizer member list")
@@ -641,6 +646,12 @@ class Store:
         self.conn.execute("UPDATE rounds SET time_control = ? WHERE competition_id = ? AND number = ?",
                           (text, comp_id, number))
 
+    def placed_order(self, comp_id: int) -> list[str]:
+        """The players the officer placed first in the initial order (keys), as set."""
+        row = self._row("SELECT initial_order FROM competitions WHERE id = ?", (comp_id,))
+        assert row is not None
+        return json.loads(row["initial_order"])
+
     def set_initial_order(self, comp_id: int, keys: list[str]) -> None:
         self.conn.execute("UPDATE competitions SET initial_order = ? WHERE id = ?",
                           (json.dumps(keys, ensure_ascii=False), comp_id))
@@ -742,8 +753,7 @@ class Store:
         indexed look-up, so an import that finds each new player stays linear)."""
         return self._rows(
             "SELECT p.id, p.key, p.start_no, p.joined, p.withdrawn_after, p.category, p.default_attendance, "
-            "p.member_id, m.name, CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide' THEN m.fide_rating "
-            "ELSE m.rating END AS rating, m.fed_id "
+            f"p.member_id, m.name, {_PLAYER_RATING} AS rating, m.fed_id "
             "FROM players p JOIN members m ON m.id = p.member_id JOIN competitions c ON c.id = p.competition_id "
             f"WHERE p.competition_id = ? {'' if key is None else 'AND p.key = ?'} ORDER BY p.start_no",
             (comp_id,) if key is None else (comp_id, key),
@@ -883,8 +893,7 @@ class Store:
                            (comp_id,))
         for team in teams:
             team["members"] = self._rows(
-                "SELECT p.id AS player_id, p.key, m.name, CASE WHEN c.started THEN p.rating "
-                "WHEN c.rating_list = 'fide' THEN m.fide_rating ELSE m.rating END AS rating, t.board, t.reserve "
+                f"SELECT p.id AS player_id, p.key, m.name, {_PLAYER_RATING} AS rating, t.board, t.reserve "
                 "FROM team_members t JOIN players p ON p.id = t.player_id JOIN members m ON m.id = p.member_id "
                 "JOIN competitions c ON c.id = p.competition_id "
                 "WHERE t.team_id = ? ORDER BY t.reserve, t.board", (team["id"],))

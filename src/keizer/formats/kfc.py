@@ -90,6 +90,12 @@ class KfcImport:
     absences: int
 
 
+def looks_like_kfc(data: bytes, path: Path) -> bool:
+    """Whether a file is to be read as a KeizerForClubs database: an SQLite file (by its
+    content, whatever its name) or a ``.s3db`` (so that a broken one is refused as such)."""
+    return data.startswith(b"SQLite format 3\x00") or path.suffix.lower() == ".s3db"
+
+
 def read(path: Path) -> KfcImport:
     """The tournament in a KFC database; a file that is not one is refused in one line."""
     with _KfcFile(path) as conn:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Mapping
 
 from keizer.formats.season_json import FormatError
+from keizer.formats.text import decode
 from keizer.store import fold_name
 
 _NAME = ("name", "naam", "speler", "player", "spelersnaam")
@@ -44,39 +45,6 @@ class MemberRow:
     name: str
     rating: int | None
     fed_id: str | None
-
-
-def decode(data: bytes) -> str:
-    """UTF-8 (a BOM is dropped) when it is valid UTF-8, else Windows-1252 (the KNSB
-    list's encoding); UTF-16 with a BOM, as some spreadsheets save "Unicode text".
-
-    >>> decode("Müller".encode("cp1252")), decode(b"\\xef\\xbb\\xbfM\\xc3\\xbcller")
-    ('Müller', 'Müller')
-    """
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16")
-        except UnicodeDecodeError as e:
-            raise FormatError(f"line {_line_at(data, e.start)}: not valid UTF-16 text (cut off?); "
-                              "save the file as UTF-8 CSV") from None
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        if e.reason == "unexpected end of data" and e.end == len(data):
-            # Valid UTF-8 up to a character cut in half: the file was cut off, it is not Windows-1252.
-            raise FormatError(f"line {_line_at(data, e.start)}: the file ends in the middle of a character; "
-                              "it is cut off, use the complete file") from None
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError as e:
-        raise FormatError(f"line {_line_at(data, e.start)}: byte 0x{data[e.start]:02x} is neither UTF-8 nor "
-                          "Windows-1252 text; save the file as UTF-8 CSV") from None
-
-
-def _line_at(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
 
 
 def parse(data: bytes) -> list[MemberRow]:

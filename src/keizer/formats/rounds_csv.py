@@ -33,7 +33,8 @@ import io
 import re
 from dataclasses import dataclass
 
-from keizer.formats.members_csv import _records, _shown, decode
+from keizer.formats.members_csv import _records, _shown
+from keizer.formats.text import decode
 from keizer.formats.season_json import FormatError
 from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, clean_text
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season

@@ -39,7 +39,7 @@ from keizer.publish.files import write_site
 from keizer.publish.logo import checked_logo, clean_svg
 from keizer.publish.plan import BUILDERS, Club, CompetitionData, Page, plan_front, plan_season, season_slugs
 from keizer.scoring import compute_standings
-from keizer.store import Store, StoreError, season_of
+from keizer.store import Store, StoreError
 
 BUILDERS["knockout"] = CupPages
 BUILDERS["team"] = TeamPages
@@ -112,7 +112,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         raise StoreError("there is no competition to publish; create one with 'keizer competition create'")
     by_season: dict[str, list[CompetitionData]] = {}
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
-        by_season.setdefault(row["season"] or season_of(row["created"]), []).append(_competition_data(store, row))
+        by_season.setdefault(row["season"], []).append(_competition_data(store, row))
 
     if outdir.exists() and not outdir.is_dir():
         raise StoreError(f"{outdir} is a file; give a folder to publish into")
