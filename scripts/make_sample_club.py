@@ -19,7 +19,7 @@ import random
 from datetime import date, timedelta
 from pathlib import Path
 
-from keizer import competition as ops
+from keizer.operations import competition as ops
 from keizer.store import Store
 
 SEED = 2026
@@ -136,8 +136,8 @@ def build(path: Path) -> None:
 
 def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
     """The club's other competitions of the season, from their own random stream."""
-    from keizer import cup
-    from keizer.swiss import SWISS_DEFAULTS, pair_next
+    from keizer.operations import cup
+    from keizer.operations.swiss import SWISS_DEFAULTS, pair_next
 
     store.clock = lambda: "2025-11-15T10:00:00+00:00"
     with store.change("competition create", "create competition Rapidtoernooi 2025"):

@@ -10,7 +10,7 @@ import pytest
 MODULES = ["keizer.model", "keizer.settings", "keizer.scoring", "keizer.pairing.keizer", "keizer.pairing.roundrobin",
            "keizer.pairing.knockout", "keizer.pairing.teams", "keizer.store", "keizer.publish.charts",
            "keizer.publish.i18n", "keizer.publish.plan",
-           "keizer.teamevent", "keizer.output", "keizer.formats.season_json", "keizer.formats.members_csv",
+           "keizer.operations.teamevent", "keizer.output", "keizer.formats.season_json", "keizer.formats.members_csv",
            "keizer.formats.trf", "keizer.formats.text", "keizer.limits"]
 
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import DATA, scores, season
-from keizer import competition as ops
+from keizer.operations import competition as ops
 from keizer.scoring import compute_standings
 from keizer.settings import Settings
 from keizer.store import Store

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from jinja2.ext import babel_extract
 
 from conftest import season
-from keizer import competition as ops
+from keizer.operations import competition as ops
 from keizer.publish import publish, set_club
 from keizer.publish.i18n import LANGUAGES, catalog_path, format_number
 from keizer.publish.plan import slugify

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from keizer import competition as ops
+from keizer.operations import competition as ops
 from keizer.formats.season_json import dump
 from keizer.model import Game, Player, Result, Round, Season
 from keizer.settings import Settings

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_cli import ROOT, bad, run
 
-from keizer import competition as comp_ops
+from keizer.operations import competition as comp_ops
 from keizer.store import Store
 
 OLD = "Interne competitie 2025-2026"
@@ -245,7 +245,7 @@ def test_close_refusals_and_new_season_into_closed_one(sample, capsys):
 def test_docstring_examples():
     import doctest
 
-    from keizer import seasons
+    from keizer.operations import seasons
 
     result = doctest.testmod(seasons)
     assert result.attempted > 0 and result.failed == 0

@@ -18,7 +18,7 @@ import html5lib
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from keizer import competition as ops
+from keizer.operations import competition as ops
 from keizer.output import render
 from keizer.publish import publish, set_club
 from keizer.publish.files import MANIFEST

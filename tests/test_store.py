@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from keizer import competition as ops
+from keizer.operations import competition as ops
 from keizer import store as store_module
 from keizer.model import Absence, ExternalResult, Result
 from keizer.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError

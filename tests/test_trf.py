@@ -12,7 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import GRANDMOMMY, KARL_MALA, TEC, external
 from keizer.cli import cli, main
-from keizer.cli_trf import trf
+from keizer.cli.trf import trf
 from keizer.formats.season_json import FormatError
 from keizer.formats.trf import TRF16, TrfError, dump, parse, read
 from keizer.model import Colour

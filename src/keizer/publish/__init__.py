@@ -31,7 +31,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
                     select_autoescape)
 
 from keizer.limits import MAX_NAME, clean_text
-from keizer.competition import POINTS_SYSTEMS, stored_points_rules
+from keizer.operations.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.i18n import LANGUAGES, format_day, format_number, translations

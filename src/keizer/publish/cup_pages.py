@@ -50,7 +50,7 @@ class CupPages(_Competition):
 
 def cup_competition_data(store, row: dict[str, Any]) -> CompetitionData:
     """The cup's match states (none before the draw)."""
-    from keizer import cup
+    from keizer.operations import cup
 
     if not store.system_settings(row["id"]).get("seeds"):
         return CompetitionData(row["name"], store.load_season(row["id"]), system="knockout", extra={"states": ()})

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from keizer.competition import POINTS_DEFAULTS, open_round, require_unpaired, stored_points_rules
+from keizer.operations.competition import POINTS_DEFAULTS, open_round, require_unpaired, stored_points_rules
 from keizer.model import Colour
 from keizer.output import number
 from keizer.store import Store, StoreError
@@ -66,7 +66,7 @@ def pair_next(store: Store, comp_id: int):
     Returns a :class:`keizer.pairing.keizer.Pairing` (boards with the players'
     scores as the reason) for display.
     """
-    from keizer.competition import mark_attendance
+    from keizer.operations.competition import mark_attendance
     from keizer.pairing.keizer import Board, Pairing
     from keizer.pairing.swiss import SwissError, dutch_inputs, pair_swiss
     from keizer.points import tournament

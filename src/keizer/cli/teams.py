@@ -13,9 +13,9 @@ from typing import Any
 
 import click
 
-from keizer import teamevent as ops
-from keizer.cli import Context, format_option, pass_ctx, writing
-from keizer.cli_types import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
+from keizer.operations import teamevent as ops
+from keizer.cli.commands import Context, format_option, pass_ctx, writing
+from keizer.cli.params import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text
 from keizer.store import Store, StoreError

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from keizer.competition import entrants_for_draw
+from keizer.operations.competition import entrants_for_draw
 from keizer.store import Store, StoreError
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")

@@ -424,7 +424,7 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
         if note and tell:
             tell(note)
     if store.system(comp_id) == "swiss":
-        from keizer.swiss import pair_next
+        from keizer.operations.swiss import pair_next
 
         return pair_next(store, comp_id)
     request = pairing_request(store, comp_id, fixed, bye)
@@ -668,14 +668,14 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
     a correction that no longer fits them is refused (inside the transaction)."""
     system = store.system(comp_id)
     if system == "team":
-        from keizer.teamevent import knockout_states, load_event, stored_rules
+        from keizer.operations.teamevent import knockout_states, load_event, stored_rules
 
         if stored_rules(store, comp_id).schedule != "knockout":
             return
         check = lambda: knockout_states(load_event(store, comp_id))  # noqa: E731
         undo = "'keizer undo' back to before 'keizer team next'"
     elif system == "knockout":
-        from keizer.cup import cup_state
+        from keizer.operations.cup import cup_state
 
         check = lambda: cup_state(store, comp_id)  # noqa: E731
         undo = "'keizer undo' back to before 'keizer knockout next'"
@@ -950,7 +950,7 @@ def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
                      "lots": stored.get("lots"), "seed": stored.get("seed")}
         return view
     if system == "team":
-        from keizer.teamevent import team_rules
+        from keizer.operations.teamevent import team_rules
 
         rules = team_rules(stored)
         if rules.schedule == "knockout":  # decided match by match: no tie-break list
@@ -1011,7 +1011,7 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
                 raise StoreError("the initial colour decided round 1, which is paired already")
             stored["initial_colour"] = text
         else:  # bye_points, excused_points
-            from keizer.swiss import parse_points
+            from keizer.operations.swiss import parse_points
 
             scoring = dict(stored.get("scoring") or {})
             scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)
@@ -1019,7 +1019,7 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
     if system in POINTS_SYSTEMS:
         points_rules(system, stored)  # refuses a tie-break list the rules forbid
     elif system == "team":
-        from keizer.teamevent import team_rules
+        from keizer.operations.teamevent import team_rules
 
         team_rules(stored)
     store.set_system_settings(comp_id, stored)

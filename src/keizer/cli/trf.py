@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from keizer.cli_types import ROUND, ROUND_OR_ZERO, SEED
+from keizer.cli.params import ROUND, ROUND_OR_ZERO, SEED
 from keizer.formats.season_json import FormatError
 from keizer.formats.trf import read
 from keizer.output import FORMATS, json_number, number, render

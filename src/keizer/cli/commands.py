@@ -20,12 +20,12 @@ from typing import Any, Iterator
 
 import click
 
-from keizer import competition as comp_ops
+from keizer.operations import competition as comp_ops
 from keizer import limits
-from keizer.cli_types import BOARD, CATEGORY, COUNT, DATE, RATING, ROUND, ROUND_OR_ZERO, SEED, TIME_CONTROL, Whole
+from keizer.cli.params import BOARD, CATEGORY, COUNT, DATE, RATING, ROUND, ROUND_OR_ZERO, SEED, TIME_CONTROL, Whole
 from keizer.formats.season_json import FormatError
 from keizer.output import FORMATS, json_number, number, render
-from keizer.seasons import refuse_closed
+from keizer.operations.seasons import refuse_closed
 from keizer.settings import DESCRIPTIONS, PRESETS, SettingsError
 from keizer.store import Store, StoreError, explain
 
@@ -63,8 +63,8 @@ class _Commands(click.Group):
     """The command groups that live in modules of their own are imported only when
     used, so that the everyday commands start quickly."""
 
-    lazy = {"trf": "keizer.cli_trf:trf", "team": "keizer.cli_teams:team", "season": "keizer.cli_seasons:season",
-            "ratings": "keizer.cli_ratings:ratings"}
+    lazy = {"trf": "keizer.cli.trf:trf", "team": "keizer.cli.teams:team", "season": "keizer.cli.seasons:season",
+            "ratings": "keizer.cli.ratings:ratings"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -362,7 +362,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     warnings: list[str] = []
     system_settings: dict[str, Any] = {}
     if system == "swiss":
-        from keizer.swiss import SWISS_DEFAULTS, parse_points
+        from keizer.operations.swiss import SWISS_DEFAULTS, parse_points
 
         scoring = {}
         if bye_points is not None:
@@ -377,7 +377,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
                            "edition": edition, "tiebreaks": listed, "lots": lots}
         warnings = comp_ops.points_warnings(system, system_settings)
     elif system == "knockout":
-        from keizer.cup import parse_stages
+        from keizer.operations.cup import parse_stages
 
         system_settings = {"stages": parse_stages(stages or "regular:2,rapid:2,blitz:2,armageddon:1")}
     elif system == "team":
@@ -391,7 +391,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
         if stages is not None:
             if schedule != "knockout":
                 raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
-            from keizer.cup import parse_stages
+            from keizer.operations.cup import parse_stages
 
             if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
                 raise StoreError("a team knock-out's --stages lists the tie-break stages only (rapid, blitz, "
@@ -400,7 +400,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
                 system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
             except StoreError as e:  # count the stages as the user wrote them (without the match itself)
                 raise StoreError(re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", str(e))) from None
-        from keizer.teamevent import team_warnings
+        from keizer.operations.teamevent import team_warnings
 
         warnings = team_warnings(system_settings)
     elif double or swap_last_two or tiebreaks:
@@ -415,7 +415,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
                 store.register(comp_id, m["id"])
                 registered += 1
             if system == "swiss":
-                from keizer.swiss import assign_numbers
+                from keizer.operations.swiss import assign_numbers
 
                 assign_numbers(store, comp_id)
     for w in warnings:
@@ -646,7 +646,7 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
             m = store.find_member(ref)
             store.register(row["id"], m["id"], first, category)
         if row["system"] == "swiss":  # pairing numbers from the start, so that #N means the same everywhere
-            from keizer.swiss import assign_numbers
+            from keizer.operations.swiss import assign_numbers
 
             assign_numbers(store, row["id"])
         late = row["system"] == "keizer" and store.started(row["id"])
@@ -1090,7 +1090,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
         _bracket(store, comp_id, fmt)
         return
     if store.system(comp_id) == "team":
-        from keizer.cli_teams import show_team_standings
+        from keizer.cli.teams import show_team_standings
 
         show_team_standings(store, comp_id, round_no, fmt)
         return
@@ -1296,7 +1296,7 @@ def swiss_numbers(ctx: Context, fmt: str) -> None:
     """The pairing numbers (TPN): by rating before round 1, late entrants placed by rating.
 
     Numbers are given when a round is paired; until then this shows what they will be."""
-    from keizer.swiss import tpn_order
+    from keizer.operations.swiss import tpn_order
 
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
@@ -1367,7 +1367,7 @@ def knockout() -> None:
 @pass_ctx
 def knockout_draw(ctx: Context, order: tuple[str, ...]) -> None:
     """Seed the entrants by rating (or ORDER: every entrant, seed 1 first) and create round 1."""
-    from keizer import cup
+    from keizer.operations import cup
 
     with writing(ctx, "knockout draw", "cup draw") as store:
         comp_id = ctx.comp(store)["id"]
@@ -1381,7 +1381,7 @@ def knockout_draw(ctx: Context, order: tuple[str, ...]) -> None:
 @pass_ctx
 def knockout_next(ctx: Context) -> None:
     """Create what can be played next: tie-break games of level matches, and the next round's matches."""
-    from keizer import cup
+    from keizer.operations import cup
 
     with writing(ctx, "knockout next", "cup: next games") as store:
         created = cup.advance(store, ctx.comp(store)["id"])
@@ -1395,7 +1395,7 @@ def knockout_next(ctx: Context) -> None:
 @pass_ctx
 def knockout_award(ctx: Context, round_no: int, match: int, winner: str) -> None:
     """The arbiter decides a match (withdrawal, or a lot when every stage is level)."""
-    from keizer import cup
+    from keizer.operations import cup
 
     with writing(ctx, "knockout award", f"award round {round_no} match {match} to {winner}") as store:
         cup.award(store, ctx.comp(store)["id"], round_no, match, winner)
@@ -1412,7 +1412,7 @@ def knockout_bracket(ctx: Context, fmt: str) -> None:
 
 
 def _bracket(store: Store, comp_id: int, fmt: str) -> None:
-    from keizer import cup
+    from keizer.operations import cup
 
     _, states, season = cup.cup_state(store, comp_id)
     names = {p.id: p.name for p in season.players}
@@ -1496,14 +1496,14 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
     default for keizer's own export of a Keizer competition) a Keizer competition.
     A CSV of rounds (round;date;white;black;result) becomes a Keizer competition.
     """
-    from keizer import cli_switch
+    from keizer.cli import switch as cli_switch
     from keizer.formats.rounds_csv import header_kind
 
     from keizer.formats.kfc import looks_like_kfc
 
     raw = file.read_bytes()
     if looks_like_kfc(raw, file):
-        from keizer.cli_kfc import import_kfc
+        from keizer.cli.kfc import import_kfc
 
         cli_switch.refuse_options("kfc", system, preset, sets, dry_run)
         import_kfc(ctx, file, name, writing)
@@ -1542,14 +1542,14 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
 
     t = read(file)
     if force == "keizer" or (force is None and not t.is_team and is_keizer_export(t)):
-        from keizer.cli_switch import import_trf_keizer
+        from keizer.cli.switch import import_trf_keizer
 
         import_trf_keizer(ctx, file, t, name, preset or "classic", overrides or {}, writing)
         return
     if preset or overrides:
         raise StoreError("--preset and --set are for a Keizer competition: add --system keizer")
     if t.is_team:
-        from keizer.teamevent import import_team_tournament
+        from keizer.operations.teamevent import import_team_tournament
 
         with writing(ctx, "import", f"import {file.name}", create=True) as store:
             import_team_tournament(store, t, name)
@@ -1613,7 +1613,7 @@ def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
     from keizer.tiebreaks import System
 
     if store.system(comp_id) == "team":
-        from keizer.teamevent import team_trf
+        from keizer.operations.teamevent import team_trf
 
         return team_trf(store, comp_id, version)
     upto = season.completed_rounds()

@@ -4,7 +4,7 @@ A competition belongs to one season (``competitions.season``).  Closing a season
 marks each of its competitions ``"closed": true`` in ``system_settings``: from then
 on every command that writes to such a competition is refused (:func:`refuse_closed`,
 called where commands fetch the competition they are about to write), so its
-standings and reports are final.  Like the operations of :mod:`keizer.competition`,
+standings and reports are final.  Like the operations of :mod:`keizer.operations.competition`,
 each function here is one command's work: the caller wraps it in one
 ``store.change(...)`` (one transaction, logged, undoable).
 """
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from keizer import competition as comp_ops
+from keizer.operations import competition as comp_ops
 from keizer.store import Store, StoreError
 
 #: The initial orders ``season new`` offers, and what each means.

@@ -46,7 +46,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from keizer.competition import MemberFinder, checked_tiebreaks, enter_results, require_system
+from keizer.operations.competition import MemberFinder, checked_tiebreaks, enter_results, require_system
 from keizer.model import Colour, Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
                                   team_round_robin)

@@ -1,7 +1,7 @@
 """``keizer season …``: the next season, the list of seasons, closing and reopening one.
 
 Registered in ``keizer.cli`` (``_Commands.lazy``); the work is done in
-:mod:`keizer.seasons`, each command in one ``writing`` transaction (logged, undoable).
+:mod:`keizer.operations.seasons`, each command in one ``writing`` transaction (logged, undoable).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import json
 
 import click
 
-from keizer import seasons as ops
-from keizer.cli import Context, format_option, pass_ctx, writing
+from keizer.operations import seasons as ops
+from keizer.cli.commands import Context, format_option, pass_ctx, writing
 from keizer.output import render
 
 

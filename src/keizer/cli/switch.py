@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from keizer import competition as comp_ops
+from keizer.operations import competition as comp_ops
 from keizer.formats.season_json import FormatError
 from keizer.model import Season
 from keizer.settings import Settings

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from keizer import competition as comp_ops
+from keizer.operations import competition as comp_ops
 from keizer.formats import kfc
 from keizer.formats.season_json import FormatError
 from keizer.store import Store

@@ -8,7 +8,7 @@ from typing import IO
 
 import click
 
-from keizer.cli import Context, pass_ctx
+from keizer.cli.commands import Context, pass_ctx
 from keizer.formats.season_json import FormatError
 from keizer.formats.rating_lists import (
     COLUMNS,

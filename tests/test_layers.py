@@ -1,0 +1,103 @@
+"""The layers of the package, as the README's folder list draws them, kept by a test.
+
+Domain and engines are pure; the store and the file formats know nothing of the
+operations; the operations know nothing of the views (CLI, web app, site); no
+module-level import circle anywhere.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+PURE = ("keizer.model", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
+        "keizer.pairing", "keizer.tiebreaks", "keizer.output")
+STORE = ("keizer.store", "keizer.formats")
+OPERATIONS = ("keizer.operations",)
+VIEWS = ("keizer.cli", "keizer.web", "keizer.publish")
+OUTSIDE_WORLD = ("sqlite3", "sqlite_utils", "click", "jinja2", "flask", "waitress")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in (SRC / "keizer").rglob("*.py"):
+        parts = list(path.relative_to(SRC).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+def _imports(name: str, path: Path, top_level_only: bool = False) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
+            found.add(base)
+            found |= {f"{base}.{a.name}" for a in node.names}
+    return found
+
+
+def _layer(module: str) -> str | None:
+    for layer, prefixes in (("pure", PURE), ("store", STORE), ("operations", OPERATIONS), ("views", VIEWS)):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return layer
+    return None
+
+
+MODULES = _modules()
+ORDER = ["pure", "store", "operations", "views"]
+
+
+def test_every_module_has_a_layer():
+    assert [m for m in MODULES if m not in ("keizer", "keizer.__main__", "keizer.templates") and _layer(m) is None] == []
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) in ("pure", "store", "operations")))
+def test_a_module_imports_only_from_its_layer_and_below(module):
+    mine = ORDER.index(_layer(module))
+    wrong = sorted(i for i in _imports(module, MODULES[module])
+                   if i in MODULES and _layer(i) is not None and ORDER.index(_layer(i)) > mine)
+    assert wrong == [], f"{module} imports from a higher layer"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) == "pure"))
+def test_the_engines_touch_no_database_terminal_or_template(module):
+    touched = sorted(i for i in _imports(module, MODULES[module]) if i.split(".")[0] in OUTSIDE_WORLD)
+    assert touched == []
+
+
+def test_no_import_circle_at_module_level():
+    graph = {m: {i for i in _imports(m, p, top_level_only=True) if i in MODULES and i != m}
+             for m, p in MODULES.items()}
+    # A package's __init__ importing its own submodules is how a package exposes them, not a circle.
+    for m in graph:
+        graph[m] = {i for i in graph[m] if not i.startswith(m + ".")}
+    seen: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, path: list[str]) -> bool:
+        seen[node] = 1
+        for nxt in sorted(graph[node]):
+            if seen.get(nxt) == 1:
+                cycle.extend(path[path.index(nxt):] + [node, nxt] if nxt in path else [node, nxt])
+                return True
+            if nxt not in seen and visit(nxt, path + [node]):
+                return True
+        seen[node] = 2
+        return False
+
+    for m in sorted(graph):
+        if m not in seen and visit(m, []):
+            break
+    assert cycle == []
