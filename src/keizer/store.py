@@ -41,7 +41,7 @@ from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):
 #: long enough for any normal command, e.g. a large import, to commit.
 BUSY_TIMEOUT = 30.0
@@ -130,7 +130,8 @@ CREATE INDEX attendance_by_player ON attendance (player_id);
 
 #: Tables whose every row change is logged for undo.
 _TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules",
-            "teams", "team_members", "team_matches")
+            "teams", "team_members", "team_matches", "users", "member_links", "notices", "board_links",
+            "board_reports")
 
 #: MIGRATIONS[v] upgrades a database from schema version v to v+1.  A new
 #: database is made at version 1 and upgraded, so every step is always exercised.
@@ -191,6 +192,52 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE members ADD COLUMN fide_rating INTEGER CHECK (fide_rating IS NULL OR fide_rating BETWEEN 0 AND 4000);
     ALTER TABLE competitions ADD COLUMN rating_list TEXT NOT NULL DEFAULT 'national'
         CHECK (rating_list IN ('national', 'fide'))
+    """,
+    # The web app: accounts (officer, arbiter) with a password hash, never the password; a
+    # member's personal link and a board's link are random tokens stored as their SHA-256
+    # (a copy of the file does not give them away); absence notices a member sends for a
+    # club evening; results the two players of a board report from their phones.
+    7: """
+    CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0),
+        role TEXT NOT NULL CHECK (role IN ('officer', 'arbiter')),
+        password_hash TEXT NOT NULL,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE member_links (
+        id INTEGER PRIMARY KEY,
+        member_id INTEGER NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+        token_hash TEXT NOT NULL UNIQUE,
+        created TEXT NOT NULL,
+        revoked TEXT
+    );
+    CREATE TABLE notices (
+        id INTEGER PRIMARY KEY,
+        member_id INTEGER NOT NULL REFERENCES members(id) ON DELETE CASCADE,
+        date TEXT NOT NULL,
+        sent TEXT NOT NULL,
+        via TEXT NOT NULL,
+        UNIQUE (member_id, date)
+    );
+    CREATE TABLE board_links (
+        competition_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        code_hash TEXT NOT NULL UNIQUE,
+        PRIMARY KEY (competition_id, round, board),
+        FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE
+    );
+    CREATE TABLE board_reports (
+        competition_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        side TEXT NOT NULL CHECK (side IN ('white', 'black')),
+        result TEXT NOT NULL CHECK (result IN ('1-0', '0-1', '1/2-1/2')),
+        at TEXT NOT NULL,
+        PRIMARY KEY (competition_id, round, board, side),
+        FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE
+    )
     """,
 }
 
@@ -588,6 +635,12 @@ class Store:
                 return row
         return pick_by_name(rows, ref, "competition", "keizer competition list")
 
+    def competition_by_id(self, comp_id: int) -> dict[str, Any]:
+        row = self._row("SELECT * FROM competitions WHERE id = ?", (comp_id,))
+        if row is None:
+            raise StoreError(f"there is no competition {comp_id} (it may have been undone); see the list of competitions")
+        return row
+
     def update_settings(self, comp_id: int, overrides: Mapping[str, Any]) -> Settings:
         row = self._row("SELECT preset, overrides FROM competitions WHERE id = ?", (comp_id,))
         assert row is not None
@@ -983,6 +1036,30 @@ class Store:
         assert row is not None
         return row["preset"]
 
+
+    # -- web accounts ---------------------------------------------------------
+
+    def add_user(self, name: str, role: str, password_hash: str) -> int:
+        name = _clean_name(name)
+        if self.user(name) is not None:
+            raise StoreError(f"there is already a user {name!r}; choose another name or change the password "
+                             f"with 'keizer user password {name}'")
+        cur = self.conn.execute("INSERT INTO users (name, role, password_hash, created) VALUES (?, ?, ?, ?)",
+                                (name, role, password_hash, self.clock()))
+        return int(cur.lastrowid)
+
+    def user(self, name: str) -> dict[str, Any] | None:
+        return self._row("SELECT id, name, role, password_hash, created FROM users WHERE name = ?", (name,))
+
+    def users(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT id, name, role, created FROM users ORDER BY name COLLATE NOCASE")
+
+    def update_user(self, user_id: int, **fields: Any) -> None:
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        self.conn.execute(f"UPDATE users SET {sets} WHERE id = ?", (*fields.values(), user_id))
+
+    def remove_user(self, user_id: int) -> None:
+        self.conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
 
 def busy_timeout() -> float:
     """Seconds to wait for another writer: ``$KEIZER_BUSY_TIMEOUT``, else :data:`BUSY_TIMEOUT`."""

@@ -64,7 +64,8 @@ class _Commands(click.Group):
     used, so that the everyday commands start quickly."""
 
     lazy = {"trf": "keizer.cli.trf:trf", "team": "keizer.cli.teams:team", "season": "keizer.cli.seasons:season",
-            "ratings": "keizer.cli.ratings:ratings"}
+            "ratings": "keizer.cli.ratings:ratings", "serve": "keizer.cli.serve:serve",
+            "user": "keizer.cli.serve:user"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])

@@ -1,1 +1,48 @@
-"""The web app (``keizer serve``)."""
+"""The web app (``keizer serve``): the club evening in a browser.
+
+A thin view over the operations (:mod:`keizer.operations`), as the CLI is: every
+page that writes calls the same function the click command calls, in one
+transaction, and shows the same one-line message when it refuses.  See
+``docs/web.md``.
+
+>>> app = create_app(":memory:", local=True)
+>>> app.config["KEIZER_LOCAL"]
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from flask import Flask
+
+from keizer.web import auth, context
+from keizer.web.views import BLUEPRINTS
+
+
+def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | None = None,
+               secret_key: str | bytes | None = None) -> Flask:
+    """The app over the season database ``db``.
+
+    ``local``: the server listens on the loopback address only; then, while no account
+    exists, the person at the computer is the officer.  Otherwise every page but the
+    login page, a member's link and a board's link needs an account.
+    ``secure_cookies`` (default: not ``local``) sends the session cookie over HTTPS only.
+    """
+    app = Flask(__name__, static_folder=None, template_folder=None)
+    app.config.update(
+        KEIZER_DB=str(db),
+        KEIZER_LOCAL=local,
+        SECRET_KEY=secret_key or secrets.token_bytes(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=(not local) if secure_cookies is None else secure_cookies,
+        SESSION_COOKIE_NAME="keizer_session",
+        MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # a member list or a season file, not more
+    )
+    context.install(app)
+    auth.install(app)
+    for blueprint in BLUEPRINTS:
+        app.register_blueprint(blueprint)
+    return app

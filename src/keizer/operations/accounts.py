@@ -1,0 +1,84 @@
+"""Accounts of the web app: officers and arbiters with a password.
+
+The password is hashed with Argon2id (argon2-cffi, the memory-hard algorithm OWASP
+recommends first) and never stored.  ``keizer user …`` and the app's users page call
+these same functions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from keizer.store import Store, StoreError
+
+#: An officer may do everything; an arbiter runs the club evening (attendance, pairing,
+#: results) but changes no member, competition, setting or account, undoes nothing and
+#: does not publish.
+ROLES = ("officer", "arbiter")
+MIN_PASSWORD = 10
+
+_hasher = PasswordHasher()
+#: Verified against an unknown name, so that a wrong name takes as long as a wrong password.
+_DUMMY = _hasher.hash("not a password of anyone")
+
+
+def check_password(password: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise StoreError(f"the password is too short: use at least {MIN_PASSWORD} characters")
+    if password.strip() != password:
+        raise StoreError("the password starts or ends with a space; leave those out")
+
+
+def add_user(store: Store, name: str, role: str, password: str) -> dict[str, Any]:
+    if role not in ROLES:
+        raise StoreError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    check_password(password)
+    store.add_user(name, role, _hasher.hash(password))
+    return _public(store.user(name.strip()))
+
+
+def set_password(store: Store, name: str, password: str) -> None:
+    check_password(password)
+    store.update_user(find_user(store, name)["id"], password_hash=_hasher.hash(password))
+
+
+def set_role(store: Store, name: str, role: str) -> None:
+    if role not in ROLES:
+        raise StoreError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    store.update_user(find_user(store, name)["id"], role=role)
+
+
+def remove_user(store: Store, name: str) -> dict[str, Any]:
+    user = find_user(store, name)
+    officers = [u for u in store.users() if u["role"] == "officer"]
+    if user["role"] == "officer" and len(officers) == 1 and len(store.users()) > 1:
+        raise StoreError(f"{user['name']} is the last officer; make another user officer first "
+                         f"('keizer user role NAME officer')")
+    store.remove_user(user["id"])
+    return _public(user)
+
+
+def find_user(store: Store, name: str) -> dict[str, Any]:
+    user = store.user(name.strip())
+    if user is None:
+        known = ", ".join(u["name"] for u in store.users()) or "none yet"
+        raise StoreError(f"no user {name!r} (users: {known}); add one with 'keizer user add NAME --role officer'")
+    return user
+
+
+def authenticate(store: Store, name: str, password: str) -> dict[str, Any] | None:
+    """The user if the password is right, else None (in the same time either way)."""
+    user = store.user(name.strip()) if name.strip() else None
+    try:
+        _hasher.verify(user["password_hash"] if user else _DUMMY, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    return _public(user) if user else None
+
+
+def _public(user: dict[str, Any] | None) -> dict[str, Any]:
+    assert user is not None
+    return {k: v for k, v in user.items() if k != "password_hash"}

@@ -1,0 +1,65 @@
+"""The club evening at a glance: for each competition, the round being prepared and
+how far it is (attendance → pairing → results → published).  Read-only.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from keizer.operations.competition import open_round
+from keizer.store import Store
+
+#: The weekly loop of the systems that have one (cups and team events have their own pages).
+WEEKLY = ("keizer", "swiss", "roundrobin")
+
+
+@dataclass(frozen=True)
+class Evening:
+    """Where one competition stands tonight."""
+
+    comp_id: int
+    name: str
+    system: str
+    season: str | None
+    closed: bool
+    round: int  # the round being prepared (or the last one, once all are played)
+    date: str | None
+    marked: int  # players with an attendance mark in that round
+    players: int  # active players
+    paired: bool
+    boards: int
+    results: int  # boards with a result
+    played_rounds: int
+
+    @property
+    def step(self) -> str:
+        """What to do next: attendance, pairing, results or publish."""
+        if self.closed:
+            return "closed"
+        if not self.paired:
+            return "pairing" if self.marked else "attendance"
+        if self.results < self.boards:
+            return "results"
+        return "publish"
+
+
+def evening(store: Store) -> list[Evening]:
+    """Every competition, the open ones first (newest season first), then the closed ones."""
+    found = []
+    for row in store.competitions():
+        comp = store.competition_by_id(row["id"])
+        closed = bool(json.loads(comp["system_settings"]).get("closed"))
+        season = store.load_season(comp["id"])
+        target = open_round(season)
+        rnd = season.rounds[target.number - 1] if target.exists else None
+        marked = len(store.attendance(comp["id"], target.number)) if target.exists else 0
+        games = rnd.games if rnd else ()
+        found.append(Evening(
+            comp_id=comp["id"], name=comp["name"], system=comp["system"], season=comp.get("season"),
+            closed=closed, round=target.number, date=rnd.date if rnd else None, marked=marked,
+            players=sum(1 for p in season.players if p.active_in(target.number)), paired=target.paired,
+            boards=len(games), results=sum(1 for g in games if g.result is not None),
+            played_rounds=season.completed_rounds()))
+    found.sort(key=lambda e: e.name.casefold())
+    found.sort(key=lambda e: e.season or "", reverse=True)  # stable: newest season first, by name within
+    return sorted(found, key=lambda e: e.closed)

@@ -1,0 +1,172 @@
+"""What every page of the app shares: the database of the request, writing in one
+transaction, the templates and their language, and refusals shown as one line.
+
+A view writes with :func:`writing`, exactly as a click command does, and lets the
+operation's :class:`StoreError` (or :class:`SettingsError`, :class:`FormatError`) go:
+the transaction is rolled back, and the handler here shows the message on the page
+the form came from.  Nothing in a view speaks SQL or decides a rule.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, current_app, flash, g, redirect, render_template, request, send_from_directory
+from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from keizer.formats.season_json import FormatError
+from keizer.operations.seasons import refuse_closed
+from keizer.settings import SettingsError
+from keizer.store import Store, StoreError, explain
+
+#: Errors a user can fix: shown as their one line, never as a server error.
+USER_ERRORS = (StoreError, SettingsError, FormatError)
+
+
+def templates_folder() -> Path:
+    return Path(str(resources.files("keizer.templates")))
+
+
+def store() -> Store:
+    """The database of this request (opened on first use, closed when the request ends)."""
+    if "store" not in g:
+        g.store = Store.open(Path(_app().config["KEIZER_DB"]))
+        g.store.origin = lambda: g.get("origin", "web")
+    return g.store
+
+
+@contextmanager
+def writing(command: str, summary: str) -> Iterator[Store]:
+    """One logged, undoable transaction, as the CLI's ``writing``: on any exception
+    nothing is written.  The change log records the web user (or link) and address."""
+    s = store()
+    with s.change(command, summary):
+        yield s
+
+
+def competition(comp_id: int, write: bool = False) -> dict[str, Any]:
+    """A competition by id; when writing, a closed one is refused (as on the CLI)."""
+    row = store().competition_by_id(comp_id)
+    if write:
+        refuse_closed(row)
+    return row
+
+
+def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    return render_template(template, **context), status
+
+
+def back(default: str = "/") -> Response:
+    """Back to the page the form was on (a local path only: never an open redirect)."""
+    target = request.form.get("back") or _same_site(request.referrer) or default
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        target = default
+    return redirect(target, code=303)
+
+
+def _same_site(url: str | None) -> str | None:
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.netloc and parts.netloc != request.host:
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _app() -> Flask:
+    return current_app  # type: ignore[return-value]
+
+
+def wants_json() -> bool:
+    """A script on the page (the results grid) asks for JSON instead of a new page."""
+    return request.headers.get("X-Requested-With") == "keizer"
+
+
+def refuse(message: str, status: int = 400) -> Any:
+    """Show a refusal: on the form's page after a POST, as a page of its own after a GET."""
+    if wants_json():
+        return {"error": message}, status
+    if request.method == "POST":
+        flash(message, "error")
+        return back()
+    return render("app/error.html", status=status, message=message)
+
+
+def install(app: Flask) -> None:
+    folder = templates_folder()
+    app.jinja_env.loader = ChoiceLoader([FileSystemLoader(str(folder))])
+    app.jinja_env.undefined = StrictUndefined
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    _install_language(app)
+
+    from keizer.web.auth import public
+
+    @app.route("/static/<path:name>")
+    @public
+    def static(name: str) -> Response:
+        return send_from_directory(folder / "static", name, max_age=3600)
+
+    @app.teardown_request
+    def close(_error: BaseException | None) -> None:
+        s = g.pop("store", None)
+        if s is not None:
+            s.close()
+
+    @app.errorhandler(StoreError)
+    @app.errorhandler(SettingsError)
+    @app.errorhandler(FormatError)
+    def user_error(error: Exception) -> Any:
+        return refuse(f"error: {error}")
+
+    @app.errorhandler(sqlite3.Error)
+    def database_error(error: sqlite3.Error) -> Any:
+        message = explain(error, Path(app.config["KEIZER_DB"]))
+        if message is None:
+            raise error
+        return refuse(f"error: {message}", 503)
+
+    @app.errorhandler(404)
+    def not_found(_error: Exception) -> Any:
+        return render("app/error.html", status=404, message="there is no such page here")
+
+    @app.errorhandler(413)
+    def too_large(_error: Exception) -> Any:
+        return refuse("error: the file is too large (at most 64 MB)", 413)
+
+
+def _install_language(app: Flask) -> None:
+    """The app speaks the club's language (``keizer club --language``), with the catalogs
+    and number and date formats of the published site."""
+    from keizer.publish.i18n import format_day, format_number, translations
+
+    def lang() -> str:
+        if "lang" not in g:
+            try:
+                from keizer.publish import club_settings
+
+                g.lang = club_settings(store())["language"]
+            except USER_ERRORS:
+                g.lang = "en"
+        return g.lang
+
+    def gettext(text: str) -> str:
+        return translations(lang()).gettext(text)
+
+    def ngettext(singular: str, plural: str, n: int) -> str:
+        return translations(lang()).ngettext(singular, plural, n)
+
+    app.jinja_env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
+    app.jinja_env.globals.update(
+        num=lambda value, decimals=2: format_number(value, decimals, lang()),
+        day=lambda iso: format_day(iso, lang()) if iso else "",
+        lang=lang,
+    )
+    app.jinja_env.globals["nbsp"] = Markup("&nbsp;")

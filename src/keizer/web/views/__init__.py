@@ -1,0 +1,42 @@
+"""The pages of the app, one module per concept, each a Flask blueprint named after
+its module.  :data:`MAIN_NAV` and :func:`comp_tabs` draw the navigation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from keizer.web.views import (attendance, changes, competitions, cups, home, links, members, pairing, printing,
+                              publishing, results, standings, teams, users, venue)
+
+BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results, standings, members, competitions,
+                                              changes, printing, venue, publishing, links, users, cups, teams)]
+
+#: (endpoint, label, key, officer only)
+MAIN_NAV = [
+    ("competitions.index", "Competitions", "competitions", False),
+    ("members.index", "Members", "members", True),
+    ("changes.index", "Change log", "log", False),
+    ("publishing.index", "Publish", "publish", True),
+    ("users.index", "Users", "users", True),
+]
+
+WEEKLY = ("keizer", "swiss", "roundrobin")
+
+
+def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The tabs of a competition's pages: (endpoint, label, key)."""
+    system = comp["system"]
+    tabs: list[tuple[str, str, str]] = []
+    if system in WEEKLY:
+        tabs += [("attendance.index", "Attendance", "attendance"), ("pairing.index", "Pairing", "pairing"),
+                 ("results.index", "Results", "results")]
+    elif system == "knockout":
+        tabs += [("cups.index", "Cup", "cup")]
+    elif system == "team":
+        tabs += [("teams.index", "Team event", "teams")]
+    tabs += [("standings.index", "Standings", "standings"), ("standings.crosstable", "Crosstable", "crosstable"),
+             ("printing.index", "Print", "print"), ("venue.screen", "Venue screen", "venue"),
+             ("competitions.settings", "Settings", "settings")]
+    return tabs

@@ -1,0 +1,44 @@
+"""The home page: the club evening.  For each competition the round being prepared
+and the next step (attendance → pairing → results → publish), one click away."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app
+
+from keizer.operations.evening import evening as evening_status
+from keizer.web.auth import public
+from keizer.web.context import USER_ERRORS, render, store
+
+bp = Blueprint("home", __name__)
+
+
+@bp.app_context_processor
+def navigation() -> dict[str, Any]:
+    from keizer.web.views import MAIN_NAV, comp_tabs
+
+    return {"club_name": _club()["name"], "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
+
+
+def _club() -> dict[str, str]:
+    from keizer.publish import CLUB_SETTINGS, club_settings
+
+    try:
+        return club_settings(store())
+    except USER_ERRORS:  # no database yet: the error page still needs a header
+        return dict(CLUB_SETTINGS)
+
+
+@bp.route("/")
+def evening() -> Any:
+    return render("app/home.html", title="Club evening", nav="evening", evenings=evening_status(store()))
+
+
+@bp.route("/club.css")
+@public
+def club_css() -> Response:
+    """The club's colours (a stylesheet, so the page needs no inline style)."""
+    club = _club()
+    css = f":root {{ --club: {club['colour']}; --accent: {club['accent']}; }}\n"
+    return current_app.response_class(css, mimetype="text/css")

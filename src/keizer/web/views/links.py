@@ -1,0 +1,9 @@
+"""(to be written: a placeholder so that the navigation links resolve)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+bp = Blueprint("links", __name__)

@@ -1,0 +1,51 @@
+"""Shared helpers of the web app's tests (route tests with Flask's test client)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+from keizer.web import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "sample_club.db"
+TOKEN = "test-csrf-token"
+
+
+def sample_app(tmp_path: Path, local: bool = True, **options: Any):
+    """The app over a copy of the shipped sample club, and the copy's path."""
+    db = tmp_path / "club.db"
+    shutil.copy(SAMPLE, db)
+    app = create_app(db, local=local, secret_key="test", **options)
+    app.config["TESTING"] = True
+    return app, db
+
+
+def client_with_csrf(app):
+    """A test client whose session holds a known CSRF token (forms send it with :func:`post`)."""
+    client = app.test_client()
+    with client.session_transaction() as session:
+        session["csrf"] = TOKEN
+    return client
+
+
+def post(client, url: str, data: dict[str, Any] | None = None, follow: bool = True, **kwargs: Any):
+    """Submit a form as the page would (with the CSRF token), following the redirect."""
+    return client.post(url, data={"csrf": TOKEN, **(data or {})}, follow_redirects=follow, **kwargs)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def text(response) -> str:
+    """The page's visible text, tags stripped and whitespace folded (for asserting messages)."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body)
+    import html
+
+    return " ".join(html.unescape(body).split())
