@@ -973,11 +973,13 @@ class Store:
             for board in boards:
                 self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ? AND board = ?",
                                   (comp_id, number, board))
+        self.forget_boards(comp_id, number, boards)  # the links printed for those boards die with them
 
     def update_game(self, comp_id: int, number: int, board: int, white: int, black: int) -> None:
         self.conn.execute(
             "UPDATE games SET white = ?, black = ? WHERE competition_id = ? AND round = ? AND board = ?",
             (white, black, comp_id, number, board))
+        self.forget_boards(comp_id, number, [board])  # its printed slip names other players now
 
     # -- the model ----------------------------------------------------------
 
@@ -1036,6 +1038,100 @@ class Store:
         assert row is not None
         return row["preset"]
 
+
+    # -- members' personal links and absence notices ---------------------------
+
+    def add_member_link(self, member_id: int, token_hash: str) -> int:
+        """A member's personal link (only the SHA-256 of its token is stored)."""
+        cur = self.conn.execute("INSERT INTO member_links (member_id, token_hash, created) VALUES (?, ?, ?)",
+                                (member_id, token_hash, self.clock()))
+        return int(cur.lastrowid)
+
+    def revoke_member_links(self, member_id: int) -> int:
+        """Revoke the member's links that are still in force; returns how many."""
+        return self.conn.execute("UPDATE member_links SET revoked = ? WHERE member_id = ? AND revoked IS NULL",
+                                 (self.clock(), member_id)).rowcount
+
+    def member_link(self, token_hash: str) -> dict[str, Any] | None:
+        return self._row("SELECT l.id, l.member_id, l.created, l.revoked, m.name FROM member_links l "
+                         "JOIN members m ON m.id = l.member_id WHERE l.token_hash = ?", (token_hash,))
+
+    def member_links(self) -> list[dict[str, Any]]:
+        """The links in force (not revoked), one row per link, with the member's name."""
+        return self._rows("SELECT l.id, l.member_id, l.created, m.name FROM member_links l "
+                          "JOIN members m ON m.id = l.member_id WHERE l.revoked IS NULL "
+                          "ORDER BY m.name COLLATE NOCASE, l.id")
+
+    def add_notice(self, member_id: int, date: str, via: str) -> bool:
+        """Record a member's notice of absence on ``date``; False when it was there already
+        (the first notice keeps its time, which decides whether it came in time)."""
+        cur = self.conn.execute("INSERT INTO notices (member_id, date, sent, via) VALUES (?, ?, ?, ?) "
+                                "ON CONFLICT (member_id, date) DO NOTHING", (member_id, date, self.clock(), via))
+        return cur.rowcount > 0
+
+    def remove_notice(self, member_id: int, date: str) -> bool:
+        return self.conn.execute("DELETE FROM notices WHERE member_id = ? AND date = ?",
+                                 (member_id, date)).rowcount > 0
+
+    def notices(self, member_id: int | None = None, date: str | None = None,
+                since: str | None = None) -> list[dict[str, Any]]:
+        """Notices of absence (of one member, on one date, from a date on), by date and name."""
+        where, params = [], []
+        for clause, value in (("n.member_id = ?", member_id), ("n.date = ?", date), ("n.date >= ?", since)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        return self._rows("SELECT n.id, n.member_id, m.name, n.date, n.sent, n.via FROM notices n "
+                          "JOIN members m ON m.id = n.member_id "
+                          f"{'WHERE ' + ' AND '.join(where) if where else ''} "
+                          "ORDER BY n.date, m.name COLLATE NOCASE", tuple(params))
+
+    def round_date(self, comp_id: int, number: int) -> str | None:
+        row = self._row("SELECT date FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
+        return row["date"] if row else None
+
+    def round_dates(self) -> list[str]:
+        """Every date a round of any competition is played on, in order."""
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT date FROM rounds WHERE date IS NOT NULL ORDER BY date")]
+
+    # -- boards' result links and the players' reports -------------------------
+
+    def add_board_link(self, comp_id: int, number: int, board: int, code_hash: str) -> None:
+        """A board's result link (only the SHA-256 of its code is stored), replacing its earlier one."""
+        self.conn.execute("DELETE FROM board_links WHERE competition_id = ? AND round = ? AND board = ?",
+                          (comp_id, number, board))
+        self.conn.execute("INSERT INTO board_links (competition_id, round, board, code_hash) VALUES (?, ?, ?, ?)",
+                          (comp_id, number, board, code_hash))
+
+    def board_link(self, code_hash: str) -> dict[str, Any] | None:
+        """The board a link's code hash leads to: competition_id, round, board."""
+        return self._row("SELECT competition_id, round, board FROM board_links WHERE code_hash = ?", (code_hash,))
+
+    def board_links(self, comp_id: int, number: int) -> list[int]:
+        """The boards of a round that have a result link."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT board FROM board_links WHERE competition_id = ? AND round = ? ORDER BY board", (comp_id, number))]
+
+    def set_board_report(self, comp_id: int, number: int, board: int, side: str, result: str) -> None:
+        """One player's report of a board's result; a second one from the same side replaces it."""
+        self.conn.execute(
+            "INSERT INTO board_reports (competition_id, round, board, side, result, at) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (competition_id, round, board, side) DO UPDATE SET result = excluded.result, at = excluded.at",
+            (comp_id, number, board, side, result, self.clock()))
+
+    def board_reports(self, comp_id: int, number: int) -> list[dict[str, Any]]:
+        """The players' reports of a round: board, side, result, at."""
+        return self._rows("SELECT board, side, result, at FROM board_reports WHERE competition_id = ? AND round = ? "
+                          "ORDER BY board, side DESC", (comp_id, number))
+
+    def forget_boards(self, comp_id: int, number: int, boards: list[int] | None = None) -> None:
+        """A board whose pairing is removed or changed loses its link and its players' reports."""
+        for table in ("board_links", "board_reports"):
+            if boards is None:
+                self.conn.execute(f"DELETE FROM {table} WHERE competition_id = ? AND round = ?", (comp_id, number))
+            else:
+                self.conn.executemany(f"DELETE FROM {table} WHERE competition_id = ? AND round = ? AND board = ?",
+                                      [(comp_id, number, board) for board in boards])
 
     # -- web accounts ---------------------------------------------------------
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import re
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -20,13 +19,14 @@ from typing import Any, Iterator
 
 import click
 
-from keizer.operations import competition as comp_ops
-from keizer import limits
 from keizer.cli.params import BOARD, CATEGORY, COUNT, DATE, RATING, ROUND, ROUND_OR_ZERO, SEED, TIME_CONTROL, Whole
 from keizer.formats.season_json import FormatError
-from keizer.output import FORMATS, json_number, number, render
+from keizer.operations import competition as comp_ops
+from keizer.operations import rounds as rounds_ops
+from keizer.operations import standings as standings_ops
 from keizer.operations.seasons import refuse_closed
-from keizer.settings import DESCRIPTIONS, PRESETS, SettingsError
+from keizer.output import FORMATS, json_number, number, render
+from keizer.settings import PRESETS, SettingsError
 from keizer.store import Store, StoreError, explain
 
 
@@ -65,7 +65,8 @@ class _Commands(click.Group):
 
     lazy = {"trf": "keizer.cli.trf:trf", "team": "keizer.cli.teams:team", "season": "keizer.cli.seasons:season",
             "ratings": "keizer.cli.ratings:ratings", "serve": "keizer.cli.serve:serve",
-            "user": "keizer.cli.serve:user"}
+            "user": "keizer.cli.serve:user", "member-link": "keizer.cli.links:member_link",
+            "notices": "keizer.cli.links:notices"}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted([*super().list_commands(ctx), *self.lazy])
@@ -130,8 +131,9 @@ def undo(ctx: Context, yes: bool) -> None:
     last = store.last_change()
     if last is None:
         raise StoreError("nothing to undo: the change log is empty")
-    by = f" by {last['origin']}" if last["origin"] else ""
-    what = f"'{last['command']}' of {last['at'].replace('T', ' ')}{by}: {last['summary']}"
+    from keizer.operations.changes import describe
+
+    what = describe(last)
     if not yes and sys.stdin.isatty():
         click.echo(f"the last change is {what}")
         click.confirm("undo it?", abort=True)
@@ -189,11 +191,11 @@ _allow_duplicate = click.option(
 def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None, fide_id: str | None,
                fide_rating: int | None, allow_duplicate: bool) -> None:
     """Add a member (refused when one with the same name exists, unless --allow-duplicate)."""
+    from keizer.operations.members import add_member
+
     with writing(ctx, "member add", f"add member {name}", create=True) as store:
-        member_id = store.add_member(name, rating, fed_id, allow_duplicate=allow_duplicate, fide_id=fide_id,
-                                     fide_rating=fide_rating)
-        name = store.member(member_id)["name"]
-    click.echo(f"added member #{member_id} {name}")
+        added = add_member(store, name, rating, fed_id, fide_id, fide_rating, allow_duplicate)
+    click.echo(f"added member #{added['id']} {added['name']}")
 
 
 @member.command("import")
@@ -212,41 +214,27 @@ def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate:
     Every change is listed.  Semicolon or comma separated, UTF-8 or
     Windows-1252 (the KNSB rating list works as it is).
     """
-    from keizer.formats.kfc import looks_like_kfc, member_rows
-    from keizer.formats.members_csv import parse, plan
+    from keizer.operations.members import plan_member_import, write_member_import
 
-    raw = file.read_bytes()
-    if looks_like_kfc(raw, file):  # KeizerForClubs' players
-        rows = member_rows(file)
-    else:
-        rows = parse(raw)
     exists = ctx.db.exists() and ctx.db.stat().st_size > 0
     store = ctx.store() if exists else Store.memory() if dry_run else None
-    todo = plan(rows, store.members() if store else [], update_names, allow_duplicate)
-    counts = f"{todo.added} members added, {todo.updated} updated, {todo.unchanged} unchanged"
-    if todo.changes:
+    todo = plan_member_import(store.members() if store else [], file, update_names, allow_duplicate)
+    counts = todo.counts
+    if todo.plan.changes:
         store = store or ctx.store(create=True)
         try:
-            with store.change("member import", f"import members from {file.name}: {counts}"):
-                for change in todo.changes:
-                    try:
-                        if change.member_id is None:
-                            store.add_member(**change.fields)
-                        else:
-                            store.update_member(change.member_id, **change.fields)
-                    except StoreError as e:
-                        raise StoreError(f"{file.name} line {change.line}: {e}") from None
-                for change in todo.changes:  # listed before the commit, so a refusal above lists nothing
-                    for line in change.report:
-                        click.echo(line)
+            with store.change("member import", todo.summary):
+                write_member_import(store, todo)
+                for line in todo.lines:  # listed before the commit, so a refusal above lists nothing
+                    click.echo(line)
                 if dry_run:
                     raise _DryRun()
         except _DryRun:
             pass
     if dry_run and store:
         store.rollback_upgrade()  # an older file is not upgraded either
-    kept = (f"; {todo.names_kept} names differ from the file's spelling (kept; --update-names takes the file's)"
-            if todo.names_kept else "")
+    kept = (f"; {todo.plan.names_kept} names differ from the file's spelling (kept; --update-names takes the "
+            "file's)" if todo.plan.names_kept else "")
     click.echo(("dry run, nothing written: " if dry_run else "") + counts + kept)
 
 
@@ -274,37 +262,20 @@ def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | N
                                     fide_rating=fide_rating).items() if v is not None}
     if not fields:
         raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id or --fide-rating")
+    from keizer.operations.members import edit_member
+
     with writing(ctx, "member edit", f"edit member {member_ref}") as store:
-        old = store.find_member(member_ref)
-        store.update_member(old["id"], allow_duplicate=allow_duplicate, **fields)
-        new = store.member(old["id"])
-        changed = "; ".join(
-            f"renamed: {old['name']} → {new['name']}" if key == "name" else
-            f"{_LABELS.get(key, key)} {_or_none(old[key])} → {_or_none(new[key])}"
-            for key in ("name", "rating", "fed_id", "fide_id", "fide_rating") if old[key] != new[key]
-        ) or "nothing changed"
-        store.describe(f"edit member #{new['id']} {new['name']}: {changed}")
+        new, changed = edit_member(store, member_ref, fields, allow_duplicate)
     click.echo(f"#{new['id']} {new['name']}: {changed}")
-
-
-_LABELS = {"fed_id": "federation id", "fide_id": "FIDE id", "fide_rating": "FIDE rating"}
-
-
-def _or_none(value: Any) -> str:
-    return "none" if value is None else str(value)
 
 
 # -- competitions -------------------------------------------------------------
 
 
 def _parse_sets(sets: tuple[str, ...]) -> dict[str, str]:
-    overrides = {}
-    for item in sets:
-        if "=" not in item:
-            raise StoreError(f"--set {item!r}: write NAME=VALUE, e.g. --set excused=2/5")
-        name, value = item.split("=", 1)
-        overrides[name.strip()] = value.strip()
-    return overrides
+    from keizer.operations.setup import parse_sets
+
+    return parse_sets(sets)
 
 
 @cli.group()
@@ -347,83 +318,16 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
                        season: str | None) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
     tournament, a cup or a team event."""
-    overrides = _parse_sets(sets)
-    if system != "keizer" and overrides:
-        raise StoreError("--set changes Keizer settings; other systems take their own options")
-    if swap_last_two and not double:
-        raise StoreError("--swap-last-two applies to a double round-robin (--double)")
-    if lots is not None and system != "roundrobin":
-        raise StoreError("--lots is for --system roundrobin")
-    swiss_team = system == "team" and schedule == "swiss"
-    if system != "swiss" and not swiss_team and (rounds or bye_points or excused_points or initial_colour != "white"):
-        raise StoreError("--rounds, --bye-points, --excused-points and --initial-colour are for Swiss tournaments")
-    if (system == "swiss" or swiss_team) and not rounds:
-        raise StoreError("a Swiss tournament needs its planned number of rounds: add --rounds N")
-    listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
-    warnings: list[str] = []
-    system_settings: dict[str, Any] = {}
-    if system == "swiss":
-        from keizer.operations.swiss import SWISS_DEFAULTS, parse_points
+    from keizer.operations.setup import create_competition, plan_competition
 
-        scoring = {}
-        if bye_points is not None:
-            scoring["pab"] = parse_points(bye_points, "--bye-points")
-        if excused_points is not None:
-            scoring["hpb"] = parse_points(excused_points, "--excused-points")
-        system_settings = {**SWISS_DEFAULTS, "rounds": rounds, "initial_colour": initial_colour,
-                           "edition": edition, "tiebreaks": listed, "scoring": scoring or None}
-        warnings = comp_ops.points_warnings(system, system_settings)
-    elif system == "roundrobin":
-        system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
-                           "edition": edition, "tiebreaks": listed, "lots": lots}
-        warnings = comp_ops.points_warnings(system, system_settings)
-    elif system == "knockout":
-        from keizer.operations.cup import parse_stages
-
-        system_settings = {"stages": parse_stages(stages or "regular:2,rapid:2,blitz:2,armageddon:1")}
-    elif system == "team":
-        if bye_points or excused_points:
-            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); --bye-points and "
-                             "--excused-points are for individual Swiss tournaments")
-        system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
-                           "edition": edition, "tiebreaks": listed}
-        if swiss_team:
-            system_settings |= {"rounds": rounds, "initial_colour": initial_colour}
-        if stages is not None:
-            if schedule != "knockout":
-                raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
-            from keizer.operations.cup import parse_stages
-
-            if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
-                raise StoreError("a team knock-out's --stages lists the tie-break stages only (rapid, blitz, "
-                                 "armageddon); the match itself is on every board")
-            try:
-                system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
-            except StoreError as e:  # count the stages as the user wrote them (without the match itself)
-                raise StoreError(re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", str(e))) from None
-        from keizer.operations.teamevent import team_warnings
-
-        warnings = team_warnings(system_settings)
-    elif double or swap_last_two or tiebreaks:
-        raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
-    if stages is not None and system not in ("knockout", "team"):
-        raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
+    new = plan_competition(name, system, preset, _parse_sets(sets), double, swap_last_two, tiebreaks, edition, lots,
+                           stages, boards, schedule, rounds, bye_points, excused_points, initial_colour,
+                           all_members, season)
     with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
-        comp_id = store.create_competition(name, preset, overrides, system, system_settings, season)
-        registered = 0
-        if all_members:
-            for m in store.members():
-                store.register(comp_id, m["id"])
-                registered += 1
-            if system == "swiss":
-                from keizer.operations.swiss import assign_numbers
-
-                assign_numbers(store, comp_id)
-    for w in warnings:
+        _comp_id, registered = create_competition(store, new)
+    for w in new.warnings:
         click.echo(f"warning: {w}", err=True)
-    kind = {"keizer": f"competition (preset {preset})", "roundrobin": "round-robin", "knockout": "knock-out cup",
-            "team": "team event", "swiss": f"Swiss tournament ({rounds} rounds)"}[system]
-    click.echo(f"created {kind} {name}; {registered} players registered")
+    click.echo(f"created {new.kind} {name}; {registered} players registered")
 
 
 @competition.command("list")
@@ -499,52 +403,27 @@ def competition_use(ctx: Context, name: str) -> None:
 @pass_ctx
 def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
     """Show the effective settings, or change them with --set (recorded in the log)."""
-    store = ctx.store()
-    if store.system(ctx.comp(store)["id"]) != "keizer":
-        _system_settings(ctx, sets, fmt)
-        return
+    from keizer.operations.setup import change_settings, settings_rows
+
     if sets:
         overrides = _parse_sets(sets)
         summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
         with writing(ctx, "competition settings", f"settings: {summary}") as store:
-            row = ctx.comp(store)
-            played = store.load_season(row["id"]).completed_rounds()
-            store.update_settings(row["id"], overrides)
-        if played:
-            click.echo(f"changed after round {played}: every standing is recomputed with the new settings", err=True)
+            note = change_settings(store, ctx.comp(store)["id"], overrides)
+        if note:
+            click.echo(note, err=True)
     store = ctx.store()
     row = ctx.comp(store)
-    settings = store.settings(row["id"]).to_dict()
-    settings["rating_list"] = store.rating_list(row["id"])
-    rows = [{"setting": k, "value": "auto" if k == "top" and v is None else _setting_text(v),
-             "meaning": DESCRIPTIONS.get(k, RATING_LIST_MEANING)} for k, v in settings.items()]
+    comp_id = row["id"]
     if fmt == "json":
-        click.echo(json.dumps({"preset": row["preset"], **settings}, ensure_ascii=False, indent=2))
+        if store.system(comp_id) != "keizer":
+            view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
+            click.echo(json.dumps({"system": store.system(comp_id), **view}, ensure_ascii=False, indent=2))
+        else:
+            settings = {**store.settings(comp_id).to_dict(), "rating_list": store.rating_list(comp_id)}
+            click.echo(json.dumps({"preset": row["preset"], **settings}, ensure_ascii=False, indent=2))
     else:
-        click.echo(render(rows, ["setting", "value", "meaning"], fmt))
-
-
-def _system_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
-    """``competition settings`` of a round-robin, Swiss, cup or team event."""
-    if sets:
-        overrides = _parse_sets(sets)
-        summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
-        with writing(ctx, "competition settings", f"settings: {summary}") as store:
-            comp_ops.change_system_settings(store, ctx.comp(store)["id"], overrides)
-    store = ctx.store()
-    comp_id = ctx.comp(store)["id"]
-    view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
-    if fmt == "json":
-        click.echo(json.dumps({"system": store.system(comp_id), **view}, ensure_ascii=False, indent=2))
-        return
-    meaning = {**comp_ops.SYSTEM_SETTINGS[store.system(comp_id)], "rating_list": RATING_LIST_MEANING}
-    rows = [{"setting": k, "value": _setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
-            for k, v in view.items()]
-    click.echo(render(rows, ["setting", "value", "meaning"], fmt))
-
-
-RATING_LIST_MEANING = ("national or fide: the rating that orders the players, frozen from that list "
-                       "when round 1 is paired")
+        click.echo(render(settings_rows(store, comp_id), ["setting", "value", "meaning"], fmt))
 
 
 def _setting_text(value: Any) -> str:
@@ -553,20 +432,6 @@ def _setting_text(value: Any) -> str:
     if isinstance(value, list):
         return ",".join(value)
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _round_range(text: str) -> tuple[int, int | None]:
-    """'3' → (3, 3); '1-3' → (1, 3); '4-' → (4, None)."""
-    first, sep, last = text.strip().partition("-")
-    try:
-        start = limits.whole_number(first, "round", 0, limits.MAX_ROUNDS)
-        end = (limits.whole_number(last, "round", 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
-    except ValueError as e:
-        raise StoreError(f"--rounds {text[:30]!r}: {e}; write a round, a range like 1-3, or 4- for "
-                         "'from round 4 on'") from None
-    if start < 1 or (end is not None and end < start):
-        raise StoreError(f"--rounds {text!r}: rounds count from 1 and a range runs upwards")
-    return start, end
 
 
 @cli.command()
@@ -582,27 +447,17 @@ def timecontrol(ctx: Context, time_control: str | None, rounds: str | None, roun
 
     keizer timecontrol "rapid 25+10" --rounds 1-3; keizer timecontrol "classical 90+30" --rounds 4-
     """
+    from keizer.operations.setup import check_time_control, set_time_control, time_control_rows
+
     if time_control or clear:
-        if (rounds is None) == (round_no is None):
-            raise StoreError("say which rounds: --rounds RANGE (a plan) or --round N (one round)")
-        if clear == bool(time_control):
-            raise StoreError("give a time control, or --clear, not both")
-        text = None if clear else time_control.strip()
+        text = check_time_control(time_control, rounds, round_no, clear)
         with writing(ctx, "timecontrol", f"time control {text or 'cleared'} for {rounds or round_no}") as store:
-            comp_id = ctx.comp(store)["id"]
-            if round_no is not None:
-                if round_no not in store.round_numbers(comp_id):
-                    raise StoreError(f"round {round_no} does not exist yet; plan it with --rounds {round_no}")
-                store.set_round_time_control(comp_id, round_no, text)
-            else:
-                first, last = _round_range(rounds)
-                store.plan_time_control(comp_id, first, last, text)
+            set_time_control(store, ctx.comp(store)["id"], text, rounds, round_no)
     elif rounds or round_no:
         raise StoreError("give the time control to set, e.g. keizer timecontrol \"rapid 25+10\" --rounds 1-3")
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
-    plan = [{"rounds": f"{p['from']}-{p['to'] if p['to'] is not None else ''}",
-             "time_control": p["time_control"] or "(none)"} for p in store.time_control_plan(comp_id)]
+    plan = time_control_rows(store, comp_id)
     season = store.load_season(comp_id)
     if fmt == "json":
         click.echo(json.dumps({"plan": plan, "rounds": [{"round": r.number, "time_control": r.time_control}
@@ -638,25 +493,13 @@ def player() -> None:
 @pass_ctx
 def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None) -> None:
     """Register members (by name, #id or federation id) in the competition."""
-    with writing(ctx, "player add", f"register {', '.join(members)}") as store:
-        row = ctx.comp(store)
-        season = store.load_season(row["id"])
-        first = joined if joined is not None else comp_ops.open_round(season).number
-        comp_ops.check_entry(store, row["id"], first)
-        for ref in members:
-            m = store.find_member(ref)
-            store.register(row["id"], m["id"], first, category)
-        if row["system"] == "swiss":  # pairing numbers from the start, so that #N means the same everywhere
-            from keizer.operations.swiss import assign_numbers
+    from keizer.operations.setup import add_players
 
-            assign_numbers(store, row["id"])
-        late = row["system"] == "keizer" and store.started(row["id"])
-        top = store.settings(row["id"]).top
+    with writing(ctx, "player add", f"register {', '.join(members)}") as store:
+        first, note = add_players(store, ctx.comp(store), members, joined, category)
     click.echo(f"registered {len(members)} player(s), from round {first}")
-    if late:
-        grows = ("; the ladder grows, and with top=auto every value changes, earlier standings too "
-                 "(set top=N to keep them)") if top is None else ""
-        click.echo(f"note: entered after round 1, so placed at the bottom of the initial order{grows}", err=True)
+    if note:
+        click.echo(note, err=True)
 
 
 @player.command("list")
@@ -696,9 +539,10 @@ def player_set(ctx: Context, player_ref: str, category: str | None, joined: int 
 def player_withdraw(ctx: Context, player_ref: str) -> None:
     """Withdraw a player from the next round on."""
     with writing(ctx, "player withdraw", f"withdraw {player_ref}") as store:
-        row = ctx.comp(store)
-        number, _ = comp_ops.mark_attendance(store, row["id"], {}, withdrawn=[player_ref])
-    click.echo(f"{player_ref} withdrawn after round {number - 1}")
+        from keizer.operations.setup import withdraw_player
+
+        last = withdraw_player(store, ctx.comp(store)["id"], player_ref)
+    click.echo(f"{player_ref} withdrawn after round {last}")
 
 
 @player.command("reinstate")
@@ -727,12 +571,8 @@ def _span(numbers: list[int]) -> str:
 def forbid(ctx: Context, a: str, b: str, remove: bool) -> None:
     """Never pair these two players (e.g. family), unless nothing else works."""
     with writing(ctx, "forbid", f"{'allow' if remove else 'forbid'} {a} – {b}") as store:
-        comp_id = ctx.comp(store)["id"]
-        pa, pb = store.find_player(comp_id, a), store.find_player(comp_id, b)
-        if pa["id"] == pb["id"]:
-            raise StoreError("name two different players")
-        store.forbid(comp_id, pa["id"], pb["id"], remove)
-    click.echo(f"{pa['name']} – {pb['name']}: {'allowed again' if remove else 'forbidden'}")
+        name_a, name_b = rounds_ops.forbid_pair(store, ctx.comp(store)["id"], a, b, remove)
+    click.echo(f"{name_a} – {name_b}: {'allowed again' if remove else 'forbidden'}")
 
 
 # -- attendance ---------------------------------------------------------------
@@ -783,34 +623,7 @@ def attend(ctx: Context, present, excused, unexcused, club, external, withdrawn,
 def attendance(ctx: Context, round_no: int | None, fmt: str) -> None:
     """Who is present, excused, on club duty … in a round."""
     store = ctx.store()
-    comp_id = ctx.comp(store)["id"]
-    season = store.load_season(comp_id)
-    number = round_no if round_no is not None else min(comp_ops.open_round(season).number, len(season.rounds))
-    if not 1 <= number <= len(season.rounds):
-        raise StoreError(f"round {number} has no attendance yet; mark it with 'keizer attend'")
-    rnd = season.rounds[number - 1]
-    in_game = {p for g in rnd.games for p in (g.white, g.black)}
-    unpaired_swiss = store.system(comp_id) == "swiss" and not (rnd.games or rnd.byes)
-    later = number > comp_ops.open_round(season).number
-    marked = set(store.attendance(comp_id, number)) if later or unpaired_swiss else None
-    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
-    rows = []
-    for p in sorted(season.players, key=lambda p: p.start_no):
-        if marked is not None and ids[p.id] not in marked and p.active_in(number):
-            status = "not marked yet"  # a Swiss round not paired yet: everyone unmarked plays
-        elif p.id in in_game:
-            status = "game"
-        elif p.id in rnd.present:
-            status = "present"
-        elif p.id in rnd.external:
-            status = f"external ({rnd.external[p.id].value})"
-        elif p.id in rnd.absent:
-            status = rnd.absent[p.id].value
-        elif not p.active_in(number):
-            status = "not joined" if number < p.joined else "withdrawn"
-        else:
-            status = "unexcused"
-        rows.append({"start_no": p.start_no, "id": p.id, "name": p.name, "status": status})
+    _number, rows = rounds_ops.attendance_rows(store, ctx.comp(store)["id"], round_no)
     click.echo(render(rows, ["start_no", "name", "status"], fmt))
 
 
@@ -950,36 +763,16 @@ def pairings(ctx: Context, round_no: int | None, fmt: str) -> None:
     """The pairing of a round, with results so far."""
     store = ctx.store()
     season = store.load_season(ctx.comp(store)["id"])
-    paired = [r.number for r in season.rounds if r.games or r.byes]
-    target = comp_ops.open_round(season)
     # Default: the open round once paired, else the last paired round (its results).
-    number = round_no if round_no is not None else target.number if target.paired else paired[-1] if paired \
-        else target.number
-    if not 1 <= number <= len(season.rounds) or not (season.rounds[number - 1].games or season.rounds[number - 1].byes):
-        raise StoreError(f"round {number} has not been paired yet")
+    number = rounds_ops.pairings_round(season, round_no)
     _pairing_list(store, ctx.comp(store)["id"], season, number, fmt)
 
 
 def _pairing_list(store: Store, comp_id: int, season, number: int, fmt: str) -> None:
     """A round's pairing list: boards, players, results; for a Swiss or a round-robin also the
     pairing numbers, the points before the round and who is not playing."""
-    rnd = season.rounds[number - 1]
-    names = {p.id: p.name for p in season.players}
-    rows = [{"board": g.board, "white": names[g.white], "black": names[g.black],
-             "white_id": g.white, "black_id": g.black, "result": g.result.value if g.result else None}
-            for g in rnd.games]
-    columns = ["board", "white", "black", "result"]
-    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:  # a Swiss pairing list: numbers and points before it
-        from keizer.points import points_standing
-
-        rules = comp_ops.stored_points_rules(store, comp_id)
-        before = {e.player: e.points for e in points_standing(season, [], rules.edition, number - 1,
-                                                               system=rules.system, scoring=rules.scoring)}
-        tpn = {p.id: p.start_no for p in season.players}
-        for row in rows:
-            row |= {"white_no": tpn[row["white_id"]], "white_points": json_number(before[row["white_id"]]),
-                    "black_no": tpn[row["black_id"]], "black_points": json_number(before[row["black_id"]])}
-        columns = ["board", "white_no", "white", "white_points", "result", "black_points", "black", "black_no"]
+    listing = rounds_ops.pairing_list(store, comp_id, season, number)
+    rnd, names, rows, columns = season.rounds[number - 1], listing["names"], listing["rows"], listing["columns"]
     if fmt == "json":
         click.echo(json.dumps({"round": number, "date": rnd.date, "time_control": rnd.time_control,
                                "pairs": rows, "bye": list(rnd.byes)}, ensure_ascii=False, indent=2))
@@ -993,10 +786,8 @@ def _pairing_list(store: Store, comp_id: int, season, number: int, fmt: str) -> 
                         "black_points": _points_cell(r.get("black_points"))} for r in rows], columns, fmt))
     for p in rnd.byes:
         click.echo(f"bye: {names[p]}")
-    not_playing = [f"{names[p]} ({why.value})" for p, why in rnd.absent.items() if why.value != "bye"]
-    not_playing += [f"{names[p]} (external {result.value})" for p, result in rnd.external.items()]
-    if not_playing:
-        click.echo("not playing: " + ", ".join(sorted(not_playing)))
+    if listing["not_playing"]:
+        click.echo("not playing: " + ", ".join(listing["not_playing"]))
 
 
 def _points_cell(value: Any) -> str:
@@ -1018,6 +809,8 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
 
     Results: 1-0, 0-1, 1/2-1/2 (½-½, =), +- and -+ (forfeit), -- (both forfeit); clear removes one.
     """
+    from keizer.operations import results as result_ops
+
     items = list(results)
     if file is not None:
         from keizer.formats.text import decode
@@ -1026,44 +819,13 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
             text = decode(file.read_bytes())
         except FormatError as e:
             raise FormatError(f"{file.name} {e}") from None
-        for line_no, line in enumerate(text.splitlines(), start=1):
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            found = _RESULT_LINE.fullmatch(line)  # '3 1-0', '3=1-0', '3;1-0', '3 =' (a draw)
-            if not found:
-                raise StoreError(f"{file.name} line {line_no}: write 'BOARD RESULT', e.g. '3 1-0'")
-            items.append(f"{found[1]}={found[2]}")
-    if not items:
-        raise StoreError("no results given: write BOARD=RESULT, e.g. 'keizer result 1=1-0 2=0-1'")
-    parsed: dict[int, str] = {}
-    for item in items:
-        board_text, sep, text = item.partition("=")
-        if not sep or not re.fullmatch(r"\s*[0-9]+\s*", board_text):
-            raise StoreError(f"{item[:40]!r}: write BOARD=RESULT, e.g. 1=1-0")
-        try:
-            board = limits.whole_number(board_text, "board", 1, limits.MAX_BOARDS)
-        except ValueError as e:
-            raise StoreError(str(e)) from None
-        if board in parsed:
-            raise StoreError(f"board {board} is given twice")
-        parsed[board] = text.strip()
+        items += result_ops.file_items(file.name, text)  # '3 1-0', '3=1-0', '3;1-0', '3 =' (a draw)
+    parsed = result_ops.parse_items(items)
     with writing(ctx, "result", f"results {' '.join(items)}") as store:
-        comp_id = ctx.comp(store)["id"]
-        number = comp_ops.enter_results(store, comp_id, parsed, round_no, correct)
-        season = store.load_season(comp_id)
-    rnd = season.rounds[number - 1]
-    missing = [g.board for g in rnd.games if g.result is None]
-    state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
-    later = [r.number for r in season.rounds[number:] if r.games or r.byes]
-    if correct and later:
-        click.echo(f"warning: round {later[-1]} was paired before this correction; every standing is recomputed, "
-                   "the pairing stays (re-pair an unplayed round with 'keizer pair --again')", err=True)
-    click.echo(f"round {number}: {len(parsed)} result(s) entered; {state}")
-
-
-#: A line of a results file: the board, then '=', ';', ',' or spaces, then the result.
-_RESULT_LINE = re.compile(r"([0-9]+)(?:\s*[=;,]\s*|\s+)(\S.*?)")
+        entered = result_ops.enter(store, ctx.comp(store)["id"], parsed, round_no, correct)
+    if entered.warning:
+        click.echo(f"warning: {entered.warning}", err=True)
+    click.echo(entered.message)
 
 
 # -- standings and history ----------------------------------------------------
@@ -1076,16 +838,12 @@ _RESULT_LINE = re.compile(r"([0-9]+)(?:\s*[=;,]\s*|\s+)(\S.*?)")
 @pass_ctx
 def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str) -> None:
     """The Keizer standing: rank, value, score, games, W/D/L, percentage."""
-    from keizer.scoring import compute_standings, tiebreak_values
-
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
     season = store.load_season(comp_id)
-    last = season.completed_rounds()
-    if round_no is not None and not 0 <= round_no <= last:
-        raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+    upto = standings_ops.checked_round(season, round_no)
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
-        _points_standings(store, comp_id, season, round_no if round_no is not None else last, fmt)
+        _points_standings(store, comp_id, season, upto, fmt)
         return
     if store.system(comp_id) == "knockout":
         _bracket(store, comp_id, fmt)
@@ -1095,9 +853,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
 
         show_team_standings(store, comp_id, round_no, fmt)
         return
-    standing = compute_standings(season, round_no if round_no is not None else last)[-1]
-    rows = standing_rows(season, standing, category)
-    values = tiebreak_values(season, standing)
+    standing, rows, values = standings_ops.keizer_standing(season, upto, category)
     for row in rows:
         if values:
             row["tiebreaks"] = {k: None if v is None else json_number(Fraction(v)) for k, v in values[row["id"]].items()}
@@ -1121,19 +877,11 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
 
 
 def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -> None:
-    from keizer.points import points_standing
-
-    rules = comp_ops.stored_points_rules(store, comp_id)
+    rules, exact = standings_ops.points_rows(store, comp_id, season, upto)
     tiebreaks = rules.tiebreaks
-    entries = points_standing(season, tiebreaks, rules.edition, upto, rules.lots, system=rules.system,
-                              scoring=rules.scoring)
-    players = {p.id: p for p in season.players}
-    rows = [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
-             "name": players[e.player].name, "rating": players[e.player].rating,
-             "points": json_number(e.points), "games": e.games, "wins": e.wins, "draws": e.draws,
-             "losses": e.losses, "tiebreaks": {k: None if v is None else json_number(Fraction(v))
-                                               for k, v in e.tiebreaks.items()}}
-            for e in entries]
+    rows = [{**r, "points": json_number(r["points"]),
+             "tiebreaks": {k: None if v is None else json_number(Fraction(v)) for k, v in r["tiebreaks"].items()}}
+            for r in exact]
     if fmt == "json":
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -1146,38 +894,6 @@ def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -
                               *tiebreaks], fmt))
 
 
-def standing_rows(season, standing, category: str | None = None) -> list[dict[str, Any]]:
-    """The JSON rows of ``keizer standings`` (season-json.md), plus exact values.
-
-    With a category, ``rank`` is the rank within it and ``overall_rank`` the ladder's.
-    """
-    players = {p.id: p for p in season.players}
-    if category and not any(p.category == category for p in season.players):
-        known = sorted({p.category for p in season.players if p.category})
-        raise StoreError(f"no player has category {category!r} (categories: {', '.join(known) or 'none'})")
-    rows = []
-    for e in standing.entries:
-        p = players[e.player]
-        if category and p.category != category:
-            continue
-        pct = e.percentage
-        rows.append({
-            "rank": len(rows) + 1 if category else e.rank, "overall_rank": e.rank,
-            "id": e.player, "name": p.name, "rating": p.rating,
-            "score": json_number(e.score), "value": json_number(e.value),
-            "games": e.games, "wins": e.wins, "draws": e.draws, "losses": e.losses,
-            "percentage": round(float(pct) * 100, 1) if pct is not None else None,
-            "forfeit_wins": e.forfeit_wins, "forfeit_losses": e.forfeit_losses, "byes": e.byes,
-            "excused": e.excused, "unexcused": e.unexcused, "club": e.club, "external": e.external,
-            "value_before": json_number(e.value_before),
-            "category": p.category,
-            "withdrawn": p.withdrawn_after is not None and p.withdrawn_after < standing.round,
-            "score_exact": str(e.score), "value_exact": str(e.value),
-            "percentage_exact": str(pct) if pct is not None else None,
-        })
-    return rows
-
-
 @cli.command()
 @click.argument("player_ref")
 @click.option("--round", "round_no", type=ROUND_OR_ZERO, help="As priced in the standing after this round.")
@@ -1185,85 +901,41 @@ def standing_rows(season, standing, category: str | None = None) -> list[dict[st
 @pass_ctx
 def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> None:
     """A player's rounds: opponent, colour, result, value used and points earned."""
-    from keizer.scoring import compute_standings, round_scores
-
     store = ctx.store()
-    comp_id = ctx.comp(store)["id"]
-    system = store.system(comp_id)
-    if system in ("knockout", "team"):
-        raise StoreError(f"a {system} competition has no player history; see 'keizer "
-                         + ("knockout bracket" if system == "knockout" else "team matches") + "'")
-    season = store.load_season(comp_id)
-    key = store.find_player(comp_id, player_ref)["key"]
-    last = season.completed_rounds()
-    if round_no is not None and not 0 <= round_no <= last:
-        raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
-    if system in comp_ops.POINTS_SYSTEMS:
-        _points_history(store, comp_id, season, key, round_no if round_no is not None else last, fmt)
+    found = standings_ops.player_history(store, ctx.comp(store)["id"], player_ref, round_no)
+    if found["kind"] == "points":
+        _points_history(found, fmt)
         return
-    standing = compute_standings(season, round_no if round_no is not None else last)[-1]
-    if key in standing.off_ladder:
-        raise StoreError(f"{player_ref} withdrew and is off the ladder in this standing; use --round")
-    names = {p.id: p.name for p in season.players}
-    decimals = season.settings.decimals
-    entry = standing.entry(key)
-    own = standing.own_pricing.get(key, Fraction(0))
-    lines = round_scores(season, standing, key)
-    rows = []
-    for line in lines:
-        game = line.kind in ("game", "forfeit")
-        rows.append({
-            "round": line.round, "kind": line.kind,
-            "opponent": names[line.opponent] if line.opponent else None, "opponent_id": line.opponent,
-            "colour": line.colour.value if line.colour else None,
-            "result": line.result.symbol(line.colour) if game else (line.result.value if line.result else None),
-            "value_used": json_number(line.value_used), "factor": str(line.factor),
-            "points": json_number(line.points),
-        })
+    decimals = found["decimals"]
+    lines = found["rounds"]
+    rows = [{**line, "value_used": json_number(line["value_used"]), "factor": str(line["factor"]),
+             "points": json_number(line["points"])} for line in lines]
     if fmt == "json":
-        click.echo(json.dumps({"id": key, "name": names[key], "round": standing.round, "rank": entry.rank,
-                               "score": json_number(entry.score), "own_value": json_number(own),
-                               "rounds": rows}, ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"id": found["id"], "name": found["name"], "round": found["round"],
+                               "rank": found["rank"], "score": json_number(found["score"]),
+                               "own_value": json_number(found["own_value"]), "rounds": rows},
+                              ensure_ascii=False, indent=2))
         return
-    table = [{**r, "value_used": number(Fraction(l.value_used), decimals), "points": number(l.points, decimals)}
+    table = [{**r, "value_used": number(Fraction(l["value_used"]), decimals), "points": number(l["points"], decimals)}
              for r, l in zip(rows, lines)]
     if fmt == "table":
-        click.echo(f"{names[key]} — rank {entry.rank}, score {number(entry.score, decimals)} after round {standing.round}")
-        click.echo(f"own value {number(own, decimals)}")
+        click.echo(f"{found['name']} — rank {found['rank']}, score {number(found['score'], decimals)} "
+                   f"after round {found['round']}")
+        click.echo(f"own value {number(found['own_value'], decimals)}")
     click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
 
 
-def _points_history(store: Store, comp_id: int, season, key: str, upto: int, fmt: str) -> None:
+def _points_history(found: dict[str, Any], fmt: str) -> None:
     """A round-robin or Swiss player's rounds: opponent, colour, result, points, running total."""
-    from keizer.points import points_standing, tournament
-
-    rules = comp_ops.stored_points_rules(store, comp_id)
-    t = tournament(season, upto, rules.system, rules.scoring)
-    by_number = {p.start_no: p for p in season.players}
-    me = season.player(key)
-    kinds = {"U": "bye", "F": "bye", "H": "requested bye", "Z": "absent", "+": "forfeit", "-": "forfeit"}
-    symbols = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−"}
-    rows, total = [], Fraction(0)
-    for r, res in enumerate(next(p for p in t.players if p.start_no == me.start_no).results[:upto], 1):
-        points = rules.scoring.points(res.code)
-        total += points
-        opponent = by_number[res.opponent] if res.opponent else None
-        kind = kinds.get(res.code.value, "game")
-        if kind == "absent" and not me.active_in(r):
-            kind = "not joined" if r < me.joined else "withdrawn"
-        rows.append({"round": r, "kind": kind,
-                     "opponent": opponent.name if opponent else None, "opponent_id": opponent.id if opponent else None,
-                     "colour": res.colour.value if res.colour else None,
-                     "result": symbols.get(res.code.value) if res.opponent else None,
-                     "points": json_number(points), "total": json_number(total)})
-    entry = next(e for e in points_standing(season, rules.tiebreaks, rules.edition, upto, rules.lots,
-                                            system=rules.system, scoring=rules.scoring) if e.player == key)
+    rows = [{**r, "points": json_number(r["points"]), "total": json_number(r["total"])} for r in found["rounds"]]
     if fmt == "json":
-        click.echo(json.dumps({"id": key, "name": me.name, "round": upto, "rank": entry.rank,
-                               "points": json_number(entry.points), "rounds": rows}, ensure_ascii=False, indent=2))
+        click.echo(json.dumps({"id": found["id"], "name": found["name"], "round": found["round"],
+                               "rank": found["rank"], "points": json_number(found["points"]), "rounds": rows},
+                              ensure_ascii=False, indent=2))
         return
     if fmt == "table":
-        click.echo(f"{me.name} — rank {entry.rank}, {number(entry.points)} points after round {upto}")
+        click.echo(f"{found['name']} — rank {found['rank']}, {number(found['points'])} points "
+                   f"after round {found['round']}")
     table = [{**r, "points": number(Fraction(r["points"])), "total": number(Fraction(r["total"]))} for r in rows]
     click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "points", "total"], fmt))
 

@@ -4,20 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
 from keizer.cli.commands import Context, pass_ctx
-from keizer.formats.season_json import FormatError
-from keizer.formats.rating_lists import (
-    COLUMNS,
-    RatingList,
-    name_keys,
-    plan,
-    read,
-    wanted,
-)
+from keizer.formats.rating_lists import RatingList
 
 
 @click.group("ratings")
@@ -40,42 +32,37 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
     a member without an id is matched by name only with --match-names.  Which
     rating orders a competition: 'keizer competition settings --set rating_list=fide'.
     """
+    from keizer.operations.members import plan_rating_import, write_rating_import
+
     store = ctx.store()
     members = store.members()
-    names = set().union(*(name_keys(m["name"]) for m in members)) if match_names else None
     with file.open("rb") as stream:
-        try:
-            found = _read_with_progress(stream, file, wanted(members), names)
-        except FormatError as e:  # say which file: the officer may have several lists at hand
-            raise FormatError(f"{file.name}: {e}") from None
-    todo = plan(found, members, match_names)
-    id_label = COLUMNS[found.kind][2]
-    list_name = "FIDE" if found.kind == "fide" else "national"
-    counts = (f"{len(todo.updates)} members changed, {todo.unchanged} unchanged, {len(todo.not_found)} not found, "
-              f"{len(todo.without_id)} without a {id_label}")
-    for update in todo.updates:
-        click.echo(update.report)
-    for line in todo.not_found:
+        found = _read_with_progress(stream, file, members, match_names)
+    todo = plan_rating_import(found, members, file.name, match_names)
+    for line in todo.changed:
+        click.echo(line)
+    for line in todo.plan.not_found:
         click.echo(f"not found: {line}")
-    if todo.without_id:
-        shown = ", ".join(todo.without_id[:10]) + (", …" if len(todo.without_id) > 10 else "")
+    if todo.plan.without_id:
+        shown = ", ".join(todo.plan.without_id[:10]) + (", …" if len(todo.plan.without_id) > 10 else "")
         hint = "" if match_names else " (set it with 'keizer member edit', or use --match-names)"
-        click.echo(f"without a {id_label}: {shown}{hint}")
-    if todo.updates and not dry_run:
-        with store.change("ratings import", f"import the {list_name} rating list {file.name}: {counts}"):
-            for update in todo.updates:
-                store.update_member(update.member_id, **update.fields)
+        click.echo(f"without a {todo.id_label}: {shown}{hint}")
+    if todo.plan.updates and not dry_run:
+        with store.change("ratings import", todo.summary):
+            write_rating_import(store, todo)
     elif dry_run:
         store.rollback_upgrade()  # an older file is not upgraded either
-    click.echo(("dry run, nothing written: " if dry_run else "") + f"{list_name} rating list: {counts}")
+    click.echo(("dry run, nothing written: " if dry_run else "") + f"{todo.list_name} rating list: {todo.counts}")
 
 
-def _read_with_progress(stream: IO[bytes], file: Path, ids: dict[str, set[str]],
-                        names: set[str] | None) -> RatingList:
+def _read_with_progress(stream: IO[bytes], file: Path, members: list[dict[str, Any]],
+                        match_names: bool) -> RatingList:
     """Read the list, with a progress bar on a terminal (FIDE's full list takes seconds).
     The bar follows the position in the file itself, which a zipped list is read from too."""
-    if not sys.stderr.isatty():
-        return read(stream, ids, names)
-    with click.progressbar(length=file.stat().st_size, label=f"reading {file.name}", file=sys.stderr) as bar:
-        return read(stream, ids, names, lambda _read: bar.update(stream.tell() - bar.pos))
+    from keizer.operations.members import read_rating_list
 
+    if not sys.stderr.isatty():
+        return read_rating_list(stream, file.name, members, match_names)
+    with click.progressbar(length=file.stat().st_size, label=f"reading {file.name}", file=sys.stderr) as bar:
+        return read_rating_list(stream, file.name, members, match_names,
+                                lambda _read: bar.update(stream.tell() - bar.pos))

@@ -28,10 +28,13 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 @click.option("--port", type=Whole(1, 65535), default=8000, show_default=True)
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in the browser.")
 @click.option("--threads", type=Whole(1, 64), default=8, show_default=True, help="Requests served at once.")
+@click.option("--behind-proxy", is_flag=True,
+              help="A reverse proxy (nginx, Caddy) terminates TLS in front of the app: trust its X-Forwarded headers.")
 @click.option("--plain-http", is_flag=True,
               help="Send the login cookie over plain HTTP too (a club network without TLS; not advised).")
 @pass_ctx
-def serve(ctx: Context, host: str, port: int, open_browser: bool, threads: int, plain_http: bool) -> None:
+def serve(ctx: Context, host: str, port: int, open_browser: bool, threads: int, behind_proxy: bool,
+          plain_http: bool) -> None:
     """Serve the app for the club evening in a browser (Ctrl+C stops it).
 
     On this computer's own address with no accounts, whoever uses the browser is the
@@ -44,13 +47,15 @@ def serve(ctx: Context, host: str, port: int, open_browser: bool, threads: int, 
 
     store = ctx.store()
     store.commit_upgrade()  # an older file is upgraded once, before the requests start
-    local = host in LOOPBACK
+    # Behind a proxy the app listens on this computer but answers the network: accounts as well.
+    local = host in LOOPBACK and not behind_proxy
     if not local and not store.users():
-        raise StoreError(f"listening on {host} needs accounts, so that nobody on the network is the officer "
+        where = "behind a proxy" if behind_proxy else f"on {host}"
+        raise StoreError(f"serving {where} needs accounts, so that nobody on the network is the officer "
                          "by default: add one with 'keizer user add NAME --role officer'")
     store.close()
     app = create_app(ctx.db, local=local, secure_cookies=not local and not plain_http,
-                     secret_key=os.environ.get("KEIZER_SECRET_KEY"))
+                     secret_key=os.environ.get("KEIZER_SECRET_KEY"), behind_proxy=behind_proxy)
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/"
     click.echo(f"keizer serves {ctx.db} at {url} (Ctrl+C stops)")
@@ -79,6 +84,7 @@ def _password(confirm: bool = True) -> str:
 @pass_ctx
 def user_add(ctx: Context, name: str, role: str) -> None:
     """Add an account; the password is asked (or taken from $KEIZER_PASSWORD)."""
+    accounts.check_new_user(ctx.store(), name, role)
     password = _password()
     with writing(ctx, "user add", f"user {name} ({role})") as store:
         made = accounts.add_user(store, name, role, password)

@@ -32,9 +32,17 @@ def check_password(password: str) -> None:
         raise StoreError("the password starts or ends with a space; leave those out")
 
 
-def add_user(store: Store, name: str, role: str, password: str) -> dict[str, Any]:
+def check_new_user(store: Store, name: str, role: str) -> None:
+    """Refuse a taken name or an unknown role before a password is asked for."""
     if role not in ROLES:
         raise StoreError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    if store.user(name.strip()) is not None:
+        raise StoreError(f"there is already a user {name.strip()!r}; choose another name or change the password "
+                         f"with 'keizer user password {name.strip()}'")
+
+
+def add_user(store: Store, name: str, role: str, password: str) -> dict[str, Any]:
+    check_new_user(store, name, role)
     check_password(password)
     store.add_user(name, role, _hasher.hash(password))
     return _public(store.user(name.strip()))
@@ -48,17 +56,24 @@ def set_password(store: Store, name: str, password: str) -> None:
 def set_role(store: Store, name: str, role: str) -> None:
     if role not in ROLES:
         raise StoreError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
-    store.update_user(find_user(store, name)["id"], role=role)
+    user = find_user(store, name)
+    if user["role"] == "officer" and role != "officer" and _officers(store) == 1:
+        raise StoreError(f"{user['name']} is the last officer; make another user officer first "
+                         f"('keizer user role NAME officer')")
+    store.update_user(user["id"], role=role)
 
 
 def remove_user(store: Store, name: str) -> dict[str, Any]:
     user = find_user(store, name)
-    officers = [u for u in store.users() if u["role"] == "officer"]
-    if user["role"] == "officer" and len(officers) == 1 and len(store.users()) > 1:
+    if user["role"] == "officer" and _officers(store) == 1 and len(store.users()) > 1:
         raise StoreError(f"{user['name']} is the last officer; make another user officer first "
                          f"('keizer user role NAME officer')")
     store.remove_user(user["id"])
     return _public(user)
+
+
+def _officers(store: Store) -> int:
+    return sum(1 for u in store.users() if u["role"] == "officer")
 
 
 def find_user(store: Store, name: str) -> dict[str, Any]:

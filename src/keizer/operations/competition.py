@@ -149,6 +149,9 @@ def mark_attendance(
         season_players[row["key"]] = replace(season_players[row["key"]], withdrawn_after=number - 1)
 
     existing = store.attendance(comp_id, number)
+    from keizer.operations.notices import absence_marks  # a member's notice for the round's date beats the default
+
+    noticed = absence_marks(store, comp_id, number) if not paired and not ahead else {}
     for key, player in season_players.items():
         row = players[key]
         if key in chosen:
@@ -156,7 +159,8 @@ def mark_attendance(
             store.set_attendance(comp_id, number, row["id"], status, result)
         elif not paired and not ahead and player.active_in(number) and row["id"] not in existing:
             default = row["default_attendance"] or ("present" if system == "swiss" else settings.default_attendance)
-            store.set_attendance(comp_id, number, row["id"], "present" if default == "present" else "unexcused")
+            store.set_attendance(comp_id, number, row["id"],
+                                 noticed.get(row["id"]) or ("present" if default == "present" else "unexcused"))
     counts: dict[str, int] = {}
     for status, _ in store.attendance(comp_id, number).values():
         counts[status] = counts.get(status, 0) + 1

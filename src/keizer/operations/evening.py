@@ -30,12 +30,19 @@ class Evening:
     boards: int
     results: int  # boards with a result
     played_rounds: int
+    planned_rounds: int | None  # a Swiss's planned rounds, a round-robin's schedule; None: open-ended
+
+    @property
+    def finished(self) -> bool:
+        return self.planned_rounds is not None and self.played_rounds >= self.planned_rounds
 
     @property
     def step(self) -> str:
-        """What to do next: attendance, pairing, results or publish."""
+        """What to do next: attendance, pairing, results or publish (or nothing: closed, finished)."""
         if self.closed:
             return "closed"
+        if self.finished:
+            return "finished"
         if not self.paired:
             return "pairing" if self.marked else "attendance"
         if self.results < self.boards:
@@ -59,7 +66,18 @@ def evening(store: Store) -> list[Evening]:
             closed=closed, round=target.number, date=rnd.date if rnd else None, marked=marked,
             players=sum(1 for p in season.players if p.active_in(target.number)), paired=target.paired,
             boards=len(games), results=sum(1 for g in games if g.result is not None),
-            played_rounds=season.completed_rounds()))
+            played_rounds=season.completed_rounds(),
+            planned_rounds=_planned(comp["system"], json.loads(comp["system_settings"]), len(season.players))))
     found.sort(key=lambda e: e.name.casefold())
+    found.sort(key=lambda e: e.finished)
     found.sort(key=lambda e: e.season or "", reverse=True)  # stable: newest season first, by name within
     return sorted(found, key=lambda e: e.closed)
+
+
+def _planned(system: str, settings: dict, players: int) -> int | None:
+    if system == "swiss":
+        return settings.get("rounds")
+    if system == "roundrobin" and players >= 2:
+        per_cycle = players if players % 2 else players - 1  # FIDE Berger tables
+        return per_cycle * (2 if settings.get("double") else 1)
+    return None

@@ -22,13 +22,16 @@ from keizer.web.views import BLUEPRINTS
 
 
 def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | None = None,
-               secret_key: str | bytes | None = None) -> Flask:
+               secret_key: str | bytes | None = None, behind_proxy: bool = False) -> Flask:
     """The app over the season database ``db``.
 
     ``local``: the server listens on the loopback address only; then, while no account
     exists, the person at the computer is the officer.  Otherwise every page but the
     login page, a member's link and a board's link needs an account.
     ``secure_cookies`` (default: not ``local``) sends the session cookie over HTTPS only.
+    ``behind_proxy``: one reverse proxy (nginx, Caddy) terminates TLS in front of the app;
+    its X-Forwarded-For/-Proto/-Host headers give the client's address (for the change log
+    and the login throttle) and the scheme.
     """
     app = Flask(__name__, static_folder=None, template_folder=None)
     app.config.update(
@@ -45,4 +48,8 @@ def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | Non
     auth.install(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    if behind_proxy:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     return app

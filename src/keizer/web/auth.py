@@ -110,7 +110,8 @@ def install(app: Flask) -> None:
         g.origin = f"web from {request.remote_addr or 'an unknown address'}"
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
-            if not hmac.compare_digest(sent, session.get("csrf", "")):
+            expected = session.get("csrf") or ""
+            if not expected or not hmac.compare_digest(sent, expected):  # no session token: nothing matches
                 return refuse("error: this form has expired or did not come from this app; "
                               "reload the page and try again", 400)
         if request.endpoint is None or app.view_functions.get(request.endpoint) in _PUBLIC:

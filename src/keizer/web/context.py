@@ -59,6 +59,7 @@ def competition(comp_id: int, write: bool = False) -> dict[str, Any]:
 
 
 def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
+    context.setdefault("nav", None)  # the error page and other pages outside the main navigation
     return render_template(template, **context), status
 
 
@@ -113,6 +114,11 @@ def install(app: Flask) -> None:
     @public
     def static(name: str) -> Response:
         return send_from_directory(folder / "static", name, max_age=3600)
+
+    @app.route("/favicon.ico")
+    @public
+    def favicon() -> Response:
+        return send_from_directory(folder / "static", "icon.svg", mimetype="image/svg+xml", max_age=86400)
 
     @app.teardown_request
     def close(_error: BaseException | None) -> None:

@@ -7,15 +7,16 @@ from typing import Any
 
 from flask import Blueprint
 
-from keizer.web.views import (attendance, changes, competitions, cups, home, links, members, pairing, printing,
-                              publishing, results, standings, teams, users, venue)
+from keizer.web.views import (attendance, boards, changes, competitions, cups, home, member_links, members, pairing,
+                              printing, publishing, results, standings, teams, users, venue)
 
 BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results, standings, members, competitions,
-                                              changes, printing, venue, publishing, links, users, cups, teams)]
+                                              changes, printing, venue, publishing, boards, member_links, users, cups,
+                                              teams)]
 
 #: (endpoint, label, key, officer only)
 MAIN_NAV = [
-    ("competitions.index", "Competitions", "competitions", False),
+    ("competitions.index", "Competitions", "competitions", True),
     ("members.index", "Members", "members", True),
     ("changes.index", "Change log", "log", False),
     ("publishing.index", "Publish", "publish", True),

@@ -1,14 +1,119 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""Attendance: who is here tonight (``keizer attend``), and after the pairing a latecomer
+(``keizer late``) or a no-show (``keizer noshow``).  A Swiss player may ask ahead for a bye
+in a later round (``keizer attend --round N -e PLAYER``)."""
 
 from __future__ import annotations
 
+import datetime
+import re
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, flash, request, url_for
+
+from keizer import limits
+from keizer.operations import competition as comp_ops
+from keizer.operations import rounds as rounds_ops
+from keizer.store import StoreError
+from keizer.web.context import back, competition, render, store, writing
 
 bp = Blueprint("attendance", __name__)
 
-
-@bp.route("/c/<int:comp_id>/attendance")
+@bp.route("/c/<int:comp_id>/attendance", methods=["GET", "POST"])
 def index(comp_id: int) -> Any:
-    return "to be written"
+    if request.method == "POST":
+        return _mark(comp_id)
+    comp = competition(comp_id)
+    if comp["system"] not in ("keizer", "swiss", "roundrobin"):
+        raise StoreError(f"{comp['name']} has no weekly attendance: it is a {comp['system']} competition")
+    round_no = _round_arg(request.args.get("round"))
+    sheet = rounds_ops.attendance_sheet(store(), comp_id, round_no)
+    return render("app/attendance.html", comp=comp, tab="attendance", nav="competitions",
+                  title=f"Attendance · {comp['name']}", sheet=sheet)
+
+
+def _mark(comp_id: int) -> Any:
+    """One submit of the form: ``keizer attend`` with every player the form marks."""
+    form = request.form
+    marks: dict[str, str] = {}
+    external: dict[str, str] = {}
+    withdrawn: list[str] = []
+    for field, value in form.items(multi=True):
+        if not field.startswith("a-") or value == "":
+            continue  # "" keeps the player as they are
+        ref = field[2:]
+        if ref in marks or ref in external or ref in withdrawn:
+            raise StoreError(f"{ref!r} is marked twice in one command; mark each player once")
+        if value == "external":
+            external[ref] = form.get(f"x-{ref}", "").strip().lower()
+        elif value == "withdrawn":
+            withdrawn.append(ref)
+        else:
+            marks[ref] = value
+    round_no = _round_arg(form.get("round"))
+    date = _date(form.get("date", ""))
+    if date is not None and date == form.get("was_date", ""):
+        date = None  # unchanged: an out-of-order date given with --force before stays without asking again
+    force = form.get("force") == "on"
+    with writing("attend", "attendance") as s:
+        competition(comp_id, write=True)
+        number, counts = comp_ops.mark_attendance(s, comp_id, marks, external, withdrawn, round_no, date, force)
+        s.describe(f"attendance round {number}")
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    flash(f"round {number}: {summary}", "ok")
+    return back(url_for("attendance.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/attendance/late", methods=["POST"])
+def late(comp_id: int) -> Any:
+    """``keizer late PLAYER``: plays whoever had the bye, or takes the bye."""
+    ref = request.form.get("player", "")
+    with writing("late", f"latecomer {ref}") as s:
+        competition(comp_id, write=True)
+        change = comp_ops.add_latecomer(s, comp_id, ref)
+        s.describe(f"round {change.round}: latecomer {ref}")
+    _tell(change)
+    return back(url_for("attendance.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/attendance/noshow", methods=["POST"])
+def noshow(comp_id: int) -> Any:
+    """``keizer noshow PLAYER [--excused]``: the opponent plays whoever had the bye, or takes it."""
+    ref = request.form.get("player", "")
+    excused = request.form.get("why") == "excused"
+    with writing("noshow", f"no-show {ref}") as s:
+        competition(comp_id, write=True)
+        change = comp_ops.remove_noshow(s, comp_id, ref, "excused" if excused else "unexcused")
+        s.describe(f"round {change.round}: no-show {ref}")
+    _tell(change)
+    return back(url_for("attendance.index", comp_id=comp_id))
+
+
+def _tell(change: comp_ops.Change) -> None:
+    for w in change.warnings:
+        flash(f"rule bent: {w}", "warning")
+    flash(f"round {change.round}: {change.said}", "ok")
+
+
+def _round_arg(text: str | None) -> int | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return limits.whole_number(text, "round", 1, limits.MAX_ROUNDS)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def _date(text: str) -> str | None:
+    """A date as the CLI's --date takes it (YYYY-MM-DD, 1900–2999); empty: none."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+            raise ValueError
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise StoreError(f"{text[:30]!r} is not a date like 2026-09-08") from None
+    if not 1900 <= day.year <= 2999:
+        raise StoreError(f"{text} is not a date between 1900 and 2999")
+    return day.isoformat()

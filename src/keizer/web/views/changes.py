@@ -1,14 +1,49 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""The change log (``keizer log``), newest first, and undo (``keizer undo``) with a
+confirmation that says exactly which change is reverted.  The confirmation sends that
+change's id: if another change came in meanwhile, nothing is undone (:meth:`Store.undo`).
+An arbiter may read the log; only an officer may undo."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, flash, redirect, request, url_for
+
+from keizer import limits
+from keizer.operations import changes as change_ops
+from keizer.store import StoreError
+from keizer.web.auth import officer_only
+from keizer.web.context import render, store
 
 bp = Blueprint("changes", __name__)
+
+#: Changes shown per page unless ?n= says otherwise.
+SHOWN = 50
 
 
 @bp.route("/log")
 def index() -> Any:
-    return "to be written"
+    try:
+        limit = limits.whole_number(request.args.get("n", str(SHOWN)), "n", 1, 10_000)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+    rows = store().changes(limit)
+    return render("app/log.html", title="Change log", nav="log", changes=rows, limit=limit,
+                  last=rows[0] if rows else None)
+
+
+@bp.route("/log/undo", methods=["GET", "POST"])
+@officer_only
+def undo() -> Any:
+    if request.method == "GET":
+        last = change_ops.last_change(store())
+        rows = store().changes(SHOWN)
+        return render("app/log.html", title="Undo", nav="log", changes=rows, limit=SHOWN, last=last,
+                      confirm={"id": last["id"], "what": change_ops.describe(last)})
+    try:
+        change_id = limits.whole_number(request.form.get("change", ""), "change", 1, 2**62)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+    what = change_ops.undo(store(), change_id)
+    flash(f"undone: {what}", "ok")
+    return redirect(url_for("changes.index"), code=303)

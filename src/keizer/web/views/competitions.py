@@ -1,19 +1,235 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""Competitions (officer only): the list, create one from a preset (``keizer competition
+create``), its players (``keizer player add/withdraw/reinstate``), its settings
+(``keizer competition settings --set``), its initial order (``keizer competition order``)
+and its time-control plan (``keizer timecontrol``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, flash, redirect, request, url_for
+
+from keizer import limits
+from keizer.operations import competition as comp_ops
+from keizer.operations import setup
+from keizer.operations.evening import evening
+from keizer.settings import PRESETS
+from keizer.store import StoreError
+from keizer.web.auth import officer_only
+from keizer.web.context import back, competition, render, store, writing
 
 bp = Blueprint("competitions", __name__)
 
+#: What each system's creation form asks (besides name, season and "register all members").
+SYSTEM_LABELS = {"keizer": "Keizer competition", "swiss": "Swiss tournament", "roundrobin": "Round-robin",
+                 "knockout": "Knock-out cup", "team": "Team event"}
+
 
 @bp.route("/competitions")
+@officer_only
 def index() -> Any:
-    return "to be written"
+    return render("app/competitions.html", title="Competitions", nav="competitions", evenings=evening(store()),
+                  presets=list(PRESETS), systems=SYSTEM_LABELS, schedules=setup.SCHEDULES,
+                  cup_stages=setup.DEFAULT_CUP_STAGES)
 
 
-@bp.route("/c/<int:comp_id>/settings")
+def _text(name: str) -> str | None:
+    value = request.form.get(name, "").strip()
+    return value or None
+
+
+def _whole(name: str, what: str, low: int, high: int) -> int | None:
+    value = _text(name)
+    if value is None:
+        return None
+    try:
+        return limits.whole_number(value, what, low, high)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def _flag(name: str) -> bool:
+    return request.form.get(name) == "on"
+
+
+@bp.route("/competitions/create", methods=["POST"])
+@officer_only
+def create() -> Any:
+    """``keizer competition create NAME --system … [options of that system]``: each system's
+    form sends only its own options."""
+    system = request.form.get("system", "keizer")
+    name = request.form.get("name", "")
+    options: dict[str, Any] = {}
+    if system == "keizer":
+        sets = [line for line in request.form.get("sets", "").splitlines() if line.strip()]
+        options = {"preset": request.form.get("preset", "classic"), "overrides": setup.parse_sets(sets)}
+    elif system == "roundrobin":
+        options = {"double": _flag("double"), "swap_last_two": _flag("swap_last_two"),
+                   "tiebreaks": _text("tiebreaks"), "lots": _whole("lots", "lots", limits.MIN_SEED, limits.MAX_SEED)}
+    elif system == "swiss":
+        options = {"rounds": _whole("rounds", "rounds", 1, 99), "bye_points": _text("bye_points"),
+                   "excused_points": _text("excused_points"),
+                   "initial_colour": request.form.get("initial_colour", "white"), "tiebreaks": _text("tiebreaks")}
+    elif system == "knockout":
+        options = {"stages": _text("stages")}
+    elif system == "team":
+        schedule = request.form.get("schedule", "roundrobin")
+        options = {"boards": _whole("boards", "boards", 1, 20) or 4, "schedule": schedule,
+                   "double": _flag("double"), "swap_last_two": _flag("swap_last_two"),
+                   "tiebreaks": _text("tiebreaks")}
+        if schedule == "swiss":
+            options |= {"rounds": _whole("rounds", "rounds", 1, 99),
+                        "initial_colour": request.form.get("initial_colour", "white")}
+        if schedule == "knockout":
+            options |= {"stages": _text("stages")}
+    if system in ("roundrobin", "swiss", "team") and _text("edition"):
+        options["edition"] = _text("edition")
+    new = setup.plan_competition(name, system, all_members=_flag("all_members"), season=_text("season"), **options)
+    with writing("competition create", f"create competition {name}") as s:
+        comp_id, registered = setup.create_competition(s, new)
+    for w in new.warnings:
+        flash(f"warning: {w}", "warning")
+    flash(f"created {new.kind} {new.name}; {registered} players registered", "ok")
+    return redirect(url_for("competitions.players", comp_id=comp_id), code=303)
+
+
+# -- players ---------------------------------------------------------------------------
+
+
+@bp.route("/c/<int:comp_id>/players")
+@officer_only
+def players(comp_id: int) -> Any:
+    comp = competition(comp_id)
+    rows = store().players(comp_id)
+    registered = {r["member_id"] for r in rows}
+    others = [m for m in store().members() if m["id"] not in registered]
+    return render("app/competitions_players.html", comp=comp, tab="settings", nav="competitions",
+                  title=f"Players · {comp['name']}", players=rows, others=others,
+                  weekly=comp["system"] in ("keizer", "swiss", "roundrobin"))
+
+
+@bp.route("/c/<int:comp_id>/players/add", methods=["POST"])
+@officer_only
+def add_players(comp_id: int) -> Any:
+    """``keizer player add #ID … [--joined N] [--category X]``."""
+    refs = [f"#{int(v)}" for v in request.form.getlist("member") if v.isdigit() and len(v) < 10]
+    joined = _whole("joined", "round", 1, limits.MAX_ROUNDS)
+    category = _text("category")
+    if category is not None:
+        try:
+            category = limits.clean_text(category, "a category", limits.MAX_CATEGORY)
+        except ValueError as e:
+            raise StoreError(str(e)) from None
+    with writing("player add", f"register {', '.join(refs)}") as s:
+        first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category)
+        names = [s.find_member(r)["name"] for r in refs]
+        s.describe(f"register {', '.join(names)}")
+    flash(f"registered {len(refs)} player(s), from round {first}", "ok")
+    if note:
+        flash(note, "warning")
+    return back(url_for("competitions.players", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/players/withdraw", methods=["POST"])
+@officer_only
+def withdraw(comp_id: int) -> Any:
+    """``keizer player withdraw PLAYER``."""
+    ref = request.form.get("player", "")
+    with writing("player withdraw", f"withdraw {ref}") as s:
+        competition(comp_id, write=True)
+        name = s.find_player(comp_id, ref)["name"]
+        last = setup.withdraw_player(s, comp_id, ref)
+        s.describe(f"withdraw {name}")
+    flash(f"{name} withdrawn after round {last}", "ok")
+    return back(url_for("competitions.players", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/players/reinstate", methods=["POST"])
+@officer_only
+def reinstate(comp_id: int) -> Any:
+    """``keizer player reinstate PLAYER [--missed excused]``."""
+    ref = request.form.get("player", "")
+    missed = request.form.get("missed", "unexcused")
+    with writing("player reinstate", f"reinstate {ref}") as s:
+        competition(comp_id, write=True)
+        row, gone = comp_ops.reinstate(s, comp_id, ref, missed)
+        s.describe(f"reinstate {row['name']}")
+    since = (f"; round {gone[0]} counts as an {missed} absence" if len(gone) == 1 else
+             f"; rounds {gone[0]}–{gone[-1]} count as {missed} absences" if gone else "")
+    flash(f"{row['name']} takes part again{since}", "ok")
+    return back(url_for("competitions.players", comp_id=comp_id))
+
+
+# -- settings ---------------------------------------------------------------------------
+
+
+@bp.route("/c/<int:comp_id>/settings", methods=["GET", "POST"])
+@officer_only
 def settings(comp_id: int) -> Any:
-    return "to be written"
+    if request.method == "POST":
+        return _change_settings(comp_id)
+    comp = competition(comp_id)
+    s = store()
+    rows = setup.settings_rows(s, comp_id)
+    can = setup.changeable(s, comp_id)
+    order = heading = None
+    if comp["system"] == "keizer":
+        order, heading = comp_ops.initial_order_rows(s, comp_id)
+    others = [c for c in s.competitions() if c["id"] != comp_id]
+    return render("app/settings.html", comp=comp, tab="settings", nav="competitions",
+                  title=f"Settings · {comp['name']}", rows=rows, changeable=can, order=order,
+                  order_heading=heading, others=others, plan=setup.time_control_rows(s, comp_id),
+                  started=s.started(comp_id))
+
+
+def _change_settings(comp_id: int) -> Any:
+    """``keizer competition settings --set NAME=VALUE …`` with the settings the form changed."""
+    current = {r["setting"]: r["value"] for r in setup.settings_rows(store(), comp_id)}
+    overrides = {}
+    for name, shown in current.items():
+        sent = request.form.get(f"s-{name}")
+        if sent is not None and sent.strip() != shown:
+            overrides[name] = sent.strip()
+    if not overrides:
+        flash("nothing changed", "info")
+        return back(url_for("competitions.settings", comp_id=comp_id))
+    summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
+    with writing("competition settings", f"settings: {summary}") as s:
+        competition(comp_id, write=True)
+        note = setup.change_settings(s, comp_id, overrides)
+    flash(f"settings: {summary}", "ok")
+    if note:
+        flash(note, "warning")
+    return back(url_for("competitions.settings", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/order", methods=["POST"])
+@officer_only
+def order(comp_id: int) -> Any:
+    """``keizer competition order --by rating|standing|hand [--from COMPETITION] [PLAYERS]``."""
+    by = request.form.get("by", "rating")
+    refs = [line.strip() for line in request.form.get("players", "").splitlines() if line.strip()]
+    source = _text("source") if by == "standing" else None
+    if by != "hand" and refs:
+        raise StoreError("players are listed only with --by hand")
+    with writing("competition order", "initial order") as s:
+        competition(comp_id, write=True)
+        how = comp_ops.set_initial_order(s, comp_id, by, refs, source)
+        s.describe(f"initial order {how}")
+    flash(f"initial order {how}", "ok")
+    return back(url_for("competitions.settings", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/timecontrol", methods=["POST"])
+@officer_only
+def timecontrol(comp_id: int) -> Any:
+    """``keizer timecontrol "rapid 25+10" --rounds 1-3`` (or ``--round N``, or ``--clear``)."""
+    clear = _flag("clear")
+    rounds = _text("rounds")
+    round_no = _whole("round", "round", 1, limits.MAX_ROUNDS)
+    text = setup.check_time_control(_text("time_control"), rounds, round_no, clear)
+    with writing("timecontrol", f"time control {text or 'cleared'} for {rounds or round_no}") as s:
+        competition(comp_id, write=True)
+        setup.set_time_control(s, comp_id, text, rounds, round_no)
+    flash(f"time control {text or 'cleared'} for {'rounds ' + rounds if rounds else f'round {round_no}'}", "ok")
+    return back(url_for("competitions.settings", comp_id=comp_id))

@@ -1,14 +1,151 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""Pairing: propose the open round's pairing without storing it (``keizer pair --dry-run
+--explain``), with pairs fixed by hand and the bye chosen, then store it (``keizer pair``);
+once paired: swap two players (``keizer swap``), re-pair keeping boards (``keizer pair --again
+--keep N``), unpair (``keizer unpair``); forbidden pairs (``keizer forbid``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, flash, redirect, request, url_for
+
+from keizer import limits
+from keizer.operations import competition as comp_ops
+from keizer.operations import rounds as rounds_ops
+from keizer.store import StoreError
+from keizer.web.context import back, competition, render, store, writing
 
 bp = Blueprint("pairing", __name__)
 
 
 @bp.route("/c/<int:comp_id>/pairing")
 def index(comp_id: int) -> Any:
-    return "to be written"
+    return _page(comp_id, _number(request.args.get("round"), "round"))
+
+
+def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Proposal | None = None,
+          fixed: list[tuple[str, str]] | None = None, bye: str | None = None) -> Any:
+    comp = competition(comp_id)
+    if comp["system"] not in ("keizer", "swiss", "roundrobin"):
+        raise StoreError(f"{comp['name']} has no weekly pairing: it is a {comp['system']} competition")
+    s = store()
+    state = rounds_ops.pairing_state(s, comp_id, round_no)
+    listing = rounds_ops.pairing_list(s, comp_id, s.load_season(comp_id), state.shown) if state.shown else None
+    return render("app/pairing.html", comp=comp, tab="pairing", nav="competitions",
+                  title=f"Pairing · {comp['name']}", state=state, listing=listing, proposal=proposal,
+                  fixed=fixed or [], bye=bye or "", forbidden=rounds_ops.forbidden_list(s, comp_id))
+
+
+@bp.route("/c/<int:comp_id>/pairing/propose", methods=["GET", "POST"])
+def propose(comp_id: int) -> Any:
+    """The pairing ``keizer pair`` would store, shown and not stored.  (The forms on that page
+    come back here after a write or a refusal: then the pairing page.)"""
+    if request.method == "GET":
+        return redirect(url_for("pairing.index", comp_id=comp_id), code=303)
+    fixed, bye = _options()
+    proposal = rounds_ops.propose_pairing(store(), comp_id, fixed, bye)
+    return _page(comp_id, proposal=proposal, fixed=fixed, bye=bye)
+
+
+@bp.route("/c/<int:comp_id>/pairing/store", methods=["POST"])
+def store_pairing(comp_id: int) -> Any:
+    """``keizer pair [--fix WHITE BLACK …] [--bye PLAYER]``."""
+    fixed, bye = _options()
+    notes: list[str] = []
+    with writing("pair", "pairing") as s:
+        competition(comp_id, write=True)
+        pairing = comp_ops.make_pairing(s, comp_id, fixed, bye, tell=notes.append)
+        s.describe(f"pair round {pairing.round}")
+    _told(comp_id, pairing, notes)
+    expected = request.form.get("expect")
+    if expected and expected != rounds_ops.fingerprint(((b.white, b.black) for b in pairing.boards), pairing.bye):
+        flash("the stored pairing differs from the one proposed: attendance or results changed in between; "
+              "check it below", "warning")
+    return back(url_for("pairing.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/pairing/again", methods=["POST"])
+def again(comp_id: int) -> Any:
+    """``keizer pair --again [--keep BOARD …]``: re-pair the open round, keeping the boards ticked."""
+    keep = [n for n in (_number(text, "board", limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
+    notes: list[str] = []
+    with writing("pair", "pairing") as s:
+        competition(comp_id, write=True)
+        pairing = comp_ops.make_pairing(s, comp_id, (), None, keep, True, tell=notes.append)
+        s.describe(f"pair round {pairing.round}")
+    _told(comp_id, pairing, notes)
+    return back(url_for("pairing.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/pairing/swap", methods=["POST"])
+def swap(comp_id: int) -> Any:
+    """``keizer swap A B``: exchange two players in the open round's pairing."""
+    a, b = request.form.get("a", ""), request.form.get("b", "")
+    with writing("swap", f"swap {a} and {b}") as s:
+        competition(comp_id, write=True)
+        number, warnings = comp_ops.swap_players(s, comp_id, a, b)
+        name_a, name_b = s.find_player(comp_id, a)["name"], s.find_player(comp_id, b)["name"]
+        s.describe(f"swap {name_a} and {name_b}")
+    for w in warnings:
+        flash(f"warning: {w}", "warning")
+    flash(f"round {number}: swapped {name_a} and {name_b}", "ok")
+    return back(url_for("pairing.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/pairing/unpair", methods=["POST"])
+def unpair(comp_id: int) -> Any:
+    """``keizer unpair``: remove the open round's pairing (before any result)."""
+    with writing("unpair", "remove pairing") as s:
+        competition(comp_id, write=True)
+        number = comp_ops.unpair(s, comp_id)
+    flash(f"pairing of round {number} removed", "ok")
+    return back(url_for("pairing.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/pairing/forbid", methods=["POST"])
+def forbid(comp_id: int) -> Any:
+    """``keizer forbid A B [--remove]``."""
+    a, b = request.form.get("a", ""), request.form.get("b", "")
+    remove = request.form.get("remove") == "on"
+    with writing("forbid", f"{'allow' if remove else 'forbid'} {a} – {b}") as s:
+        competition(comp_id, write=True)
+        name_a, name_b = rounds_ops.forbid_pair(s, comp_id, a, b, remove)
+        s.describe(f"{'allow' if remove else 'forbid'} {name_a} – {name_b}")
+    flash(f"{name_a} – {name_b}: {'allowed again' if remove else 'forbidden'}", "ok")
+    return back(url_for("pairing.index", comp_id=comp_id))
+
+
+def _options() -> tuple[list[tuple[str, str]], str | None]:
+    """The pairs fixed by hand (White, Black) and the bye chosen, from the form."""
+    form = request.form
+    fixed = []
+    for white, black in zip(form.getlist("fix_white"), form.getlist("fix_black")):
+        white, black = white.strip(), black.strip()
+        if not white and not black:
+            continue
+        if not white or not black:
+            raise StoreError("a fixed pair needs both players: White and Black")
+        fixed.append((white, black))
+    return fixed, form.get("bye", "").strip() or None
+
+
+def _told(comp_id: int, pairing: Any, notes: list[str]) -> None:
+    """What ``keizer pair`` says: what was assumed, the rules bent, the bye."""
+    for note in notes:
+        flash(note, "info")
+    for line in pairing.bent:
+        flash(f"rule bent: {line}", "warning")
+    boards = len(pairing.boards)
+    said = f"round {pairing.round} paired: {boards} board{'s' if boards != 1 else ''}"
+    if pairing.bye:
+        said += f"; bye: {store().find_player(comp_id, pairing.bye)['name']}"
+    flash(said, "ok")
+
+
+def _number(text: str | None, what: str, high: int = limits.MAX_ROUNDS) -> int | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return limits.whole_number(text, what, 1, high)
+    except ValueError as e:
+        raise StoreError(str(e)) from None

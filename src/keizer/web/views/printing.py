@@ -1,14 +1,123 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""The Print pages of a competition: the pairing list for the notice board, result slips
+(with each board's result link and QR code), score sheets, the attendance sheet to sign
+and the standing.  Each is a page of its own styled for A4 (print.css); ``?round=N``
+chooses the round.
+
+Result links are made when the slips are printed: the codes are not stored (only their
+hashes), so the page that makes them (a POST, one transaction) is the only place they are
+shown.  See :mod:`keizer.operations.boards`.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+import segno
+from flask import Blueprint, flash, request, url_for
+from markupsafe import Markup
+
+from keizer import limits
+from keizer.operations import boards as board_ops
+from keizer.operations import printing as print_ops
+from keizer.operations import standings as standing_ops
+from keizer.store import StoreError
+from keizer.web.context import competition, render, store, writing
 
 bp = Blueprint("printing", __name__)
+
+#: Hosts a phone at the club cannot reach: links made there are of no use on a slip.
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def _round_arg() -> int | None:
+    text = request.values.get("round", "").strip()
+    if not text:
+        return None
+    try:
+        return limits.whole_number(text, "round", 0, limits.MAX_ROUNDS)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tuple[str, int]:
+    return render(template, comp=comp, tab="print", title=title, **context)
 
 
 @bp.route("/c/<int:comp_id>/print")
 def index(comp_id: int) -> Any:
-    return "to be written"
+    comp = competition(comp_id)
+    weekly = comp["system"] in print_ops.WEEKLY
+    return _page("app/print.html", comp, "Print", weekly=weekly,
+                 rounds=print_ops.paired_rounds(store(), comp_id) if weekly else [],
+                 link_round=board_ops.linkable_round(store(), comp_id))
+
+
+@bp.route("/c/<int:comp_id>/print/pairings")
+def pairings(comp_id: int) -> Any:
+    comp = competition(comp_id)
+    sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
+    return _page("app/print_pairings.html", comp, "Pairing list", sheet=sheet,
+                 rounds=print_ops.paired_rounds(store(), comp_id))
+
+
+@bp.route("/c/<int:comp_id>/print/slips", methods=["GET", "POST"])
+def slips(comp_id: int) -> Any:
+    """GET: the slips (with links only when they are made, below), and what can be made.
+    POST ``which=missing|all``: make the links (one transaction) and show the slips of
+    those boards with their codes, this once."""
+    comp = competition(comp_id)
+    number = _round_arg()
+    codes: dict[int, str] = {}
+    if request.method == "POST":
+        renew = request.form.get("which") == "all"
+        with writing("print slips", "result links") as s:
+            comp = competition(comp_id, write=True)
+            if number is None:
+                number = board_ops.linkable_round(s, comp_id) or 0
+            codes = board_ops.make_codes(s, comp_id, number, renew=renew)
+            boards = f"board{'s' if len(codes) > 1 else ''} {', '.join(map(str, codes))}"
+            s.describe(f"round {number}: result links for {boards}{' (new for every board)' if renew else ''}")
+        flash(f"round {number}: links made for {boards}; print this page now: the codes are shown only this once",
+              "ok")
+    sheet = print_ops.pairing_sheet(store(), comp_id, number)
+    link_round = board_ops.linkable_round(store(), comp_id)
+    linkable = link_round == sheet["round"]
+    rows = [r for r in sheet["rows"] if r["board"] in codes] if codes else sheet["rows"]
+    slips = []
+    for row in rows:
+        code = codes.get(row["board"])
+        url = url_for("boards.board", code=code, _external=True) if code else None
+        slips.append({**row, "code": code, "url": url, "qr": qr_svg(url) if url else None})
+    return _page("app/print_slips.html", comp, "Result slips", sheet=sheet, slips=slips, made=bool(codes),
+                 rounds=print_ops.paired_rounds(store(), comp_id),
+                 linkable=linkable, missing=board_ops.missing_links(store(), comp_id, sheet["round"]) if linkable else [],
+                 loopback=request.host.rsplit(":", 1)[0] in LOOPBACK)
+
+
+def qr_svg(url: str) -> Markup:
+    """The QR code of ``url`` as inline SVG (segno's own markup: no user text in it)."""
+    return Markup(segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True))
+
+
+@bp.route("/c/<int:comp_id>/print/scoresheets")
+def scoresheets(comp_id: int) -> Any:
+    comp = competition(comp_id)
+    sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
+    return _page("app/print_scoresheets.html", comp, "Score sheets", sheet=sheet, moves=range(1, 31),
+                 rounds=print_ops.paired_rounds(store(), comp_id))
+
+
+@bp.route("/c/<int:comp_id>/print/attendance")
+def attendance(comp_id: int) -> Any:
+    comp = competition(comp_id)
+    sheet = print_ops.attendance_list(store(), comp_id, _round_arg())
+    return _page("app/print_attendance.html", comp, "Attendance sheet", sheet=sheet,
+                 rounds=list(range(1, sheet["last"] + 1)))
+
+
+@bp.route("/c/<int:comp_id>/print/standings")
+def standings(comp_id: int) -> Any:
+    comp = competition(comp_id)
+    table = standing_ops.standing_view(store(), comp_id, _round_arg())
+    rounds = list(range(table["last"], -1, -1)) if table["kind"] != "knockout" else []
+    return _page("app/print_standings.html", comp, "Standing", table=table, rounds=rounds)

@@ -1,19 +1,75 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""Standings, crosstable and a player's history, as ``keizer standings`` and ``keizer
+history`` show them (``?round=N``: after round N).  Read-only.
+
+A knock-out cup shows its bracket and a team event its team standing (as ``keizer
+standings`` does), with a link to their own pages.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request, url_for
+
+from keizer import limits
+from keizer.operations import standings as standings_ops
+from keizer.store import StoreError
+from keizer.web.context import competition, render, store
 
 bp = Blueprint("standings", __name__)
 
 
 @bp.route("/c/<int:comp_id>/standings")
 def index(comp_id: int) -> Any:
-    return "to be written"
+    comp = competition(comp_id)
+    category = request.args.get("category") or None
+    standing = standings_ops.standing_view(store(), comp_id, _round_arg(request.args.get("round")), category)
+    if request.args.get("part") == "table":  # the results page reloads this as results arrive
+        return render("app/standing_table.html", comp=comp, standing=standing)
+    return render("app/standings.html", comp=comp, tab="standings", nav="competitions",
+                  title=f"Standings · {comp['name']}", standing=standing, category=category)
 
 
 @bp.route("/c/<int:comp_id>/crosstable")
 def crosstable(comp_id: int) -> Any:
-    return "to be written"
+    comp = competition(comp_id)
+    table = None
+    standing = None
+    if comp["system"] in ("knockout", "team"):  # no crosstable of players: the bracket or team standing
+        standing = standings_ops.standing_view(store(), comp_id)
+    else:
+        table = standings_ops.crosstable(store(), comp_id, _round_arg(request.args.get("round")))
+    return render("app/crosstable.html", comp=comp, tab="crosstable", nav="competitions",
+                  title=f"Crosstable · {comp['name']}", table=table, standing=standing)
+
+
+@bp.route("/c/<int:comp_id>/player/<int:player_id>")
+@bp.route("/c/<int:comp_id>/player/<key>")
+def player(comp_id: int, player_id: int | None = None, key: str | None = None) -> Any:
+    """A player's rounds (``keizer history``), by the player's number in the database or key."""
+    comp = competition(comp_id)
+    if player_id is not None:
+        found = [p for p in store().players(comp_id) if p["id"] == player_id]
+        if not found:
+            raise StoreError(f"there is no player {player_id} in {comp['name']}")
+        key = found[0]["key"]
+    assert key is not None
+    if comp["system"] in ("knockout", "team"):  # no history of rounds: the player's matches are on its own page
+        found = store().find_player(comp_id, key)
+        return render("app/player.html", comp=comp, tab="standings", nav="competitions",
+                      title=f"{found['name']} · {comp['name']}", history=None, name=found["name"],
+                      own_page=url_for("cups.index" if comp["system"] == "knockout" else "teams.index",
+                                       comp_id=comp_id))
+    history = standings_ops.player_history(store(), comp_id, key, _round_arg(request.args.get("round"), 0))
+    return render("app/player.html", comp=comp, tab="standings", nav="competitions",
+                  title=f"{history['name']} · {comp['name']}", history=history, name=history["name"],
+                  own_page=None)
+
+
+def _round_arg(text: str | None, low: int = 0) -> int | None:
+    if text is None or not text.strip():
+        return None
+    try:
+        return limits.whole_number(text, "round", low, limits.MAX_ROUNDS)
+    except ValueError as e:
+        raise StoreError(str(e)) from None

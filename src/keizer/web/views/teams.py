@@ -1,14 +1,117 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""A team event: teams and their boards, the schedule, line-ups, board results, the
+team standing (a knock-out: the bracket) and the next round — the operations of
+``keizer team …`` and ``keizer result``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+import click
+from flask import Blueprint, abort, flash, request
+
+from keizer.cli.params import DATE
+from keizer.operations import teamevent as ops
+from keizer.operations.brackets import team_overview
+from keizer.store import StoreError
+from keizer.web.context import back, competition, render, store, writing
+from keizer.web.views.cups import RESULTS, _whole, enter_form_results
 
 bp = Blueprint("teams", __name__)
 
 
+def _event(comp_id: int) -> dict[str, Any]:
+    comp = competition(comp_id)
+    if comp["system"] != "team":
+        abort(404)
+    return comp
+
+
 @bp.route("/c/<int:comp_id>/teams")
 def index(comp_id: int) -> Any:
-    return "to be written"
+    comp = _event(comp_id)
+    return render("app/teams.html", title=comp["name"], nav="competitions", comp=comp, tab="teams",
+                  ev=team_overview(store(), comp_id), results=RESULTS)
+
+
+@bp.route("/c/<int:comp_id>/teams/add", methods=["POST"])
+def add(comp_id: int) -> Any:
+    _event(comp_id)
+    name = request.form.get("name", "").strip()
+    boards = [x.strip() for x in request.form.get("boards", "").splitlines() if x.strip()]
+    reserves = [x.strip() for x in request.form.get("reserves", "").splitlines() if x.strip()]
+    with writing("team add", f"add team {name}") as s:
+        comp = competition(comp_id, write=True)
+        ops.add_team(s, comp["id"], name, boards, reserves)
+    flash(f"added team {name}", "ok")
+    return back()
+
+
+@bp.route("/c/<int:comp_id>/teams/schedule", methods=["POST"])
+def schedule(comp_id: int) -> Any:
+    _event(comp_id)
+    first = _date("first_date")
+    every = _whole("every") if request.form.get("every", "").strip() else 7
+    with writing("team schedule", "team schedule") as s:
+        comp = competition(comp_id, write=True)
+        rounds = ops.schedule_team_event(s, comp["id"], first, every)
+    flash(f"{rounds} rounds scheduled", "ok")
+    return back()
+
+
+@bp.route("/c/<int:comp_id>/teams/lineup", methods=["POST"])
+def lineup(comp_id: int) -> Any:
+    _event(comp_id)
+    round_no = _whole("round")
+    team = request.form.get("team", "").strip()
+    players = [x for x in request.form.getlist("player") if x.strip()]
+    with writing("team lineup", f"line-up of {team} in round {round_no}") as s:
+        comp = competition(comp_id, write=True)
+        row = ops.set_lineup(s, comp["id"], round_no, team, players)
+        names = [s.find_player(comp["id"], ref)["name"] for ref in players]
+        s.describe(f"line-up of {row['name']} in round {round_no}")
+    flash(f"round {round_no}: {row['name']} plays " + ", ".join(f"{k} {n}" for k, n in enumerate(names, 1)), "ok")
+    return back()
+
+
+@bp.route("/c/<int:comp_id>/teams/result", methods=["POST"])
+def result(comp_id: int) -> Any:
+    _event(comp_id)
+    return enter_form_results(comp_id)
+
+
+@bp.route("/c/<int:comp_id>/teams/next", methods=["POST"])
+def next_round(comp_id: int) -> Any:
+    _event(comp_id)
+    when = _date("date")
+    with writing("team next", "team event: next round") as s:
+        comp = competition(comp_id, write=True)
+        step = ops.swiss_next if ops.stored_rules(s, comp["id"]).schedule == "swiss" else ops.knockout_next
+        created = step(s, comp["id"], when)
+    for line in created:
+        flash(line, "ok")
+    return back()
+
+
+@bp.route("/c/<int:comp_id>/teams/award", methods=["POST"])
+def award(comp_id: int) -> Any:
+    _event(comp_id)
+    round_no, match = _whole("round"), _whole("match")
+    team = request.form.get("team", "").strip()
+    with writing("team award", f"award round {round_no} match {match} to {team}") as s:
+        comp = competition(comp_id, write=True)
+        name = ops.award_match(s, comp["id"], round_no, match, team)
+        s.describe(f"award round {round_no} match {match} to {name}")
+    flash(f"round {round_no} match {match} awarded to {name}", "ok")
+    return back()
+
+
+def _date(field: str) -> Any:
+    """A date of the form (YYYY-MM-DD, as --first-date and --date), or None."""
+    text = request.form.get(field, "").strip()
+    if not text:
+        return None
+    try:
+        return DATE.convert(text, None, None).date()
+    except click.BadParameter as e:  # the CLI's message
+        raise StoreError(f"{field.replace('_', '-')}: {e.message}") from None

@@ -1,14 +1,78 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
+"""The users page (officer only): the app's accounts, as ``keizer user add/role/password/remove``.
+
+Each form calls the operation the CLI command calls (:mod:`keizer.operations.accounts`)
+in one logged transaction; a refusal (a short password, the last officer) is the
+CLI's one line and changes nothing.  A password hash is never shown.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, flash, request
+
+from keizer.operations import accounts
+from keizer.store import StoreError
+from keizer.web.auth import officer_only
+from keizer.web.context import back, render, store, writing
 
 bp = Blueprint("users", __name__)
 
 
 @bp.route("/users")
+@officer_only
 def index() -> Any:
-    return "to be written"
+    return render("app/users.html", title="Users", nav="users", users=store().users(), roles=accounts.ROLES,
+                  min_password=accounts.MIN_PASSWORD)
+
+
+def _password() -> str:
+    """The new password, typed twice on the form."""
+    password = request.form.get("password", "")
+    if password != request.form.get("password2", ""):
+        raise StoreError("the two passwords differ; type the same password twice")
+    return password
+
+
+@bp.route("/users/add", methods=["POST"])
+@officer_only
+def add() -> Any:
+    name, role = request.form.get("name", ""), request.form.get("role", "")
+    accounts.check_new_user(store(), name, role)
+    password = _password()
+    with writing("user add", f"user {name} ({role})") as s:
+        made = accounts.add_user(s, name, role, password)
+    flash(f"added {made['name']} ({made['role']})", "ok")
+    return back("/users")
+
+
+@bp.route("/users/role", methods=["POST"])
+@officer_only
+def role() -> Any:
+    name, role = request.form.get("name", ""), request.form.get("role", "")
+    with writing("user role", f"{name} is {role}") as s:
+        accounts.set_role(s, name, role)
+    flash(f"{name} is now {role}", "ok")
+    return back("/users")
+
+
+@bp.route("/users/password", methods=["POST"])
+@officer_only
+def password() -> Any:
+    name = request.form.get("name", "")
+    accounts.find_user(store(), name)
+    new = _password()
+    with writing("user password", f"password of {name}") as s:
+        accounts.set_password(s, name, new)
+    flash(f"password of {name} changed", "ok")
+    return back("/users")
+
+
+@bp.route("/users/remove", methods=["POST"])
+@officer_only
+def remove() -> Any:
+    name = request.form.get("name", "")
+    with writing("user remove", f"remove user {name}") as s:
+        gone = accounts.remove_user(s, name)
+    flash(f"removed {gone['name']}", "ok")
+    return back("/users")

@@ -1,0 +1,199 @@
+"""Members: add and edit one, import a member list or a rating list.
+
+The CLI (``keizer member add/edit/import``, ``keizer ratings import``) and the web app's
+members page call these, so both check the same things and say the same.  An import is
+planned first (:func:`plan_member_import`, :func:`plan_rating_import`: what changes,
+nothing written) and then written in the caller's one transaction.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Callable, Iterator, Mapping
+
+from keizer.formats.members_csv import ImportPlan, MemberRow
+from keizer.formats.rating_lists import COLUMNS, RatingList, RatingPlan
+from keizer.formats.season_json import FormatError
+from keizer.store import Store, StoreError
+
+#: How the change log and the messages call a member's fields.
+LABELS = {"fed_id": "federation id", "fide_id": "FIDE id", "fide_rating": "FIDE rating"}
+FIELDS = ("name", "rating", "fed_id", "fide_id", "fide_rating")
+
+
+def _or_none(value: Any) -> str:
+    return "none" if value is None else str(value)
+
+
+def add_member(store: Store, name: str, rating: int | None = None, fed_id: str | None = None,
+               fide_id: str | None = None, fide_rating: int | None = None,
+               allow_duplicate: bool = False) -> dict[str, Any]:
+    """Add a member (refused when one with the same name exists, unless ``allow_duplicate``)."""
+    member_id = store.add_member(name, rating, fed_id, allow_duplicate=allow_duplicate, fide_id=fide_id,
+                                 fide_rating=fide_rating)
+    return store.member(member_id)
+
+
+def edit_member(store: Store, ref: str, fields: Mapping[str, Any], allow_duplicate: bool = False) -> tuple[dict[str, Any], str]:
+    """Change a member's name, ratings or ids; returns the member as it is now and what
+    changed ("renamed: A → B; rating 1800 → 1850", or "nothing changed"), which is also
+    the change's summary in the log."""
+    fields = {k: v for k, v in fields.items() if k in FIELDS}
+    if not fields:
+        raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id or --fide-rating")
+    old = store.find_member(ref)
+    store.update_member(old["id"], allow_duplicate=allow_duplicate, **fields)
+    new = store.member(old["id"])
+    changed = "; ".join(
+        f"renamed: {old['name']} → {new['name']}" if key == "name" else
+        f"{LABELS.get(key, key)} {_or_none(old[key])} → {_or_none(new[key])}"
+        for key in FIELDS if old[key] != new[key]
+    ) or "nothing changed"
+    store.describe(f"edit member #{new['id']} {new['name']}: {changed}")
+    return new, changed
+
+
+# -- a member list --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemberImport:
+    """What importing a member list changes (see :func:`keizer.formats.members_csv.plan`)."""
+
+    file_name: str
+    plan: ImportPlan
+
+    @property
+    def counts(self) -> str:
+        return f"{self.plan.added} members added, {self.plan.updated} updated, {self.plan.unchanged} unchanged"
+
+    @property
+    def summary(self) -> str:
+        """The change log's summary."""
+        return f"import members from {self.file_name}: {self.counts}"
+
+    @property
+    def lines(self) -> list[str]:
+        """One line per change: "added: …", "Anna: rating 1850 → 1875", "name: A → B"."""
+        return [line for change in self.plan.changes for line in change.report]
+
+    @property
+    def added(self) -> list[str]:
+        return [line for c in self.plan.changes if c.member_id is None for line in c.report]
+
+    @property
+    def changed(self) -> list[str]:
+        return [line for c in self.plan.changes if c.member_id is not None for line in c.report]
+
+
+def member_rows(path: Path, raw: bytes | None = None) -> list[MemberRow]:
+    """The rows of a member list: a CSV file, or a KeizerForClubs database's players."""
+    from keizer.formats.kfc import looks_like_kfc
+    from keizer.formats.kfc import member_rows as kfc_rows
+    from keizer.formats.members_csv import parse
+
+    raw = path.read_bytes() if raw is None else raw
+    if looks_like_kfc(raw, path):  # KeizerForClubs' players
+        return kfc_rows(path)
+    return parse(raw)
+
+
+def plan_member_import(members: list[dict[str, Any]], path: Path, update_names: bool = False,
+                       allow_duplicate: bool = False, file_name: str | None = None) -> MemberImport:
+    """What importing the member list ``path`` into ``members`` changes; nothing is written."""
+    from keizer.formats.members_csv import plan
+
+    rows = member_rows(path)
+    return MemberImport(file_name or path.name, plan(rows, members, update_names, allow_duplicate))
+
+
+def write_member_import(store: Store, todo: MemberImport) -> None:
+    """Write an import's changes (inside the caller's transaction); a refusal names the line."""
+    for change in todo.plan.changes:
+        try:
+            if change.member_id is None:
+                store.add_member(**change.fields)
+            else:
+                store.update_member(change.member_id, **change.fields)
+        except StoreError as e:
+            raise StoreError(f"{todo.file_name} line {change.line}: {e}") from None
+
+
+# -- a rating list --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingImport:
+    """What a rating list (the KNSB's or FIDE's) changes (see :func:`keizer.formats.rating_lists.plan`)."""
+
+    file_name: str
+    plan: RatingPlan
+
+    @property
+    def id_label(self) -> str:
+        return COLUMNS[self.plan.kind][2]
+
+    @property
+    def list_name(self) -> str:
+        return "FIDE" if self.plan.kind == "fide" else "national"
+
+    @property
+    def counts(self) -> str:
+        p = self.plan
+        return (f"{len(p.updates)} members changed, {p.unchanged} unchanged, {len(p.not_found)} not found, "
+                f"{len(p.without_id)} without a {self.id_label}")
+
+    @property
+    def summary(self) -> str:
+        """The change log's summary."""
+        return f"import the {self.list_name} rating list {self.file_name}: {self.counts}"
+
+    @property
+    def changed(self) -> list[str]:
+        return [u.report for u in self.plan.updates]
+
+
+def read_rating_list(stream: IO[bytes], file_name: str, members: list[dict[str, Any]], match_names: bool = False,
+                     progress: Callable[[int], None] | None = None) -> RatingList:
+    """The entries of a rating list (zipped or not) that the members need; a file that is
+    not one is refused in one line that names it."""
+    from keizer.formats.rating_lists import name_keys, read, wanted
+
+    names = set().union(*(name_keys(m["name"]) for m in members)) if match_names else None
+    try:
+        return read(stream, wanted(members), names, progress)
+    except FormatError as e:  # say which file: the officer may have several lists at hand
+        raise FormatError(f"{file_name}: {e}") from None
+
+
+def plan_rating_import(found: RatingList, members: list[dict[str, Any]], file_name: str,
+                       match_names: bool = False) -> RatingImport:
+    from keizer.formats.rating_lists import plan
+
+    return RatingImport(file_name, plan(found, members, match_names))
+
+
+def write_rating_import(store: Store, todo: RatingImport) -> None:
+    for update in todo.plan.updates:
+        store.update_member(update.member_id, **update.fields)
+
+
+# -- trying a write ---------------------------------------------------------------
+
+
+class _Trial(Exception):
+    pass
+
+
+@contextmanager
+def trial(store: Store) -> Iterator[Store]:
+    """Make writes and roll them back: a preview that meets every refusal the real write
+    would meet, and leaves the database as it was."""
+    try:
+        with store.change("preview", "preview"):
+            yield store
+            raise _Trial()
+    except _Trial:
+        pass

@@ -1,0 +1,56 @@
+"""What the printed pages of a weekly competition show (the app's Print pages): the
+pairing list for the notice board, result slips and score sheets per board, the
+attendance sheet to sign (the standing is ``keizer standings``'s:
+:func:`keizer.operations.standings.standing_view`).  Read-only; exact numbers (the app
+formats them in the club's language).  The pairing list is ``keizer pairings``'s
+(:func:`keizer.operations.rounds.pairing_list`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keizer.operations.competition import POINTS_SYSTEMS, open_round
+from keizer.operations.rounds import pairing_list, pairings_round
+from keizer.store import Store, StoreError
+
+#: The systems with a weekly round of boards (cups and team events print their own pages).
+WEEKLY = ("keizer", "swiss", "roundrobin")
+
+
+def require_weekly(store: Store, comp_id: int, what: str) -> str:
+    system = store.system(comp_id)
+    if system not in WEEKLY:
+        raise StoreError(f"a {system} competition has no {what}: print its page from the browser instead")
+    return system
+
+
+def paired_rounds(store: Store, comp_id: int) -> list[int]:
+    season = store.load_season(comp_id)
+    return [r.number for r in season.rounds if r.games or r.byes]
+
+
+def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
+    """A round's pairing list (default: the round ``keizer pairings`` shows): ``round``,
+    ``date``, ``time_control``, ``rows`` (board, white, black, result; Swiss and round-robin
+    also white_no/black_no and white_points/black_points before the round), ``byes``
+    (names), ``not_playing`` (text), ``numbers`` (whether rows carry pairing numbers)."""
+    system = require_weekly(store, comp_id, "pairing list")
+    season = store.load_season(comp_id)
+    number = pairings_round(season, round_no)
+    listed = pairing_list(store, comp_id, season, number)
+    return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": system in POINTS_SYSTEMS}
+
+
+def attendance_list(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
+    """The sheet players sign at the door: every player active in the round (default: the
+    one being prepared), ordered by name."""
+    season = store.load_season(comp_id)
+    last = max(len(season.rounds), open_round(season).number)
+    number = round_no if round_no is not None else open_round(season).number
+    if not 1 <= number <= last:
+        raise StoreError(f"round {number} is not planned yet: the next round is {open_round(season).number}")
+    date = season.rounds[number - 1].date if number <= len(season.rounds) else None
+    players = sorted((p for p in season.players if p.active_in(number)), key=lambda p: (p.name.casefold(), p.start_no))
+    return {"round": number, "date": date, "last": last,
+            "rows": [{"start_no": p.start_no, "name": p.name, "rating": p.rating} for p in players]}

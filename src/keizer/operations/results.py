@@ -1,0 +1,198 @@
+"""Entering results, for ``keizer result`` and the app's results grid alike: reading
+``BOARD=RESULT`` items and results files, the grid's one-key notation, and what to
+tell the user afterwards (the boards still open, the warning after a correction of a
+round when a later round is paired already).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from keizer import limits
+from keizer.model import Result, Season
+from keizer.operations.competition import enter_results
+from keizer.store import Store, StoreError
+
+#: A line of a results file: the board, then '=', ';', ',' or spaces, then the result.
+RESULT_LINE = re.compile(r"([0-9]+)(?:\s*[=;,]\s*|\s+)(\S.*?)")
+
+#: The grid's one-key notation (the officer types a key per board); anything else is
+#: read as ``keizer result`` reads it (1-0, ½-½, +-, …).
+GRID_KEYS: dict[str, str] = {
+    "1": Result.WHITE_WIN.value, "0": Result.BLACK_WIN.value, "=": Result.DRAW.value, "½": Result.DRAW.value,
+    "+": Result.WHITE_FORFEIT_WIN.value, "-": Result.BLACK_FORFEIT_WIN.value, "−": Result.BLACK_FORFEIT_WIN.value,
+    "--": Result.DOUBLE_FORFEIT.value,
+}
+
+#: The short form of each result for the grid (what typing it would give).
+GRID_SHORT: dict[str, str] = {"1-0": "1", "0-1": "0", "1/2-1/2": "½", "+-": "+", "-+": "-", "--": "--"}
+
+
+def file_items(name: str, text: str) -> list[str]:
+    """The ``BOARD=RESULT`` items of a results file's lines ('3 1-0', '3=1-0', '3;1-0',
+    '3 =' for a draw; '#' starts a comment)."""
+    items = []
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        found = RESULT_LINE.fullmatch(line)
+        if not found:
+            raise StoreError(f"{name} line {line_no}: write 'BOARD RESULT', e.g. '3 1-0'")
+        items.append(f"{found[1]}={found[2]}")
+    return items
+
+
+def parse_items(items: Iterable[str]) -> dict[int, str]:
+    """``BOARD=RESULT`` items as {board: result text}; each board once.
+
+    >>> parse_items(["1=1-0", " 2 = ½-½"])
+    {1: '1-0', 2: '½-½'}
+    >>> parse_items(["1-0"])
+    Traceback (most recent call last):
+    ...
+    keizer.store.StoreError: '1-0': write BOARD=RESULT, e.g. 1=1-0
+    """
+    items = list(items)
+    if not items:
+        raise StoreError("no results given: write BOARD=RESULT, e.g. 'keizer result 1=1-0 2=0-1'")
+    parsed: dict[int, str] = {}
+    for item in items:
+        board_text, sep, text = item.partition("=")
+        if not sep or not re.fullmatch(r"\s*[0-9]+\s*", board_text):
+            raise StoreError(f"{item[:40]!r}: write BOARD=RESULT, e.g. 1=1-0")
+        board = parse_board(board_text)
+        if board in parsed:
+            raise StoreError(f"board {board} is given twice")
+        parsed[board] = text.strip()
+    return parsed
+
+
+def parse_board(text: str) -> int:
+    """A board number (1 … the most boards a round can have)."""
+    try:
+        return limits.whole_number(text, "board", 1, limits.MAX_BOARDS)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def grid_text(typed: str) -> str:
+    """What a grid cell means in ``keizer result`` terms: its one-key notation spelled
+    out, 'clear' for an emptied cell, anything else as typed (``enter_results`` reads
+    it, or refuses it with the CLI's message).
+
+    >>> [grid_text(t) for t in ("1", " = ", "½", "+", "-", "--", "", "0-1", "2")]
+    ['1-0', '1/2-1/2', '1/2-1/2', '+-', '-+', '--', 'clear', '0-1', '2']
+    """
+    text = typed.strip()
+    if not text:
+        return "clear"
+    return GRID_KEYS.get(text, text)
+
+
+def normal(typed: str) -> str:
+    """A grid cell in the stored notation ('' when empty; an unknown text as typed).
+
+    >>> normal("½"), normal("½-½"), normal(" "), normal("x")
+    ('1/2-1/2', '1/2-1/2', '', 'x')
+    """
+    text = grid_text(typed)
+    if text == "clear":
+        return ""
+    try:
+        return Result.parse(text).value
+    except ValueError:
+        return text
+
+
+def changed_cells(cells: Mapping[int, tuple[str, str]]) -> dict[int, tuple[str, str]]:
+    """The grid's boards whose cell says something else than it showed: {board: (typed, shown)}."""
+    return {board: cell for board, cell in sorted(cells.items()) if normal(cell[0]) != normal(cell[1])}
+
+
+@dataclass(frozen=True)
+class Entered:
+    """What ``keizer result`` says after entering results."""
+
+    round: int
+    count: int
+    message: str  # "round 5: 2 result(s) entered; boards still open: 3"
+    warning: str | None  # a correction while a later round is paired already
+    open_boards: tuple[int, ...]
+
+
+def report(season: Season, number: int, count: int, correct: bool) -> Entered:
+    """The lines ``keizer result`` prints, from the season as it is after the change."""
+    rnd = season.rounds[number - 1]
+    missing = tuple(g.board for g in rnd.games if g.result is None)
+    state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
+    later = [r.number for r in season.rounds[number:] if r.games or r.byes]
+    warning = None
+    if correct and later:
+        warning = (f"round {later[-1]} was paired before this correction; every standing is recomputed, "
+                   "the pairing stays (re-pair an unplayed round with 'keizer pair --again')")
+    return Entered(number, count, f"round {number}: {count} result(s) entered; {state}", warning, missing)
+
+
+def enter(store: Store, comp_id: int, results: Mapping[int, str], round_no: int | None = None,
+          correct: bool = False) -> Entered:
+    """Enter results (as ``keizer result``) and say what happened."""
+    number = enter_results(store, comp_id, results, round_no, correct)
+    return report(store.load_season(comp_id), number, len(results), correct)
+
+
+def enter_grid(store: Store, comp_id: int, number: int, cells: Mapping[int, tuple[str, str]]) -> Entered:
+    """Enter a round's grid: per board (typed, shown before).  Only the boards whose cell
+    changed are entered; a board that showed a result is corrected (and cleared when
+    emptied), a board that showed none is entered as new (refused, as on the CLI, when
+    someone else entered its result meanwhile).  One transaction is the caller's."""
+    changed = changed_cells(cells)
+    if not changed:
+        raise StoreError(f"round {number}: no result was changed")
+    corrected = False
+    for board, (typed, shown) in changed.items():
+        was = bool(normal(shown))
+        enter_results(store, comp_id, {board: grid_text(typed)}, number, correct=was)
+        corrected = corrected or was
+    return report(store.load_season(comp_id), number, len(changed), corrected)
+
+
+#: How the grid shows a stored result (what a user can type back in).
+SHOWN: dict[str, str] = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "+-": "+-", "-+": "-+", "--": "--"}
+
+
+def paired_rounds(season: Season) -> list[int]:
+    return [r.number for r in season.rounds if r.games]
+
+
+def grid(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
+    """A round's boards for the results grid: by default the open round once paired, else
+    the last paired round (as ``keizer pairings``).  ``round`` is None while nothing is
+    paired; ``later`` is the last round paired after this one (a correction warns)."""
+    from keizer.operations.competition import open_round
+
+    season = store.load_season(comp_id)
+    paired = paired_rounds(season)
+    if round_no is None:
+        target = open_round(season)
+        round_no = target.number if target.paired and target.number in paired else (paired[-1] if paired else None)
+    elif round_no not in paired:
+        raise StoreError(f"round {round_no} has no pairing; pair it with 'keizer pair' first")
+    data: dict[str, Any] = {"round": round_no, "rounds": paired, "boards": [], "byes": [], "date": None,
+                            "open": [], "later": None, "complete": False}
+    if round_no is None:
+        return data
+    names = {p.id: p.name for p in season.players}
+    rnd = season.rounds[round_no - 1]
+    data["date"] = rnd.date
+    data["boards"] = [{"board": g.board, "white": names[g.white], "black": names[g.black], "white_id": g.white,
+                       "black_id": g.black, "result": g.result.value if g.result else None,
+                       "shown": SHOWN[g.result.value] if g.result else ""} for g in rnd.games]
+    data["byes"] = [{"id": p, "name": names[p]} for p in rnd.byes]
+    data["open"] = [g.board for g in rnd.games if g.result is None]
+    data["complete"] = not data["open"]
+    later = [r.number for r in season.rounds[round_no:] if r.games or r.byes]
+    data["later"] = later[-1] if later else None
+    return data

@@ -1,0 +1,297 @@
+"""Setting a competition up: create it from a preset, register players, change its
+settings and its time-control plan.
+
+The CLI (``keizer competition create/settings``, ``keizer player add``, ``keizer
+timecontrol``) and the web app's competition pages call these, with the same checks and
+the same one-line messages.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from keizer import limits
+from keizer.operations import competition as comp_ops
+from keizer.settings import DESCRIPTIONS, PRESETS
+from keizer.store import Store, StoreError
+
+SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
+SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
+DEFAULT_CUP_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
+RATING_LIST_MEANING = ("national or fide: the rating that orders the players, frozen from that list "
+                       "when round 1 is paired")
+
+
+def parse_sets(sets: Sequence[str]) -> dict[str, str]:
+    """``NAME=VALUE`` items as a mapping (``--set excused=2/5``)."""
+    overrides = {}
+    for item in sets:
+        if "=" not in item:
+            raise StoreError(f"--set {item!r}: write NAME=VALUE, e.g. --set excused=2/5")
+        name, value = item.split("=", 1)
+        overrides[name.strip()] = value.strip()
+    return overrides
+
+
+# -- creating a competition -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewCompetition:
+    """A checked request to create a competition: its system settings and the warnings to show."""
+
+    name: str
+    system: str
+    preset: str
+    overrides: Mapping[str, str]
+    system_settings: Mapping[str, Any]
+    season: str | None
+    all_members: bool
+    rounds: int | None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        """How the CLI names what it created: "competition (preset classic)", "round-robin" …"""
+        return {"keizer": f"competition (preset {self.preset})", "roundrobin": "round-robin",
+                "knockout": "knock-out cup", "team": "team event",
+                "swiss": f"Swiss tournament ({self.rounds} rounds)"}[self.system]
+
+
+def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
+                     overrides: Mapping[str, str] | None = None, double: bool = False, swap_last_two: bool = False,
+                     tiebreaks: str | None = None, edition: str = "2026", lots: int | None = None,
+                     stages: str | None = None, boards: int = 4, schedule: str = "roundrobin",
+                     rounds: int | None = None, bye_points: str | None = None, excused_points: str | None = None,
+                     initial_colour: str = "white", all_members: bool = False,
+                     season: str | None = None) -> NewCompetition:
+    """Check the options of ``keizer competition create`` (before anything is opened or
+    written) and work out the system settings; refuses in one line."""
+    overrides = dict(overrides or {})
+    if system not in SYSTEMS:
+        raise StoreError(f"unknown competition system {system!r} (choose from {', '.join(SYSTEMS)})")
+    if preset not in PRESETS:
+        raise StoreError(f"unknown preset {preset!r} (choose from {', '.join(PRESETS)})")
+    if schedule not in SCHEDULES:
+        raise StoreError(f"unknown schedule {schedule!r} (choose from {', '.join(SCHEDULES)})")
+    if initial_colour not in ("white", "black"):
+        raise StoreError(f"initial colour {initial_colour!r}: white or black")
+    if system != "keizer" and overrides:
+        raise StoreError("--set changes Keizer settings; other systems take their own options")
+    if swap_last_two and not double:
+        raise StoreError("--swap-last-two applies to a double round-robin (--double)")
+    if lots is not None and system != "roundrobin":
+        raise StoreError("--lots is for --system roundrobin")
+    swiss_team = system == "team" and schedule == "swiss"
+    if system != "swiss" and not swiss_team and (rounds or bye_points or excused_points or initial_colour != "white"):
+        raise StoreError("--rounds, --bye-points, --excused-points and --initial-colour are for Swiss tournaments")
+    if (system == "swiss" or swiss_team) and not rounds:
+        raise StoreError("a Swiss tournament needs its planned number of rounds: add --rounds N")
+    listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
+    warnings: list[str] = []
+    system_settings: dict[str, Any] = {}
+    if system == "swiss":
+        from keizer.operations.swiss import SWISS_DEFAULTS, parse_points
+
+        scoring = {}
+        if bye_points is not None:
+            scoring["pab"] = parse_points(bye_points, "--bye-points")
+        if excused_points is not None:
+            scoring["hpb"] = parse_points(excused_points, "--excused-points")
+        system_settings = {**SWISS_DEFAULTS, "rounds": rounds, "initial_colour": initial_colour,
+                           "edition": edition, "tiebreaks": listed, "scoring": scoring or None}
+        warnings = comp_ops.points_warnings(system, system_settings)
+    elif system == "roundrobin":
+        system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
+                           "edition": edition, "tiebreaks": listed, "lots": lots}
+        warnings = comp_ops.points_warnings(system, system_settings)
+    elif system == "knockout":
+        from keizer.operations.cup import parse_stages
+
+        system_settings = {"stages": parse_stages(stages or DEFAULT_CUP_STAGES)}
+    elif system == "team":
+        if bye_points or excused_points:
+            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); --bye-points and "
+                             "--excused-points are for individual Swiss tournaments")
+        system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
+                           "edition": edition, "tiebreaks": listed}
+        if swiss_team:
+            system_settings |= {"rounds": rounds, "initial_colour": initial_colour}
+        if stages is not None:
+            if schedule != "knockout":
+                raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
+            from keizer.operations.cup import parse_stages
+
+            if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
+                raise StoreError("a team knock-out's --stages lists the tie-break stages only (rapid, blitz, "
+                                 "armageddon); the match itself is on every board")
+            try:
+                system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
+            except StoreError as e:  # count the stages as the user wrote them (without the match itself)
+                raise StoreError(re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", str(e))) from None
+        from keizer.operations.teamevent import team_warnings
+
+        warnings = team_warnings(system_settings)
+    elif double or swap_last_two or tiebreaks:
+        raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
+    if stages is not None and system not in ("knockout", "team"):
+        raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
+    return NewCompetition(name, system, preset, overrides, system_settings, season, all_members, rounds, warnings)
+
+
+def create_competition(store: Store, new: NewCompetition) -> tuple[int, int]:
+    """Create the competition (inside the caller's transaction); returns its id and the
+    number of players registered."""
+    comp_id = store.create_competition(new.name, new.preset, new.overrides, new.system, new.system_settings,
+                                       new.season)
+    registered = 0
+    if new.all_members:
+        for m in store.members():
+            store.register(comp_id, m["id"])
+            registered += 1
+        if new.system == "swiss":
+            from keizer.operations.swiss import assign_numbers
+
+            assign_numbers(store, comp_id)
+    return comp_id, registered
+
+
+# -- players ------------------------------------------------------------------------
+
+
+def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], joined: int | None = None,
+                category: str | None = None) -> tuple[int, str | None]:
+    """Register members (by name, #id or federation id) in a competition; returns the
+    first round they play and, when they enter a Keizer competition after round 1, the
+    note to show."""
+    comp_id = comp["id"]
+    if not refs:
+        raise StoreError("name the members to register")
+    season = store.load_season(comp_id)
+    first = joined if joined is not None else comp_ops.open_round(season).number
+    comp_ops.check_entry(store, comp_id, first)
+    for ref in refs:
+        m = store.find_member(ref)
+        store.register(comp_id, m["id"], first, category)
+    if comp["system"] == "swiss":  # pairing numbers from the start, so that #N means the same everywhere
+        from keizer.operations.swiss import assign_numbers
+
+        assign_numbers(store, comp_id)
+    note = None
+    if comp["system"] == "keizer" and store.started(comp_id):
+        grows = ("; the ladder grows, and with top=auto every value changes, earlier standings too "
+                 "(set top=N to keep them)") if store.settings(comp_id).top is None else ""
+        note = f"note: entered after round 1, so placed at the bottom of the initial order{grows}"
+    return first, note
+
+
+def withdraw_player(store: Store, comp_id: int, ref: str) -> int:
+    """Withdraw a player from the next round on; returns the last round they played."""
+    number, _ = comp_ops.mark_attendance(store, comp_id, {}, withdrawn=[ref])
+    return number - 1
+
+
+# -- settings -------------------------------------------------------------------------
+
+
+def setting_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, list):
+        return ",".join(value)
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def settings_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
+    """The effective settings of a competition with what each means: setting, value, meaning."""
+    if store.system(comp_id) != "keizer":
+        view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
+        meaning = {**comp_ops.SYSTEM_SETTINGS[store.system(comp_id)], "rating_list": RATING_LIST_MEANING}
+        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
+                for k, v in view.items()]
+    settings = store.settings(comp_id).to_dict()
+    settings["rating_list"] = store.rating_list(comp_id)
+    return [{"setting": k, "value": "auto" if k == "top" and v is None else setting_text(v),
+             "meaning": DESCRIPTIONS.get(k, RATING_LIST_MEANING)} for k, v in settings.items()]
+
+
+def changeable(store: Store, comp_id: int) -> set[str]:
+    """The settings ``keizer competition settings --set`` may change in this competition."""
+    system = store.system(comp_id)
+    if system == "keizer":
+        return {*DESCRIPTIONS, "rating_list"}
+    allowed = dict(comp_ops.SYSTEM_SETTINGS[system])
+    schedule = store.system_settings(comp_id).get("schedule") if system == "team" else None
+    if schedule == "knockout":
+        allowed = {}
+    elif system == "team" and schedule != "swiss":
+        allowed.pop("rounds", None)
+        allowed.pop("initial_colour", None)
+    return {*allowed, "rating_list"}
+
+
+def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> str | None:
+    """Change settings (checked before anything is written); returns the note to show
+    when a Keizer competition's standings are recomputed."""
+    if store.system(comp_id) != "keizer":
+        comp_ops.change_system_settings(store, comp_id, overrides)
+        return None
+    played = store.load_season(comp_id).completed_rounds()
+    store.update_settings(comp_id, overrides)
+    return f"changed after round {played}: every standing is recomputed with the new settings" if played else None
+
+
+# -- the time-control plan ---------------------------------------------------------------
+
+
+def round_range(text: str) -> tuple[int, int | None]:
+    """'3' → (3, 3); '1-3' → (1, 3); '4-' → (4, None).
+
+    >>> round_range("4-"), round_range(" 1-3 ")
+    ((4, None), (1, 3))
+    """
+    first, sep, last = text.strip().partition("-")
+    try:
+        start = limits.whole_number(first, "round", 0, limits.MAX_ROUNDS)
+        end = (limits.whole_number(last, "round", 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
+    except ValueError as e:
+        raise StoreError(f"--rounds {text[:30]!r}: {e}; write a round, a range like 1-3, or 4- for "
+                         "'from round 4 on'") from None
+    if start < 1 or (end is not None and end < start):
+        raise StoreError(f"--rounds {text!r}: rounds count from 1 and a range runs upwards")
+    return start, end
+
+
+def check_time_control(time_control: str | None, rounds: str | None, round_no: int | None, clear: bool) -> str | None:
+    """Check a ``keizer timecontrol`` request before writing; returns the text to store (None: clear)."""
+    if (rounds is None) == (round_no is None):
+        raise StoreError("say which rounds: --rounds RANGE (a plan) or --round N (one round)")
+    if clear == bool(time_control):
+        raise StoreError("give a time control, or --clear, not both")
+    if clear:
+        return None
+    assert time_control is not None
+    try:
+        return limits.clean_text(time_control, "a time control", limits.MAX_TIME_CONTROL)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+
+
+def set_time_control(store: Store, comp_id: int, text: str | None, rounds: str | None, round_no: int | None) -> None:
+    """Record the time control of one existing round (``round_no``) or plan it for a range of rounds."""
+    if round_no is not None:
+        if round_no not in store.round_numbers(comp_id):
+            raise StoreError(f"round {round_no} does not exist yet; plan it with --rounds {round_no}")
+        store.set_round_time_control(comp_id, round_no, text)
+    else:
+        assert rounds is not None
+        first, last = round_range(rounds)
+        store.plan_time_control(comp_id, first, last, text)
+
+
+def time_control_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
+    """The plan: rounds ("1-3", "4-") and time control."""
+    return [{"rounds": f"{p['from']}-{p['to'] if p['to'] is not None else ''}",
+             "time_control": p["time_control"] or "(none)"} for p in store.time_control_plan(comp_id)]

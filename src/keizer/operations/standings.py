@@ -1,0 +1,304 @@
+"""What ``keizer standings`` and ``keizer history`` show, and the crosstable, for the CLI
+and the app alike.  Read-only; exact numbers (the CLI prints them with ``json_number``
+or ``number``, the app in the club's language).
+
+* A Keizer competition: rank, value, score, games, W/D/L, percentage and the FIDE
+  tie-breaks the settings list; a player's rounds with the value used and the points.
+* Swiss and round-robin: points and the tournament's tie-breaks; a player's rounds with
+  points and running total.
+* Knock-out cups and team events have their bracket and team standing elsewhere
+  (:mod:`keizer.operations.cup`, :mod:`keizer.operations.teamevent`).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from keizer.model import Absence, Colour, Season
+from keizer.operations.competition import POINTS_SYSTEMS, PointsRules, stored_points_rules
+from keizer.output import json_number
+from keizer.scoring import Standing, compute_standings, round_scores, tiebreak_values
+from keizer.store import Store, StoreError
+
+
+def checked_round(season: Season, round_no: int | None) -> int:
+    """The round a standing is after: ``round_no`` (0 … the last complete round), by
+    default the last complete round."""
+    last = season.completed_rounds()
+    if round_no is not None and not 0 <= round_no <= last:
+        raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+    return last if round_no is None else round_no
+
+
+# -- Keizer ---------------------------------------------------------------------
+
+
+def standing_rows(season: Season, standing: Standing, category: str | None = None) -> list[dict[str, Any]]:
+    """The JSON rows of ``keizer standings`` (season-json.md), plus exact values.
+
+    With a category, ``rank`` is the rank within it and ``overall_rank`` the ladder's.
+    """
+    players = {p.id: p for p in season.players}
+    if category and not any(p.category == category for p in season.players):
+        known = sorted({p.category for p in season.players if p.category})
+        raise StoreError(f"no player has category {category!r} (categories: {', '.join(known) or 'none'})")
+    rows = []
+    for e in standing.entries:
+        p = players[e.player]
+        if category and p.category != category:
+            continue
+        pct = e.percentage
+        rows.append({
+            "rank": len(rows) + 1 if category else e.rank, "overall_rank": e.rank,
+            "id": e.player, "name": p.name, "rating": p.rating,
+            "score": json_number(e.score), "value": json_number(e.value),
+            "games": e.games, "wins": e.wins, "draws": e.draws, "losses": e.losses,
+            "percentage": round(float(pct) * 100, 1) if pct is not None else None,
+            "forfeit_wins": e.forfeit_wins, "forfeit_losses": e.forfeit_losses, "byes": e.byes,
+            "excused": e.excused, "unexcused": e.unexcused, "club": e.club, "external": e.external,
+            "value_before": json_number(e.value_before),
+            "category": p.category,
+            "withdrawn": p.withdrawn_after is not None and p.withdrawn_after < standing.round,
+            "score_exact": str(e.score), "value_exact": str(e.value),
+            "percentage_exact": str(pct) if pct is not None else None,
+        })
+    return rows
+
+
+def keizer_standing(season: Season, upto: int, category: str | None = None
+                    ) -> tuple[Standing, list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The standing after round ``upto``, its rows (:func:`standing_rows`) and each player's
+    tie-break values (exact; empty when the settings list none)."""
+    standing = compute_standings(season, upto)[-1]
+    return standing, standing_rows(season, standing, category), tiebreak_values(season, standing)
+
+
+def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, Any]:
+    """A player's rounds as priced in the standing after round ``upto``: opponent, colour,
+    result, value used, factor and points (exact)."""
+    standing = compute_standings(season, upto)[-1]
+    if key in standing.off_ladder:
+        raise StoreError(f"{ref} withdrew and is off the ladder in this standing; use --round")
+    names = {p.id: p.name for p in season.players}
+    entry = standing.entry(key)
+    rows = []
+    for line in round_scores(season, standing, key):
+        game = line.kind in ("game", "forfeit")
+        rows.append({
+            "round": line.round, "kind": line.kind,
+            "opponent": names[line.opponent] if line.opponent else None, "opponent_id": line.opponent,
+            "colour": line.colour.value if line.colour else None,
+            "result": line.result.symbol(line.colour) if game else (line.result.value if line.result else None),
+            "value_used": line.value_used, "factor": line.factor, "points": line.points,
+        })
+    return {"id": key, "name": names[key], "round": standing.round, "rank": entry.rank, "score": entry.score,
+            "own_value": standing.own_pricing.get(key, Fraction(0)), "rounds": rows,
+            "decimals": season.settings.decimals}
+
+
+# -- Swiss and round-robin --------------------------------------------------------
+
+
+def points_rows(store: Store, comp_id: int, season: Season, upto: int) -> tuple[PointsRules, list[dict[str, Any]]]:
+    """The tournament's rules and its standing after round ``upto``: rank, start number,
+    points, games, W/D/L and the tie-breaks (exact; None where a tie-break has no value)."""
+    from keizer.points import points_standing
+
+    rules = stored_points_rules(store, comp_id)
+    entries = points_standing(season, rules.tiebreaks, rules.edition, upto, rules.lots, system=rules.system,
+                              scoring=rules.scoring)
+    players = {p.id: p for p in season.players}
+    return rules, [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
+                    "name": players[e.player].name, "rating": players[e.player].rating,
+                    "points": e.points, "games": e.games, "wins": e.wins, "draws": e.draws,
+                    "losses": e.losses, "tiebreaks": dict(e.tiebreaks)}
+                   for e in entries]
+
+
+def points_history(store: Store, comp_id: int, season: Season, key: str, upto: int) -> dict[str, Any]:
+    """A round-robin or Swiss player's rounds: opponent, colour, result, points, running total."""
+    from keizer.points import points_standing, tournament
+
+    rules = stored_points_rules(store, comp_id)
+    t = tournament(season, upto, rules.system, rules.scoring)
+    by_number = {p.start_no: p for p in season.players}
+    me = season.player(key)
+    kinds = {"U": "bye", "F": "bye", "H": "requested bye", "Z": "absent", "+": "forfeit", "-": "forfeit"}
+    symbols = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−"}
+    rows, total = [], Fraction(0)
+    for r, res in enumerate(next(p for p in t.players if p.start_no == me.start_no).results[:upto], 1):
+        points = rules.scoring.points(res.code)
+        total += points
+        opponent = by_number[res.opponent] if res.opponent else None
+        kind = kinds.get(res.code.value, "game")
+        if kind == "absent" and not me.active_in(r):
+            kind = "not joined" if r < me.joined else "withdrawn"
+        rows.append({"round": r, "kind": kind,
+                     "opponent": opponent.name if opponent else None, "opponent_id": opponent.id if opponent else None,
+                     "colour": res.colour.value if res.colour else None,
+                     "result": symbols.get(res.code.value) if res.opponent else None,
+                     "points": points, "total": total})
+    entry = next(e for e in points_standing(season, rules.tiebreaks, rules.edition, upto, rules.lots,
+                                            system=rules.system, scoring=rules.scoring) if e.player == key)
+    return {"id": key, "name": me.name, "round": upto, "rank": entry.rank, "points": entry.points, "rounds": rows}
+
+
+# -- both -------------------------------------------------------------------------
+
+
+def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = None) -> dict[str, Any]:
+    """``keizer history``: the player's rounds after round ``round_no`` (default: the last
+    complete one); ``kind`` says which system's columns (``keizer`` or ``points``)."""
+    system = store.system(comp_id)
+    if system in ("knockout", "team"):
+        raise StoreError(f"a {system} competition has no player history; see 'keizer "
+                         + ("knockout bracket" if system == "knockout" else "team matches") + "'")
+    season = store.load_season(comp_id)
+    key = store.find_player(comp_id, ref)["key"]
+    upto = checked_round(season, round_no)
+    if system in POINTS_SYSTEMS:
+        return {"kind": "points", **points_history(store, comp_id, season, key, upto)}
+    return {"kind": "keizer", **keizer_history(season, key, upto, ref)}
+
+
+def standing_view(store: Store, comp_id: int, round_no: int | None = None,
+                  category: str | None = None) -> dict[str, Any]:
+    """What ``keizer standings`` shows, for a page: ``kind`` (keizer, points, knockout,
+    team, team_knockout), ``round`` (after which round), ``last`` (the last complete
+    round), ``codes`` (tie-break columns) and ``rows`` (exact values)."""
+    system = store.system(comp_id)
+    if system == "knockout":
+        from keizer.operations.cup import cup_state
+
+        try:
+            _, states, season = cup_state(store, comp_id)
+        except StoreError as e:  # not drawn yet
+            return {"kind": "knockout", "round": None, "last": 0, "codes": [], "rows": [], "note": str(e)}
+        names = {p.id: p.name for p in season.players}
+        rows = [{"round": m.round, "match": m.index, "top": names.get(m.top), "bottom": names.get(m.bottom),
+                 "winner": names.get(m.winner), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
+                 "winner_id": m.winner, "score": None} for m in states]
+        return {"kind": "knockout", "round": None, "last": season.completed_rounds(), "codes": [], "rows": rows,
+                "note": None}
+    if system == "team":
+        from keizer.operations import teamevent
+
+        event = teamevent.load_event(store, comp_id)
+        if event.rules.schedule == "knockout":
+            rows = [{**r, "top_id": None, "bottom_id": None, "winner_id": None}
+                    for r in teamevent.knockout_rows(event, round_no)]
+            return {"kind": "knockout", "round": round_no, "last": event.played, "codes": [], "rows": rows,
+                    "note": None}
+        rows = teamevent.team_standings(store, comp_id, round_no)
+        return {"kind": "team", "round": event.played if round_no is None else round_no, "last": event.played,
+                "codes": list(teamevent.tiebreak_labels(event)), "rows": rows, "note": None}
+    season = store.load_season(comp_id)
+    upto = checked_round(season, round_no)
+    if system in POINTS_SYSTEMS:
+        rules, rows = points_rows(store, comp_id, season, upto)
+        return {"kind": "points", "round": upto, "last": season.completed_rounds(), "codes": list(rules.tiebreaks),
+                "rows": rows, "decimals": 2}
+    standing, rows, values = keizer_standing(season, upto, category)
+    codes = list(next(iter(values.values()))) if values else []
+    shown = [{**r, "score": Fraction(r["score_exact"]), "value": Fraction(r["value_exact"]),
+              "percentage": Fraction(r["percentage_exact"]) * 100 if r["percentage_exact"] else None,
+              "tiebreaks": {k: None if v is None else Fraction(v) for k, v in values.get(r["id"], {}).items()}}
+             for r in rows]
+    return {"kind": "keizer", "round": standing.round, "last": season.completed_rounds(), "codes": codes,
+            "rows": shown, "decimals": season.settings.decimals,
+            "categories": sorted({p.category for p in season.players if p.category})}
+
+
+# -- crosstable ---------------------------------------------------------------------
+
+
+def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
+    """The crosstable after round ``round_no`` (default: the last complete one), as the
+    published site draws it: ``kind`` keizer (by rank, per round the opponent's rank,
+    the colour and the result), roundrobin (player by player, start order) or swiss (by
+    rank, per round the opponent's number, colour and result)."""
+    system = store.system(comp_id)
+    if system in ("knockout", "team"):
+        raise StoreError(f"a {system} competition has no crosstable of players; see its bracket or matches")
+    season = store.load_season(comp_id)
+    upto = checked_round(season, round_no)
+    players = {p.id: p for p in season.players}
+    rounds = [r for r in season.rounds if r.number <= upto]
+    if system in POINTS_SYSTEMS:
+        from keizer.points import points_standing
+
+        rules = stored_points_rules(store, comp_id)
+        after = [{e.player: e for e in points_standing(season, [] if r < upto else rules.tiebreaks, rules.edition,
+                                                       r, rules.lots, system=rules.system, scoring=rules.scoring)}
+                 for r in range(upto + 1)]
+        final = sorted(after[upto].values(), key=lambda e: e.rank)
+        if system == "roundrobin":
+            order = sorted(season.players, key=lambda p: p.start_no)
+            cells: dict[tuple[str, str], list[str]] = {}
+            for rnd in rounds:
+                for g in rnd.games:
+                    if g.result is not None:
+                        for me in (g.white, g.black):
+                            cells.setdefault((me, g.opponent_of(me)), []).append(g.result.symbol(g.colour_of(me)))
+            rows = [{"start_no": p.start_no, "id": p.id, "name": p.name, "rank": after[upto][p.id].rank,
+                     "points": after[upto][p.id].points,
+                     "cells": [None if p.id == q.id else " ".join(cells.get((p.id, q.id), [])) for q in order]}
+                    for p in order]
+            return {"kind": "roundrobin", "round": upto, "numbers": [p.start_no for p in order], "rows": rows}
+        rows = []
+        for e in final:
+            me = players[e.player]
+            swiss_cells = []
+            for rnd in rounds:
+                game = next((g for g in rnd.games if e.player in (g.white, g.black)), None)
+                if game is not None and game.result is not None:
+                    colour = game.colour_of(e.player)
+                    opp = players[game.opponent_of(e.player)]
+                    swiss_cells.append({"kind": "game", "opponent_no": opp.start_no, "opponent": opp.name,
+                                        "colour": "w" if colour is Colour.WHITE else "b",
+                                        "result": game.result.symbol(colour)})
+                else:
+                    swiss_cells.append({"kind": _no_game(rnd, me),
+                                        "points": after[rnd.number][e.player].points
+                                        - after[rnd.number - 1][e.player].points})
+            rows.append({"start_no": me.start_no, "id": me.id, "name": me.name, "rank": e.rank,
+                         "points": e.points, "cells": swiss_cells})
+        return {"kind": "swiss", "round": upto, "numbers": [r.number for r in rounds], "rows": rows}
+    standing = compute_standings(season, upto)[-1]
+    rank_of = {e.player: e.rank for e in standing.entries}
+    rows = []
+    for e in standing.entries:
+        rows.append({"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
+                     "value": e.value, "cells": [_keizer_cell(season, e.player, rnd, rank_of) for rnd in rounds]})
+    return {"kind": "keizer", "round": upto, "numbers": [r.number for r in rounds], "rows": rows,
+            "decimals": season.settings.decimals}
+
+
+def _keizer_cell(season: Season, pid: str, rnd: Any, rank_of: dict[str, int]) -> dict[str, Any]:
+    """What a player did in a round: a game (opponent's rank, colour, result) or why not."""
+    player = season.player(pid)
+    for g in rnd.games:
+        if pid in (g.white, g.black):
+            opp = g.opponent_of(pid)
+            colour = g.colour_of(pid)
+            return {"kind": "game", "code": "G", "opponent": season.player(opp).name, "opponent_id": opp,
+                    "opponent_rank": rank_of.get(opp), "colour": colour.value[0],
+                    "result": g.result.symbol(colour) if g.result else "", "forfeit": g.is_forfeit}
+    if not player.active_in(rnd.number):
+        return {"kind": "late" if rnd.number < player.joined else "withdrawn", "code": "–"}
+    if pid in rnd.external:
+        return {"kind": "external", "code": "X", "result": rnd.external[pid].value}
+    if pid in rnd.present:
+        return {"kind": "present", "code": "P"}
+    why = rnd.absent.get(pid, Absence.UNEXCUSED)
+    return {"kind": why.value, "code": {"excused": "E", "unexcused": "U", "club": "C", "bye": "B"}[why.value]}
+
+
+def _no_game(rnd: Any, player: Any) -> str:
+    """Why a player has no game in a round: bye, excused, absent, not joined yet, or withdrawn."""
+    if rnd.number < player.joined:
+        return "not_joined"
+    if not player.active_in(rnd.number):
+        return "withdrawn"
+    return {Absence.BYE: "bye", Absence.EXCUSED: "excused"}.get(rnd.absent.get(player.id), "absent")

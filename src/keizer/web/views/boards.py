@@ -1,0 +1,109 @@
+"""A board's result link: the players report the result from a phone (/b/<code>, public:
+the code is the key), and the officer's page of reports (/c/<comp_id>/reports) to confirm
+them.  The rules live in keizer.operations.boards; the codes are made on the Print page's
+result slips."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, flash, g, make_response, request
+
+from keizer import limits as _limits
+from keizer.operations import boards as board_ops
+from keizer.operations import results as result_ops
+from keizer.store import StoreError
+from keizer.web.auth import Throttle, officer_only, public
+from keizer.web.context import back, competition, render, store, writing
+
+bp = Blueprint("boards", __name__)
+
+
+def _board_throttle() -> Throttle:
+    """Wrong board codes per address (as failed logins): guessing a code is slow."""
+    return current_app.extensions.setdefault("keizer_board_throttle", Throttle())
+
+
+def _board_response(page: tuple[str, int]) -> Any:
+    """A board's page: never cached or indexed (its address is the board's key)."""
+    response = make_response(page)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def _board_refused(message: str = f"error: {board_ops.REFUSED}", status: int = 404) -> Any:
+    return _board_response(render("app/board_refused.html", status=status, title="Result link", message=message))
+
+
+@bp.route("/b/<code>", methods=["GET", "POST"])
+@public
+def board(code: str) -> Any:
+    """A board's result link: the board on a phone; the player says which side they
+    played and the result (one report per side, a second one replaces the first)."""
+    throttle = _board_throttle()
+    address = request.remote_addr or "an unknown address"
+    key = f"board:{address}"
+    wait = throttle.wait(key)
+    if wait > 0:
+        minutes = max(1, round(wait / 60))
+        return _board_refused(f"error: too many wrong result links from this address; wait {minutes} "
+                              f"minute{'s' if minutes > 1 else ''} and try again", 429)
+    if request.method == "GET":
+        try:
+            found = board_ops.board_for_code(store(), code)
+        except board_ops.LinkRefused:
+            throttle.fail(key)
+            return _board_refused()
+        return _board_response(render("app/board.html", title="Result", board=found, code=code))
+    try:
+        with writing("board report", "board report") as s:
+            found = board_ops.board_for_code(s, code)
+            side = board_ops.parse_side(request.form.get("side", ""))
+            g.origin = (f"board link: {found.competition} round {found.round} board {found.board} ({side}) "
+                        f"from {address}")
+            done = board_ops.report(s, found, side, request.form.get("result", ""))
+            s.describe(f"round {found.round} board {found.board}: {side} reports {done.result}"
+                       + ("; both agree: entered" if done.entered else ""))
+    except board_ops.LinkRefused:
+        throttle.fail(key)
+        return _board_refused()
+    return _board_response(render("app/board_done.html", title="Result", done=done, code=code))
+
+
+@bp.route("/c/<int:comp_id>/reports")
+def reports(comp_id: int) -> Any:
+    """The officer's view of the results the players reported, board by board."""
+    comp = competition(comp_id)
+    return render("app/board_reports.html", comp=comp, tab="results", title="Reported results",
+                  view=board_ops.reports_view(store(), comp_id))
+
+
+@bp.route("/c/<int:comp_id>/reports/confirm", methods=["POST"])
+def confirm_report(comp_id: int) -> Any:
+    """Enter a board's reported result (the officer's choice where the reports disagree)."""
+    board_no = result_ops.parse_board(request.form.get("board", ""))
+    try:
+        number = _limits.whole_number(request.form.get("round", ""), "round", 1, _limits.MAX_ROUNDS)
+    except ValueError as e:
+        raise StoreError(str(e)) from None
+    with writing("result", "results") as s:
+        competition(comp_id, write=True)
+        result = board_ops.confirm(s, comp_id, number, board_no, request.form.get("result") or None)
+        s.describe(f"results {board_no}={result} (reported from the board)")
+        entered = result_ops.report(s.load_season(comp_id), number, 1, False)
+    flash(entered.message, "ok")
+    return back()
+
+
+@bp.route("/c/<int:comp_id>/reports/setting", methods=["POST"])
+@officer_only
+def reports_setting(comp_id: int) -> Any:
+    """Who enters a reported result: the officer, or two agreeing reports at once."""
+    mode = request.form.get("reports_confirm", "")
+    with writing("board reports", f"reports_confirm={mode}") as s:
+        competition(comp_id, write=True)
+        board_ops.set_confirm_mode(s, comp_id, mode)
+    flash("two agreeing reports now enter the result at once" if mode == "both"
+          else "the officer now confirms each reported result", "ok")
+    return back()

@@ -1,9 +1,0 @@
-"""(to be written: a placeholder so that the navigation links resolve)"""
-
-from __future__ import annotations
-
-from typing import Any
-
-from flask import Blueprint
-
-bp = Blueprint("links", __name__)

@@ -1,0 +1,114 @@
+"""A member's personal link to send notice of absence (/m/<token>, public: the token is
+the key), and the officer's page of links and notices (/members/links).  The rules live
+in keizer.operations.notices."""
+
+from __future__ import annotations
+
+from datetime import date as _date, datetime as _datetime, timezone as _timezone
+from typing import Any
+
+import segno
+from flask import Blueprint, flash, g, make_response, redirect, request, url_for
+from markupsafe import Markup
+
+from keizer.operations import notices as notice_ops
+from keizer.web.auth import officer_only, public
+from keizer.web.context import back, render, store, writing
+
+bp = Blueprint("member_links", __name__)
+
+
+def _private(response: Any) -> Any:
+    """A member's page: never cached or indexed (its address is the member's key)."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+@bp.route("/m/<token>", methods=["GET", "POST"])
+@public
+def member(token: str) -> Any:
+    """The member's own page: the club evenings to come, "I cannot come" per evening."""
+    try:
+        person = notice_ops.member_for_token(store(), token)
+    except notice_ops.LinkRefused as refused:
+        return _private(make_response(render("app/member_link_refused.html", status=refused.status,
+                                             message=f"error: {refused}", title="Personal link")))
+    today = _date.today()
+    if request.method == "POST":
+        absent = request.form.get("action") != "come"
+        day = notice_ops.check_notice_date(request.form.get("date", ""), today)
+        g.origin = f"member link: {person['name']} from {request.remote_addr or 'an unknown address'}"
+        what = "cannot come" if absent else "can come after all"
+        with writing("notice", f"{person['name']} {what} on {day}") as s:
+            if absent:
+                changed = notice_ops.send_notice(s, person["id"], day, today)
+            else:
+                changed = notice_ops.withdraw_notice(s, person["id"], day, today)
+        if absent:
+            flash(f"noted: you cannot come on {day}" if changed else f"you had already said you cannot come on {day}",
+                  "ok")
+        else:
+            flash(f"noted: you can come on {day} after all" if changed else f"you had sent no notice for {day}", "ok")
+        return _private(redirect(url_for("member_links.member", token=token), code=303))
+    sent = {n["date"]: n for n in notice_ops.member_notices(store(), person["id"], today)}
+    evenings = sorted(set(notice_ops.club_evenings(store(), today)) | set(sent))
+    rules = notice_ops.notice_settings(store())
+    now = _datetime.now(_timezone.utc)
+    rows = [{"date": d, "notice": sent.get(d), "deadline": rules.deadline(d).strftime("%Y-%m-%d %H:%M"),
+             "late": rules.deadline(d) < now} for d in evenings]
+    return _private(make_response(render("app/member_link.html", title=person["name"], person=person,
+                                         evenings=rows, rules=rules, today=today.isoformat(), token=token)))
+
+
+@bp.route("/members/links")
+@officer_only
+def index() -> Any:
+    return _member_links_page()
+
+
+def _member_links_page(new: dict[str, Any] | None = None) -> Any:
+    today = _date.today()
+    return render("app/member_links.html", title="Personal links", nav="members", new=new,
+                  links=notice_ops.links(store()), notices=notice_ops.recent_notices(store(), today),
+                  rules=notice_ops.notice_settings(store()), weekdays=notice_ops.WEEKDAYS, today=today.isoformat())
+
+
+def _member_id() -> int:
+    text = request.form.get("member", "")
+    return store().member(int(text) if text.isdigit() else -1)["id"]
+
+
+@bp.route("/members/links/new", methods=["POST"])
+@officer_only
+def member_link_new() -> Any:
+    """A new (or renewed) personal link, shown once on the page that answers."""
+    person = store().member(_member_id())
+    with writing("member-link", f"personal link for {person['name']}") as s:
+        token = notice_ops.new_link(s, person["id"])
+    url = url_for("member_links.member", token=token, _external=True)
+    qr = Markup('<img class="qr" alt="" src="{}">').format(segno.make(url, error="m").svg_data_uri(scale=4))
+    return _private(make_response(_member_links_page({"name": person["name"], "url": url, "qr": qr})))
+
+
+@bp.route("/members/links/revoke", methods=["POST"])
+@officer_only
+def member_link_revoke() -> Any:
+    person = store().member(_member_id())
+    with writing("member-link revoke", f"revoke the personal link of {person['name']}") as s:
+        notice_ops.revoke_link(s, person["id"])
+    flash(f"the personal link of {person['name']} is revoked", "ok")
+    return back("/members/links")
+
+
+@bp.route("/members/links/settings", methods=["POST"])
+@officer_only
+def notice_settings() -> Any:
+    fields = ("notice_days", "notice_time", "late_notice", "link_days", "evening_day")
+    with writing("notices settings", "notice settings") as s:
+        rules = notice_ops.set_notice_settings(s, **{k: request.form.get(k) for k in fields})
+    flash(rules.describe(), "ok")
+    return back("/members/links")
+
+
+# == end of members' personal links ===========================================================

@@ -1,0 +1,128 @@
+// keizer app: the results grid, keyboard first.  One key per board saves the result and
+// moves on (1 0 = ½ +; "-" waits a moment for a second "-"); Enter saves and moves on; an
+// emptied box clears the result when it loses focus.  Each board is posted alone (JSON) and
+// the standing beside the grid reloads.  Without this script the grid is a plain form.
+"use strict";
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.getElementById("results-form");
+  if (!form) return;
+  const status = document.getElementById("results-status");
+  const fragment = document.getElementById("standing-fragment");
+  const inputs = Array.from(form.querySelectorAll("td.cell input[name^='r']"));
+  const ONE_KEY = new Set(["1", "0", "=", "½", "+", "--"]);
+  const timers = new Map();
+  const sent = new Map();  // what was last posted per box: a blur after a one-key save posts nothing
+
+  const board = (input) => input.name.slice(1);
+  const row = (input) => input.closest("tr");
+  const was = (input) => form.querySelector(`input[name='was${board(input)}']`);
+
+  function next(input) {
+    const k = inputs.indexOf(input);
+    const following = inputs[k + 1];
+    if (following) {
+      following.focus();
+      following.select();
+    } else {
+      input.blur();
+    }
+  }
+
+  function say(text, kind) {
+    status.textContent = text;
+    status.className = "note" + (kind ? " " + kind : "");
+  }
+
+  function flash(text, kind) {
+    let box = document.querySelector(".flashes");
+    if (!box) {
+      box = document.createElement("div");
+      box.className = "flashes";
+      box.setAttribute("role", "status");
+      box.setAttribute("aria-live", "polite");
+      document.getElementById("main").prepend(box);
+    }
+    const p = document.createElement("p");
+    p.className = "flash " + kind;
+    p.textContent = text;
+    box.replaceChildren(p);
+  }
+
+  async function reloadStanding() {
+    if (!fragment || !form.dataset.standing) return;
+    try {
+      const reply = await fetch(form.dataset.standing, { headers: { "X-Requested-With": "keizer" } });
+      if (reply.ok) fragment.innerHTML = await reply.text();  // the server's own escaped HTML
+    } catch (_error) {
+      // the standing stays as it was; the next save tries again
+    }
+  }
+
+  async function save(input) {
+    clearTimeout(timers.get(input));
+    const typed = input.value.trim();
+    if (typed === input.dataset.was.trim() || typed === sent.get(input)) return;
+    sent.set(input, typed);
+    const data = new FormData();
+    data.append("csrf", form.querySelector("input[name='csrf']").value);
+    data.append("round", form.querySelector("input[name='round']").value);
+    data.append(input.name, typed);
+    data.append("was" + board(input), input.dataset.was);
+    const tr = row(input);
+    tr.classList.remove("refused");
+    tr.classList.add("saving");
+    let reply, body;
+    try {
+      reply = await fetch(form.action, {
+        method: "POST", body: data, headers: { "X-Requested-With": "keizer", "Accept": "application/json" },
+      });
+      body = await reply.json();
+    } catch (_error) {
+      tr.classList.remove("saving");
+      tr.classList.add("refused");
+      sent.delete(input);
+      say("error: the result was not saved (no answer from the app); press Save results to try again", "bad");
+      return;
+    }
+    tr.classList.remove("saving");
+    if (!reply.ok || body.error) {
+      tr.classList.add("refused");
+      sent.delete(input);
+      say(body.error || "error: the result was not saved", "bad");
+      return;
+    }
+    for (const [b, shown] of Object.entries(body.results || {})) {
+      const other = form.querySelector(`input[name='r${b}']`);
+      if (!other) continue;
+      other.dataset.was = shown;
+      was(other).value = shown;
+      if (other === input || document.activeElement !== other) other.value = shown;
+      row(other).classList.toggle("done", shown !== "");
+      row(other).classList.toggle("open", shown === "");
+    }
+    say(body.ok, "");
+    if (body.warning) flash(body.warning, "warning");
+    reloadStanding();
+  }
+
+  for (const input of inputs) {
+    input.addEventListener("focus", () => input.select());
+    input.addEventListener("input", () => {
+      clearTimeout(timers.get(input));
+      const typed = input.value.trim();
+      if (ONE_KEY.has(typed)) {
+        save(input);
+        next(input);
+      } else if (typed === "-") {  // black wins by forfeit, unless a second "-" follows
+        timers.set(input, setTimeout(() => { save(input); next(input); }, 700));
+      }
+    });
+    input.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter") return;
+      event.preventDefault();  // not the whole form: this board alone
+      save(input);
+      next(input);
+    });
+    input.addEventListener("change", () => save(input));
+  }
+});

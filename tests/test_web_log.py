@@ -1,0 +1,139 @@
+"""The change log and undo; and what an arbiter may not do on the officer's pages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from keizer.operations import accounts
+from keizer.store import Store
+from test_cli import run
+from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+
+NASTY = "Zoë <script>alert(1)</script> \"x\" 🐴"
+
+
+@pytest.fixture
+def web(tmp_path):
+    app, db = sample_app(tmp_path)
+    return app, db, client_with_csrf(app)
+
+
+def changes(db, limit=5):
+    s = Store.open(db)
+    try:
+        return s.changes(limit)
+    finally:
+        s.close()
+
+
+def test_the_log_newest_first_with_origin(web, capsys):
+    app, db, client = web
+    post(client, "/members/add", {"name": NASTY, "back": "/members"})
+    assert run(capsys, db, "member", "add", "Via De Terminal")[0] == 0
+    page = client.get("/log")
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in body and "&lt;script&gt;alert(1)&lt;/script&gt;" in body
+    shown = text(page)
+    newest, older = shown.index("add member Via De Terminal"), shown.index(f"add member {NASTY}")
+    assert newest < older  # newest first
+    assert "web (no accounts) from 127.0.0.1" in shown and "member add" in shown
+    assert len(re.findall(r"<tr>", body)) - 1 == min(len(changes(db, 1000)), 50)  # rows (minus the head)
+    assert "Undo the last change" in shown
+    assert "error: n 'x' is not a whole number" in text(client.get("/log?n=x"))
+
+
+def test_undo_says_what_it_reverts_and_reverts_it(web, tmp_path, capsys):
+    app, db, client = web
+    post(client, "/members/add", {"name": NASTY, "rating": "1500", "back": "/members"})
+    last = changes(db, 1)[0]
+    cli = tmp_path / "cli.db"
+    shutil.copy(db, cli)
+    code, out, err = run(capsys, cli, "undo", "--yes")
+    assert code == 0, err
+    confirm = client.get("/log/undo")
+    assert confirm.status_code == 200
+    what = out.strip().removeprefix("undone: ")  # the CLI's "'member add' of … by …: add member …"
+    assert what.startswith("'member add' of ") and " by web (no accounts) from 127.0.0.1: add member " in what
+    assert " ".join(what.split()) in text(confirm)
+    assert f'name="change" value="{last["id"]}"' in confirm.get_data(as_text=True)
+    assert "<script>alert" not in confirm.get_data(as_text=True)
+    page = post(client, "/log/undo", {"change": str(last["id"]), "back": "/log/undo"})
+    assert "undone: " + " ".join(what.split()) in text(page)
+    assert digest(db) == digest(cli) or changes(db, 3) == changes(cli, 3)
+    s = Store.open(db)
+    try:
+        assert not [m for m in s.members() if m["name"] == NASTY]
+    finally:
+        s.close()
+
+
+def test_undo_refuses_a_stale_change_id(web, capsys):
+    app, db, client = web
+    post(client, "/members/add", {"name": "Eerste", "back": "/members"})
+    seen = changes(db, 1)[0]["id"]
+    # someone else writes meanwhile (the CLI on the same file)
+    assert run(capsys, db, "member", "add", "Tweede")[0] == 0
+    before = digest(db)
+    page = post(client, "/log/undo", {"change": str(seen), "back": "/log/undo"})
+    assert "another command wrote to the database meanwhile, so nothing was undone" in text(page)
+    assert digest(db) == before
+    assert "add member Tweede" in text(page)  # the confirmation now shows the change that is last
+    for bad in ("", "abc", "-1"):
+        assert "error: change" in text(post(client, "/log/undo", {"change": bad, "back": "/log"}))
+    assert digest(db) == before
+
+
+@pytest.fixture
+def arbiter(tmp_path):
+    app, db = sample_app(tmp_path, local=False)
+    s = Store.open(db)
+    try:
+        with s.change("user add", "add user"):
+            accounts.add_user(s, "scheids", "arbiter", "een lang wachtwoord")
+    finally:
+        s.close()
+    client = app.test_client()
+    login = client.get("/login")
+    assert login.status_code == 200
+    token = re.search(r'name="csrf" value="([^"]+)"', login.get_data(as_text=True))
+    csrf = token.group(1) if token else TOKEN
+    if not token:
+        with client.session_transaction() as session:
+            session["csrf"] = TOKEN
+    page = client.post("/login", data={"csrf": csrf, "name": "scheids", "password": "een lang wachtwoord"})
+    assert page.status_code == 303
+    with client.session_transaction() as session:
+        session["csrf"] = TOKEN  # the forms of the test send the known token
+    return app, db, client
+
+
+def test_an_arbiter_may_read_the_log_but_not_write_the_officers_pages(arbiter):
+    app, db, client = arbiter
+    page = client.get("/log")
+    assert page.status_code == 200 and "scheids (arbiter)" in text(page)
+    assert "Undo the last change" not in text(page)
+    for url in ("/members", "/members/17/edit", "/competitions", "/c/1/settings", "/c/1/players", "/log/undo"):
+        assert client.get(url).status_code == 403, url
+    before = digest(db)
+    last = changes(db, 1)[0]["id"]
+    for url, form in (("/members/add", {"name": "Stiekem"}),
+                      ("/members/17/edit", {"name": "Stiekem"}),
+                      ("/members/import/apply", {"token": "x" * 32}),
+                      ("/competitions/create", {"system": "keizer", "name": "Stiekem"}),
+                      ("/c/1/settings", {"s-excused": "1"}),
+                      ("/c/1/order", {"by": "rating"}),
+                      ("/c/1/timecontrol", {"time_control": "rapid", "rounds": "1"}),
+                      ("/c/1/players/withdraw", {"player": "1"}),
+                      ("/log/undo", {"change": str(last)})):
+        refused = post(client, url, {**form, "back": "/log"}, follow=False)
+        assert refused.status_code in (303, 403), url
+        page = client.get(refused.headers["Location"]) if refused.status_code == 303 else refused
+        assert "error: only an officer may do this" in text(page), url
+        assert digest(db) == before, url
+    upload = client.post("/members/import", data={"csrf": TOKEN, "kind": "members", "back": "/log"},
+                         follow_redirects=True)
+    assert "only an officer may do this" in text(upload) and digest(db) == before

@@ -1,0 +1,77 @@
+"""The publish page (/publish): the club website in one click into a folder (by default
+'site' next to the database, then the folder last used), with what changed; a second
+publish changes nothing; officers only."""
+
+from __future__ import annotations
+
+from keizer.store import Store
+from web_helpers import client_with_csrf, digest, post, sample_app, text
+
+
+def test_the_page_offers_the_folder_next_to_the_database(tmp_path):
+    app, db = sample_app(tmp_path)
+    page = app.test_client().get("/publish")
+    assert page.status_code == 200
+    assert str(db.parent / "site") in page.get_data(as_text=True) and "Publish now" in text(page)
+
+
+def test_publish_writes_the_site_and_says_what_changed(tmp_path):
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    page = post(client, "/publish", {"folder": ""})
+    site = db.parent / "site"
+    shown = text(page)
+    assert page.status_code == 200 and (site / "index.html").is_file()
+    written = [p for p in site.rglob("*") if p.is_file() and p.name != ".keizer-manifest.json"]
+    assert f"{len(written)} files written, 0 unchanged, 0 removed" in shown
+    assert "2025-2026/interne-competitie-2025-2026/index.html" in shown  # a changed page, by name
+    s = Store.open(db)
+    assert s.get_meta("publish_folder") == str(site)  # remembered for next time (the only write)
+    s.close()
+
+    # Nothing changed since: nothing is written, and the database is not touched.
+    before, stamps = digest(db), {p: p.stat().st_mtime_ns for p in written}
+    page = post(client, "/publish", {"folder": str(site)})
+    assert f"Nothing changed: the website was up to date ({len(written)} files)" in text(page)
+    assert digest(db) == before and {p: p.stat().st_mtime_ns for p in written} == stamps
+
+    # A member is renamed: the pages that show the name are rewritten, the old player pages removed.
+    s = Store.open(db)
+    with s.change("member edit", "rename"):
+        s.update_member(next(m["id"] for m in s.members() if m["name"] == "Ingrid Müller"), name="Ingrid Maas")
+    s.close()
+    page = post(client, "/publish", {})
+    shown = text(page)
+    assert "files written" in shown and "Nothing changed" not in shown
+    assert "interne-competitie-2025-2026/players/ingrid-maas.html" in shown
+    assert "Removed" in shown and "interne-competitie-2025-2026/players/ingrid-muller.html" in shown
+    assert not (site / "2025-2026/interne-competitie-2025-2026/players/ingrid-muller.html").exists()
+    assert "2025-2026/interne-competitie-2025-2026/players/anna-hendriks.html" not in shown  # unchanged
+
+
+def test_a_relative_folder_is_next_to_the_database_and_is_remembered(tmp_path):
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    post(client, "/publish", {"folder": "www"})
+    assert (db.parent / "www" / "index.html").is_file()
+    assert str(db.parent / "www") in client.get("/publish").get_data(as_text=True)
+
+
+def test_a_folder_that_is_a_file_is_refused(tmp_path):
+    app, db = sample_app(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    before = digest(db)
+    page = post(client_with_csrf(app), "/publish", {"folder": str(tmp_path / "afile")})
+    assert "is a file; give a folder to publish into" in text(page)
+    assert digest(db) == before
+
+
+def test_a_club_name_with_markup_is_text(tmp_path):
+    app, db = sample_app(tmp_path)
+    s = Store.open(db)
+    with s.change("club", "name"):
+        s.set_meta("club_name", '<script>alert(1)</script> Zoë 🎉')
+    s.close()
+    page = app.test_client().get("/publish")
+    body = page.get_data(as_text=True)
+    assert "<script>alert" not in body and "&lt;script&gt;" in body
