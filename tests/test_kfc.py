@@ -9,13 +9,17 @@ stored numbers were computed by hand (the comments show the sums).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import os
 import shutil
 import sqlite3
 from fractions import Fraction as F
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from conftest import KFC_SAMPLE, external, load_vector, vector_files
 
 from keizer.formats import kfc
@@ -286,3 +290,53 @@ def test_options_a_kfc_import_cannot_honour_are_refused(tmp_path, capsys, option
     before = sha(db)
     code, _, err = run(capsys, db, "import", str(source), *option)
     assert code == 1 and len(err.splitlines()) == 1 and says in err and sha(db) == before
+
+
+# -- fuzz: random and damaged files are refused in one line, never a traceback -------------
+
+
+def _good_kfc_bytes() -> bytes:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return build(Path(tmp) / "t.s3db").read_bytes()
+
+
+GOOD_KFC = _good_kfc_bytes()
+_NAMES = itertools.count(1)  # a new competition name for each import that succeeds
+
+
+def _corrupted(changes: list[tuple[int, int]]) -> bytes:
+    data = bytearray(GOOD_KFC)
+    for at, value in changes:
+        data[at % len(data)] = value
+    return bytes(data)
+
+
+_DAMAGED = st.one_of(
+    st.binary(max_size=8192),  # random bytes
+    st.builds(lambda n: GOOD_KFC[:n], st.integers(0, len(GOOD_KFC) - 1)),  # cut off
+    st.builds(_corrupted, st.lists(st.tuples(st.integers(0, len(GOOD_KFC) - 1), st.integers(0, 255)),
+                                   min_size=1, max_size=24)),  # bytes overwritten
+    st.builds(lambda n, junk: GOOD_KFC[:n] + junk, st.integers(0, len(GOOD_KFC)), st.binary(min_size=1, max_size=64)),
+)
+
+
+@settings(max_examples=int(os.environ.get("KEIZER_FUZZ_EXAMPLES", 80)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                 HealthCheck.too_slow])
+@given(data=_DAMAGED)
+def test_random_or_damaged_kfc_files_are_refused_in_one_line(tmp_path, capsys, data):
+    db = tmp_path / "club.db"
+    if not db.exists():
+        assert run(capsys, db, "member", "add", "Anna")[0] == 0
+    bad = tmp_path / "club.s3db"
+    bad.write_bytes(data)
+    before = sha(db)
+    code, out, err = run(capsys, db, "import", str(bad), "--name", f"Fuzz {next(_NAMES)}")
+    assert "Traceback" not in err + out
+    if code != 0:
+        assert err.count("\n") == 1 and err.startswith("error: "), err
+        assert sha(db) == before
+    else:  # a change the file survives (unused space, a value KFC does not read): a whole import
+        assert "from KeizerForClubs" in out, out
+    assert bad.read_bytes() == data  # the file is only read

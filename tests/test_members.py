@@ -354,3 +354,51 @@ def test_an_edit_that_changes_nothing_leaves_no_log_entry(club, capsys):
     before = run(capsys, club, "log", "--format", "json")[1]
     code, out, err = run(capsys, club, "member", "edit", "Anna", "--rating", "1850")
     assert code == 0 and run(capsys, club, "log", "--format", "json")[1] == before
+
+
+def test_a_name_that_matches_no_member_shows_the_near_ones_and_applies_none(club, tmp_path, capsys):
+    f = csv_file(tmp_path, "name;rating;fed_id\nAnna de Vriess;1860;\nJansen, Jan;1705;\nPiet Pieters;1500;\n"
+                           "Kor Smit;;9999\n")
+    before = digest(club)
+    code, out, err = run(capsys, club, "member", "import", str(f), "--dry-run")
+    assert code == 0, err
+    assert digest(club) == before
+    hints = [line for line in out.splitlines() if line.startswith("added: ")]
+    assert hints == [
+        "added: Anna de Vriess (rating 1860); did you mean 'Anna de Vries' (id 1)?",
+        "added: Jansen, Jan (rating 1705); did you mean 'Jan Jansen' (id 2)?",  # 'Last, First' turned round
+        "added: Piet Pieters (rating 1500)",  # nobody near
+        "added: Kor Smit (federation id 9999); did you mean 'Cor Smit' (id 3)?",
+    ]
+    code, out2, err = run(capsys, club, "member", "import", str(f))
+    assert code == 0, err
+    assert [line for line in out2.splitlines() if line.startswith("added: ")] == hints  # the real import says the same
+    got = members(capsys, club)
+    # Never applied: the rows became new members, the near ones kept their ratings.
+    assert got["Anna de Vries"]["rating"] == 1850 and got["Anna de Vriess"]["rating"] == 1860
+    assert got["Jan Jansen"]["rating"] == 1700 and "Jansen, Jan" in got
+
+
+def test_a_member_with_another_federation_id_or_matched_already_is_not_offered(club, tmp_path, capsys):
+    f = csv_file(tmp_path, "name;rating;fed_id\nJan Janssen;1700;7777\nAnna de Vries;1860;\nAnna de Vriess;1870;\n")
+    code, out, err = run(capsys, club, "member", "import", str(f), "--dry-run")
+    assert code == 0, err
+    assert "added: Jan Janssen (rating 1700, federation id 7777)\n" in out  # Jan Jansen has id 8123: another person
+    assert "added: Anna de Vriess (rating 1870)\n" in out  # Anna de Vries is the line before's
+
+
+def test_a_member_is_found_by_fide_id(club, capsys):
+    assert run(capsys, club, "member", "edit", "Cor", "--fide-id", "1503014")[0] == 0
+    code, out, err = run(capsys, club, "member", "edit", "fide:1503014", "--rating", "1600")
+    assert code == 0, err
+    assert members(capsys, club)["Cor Smit"]["rating"] == 1600
+    code, out, err = run(capsys, club, "member", "edit", "1503014", "--rating", "1610")  # the number alone
+    assert code == 0, err
+    assert members(capsys, club)["Cor Smit"]["rating"] == 1610
+    refused(capsys, club, "member", "edit", "fide:7000001", "--rating", "1", match="no member has FIDE id '7000001'")
+    # A federation id wins over a FIDE id: 8123 is Jan Jansen's federation id and now Anna's FIDE id.
+    assert run(capsys, club, "member", "edit", "Anna", "--fide-id", "8123")[0] == 0
+    assert run(capsys, club, "member", "edit", "8123", "--rating", "1701")[0] == 0
+    assert members(capsys, club)["Jan Jansen"]["rating"] == 1701
+    assert run(capsys, club, "member", "edit", "fide:8123", "--rating", "1851")[0] == 0
+    assert members(capsys, club)["Anna de Vries"]["rating"] == 1851

@@ -307,3 +307,50 @@ def test_schema_7_upgrade_keeps_the_national_rating(tmp_path, capsys):
     code, out, err = run(capsys, db, "competition", "settings", "--format", "json")
     assert code == 0, err
     assert json.loads(out)["rating_list"] == "national"
+
+
+# FIDE's layouts as published (https://ratings.fide.com/download_lists.phtml): each value under
+# its header word, every line as wide as the header.
+CARLSEN = ("1503014        Carlsen, Magnus                                              NOR M   GM                "
+           "           2823  0   10 2801  12  10 2860  0   10 1990      ")
+
+
+def _otit_line(otit: str, rating: str) -> str:
+    """A line of players_list_foa.txt whose other titles ('OTit', 15 wide) may overflow: the
+    later columns move right by as much, as in a few lines of the published list."""
+    head = "7000001".ljust(15) + "Vries, Anna de".ljust(61) + "NED F   " + " " * 10
+    tail = f"{rating:<6}0   20 0     0   20 0     0   20 1990  w   "
+    return head + otit.ljust(15) + "    " + tail if len(otit) <= 15 else head + otit + "    " + tail
+
+
+@pytest.mark.parametrize("otit", ["", "FA,IA", "SI,FI,LSI,SLI,NA", "IA,FA,IO,FST,DI,NI", "IA,FA,IO,FST,DI,NI,SI"])
+def test_the_combined_fide_list_as_published_with_overflowing_titles(otit):
+    line = _otit_line(otit, "2105")
+    assert len(FIDE_HEADER) == len(CARLSEN) == 162 and len(line) == 162 + max(0, len(otit) - 15)
+    found = read(io.BytesIO(fide_txt(CARLSEN, line)), {"fide": {"1503014", "7000001"}, "national": set()})
+    assert (found.by_id["1503014"].rating, found.by_id["1503014"].name) == (2823, "Carlsen, Magnus")
+    assert (found.by_id["7000001"].rating, found.by_id["7000001"].name) == (2105, "Vries, Anna de")
+
+
+def test_the_standard_and_legacy_fide_lists_as_published():
+    standard = FIDE_HEADER.split(" SRtng")[0] + " OCT26 Gms K  B-day Flag"
+    line = CARLSEN[:113] + "2823  0   10 1990      "
+    assert len(standard) == len(line) == 136
+    found = read(io.BytesIO((standard + "\r\n" + line + "\r\n").encode("ascii")), {"fide": {"1503014"}, "national": set()})
+    assert found.by_id["1503014"].rating == 2823
+    legacy = FIDE_HEADER.replace("           FOA SRtng", "           SRtng")
+    line = ("10207538       A E M, Doshtagir                                             BAN M                     "
+            "       1840  0   40 1836  0   20 1860  0   20 1974      ")
+    assert len(legacy) == len(line) == 158
+    found = read(io.BytesIO((legacy + "\r\n" + line + "\r\n").encode("ascii")), {"fide": {"10207538"}, "national": set()})
+    assert found.by_id["10207538"].rating == 1840
+
+
+def test_the_fide_xml_list_as_published_without_a_declaration():
+    xml = (b"<playerslist><player><fideid>1503014</fideid><name>Carlsen, Magnus</name><country>NOR</country>"
+           b"<sex>M</sex><title>GM</title><w_title></w_title><o_title></o_title><foa_title></foa_title>"
+           b"<rating>2823</rating><games>0</games><k>10</k><rapid_rating>2801</rapid_rating><rapid_games>12"
+           b"</rapid_games><rapid_k>10</rapid_k><blitz_rating>2860</blitz_rating><blitz_games>0</blitz_games>"
+           b"<blitz_k>10</blitz_k><birthday>1990</birthday><flag></flag></player></playerslist>")
+    found = read(io.BytesIO(xml), {"fide": {"1503014"}, "national": set()})
+    assert found.by_id["1503014"].rating == 2823  # the standard rating, not the rapid or blitz one

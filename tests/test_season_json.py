@@ -91,3 +91,117 @@ def test_a_round_without_results_before_one_with_results_is_refused():
 def test_a_game_outside_a_players_rounds_is_refused(extra, round_no):
     with pytest.raises(FormatError, match=rf"player 'b' plays in round {round_no}, outside"):
         load_season(_two_rounds(**extra))
+
+
+# -- the members' FIDE ids and ratings, and the competition's rating list -------------------
+
+
+def _fide_club(tmp_path, capsys):
+    from test_cli import run
+
+    db = tmp_path / "club.db"
+    for args in (["Anna de Vries", "--rating", "1850", "--fide-id", "7000001", "--fide-rating", "1901"],
+                 ["Bram Jansen", "--rating", "1700", "--fide-id", "7000002"],
+                 ["Cor Smit", "--rating", "1600"]):
+        assert run(capsys, db, "member", "add", *args)[0] == 0
+    assert run(capsys, db, "competition", "create", "Interne", "--all-members", "--set", "rating_list=fide")[0] == 0
+    assert run(capsys, db, "attend", "--date", "2026-09-08")[0] == 0
+    assert run(capsys, db, "pair")[0] == 0
+    assert run(capsys, db, "result", "1=1-0")[0] == 0
+    return db
+
+
+def _export(db):
+    from keizer.operations.members import season_member_data
+    from keizer.store import Store
+
+    store = Store.open(db)
+    comp = next(c for c in store.competitions() if c["name"] == "Interne")
+    return dump(store.load_season(comp["id"]), store.preset(comp["id"]), season_member_data(store, comp["id"]))
+
+
+def _import(db, data, name="Copy"):
+    from keizer.formats.season_json import member_data
+    from keizer.operations.competition import import_season
+    from keizer.operations.members import store_season_member_data
+    from keizer.store import Store
+
+    extra = member_data(data)
+    store = Store.open(db, create=True)
+    with store.change("import", "import season"):
+        comp_id = import_season(store, load_season(data), name, data["settings"]["preset"],
+                                rating_list=extra.rating_list)
+        notes = store_season_member_data(store, comp_id, extra)
+    return store, comp_id, notes
+
+
+def test_members_fide_ids_ratings_and_the_rating_list_round_trip(tmp_path, capsys):
+    data = json.loads(json.dumps(_export(_fide_club(tmp_path, capsys))))
+    assert data["rating_list"] == "fide"
+    by_name = {p["name"]: p for p in data["players"]}
+    assert (by_name["Anna de Vries"]["fide_id"], by_name["Anna de Vries"]["fide_rating"]) == ("7000001", 1901)
+    assert "fide_rating" not in by_name["Bram Jansen"] and "fide_id" not in by_name["Cor Smit"]
+    # Into a club that has none of these members: they come with their FIDE ids and ratings.
+    other = tmp_path / "other.db"
+    store, comp_id, notes = _import(other, data, "Interne")
+    assert notes == [] and store.rating_list(comp_id) == "fide"
+    got = {m["name"]: m for m in store.members()}
+    assert (got["Anna de Vries"]["fide_id"], got["Anna de Vries"]["fide_rating"]) == ("7000001", 1901)
+    assert (got["Bram Jansen"]["fide_id"], got["Cor Smit"]["fide_id"]) == ("7000002", None)
+    store.close()
+    assert _export(other) == data  # and it exports the same file again
+
+
+def test_a_members_own_fide_id_and_rating_are_kept_and_named(tmp_path, capsys):
+    db = _fide_club(tmp_path, capsys)
+    data = _export(db)
+    for p in data["players"]:
+        if p["name"] == "Anna de Vries":
+            p["fide_id"], p["fide_rating"] = "7000009", 2000
+        if p["name"] == "Cor Smit":
+            p["fide_id"] = "7000002"  # Bram's
+    store, _comp, notes = _import(db, data)
+    assert notes == ["Anna de Vries: FIDE id 7000009 not stored, the member has 7000001",
+                     "Cor Smit: FIDE id 7000002 not stored, member Bram Jansen (id 2) has it"]
+    got = {m["name"]: m for m in store.members()}
+    assert (got["Anna de Vries"]["fide_id"], got["Anna de Vries"]["fide_rating"]) == ("7000001", 1901)
+
+
+def test_an_older_file_without_them_still_loads():
+    from keizer.formats.season_json import member_data
+
+    data = {"players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], "rounds": []}
+    assert load_season(data).players[0].name == "A"
+    extra = member_data(data)
+    assert (extra.rating_list, dict(extra.fide_ids), dict(extra.fide_ratings)) == (None, {}, {})
+
+
+@pytest.mark.parametrize("change, match", [
+    ({"rating_list": "elo"}, "rating_list: 'elo' is not national or fide"),
+    ({"players": [{"id": "a", "name": "A", "fide_id": 1503014}, {"id": "b"}]}, "players[0].fide_id: 1503014 is not"),
+    ({"players": [{"id": "a", "name": "A", "fide_id": "15-03"}, {"id": "b"}]}, "players[0].fide_id: '15-03'"),
+    ({"players": [{"id": "a", "name": "A"}, {"id": "b", "fide_rating": 5000}]}, "players[1].fide_rating: a whole"),
+])
+def test_wrong_member_fields_are_refused_by_their_path(change, match):
+    data = {"players": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}], **change}
+    with pytest.raises(FormatError, match=match.replace("[", r"\[").replace("]", r"\]")):
+        load_season(data)
+
+
+def test_keizer_export_and_import_carry_the_fide_fields(tmp_path, capsys):
+    """The same round trip through the commands a club uses: `keizer export`, `keizer import`."""
+    from test_cli import run
+
+    db = _fide_club(tmp_path, capsys)
+    out = tmp_path / "season.json"
+    code, _, err = run(capsys, db, "export", "--format", "json", "-o", str(out))
+    assert code == 0, err
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["rating_list"] == "fide" and any(p.get("fide_id") == "7000001" for p in data["players"])
+    other = tmp_path / "other.db"
+    code, _, err = run(capsys, other, "import", str(out))
+    assert code == 0, err
+    again = tmp_path / "again.json"
+    code, _, err = run(capsys, other, "export", "--format", "json", "-o", str(again))
+    assert code == 0, err
+    assert json.loads(again.read_text(encoding="utf-8")) == data

@@ -13,6 +13,7 @@ from test_cli import bad, digest, run
 
 from keizer.formats import rounds_csv, trf
 from keizer.formats.season_json import FormatError
+from keizer.formats.trf_keizer import keizer_season
 from keizer.settings import Settings
 
 club = test_cli.club  # the shared fixture: seven members and a Keizer competition 'Interne'
@@ -60,7 +61,7 @@ def test_keizer_trf_round_trip(season, capsys, tmp_path):
     assert "imported Copy (keizer, preset classic) from keizer's own TRF export: 7 players, 3 rounds" in out
     # Byes (U) and excused absences (H) come back exactly; only the unexcused (Z) round is listed.
     assert [line.strip() for line in out.splitlines() if "→" in line] == [
-        ("round 1, Cor Smit (#4): Z (zero-point bye or no entry) → unexcused "
+        ("Cor Smit (#4): round 1 Z (zero-point bye or no entry) → unexcused "
          "(or club duty, an external game, not yet joined, withdrawn)")]
     # The same games, byes and dates: the copy exports to the same file, but for its name.
     assert _export(capsys, season, "-c", "Copy") == text.replace("012 Interne", "012 Copy")
@@ -75,7 +76,7 @@ def test_keizer_trf_is_keizer_by_default_and_club_duty_becomes_unexcused(club, c
     assert code == 0, err
     assert "(keizer, preset classic) from keizer's own TRF export" in out
     # TRF has one code (Z) for club duty, external games and unexcused absences.
-    assert "round 1, Dirk O'Neill (#5): Z (zero-point bye or no entry) → unexcused (or club duty" in out
+    assert "Dirk O'Neill (#5): round 1 Z (zero-point bye or no entry) → unexcused (or club duty" in out
     copy = {e["name"]: e for e in _standings(capsys, club, "Copy")}
     original = {e["name"]: e for e in _standings(capsys, club, "Interne")}
     assert (original["Dirk O'Neill"]["club"], copy["Dirk O'Neill"]["club"]) == (1, 0)
@@ -108,14 +109,14 @@ def test_foreign_trf_as_keizer_lists_every_inexact_round(club, capsys, tmp_path)
     assert code == 0, err
     assert "imported Open K (keizer, preset classic) from TRF: 4 players, 4 rounds, 5 games" in out
     lines = [line.strip() for line in out.splitlines() if "→" in line]
+    # One line per player, naming the rounds.
     assert lines == [
-        "round 2, Anna Alfa (#1): H (half-point bye) → excused",
-        "round 2, Bram Beta (#2): U (pairing-allocated bye) → bye",
-        "round 3, Cor Gamma (#3): Z (zero-point bye or no entry) → unexcused",
-        "round 3, Dirk Delta (#4): Z (zero-point bye or no entry) → unexcused",
-        "round 4, Anna Alfa (#1): F (full-point bye) → club",
-        "round 4, Bram Beta (#2): Z (zero-point bye or no entry) → unexcused",
+        "Anna Alfa (#1): round 2 H (half-point bye) → excused; round 4 F (full-point bye) → club",
+        "Bram Beta (#2): round 2 U (pairing-allocated bye) → bye; round 4 Z (zero-point bye or no entry) → unexcused",
+        "Cor Gamma (#3): round 3 Z (zero-point bye or no entry) → unexcused",
+        "Dirk Delta (#4): round 3 Z (zero-point bye or no entry) → unexcused",
     ]
+    assert "to check (5; mark a round otherwise" in out  # four players and the FIDE id
     assert "Bram Beta (#2): FIDE id 'abc' is not a number; not stored" in out
     assert "2 FIDE ids stored" in out
     code, out, _ = run(capsys, club, "member", "list", "--format", "json")
@@ -123,6 +124,43 @@ def test_foreign_trf_as_keizer_lists_every_inexact_round(club, capsys, tmp_path)
     assert ids["Anna Alfa"] == "1234567" and ids["Cor Gamma"] == "7654321" and ids["Bram Beta"] is None
     rows = {e["name"]: e for e in _standings(capsys, club, "Open K")}
     assert (rows["Anna Alfa"]["excused"], rows["Anna Alfa"]["club"], rows["Bram Beta"]["byes"]) == (1, 1, 1)
+
+
+LATE_AND_FORFEITS = "\n".join([
+    "012 Najaar", "092 Individual: Swiss-System",
+    _trf_player(1, "", "Anna Alfa", "2210", "NED", "", "     2 w 1     3 - +     2 b 0     3 w 1"),
+    _trf_player(2, "", "Bram Beta", "1980", "NED", "", "     1 b 0     4 b 1     1 w 1  0000 - H"),
+    _trf_player(3, "", "Cor Gamma", "1850", "NED", "", "  0000 - Z     1 - -     4 b 1     1 b 0"),
+    _trf_player(4, "", "Dirk Delta", "1700", "NED", "", "  0000 - Z     2 w 0     3 w 0  0000 - Z"),
+]) + "\n"
+
+
+def test_a_players_rounds_to_check_are_one_line_and_a_colourless_forfeit_is_kept_and_named(club, capsys, tmp_path):
+    path = tmp_path / "najaar.trf"
+    path.write_text(LATE_AND_FORFEITS, encoding="utf-8")
+    code, out, err = run(capsys, club, "import", str(path), "--system", "keizer", "--name", "Najaar")
+    assert code == 0, err
+    lines = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    assert lines == [
+        "Bram Beta (#2): round 4 H (half-point bye) → excused",
+        "Cor Gamma (#3): round 1 Z (zero-point bye or no entry) → unexcused",
+        "Dirk Delta (#4): rounds 1, 4 Z (zero-point bye or no entry) → unexcused",
+        ("round 2, Anna Alfa (#1) – Cor Gamma (#3): forfeit +/- without colours in the file ('-'): kept as "
+         "paired, Anna Alfa (#1) listed first; a forfeit counts for nobody's colours"),
+    ]
+    rows = {e["name"]: e for e in _standings(capsys, club, "Najaar")}
+    assert (rows["Anna Alfa"]["forfeit_wins"], rows["Cor Gamma"]["forfeit_losses"]) == (1, 1)
+    assert rows["Dirk Delta"]["unexcused"] == 2 and rows["Bram Beta"]["excused"] == 1
+
+
+def test_a_colour_on_one_side_gives_the_other_side_the_opposite():
+    # Player 1 wrote Black and a forfeit win; player 2 wrote '-': one game, 2 had White.
+    t = trf.parse("012 X\n" + _trf_player(1, "", "A", "1800", "", "", "     2 b +") + "\n"
+                  + _trf_player(2, "", "B", "1700", "", "", "     1 - -") + "\n")
+    assert [p.results[0].colour.value for p in t.players] == ["black", "white"]
+    imp = keizer_season(t, Settings())
+    assert [(g.white, g.black, g.result.value) for g in imp.season.rounds[0].games] == [("2", "1", "-+")]
+    assert imp.notes == ()
 
 
 def test_trf_options_that_do_not_apply_are_refused(club, capsys, tmp_path):

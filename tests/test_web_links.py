@@ -15,12 +15,18 @@ import pytest
 from keizer.operations import accounts
 from keizer.operations import competition as comp_ops
 from keizer.operations import notices as notice_ops
+from keizer.publish.i18n import format_day
 from keizer.store import Store
 from test_cli import bad, run
 from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
 
 TODAY = date.today()
 SOON = (TODAY + timedelta(days=14)).isoformat()  # its deadline (the day before, 18:00) is well ahead
+
+
+def shown_day(iso: str) -> str:
+    """A date as the member's page says it (the sample club's language: English)."""
+    return format_day(iso, "en")
 INGRID, JOSE = "Ingrid Müller", "José Álvarez"
 
 
@@ -102,7 +108,7 @@ def test_a_notice_in_time_becomes_an_excused_absence(club):
     assert page.status_code == 200 and INGRID in text(page) and "I cannot come" in text(page)
     assert page.headers["Cache-Control"] == "no-store"
     page = post(member, f"/m/{token}", {"date": SOON, "action": "absent"})
-    assert page.status_code == 200 and f"noted: you cannot come on {SOON}" in text(page)
+    assert page.status_code == 200 and f"noted: you cannot come on {shown_day(SOON)}" in text(page)
     assert "I can come after all" in text(page)
     [notice] = notices_of(db, INGRID)
     assert (notice["date"], notice["via"]) == (SOON, "member link")
@@ -160,7 +166,7 @@ def test_withdrawing_a_notice(club):
     member = client_with_csrf(app)
     post(member, f"/m/{token}", {"date": SOON, "action": "absent"})
     page = post(member, f"/m/{token}", {"date": SOON, "action": "come"})
-    assert f"noted: you can come on {SOON} after all" in text(page)
+    assert f"noted: you can come on {shown_day(SOON)} after all" in text(page)
     assert notices_of(db, INGRID) == []
 
 
@@ -220,7 +226,7 @@ def test_a_link_reaches_only_its_own_member(club):
     before = digest(db)
     # José's link cannot withdraw Ingrid's notice, whatever the form says.
     page = post(other, f"/m/{jose}", {"date": SOON, "action": "come", "member": str(member_id(db, INGRID))})
-    assert f"you had sent no notice for {SOON}" in text(page)
+    assert f"you had sent no notice for {shown_day(SOON)}" in text(page)
     assert digest(db) == before
     assert [n["date"] for n in notices_of(db, INGRID)] == [SOON] and notices_of(db, JOSE) == []
 
@@ -305,7 +311,7 @@ def test_only_an_officer_manages_links(tmp_path):
     assert page.status_code == 200
     csrf = re.search(r'name="csrf" value="([^"]+)"', page.get_data(as_text=True)).group(1)
     page = phone.post(f"/m/{token}", data={"csrf": csrf, "date": SOON, "action": "absent"}, follow_redirects=True)
-    assert f"noted: you cannot come on {SOON}" in text(page)
+    assert f"noted: you cannot come on {shown_day(SOON)}" in text(page)
     assert [n["date"] for n in notices_of(db, INGRID)] == [SOON]
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from keizer.operations import accounts
 from keizer.store import Store
+from keizer.web.views.changes import when
 from test_cli import run
 from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
 
@@ -58,7 +59,10 @@ def test_undo_says_what_it_reverts_and_reverts_it(web, tmp_path, capsys):
     assert confirm.status_code == 200
     what = out.strip().removeprefix("undone: ")  # the CLI's "'member add' of … by …: add member …"
     assert what.startswith("'member add' of ") and " by web (no accounts) from 127.0.0.1: add member " in what
-    assert " ".join(what.split()) in text(confirm)
+    # the page says the same change in a volunteer's words: what, when (the club's clock), by whom
+    summary = " ".join(what.split(": ", 1)[1].split())
+    assert summary in text(confirm) and "by web (no accounts) from 127.0.0.1" in text(confirm)
+    assert "made " + when(last["at"]) in text(confirm) and "+00:00" not in text(confirm)
     assert f'name="change" value="{last["id"]}"' in confirm.get_data(as_text=True)
     assert "<script>alert" not in confirm.get_data(as_text=True)
     page = post(client, "/log/undo", {"change": str(last["id"]), "back": "/log/undo"})

@@ -566,8 +566,14 @@ class Store:
         return row
 
     def find_member(self, ref: str) -> dict[str, Any]:
-        """A member by id (``#12`` or ``12``), federation id, or name (see :func:`pick_by_name`)."""
+        """A member by id (``#12`` or ``12``), federation id, FIDE id (``fide:1503014``, or the
+        number alone when no member has it as id or federation id), or name (see :func:`pick_by_name`)."""
         text = ref.strip()
+        if text[:5].lower() == "fide:":
+            row = self._row(f"SELECT {_MEMBER} FROM members WHERE fide_id = ?", (text[5:].strip(),))
+            if row:
+                return row
+            raise StoreError(f"no member has FIDE id {text[5:].strip()[:20]!r}; see 'keizer member list'")
         number = _id_number(text.removeprefix("#"))
         if number is not None:
             row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (number,))
@@ -576,6 +582,9 @@ class Store:
         if text.startswith("#"):
             raise StoreError(f"there is no member {text[:20]}; see 'keizer member list'")
         row = self._row(f"SELECT {_MEMBER} FROM members WHERE fed_id = ?", (text,))
+        if row:
+            return row
+        row = self._row(f"SELECT {_MEMBER} FROM members WHERE fide_id = ?", (text,))
         if row:
             return row
         return pick_by_name(self.members(), text, "member", "keizer member list")

@@ -89,6 +89,7 @@ document.addEventListener("DOMContentLoaded", () => {
       tr.classList.add("refused");
       sent.delete(input);
       say(body.error || "error: the result was not saved", "bad");
+      input.focus();  // stay on the refused board: type it again
       return;
     }
     for (const [b, shown] of Object.entries(body.results || {})) {

@@ -12,7 +12,7 @@ from datetime import date
 
 import click
 
-from keizer.cli.commands import Context, format_option, pass_ctx, writing
+from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.operations import notices as ops
 from keizer.output import render
 from keizer.store import StoreError

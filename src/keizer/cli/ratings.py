@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from keizer.cli.commands import Context, pass_ctx
+from keizer.cli.base import Context, pass_ctx
 from keizer.formats.rating_lists import RatingList
 
 

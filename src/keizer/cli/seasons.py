@@ -11,7 +11,7 @@ import json
 import click
 
 from keizer.operations import seasons as ops
-from keizer.cli.commands import Context, format_option, pass_ctx, writing
+from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.output import render
 
 

@@ -12,7 +12,7 @@ import webbrowser
 
 import click
 
-from keizer.cli.commands import Context, format_option, pass_ctx, writing
+from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.params import Whole
 from keizer.operations import accounts
 from keizer.operations.accounts import ROLES

@@ -1,7 +1,7 @@
 """``keizer team …``: team events — teams, the schedule, line-ups, match results, standings.
 
-Register at the end of :mod:`keizer.cli` with ``cli.add_command(team)``; this module
-imports the context helpers from there.  User errors are :class:`StoreError` lines,
+Registered in ``keizer.cli.commands`` (``_Commands.lazy``); this module imports the
+context helpers from :mod:`keizer.cli.base`.  User errors are :class:`StoreError` lines,
 and every command that writes runs inside ``writing`` (one undoable transaction).
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from keizer.operations import teamevent as ops
-from keizer.cli.commands import Context, format_option, pass_ctx, writing
+from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text

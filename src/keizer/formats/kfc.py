@@ -90,6 +90,10 @@ class KfcImport:
     absences: int
 
 
+#: Why a file whose text is not UTF-8 (SQLite's encoding) is refused.
+_NOT_UTF8 = "text that is not UTF-8: the file is damaged"
+
+
 def looks_like_kfc(data: bytes, path: Path) -> bool:
     """Whether a file is to be read as a KeizerForClubs database: an SQLite file (by its
     content, whatever its name) or a ``.s3db`` (so that a broken one is refused as such)."""
@@ -103,6 +107,8 @@ def read(path: Path) -> KfcImport:
             return _read(conn, path)
         except sqlite3.DatabaseError as e:
             raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({e})") from None
+        except UnicodeDecodeError:
+            raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({_NOT_UTF8})") from None
         except (ValueError, TypeError) as e:  # text where KFC writes numbers: not KFC's own writing
             raise FormatError(f"{path.name}: a value is not what KeizerForClubs writes ({e})") from None
 
@@ -117,6 +123,8 @@ def member_rows(path: Path) -> list[MemberRow]:
                                 (DELETED,)).fetchall()
         except sqlite3.DatabaseError as e:
             raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({e})") from None
+        except UnicodeDecodeError:
+            raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({_NOT_UTF8})") from None
     try:
         ratings = [int(rating) if rating else None for _, _, rating in rows]
     except (ValueError, TypeError) as e:
@@ -146,6 +154,8 @@ class _KfcFile:
                                       f"column {', '.join(sorted(needed - cols))}")
         except sqlite3.DatabaseError as e:
             raise FormatError(f"{path.name} is not a readable KeizerForClubs database ({e})") from None
+        except UnicodeDecodeError:
+            raise FormatError(f"{path.name} is not a readable KeizerForClubs database ({_NOT_UTF8})") from None
 
     def __enter__(self) -> sqlite3.Connection:
         return self.conn
@@ -170,7 +180,9 @@ def _read(conn: sqlite3.Connection, path: Path) -> KfcImport:
         + " FROM Pairing ORDER BY Rnd, board").fetchall()
     config = {str(k): (t, v) for k, t, v in conn.execute("SELECT CfgKey, CfgText, CfgValue FROM ConfigTab")}
     tstand = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'tStand_%'")]
-    tables_raw = {t: [r[0] for r in conn.execute(f'SELECT line FROM "{t}" ORDER BY id')] for t in tstand}
+    # A damaged table may hold NULL or a number where KFC writes a line of text: read it as no line.
+    tables_raw = {t: [r[0] if isinstance(r[0], str) else "" for r in conn.execute(f'SELECT line FROM "{t}" ORDER BY id')]
+                  for t in tstand}
     return _build(name_of, players_raw, pairings, config, tables_raw)
 
 

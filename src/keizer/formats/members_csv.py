@@ -24,6 +24,7 @@ value; it shows in the list of changes (``rating 1850 → 18``), which
 from __future__ import annotations
 
 import csv
+import difflib
 import io
 import re
 import unicodedata
@@ -195,7 +196,10 @@ def plan(rows: list[MemberRow], members: list[dict[str, Any]], update_names: boo
             taken.add(len(known) - 1)
             details = ", ".join(([f"rating {row.rating}"] if row.rating is not None else [])
                                 + ([f"federation id {row.fed_id}"] if row.fed_id else []))
-            changes.append(Change(row.line, None, new, (f"added: {row.name}" + (f" ({details})" if details else ""),)))
+            near = near_names(row, members, taken_ids={known[j]["id"] for j in taken})
+            hint = f"; did you mean {near}?" if near else ""
+            changes.append(Change(row.line, None, new,
+                                  (f"added: {row.name}" + (f" ({details})" if details else "") + hint,)))
             continue
         taken.add(i)
         member = known[i]
@@ -221,6 +225,38 @@ def plan(rows: list[MemberRow], members: list[dict[str, Any]], update_names: boo
         else:
             unchanged += 1
     return ImportPlan(tuple(changes), unchanged, names_kept)
+
+
+#: How alike two folded names must be (difflib's ratio) to be offered as "did you mean".
+NEAR = 0.85
+
+
+def near_names(row: MemberRow, members: list[dict[str, Any]], taken_ids: set[int] = frozenset(),
+               limit: int = 3) -> str:
+    """The members whose name is close to the row's (a typo, a missing letter, 'Last, First'
+    turned round), compared folded (case, accents and spaces aside) with difflib, best first:
+    ``'Jan de Vries' (id 4)``, or ``''``.  A member matched by another line, or with another
+    federation id than the row's, is another person and not offered.  Only a hint: the row
+    still becomes a new member unless the file is corrected.
+
+    >>> row = MemberRow(2, "Jan de Vriess", None, None)
+    >>> near_names(row, [{"id": 4, "name": "Jan de Vries", "fed_id": None}, {"id": 5, "name": "Cor", "fed_id": None}])
+    "'Jan de Vries' (id 4)"
+    """
+    keys = {fold_name(row.name)}
+    last, comma, first = row.name.partition(",")
+    if comma and first.strip():
+        keys.add(fold_name(f"{first} {last}"))
+    scored = []
+    for m in members:
+        if m["id"] in taken_ids or (row.fed_id and m.get("fed_id") and m["fed_id"] != row.fed_id):
+            continue
+        theirs = fold_name(m["name"])
+        ratio = max(difflib.SequenceMatcher(None, key, theirs).ratio() for key in keys)
+        if ratio >= NEAR:
+            scored.append((-ratio, m["id"], m))
+    scored.sort(key=lambda x: (x[0], x[1]))
+    return " or ".join(f"'{_shown(m['name'])}' (id {m['id']})" for _r, _i, m in scored[:limit])
 
 
 def _match(row: MemberRow, known: list[dict[str, Any]], taken: set[int]) -> int | None:

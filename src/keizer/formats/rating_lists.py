@@ -7,8 +7,24 @@
   (``ID Number      Name … Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng …``; the
   standard-only list names its rating column after the month, ``DEC25``).  The columns are
   found from that header, so a list with other columns (rapid, blitz) reads the same.
+
+  Checked against FIDE's download page (https://ratings.fide.com/download_lists.phtml: the
+  combined list ``players_list.zip`` holding ``players_list_foa.txt``, the standard list
+  ``standard_rating_list.zip``, their ``_xml`` twins, and the legend of the columns: ID
+  number, name, federation, sex, titles, FOA title, then per kind rating, games in the
+  period and K factor, birth year, flag) and the files as published: each value starts
+  under its header word (``1503014        Carlsen, Magnus … NOR M   GM … 2823  0   10``);
+  in ``players_list_foa.txt`` (162 characters a line) ID Number is columns 1-15, Name 16-76,
+  Fed 77-80, …, OTit 95-109, FOA 110-113, SRtng 114-119, SGm 120-123; the standard-only list
+  (136 characters) has the month's rating at 114-119 too, the legacy list without FOA
+  (``players_list.txt``, 158 characters) SRtng at 110-115; an unrated player has ``0``.
+  What the header alone does not say: a few lines of the published list are longer than
+  the header because their other titles overflow OTit (``SI,FI,LSI,SLI,NAAFM``), which
+  moves every later column to the right by as much; the rating is read there.
 * FIDE's XML download: ``<playerslist><player><fideid>…</fideid><name>…</name>…<rating>…</rating>
-  …</player>…``.
+  …</player>…`` (children ``fideid, name, country, sex, title, w_title, o_title, foa_title,
+  rating, games, k, rapid_rating, rapid_games, rapid_k, blitz_rating, blitz_games, blitz_k,
+  birthday, flag``; ``rating`` is the standard one; often without an XML declaration).
 
 FIDE's full list has more than a million players; a club needs a few hundred of them, so
 :func:`read` streams the file and keeps only the lines of the ids (and, when names may be
@@ -181,6 +197,9 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
                           "month, like 'DEC25'); this header has not; download the list again")
     id_end, name_at, name_end = begins[b"Name"], begins[b"Name"], ends[b"Name"]
     rating_at, rating_end = begins[rating_name], ends[rating_name]
+    # Every line is as wide as the header; one that is wider has a column overflowing before
+    # the rating (OTit, in FIDE's published list), and the later columns moved to the right.
+    width = len(_text(header)) if rating_at > name_end else None
     found = RatingList("fide")
     # Folding a million names takes long: a name is folded only when its first word is a word
     # of some member's name (or it is not ASCII, which bytes.lower() does not fold).
@@ -206,7 +225,8 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
         if key not in wanted and not keys:
             continue
         text = _text(line.rstrip(b"\r\n"))
-        rating = _rating(text[rating_at:rating_end], f"line {number}")
+        shift = max(0, len(text) - width) if width is not None else 0
+        rating = _rating(text[rating_at + shift:rating_end + shift], f"line {number}")
         _add(found, Entry(number, key, text[name_at:name_end].strip(), rating), keys)
     return found
 

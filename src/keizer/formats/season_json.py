@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from keizer.limits import (MAX_BOARDS, MAX_CATEGORY, MAX_DEPTH, MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS,
@@ -99,11 +100,62 @@ def load_season(data: Any) -> Season:
     if not isinstance(name, str):
         raise FormatError("name: must be a string")
     name = _text(name, "name", "a competition name", MAX_NAME)
+    member_data(data)  # the optional member fields are refused here too when they are wrong
     return Season(name, settings, tuple(players), tuple(rounds), tuple(order))
 
 
-def dump(season: Season, preset: str | None = None) -> dict[str, Any]:
-    """The season as a JSON-ready dict; ``load_season(dump(s))`` gives ``s`` back."""
+@dataclass(frozen=True)
+class MemberData:
+    """What a file says of its players' members and the competition beyond the season:
+    each player's FIDE id and FIDE rating (``players[].fide_id``, ``fide_rating``) and the
+    rating list that orders the competition (``rating_list``).  All optional: a file
+    without them (an older one) gives ``None`` and empty maps."""
+
+    rating_list: str | None = None
+    fide_ids: Mapping[str, str] = field(default_factory=dict)
+    fide_ratings: Mapping[str, int] = field(default_factory=dict)
+
+
+RATING_LISTS = ("national", "fide")
+_FIDE_ID = re.compile(r"[0-9]{1,12}")
+
+
+def member_data(data: Any) -> MemberData:
+    """The optional member fields of a season file (see :class:`MemberData`), checked.
+
+    >>> member_data({"rating_list": "fide", "players": [{"id": "a", "fide_id": "1503014", "fide_rating": 2830}]})
+    MemberData(rating_list='fide', fide_ids={'a': '1503014'}, fide_ratings={'a': 2830})
+    >>> member_data({"players": [{"id": "a"}]})
+    MemberData(rating_list=None, fide_ids={}, fide_ratings={})
+    """
+    if not isinstance(data, dict):
+        raise FormatError("the file must hold one JSON object")
+    rating_list = data.get("rating_list")
+    if rating_list is not None and rating_list not in RATING_LISTS:
+        raise FormatError(f"rating_list: {_shown(rating_list)} is not national or fide")
+    fide_ids: dict[str, str] = {}
+    fide_ratings: dict[str, int] = {}
+    players = data.get("players")
+    for k, item in enumerate(players if isinstance(players, list) else []):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue  # load_season names what is wrong with the player itself
+        fide_id, fide_rating = item.get("fide_id"), item.get("fide_rating")
+        if fide_id is not None:
+            if not isinstance(fide_id, str) or not _FIDE_ID.fullmatch(fide_id):
+                raise FormatError(f"players[{k}].fide_id: {_shown(fide_id)} is not a FIDE id (a string of up "
+                                  "to 12 digits, like \"1503014\")")
+            fide_ids[item["id"]] = fide_id
+        if fide_rating is not None:
+            if not _whole(fide_rating, 0, 4000):
+                raise FormatError(f"players[{k}].fide_rating: a whole number from 0 to 4000 is needed")
+            if fide_rating:  # 0: unrated, as in FIDE's list
+                fide_ratings[item["id"]] = fide_rating
+    return MemberData(rating_list, fide_ids, fide_ratings)
+
+
+def dump(season: Season, preset: str | None = None, members: MemberData | None = None) -> dict[str, Any]:
+    """The season as a JSON-ready dict; ``load_season(dump(s))`` gives ``s`` back, and
+    ``member_data(dump(s, p, m))`` gives ``m`` back."""
     settings = season.settings.to_dict()
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -112,6 +164,8 @@ def dump(season: Season, preset: str | None = None) -> dict[str, Any]:
         "system": "keizer",
         "settings": {"preset": preset, **settings} if preset else settings,
     }
+    if members is not None and members.rating_list is not None:
+        out["rating_list"] = members.rating_list
     if season.initial_order:
         out["initial_order"] = list(season.initial_order)
     players = []
@@ -125,6 +179,10 @@ def dump(season: Season, preset: str | None = None) -> dict[str, Any]:
             item["withdrawn_after"] = p.withdrawn_after
         if p.category:
             item["category"] = p.category
+        if members is not None and p.id in members.fide_ids:
+            item["fide_id"] = members.fide_ids[p.id]
+        if members is not None and p.id in members.fide_ratings:
+            item["fide_rating"] = members.fide_ratings[p.id]
         players.append(item)
     out["players"] = players
     rounds = []

@@ -13,7 +13,9 @@ records, ``###`` comments) is kept verbatim in ``Tournament.info``.
 
 Real files vary; accepted: CR, LF or CRLF line ends, a byte-order mark,
 Latin-1 text, lower-case codes and colours, a blank result (zero-point bye),
-a blank opponent (0000), ``-`` or blank as the colour of byes and forfeits,
+a blank opponent (0000), ``-`` or blank as the colour of byes and forfeits (a pairing
+with a colour on one side only gets the opposite colour on the other; ``-`` on both sides
+stays without a colour),
 decimal commas, rating 0 for unrated, lines that stop after their last round,
 one-letter titles, any date format, both 013 and 310 team records (310 wins),
 a team bye listed in both 240 and 320 (the PAB wins), and ``0000 - -`` for a
@@ -148,6 +150,7 @@ class _Reader:
         rounds = max([self.rounds] + [len(p.results) for _, p in self.players])
         players = {p.start_no: p for _, p in self.players}
         self._check_players(players)
+        players = _opposite_colours(players)
         players = {n: replace(p, results=_padded(p.results, rounds)) for n, p in players.items()}
         info = [x for x in self.info if x.rstrip() != f"092 {_canonical_type(system, bool(teams))}"]
         boards = 0
@@ -425,6 +428,23 @@ def _points(value: str, line: _Line) -> Fraction:
 def _shown(text: str) -> str:
     """Text of the file in an error message: at most one short line."""
     return repr(text) if len(text) <= 20 else repr(text[:17] + "...")
+
+
+def _opposite_colours(players: dict[int, Player]) -> dict[int, Player]:
+    """A pairing with a colour on one side only (``w`` against ``-``, as some programs write
+    a forfeit) gets the opposite colour on the other side: the file says it.  A pairing
+    with ``-`` on both sides keeps no colour: the file does not say who had White."""
+    out = {}
+    for n, p in players.items():
+        results = list(p.results)
+        for r, res in enumerate(results):
+            if res.opponent is None or res.colour is not None:
+                continue
+            back = players[res.opponent].results[r].colour if r < len(players[res.opponent].results) else None
+            if back is not None:
+                results[r] = replace(res, colour=back.opposite)
+        out[n] = replace(p, results=tuple(results)) if results != list(p.results) else p
+    return out
 
 
 def _padded(results: tuple[RoundResult, ...], rounds: int) -> tuple[RoundResult, ...]:

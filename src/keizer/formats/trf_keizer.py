@@ -1,8 +1,8 @@
 """A FIDE TRF tournament as a Keizer season (``keizer import x.trf --system keizer``).
 
 Games and forfeits carry over as they are.  TRF's rounds without a game have no exact
-Keizer equivalent; each becomes the nearest absence and is listed, one line each, so the
-officer can check it and mark it otherwise with ``keizer attend --round N``:
+Keizer equivalent; each becomes the nearest absence and is listed (one line per player,
+naming the rounds), so the officer can check it and mark it otherwise with ``keizer attend --round N``:
 
 * ``U`` (pairing-allocated bye), or ``+`` with no opponent (how older programs wrote it):
   the round's ``bye``;
@@ -25,7 +25,15 @@ duty, an external game, or a round before the player joined or after they withdr
 >>> [dict(r.absent) for r in imp.season.rounds][1]
 {'1': <Absence.EXCUSED: 'excused'>, '2': <Absence.BYE: 'bye'>}
 >>> imp.notes
-('round 2, Anna (#1): H (half-point bye) → excused', 'round 2, Bram (#2): U (pairing-allocated bye) → bye')
+('Anna (#1): round 2 H (half-point bye) → excused', 'Bram (#2): round 2 U (pairing-allocated bye) → bye')
+
+The rounds to check are listed one line per player, with every round of one kind together
+(``Cor (#3): rounds 3, 5 Z (zero-point bye or no entry) → unexcused; round 4 H …``).
+
+A game whose colours the file leaves open (``-`` on both sides: TRF allows it for a
+forfeit, whose colours nobody knows or needs) is kept as paired, with the lower start
+number written first, and named in the notes rather than given a colour silently; when
+one side has a colour, :func:`keizer.formats.trf.parse` gives the other the opposite.
 """
 
 from __future__ import annotations
@@ -74,7 +82,7 @@ def keizer_season(t: Tournament, settings: Settings, name: str | None = None) ->
     base = season_of(t)  # games, forfeits and dates; its absences are replaced below
     own = is_keizer_export(t)
     names = {p.id: f"{p.name} (#{p.start_no})" for p in base.players}
-    notes: list[str] = []
+    inexact: dict[str, list[tuple[int, str, Absence]]] = {}  # player → (round, TRF code, mark) to check
     rounds = []
     for rnd in base.rounds:
         absent: dict[str, Absence] = {}
@@ -86,9 +94,12 @@ def keizer_season(t: Tournament, settings: Settings, name: str | None = None) ->
             became, what = _MAPPED.get(code, (Absence.UNEXCUSED, code.value))
             absent[pid] = became
             if not own or code is Code.ZPB:
-                hint = " (or club duty, an external game, not yet joined, withdrawn)" if own else ""
-                notes.append(f"round {rnd.number}, {names[pid]}: {what} → {became.value}{hint}")
+                inexact.setdefault(pid, []).append((rnd.number, what, became))
         rounds.append(replace(rnd, absent=absent))
+    hint = " (or club duty, an external game, not yet joined, withdrawn)" if own else ""
+    notes = [f"{names[pid]}: {_rounds_line(marks)}{hint}"
+             for pid, marks in sorted(inexact.items(), key=lambda item: int(item[0]))]
+    notes.extend(_colourless(t, base, names))
     fide_ids = {}
     for p in t.players:
         if p.fide_id and _FIDE_ID.fullmatch(p.fide_id):
@@ -97,3 +108,39 @@ def keizer_season(t: Tournament, settings: Settings, name: str | None = None) ->
             notes.append(f"{names[str(p.start_no)]}: FIDE id {p.fide_id!r} is not a number; not stored")
     season = Season(name or base.name, settings, base.players, tuple(rounds))
     return TrfSeason(season, fide_ids, tuple(notes), own)
+
+
+def _rounds_line(marks: list[tuple[int, str, Absence]]) -> str:
+    """One player's rounds to check, the rounds of one TRF code together, in round order:
+    ``rounds 3, 5 Z (…) → unexcused; round 4 H (half-point bye) → excused``."""
+    groups: dict[tuple[str, Absence], list[int]] = {}
+    for number, what, became in marks:
+        groups.setdefault((what, became), []).append(number)
+    parts = []
+    for (what, became), numbers in groups.items():
+        label = "round" if len(numbers) == 1 else "rounds"
+        parts.append(f"{label} {', '.join(map(str, numbers))} {what} → {became.value}")
+    return "; ".join(parts)
+
+
+def _colourless(t: Tournament, base: Season, names: dict[str, str]) -> list[str]:
+    """A note for each game whose colours the file leaves open (``-`` on both sides, as
+    TRF allows for a forfeit).  The game is kept, written with the lower start number
+    first (as White), and named: the file does not say who had White.  A forfeit counts
+    for nobody's colours; a played game does, so its note asks to check it."""
+    by_no = {p.start_no: p for p in t.players}
+    notes = []
+    for rnd in base.rounds:
+        for g in rnd.games:
+            white = by_no[int(g.white)].results[rnd.number - 1]
+            black = by_no[int(g.black)].results[rnd.number - 1]
+            if white.colour is not None or black.colour is not None:
+                continue
+            if g.is_forfeit:
+                what = (f"forfeit {white.code.value}/{black.code.value} without colours in the file ('-'): "
+                        f"kept as paired, {names[g.white]} listed first; a forfeit counts for nobody's colours")
+            else:
+                what = (f"game without colours in the file ('-'): kept, {names[g.white]} taken as White; "
+                        "check it, colours count for the pairing")
+            notes.append(f"round {rnd.number}, {names[g.white]} – {names[g.black]}: {what}")
+    return notes

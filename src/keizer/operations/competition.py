@@ -735,13 +735,15 @@ class MemberFinder:
 
 def import_season(store: Store, season: Season, name: str | None = None, preset: str = "classic",
                   system: str = "keizer", system_settings: Mapping[str, Any] | None = None,
-                  tell: Callable[[str], None] | None = None) -> int:
+                  tell: Callable[[str], None] | None = None, rating_list: str | None = None) -> int:
     """Store a parsed season as a new competition.  Its players become the club's members
     of the same name (``tell`` hears of each member it adds), and keep the ratings the file
-    gives them: those ordered its standings, whatever the members' ratings are today."""
+    gives them: those ordered its standings, whatever the members' ratings are today.
+    ``rating_list`` (national or fide) is the list that ordered it, set before play is frozen."""
     comp_name = name or season.name
     overrides = season.settings.differences(Settings.from_preset(preset))
-    comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()},
+    comp_id = store.create_competition(comp_name, preset, {k: v[0] for k, v in overrides.items()}
+                                       | ({"rating_list": rating_list} if rating_list else {}),
                                        system, system_settings)
     ids: dict[str, int] = {}
     member_for = MemberFinder(store, tell)

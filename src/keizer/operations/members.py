@@ -180,6 +180,55 @@ def write_rating_import(store: Store, todo: RatingImport) -> None:
         store.update_member(update.member_id, **update.fields)
 
 
+# -- members in a season JSON file -------------------------------------------------
+
+
+def season_member_data(store: Store, comp_id: int) -> Any:
+    """The FIDE ids and ratings of a competition's players' members and its rating list,
+    for ``keizer export`` (:func:`keizer.formats.season_json.dump`)."""
+    from keizer.formats.season_json import MemberData
+
+    members = {m["id"]: m for m in store.members()}
+    fide_ids, fide_ratings = {}, {}
+    for row in store.players(comp_id):
+        member = members[row["member_id"]]
+        if member["fide_id"]:
+            fide_ids[row["key"]] = member["fide_id"]
+        if member["fide_rating"]:
+            fide_ratings[row["key"]] = member["fide_rating"]
+    return MemberData(store.rating_list(comp_id), fide_ids, fide_ratings)
+
+
+def store_season_member_data(store: Store, comp_id: int, data: Any) -> list[str]:
+    """Give the members of an imported season's players the file's FIDE ids and ratings
+    (:class:`keizer.formats.season_json.MemberData`), inside the caller's transaction.
+    A member keeps an id or a FIDE rating he has (the club's may be newer); an id another
+    member has is not stored.  Returns one line for each value not stored, and why."""
+    members = {m["id"]: m for m in store.members()}
+    owner = {m["fide_id"]: m for m in members.values() if m["fide_id"]}
+    notes = []
+    for row in store.players(comp_id):
+        member = members[row["member_id"]]
+        fields: dict[str, Any] = {}
+        fide = data.fide_ids.get(row["key"])
+        if fide is not None and fide != member["fide_id"]:
+            if member["fide_id"] is not None:
+                notes.append(f"{row['name']}: FIDE id {fide} not stored, the member has {member['fide_id']}")
+            elif fide in owner:
+                notes.append(f"{row['name']}: FIDE id {fide} not stored, member {owner[fide]['name']} "
+                             f"(id {owner[fide]['id']}) has it")
+            else:
+                fields["fide_id"] = fide
+                owner[fide] = member
+        rating = data.fide_ratings.get(row["key"])
+        if rating is not None and member["fide_rating"] is None:
+            fields["fide_rating"] = rating
+        if fields:
+            store.update_member(member["id"], **fields)
+            member.update(fields)
+    return notes
+
+
 # -- trying a write ---------------------------------------------------------------
 
 

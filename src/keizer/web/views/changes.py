@@ -5,6 +5,7 @@ An arbiter may read the log; only an officer may undo."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
@@ -27,9 +28,24 @@ def index() -> Any:
         limit = limits.whole_number(request.args.get("n", str(SHOWN)), "n", 1, 10_000)
     except ValueError as e:
         raise StoreError(str(e)) from None
-    rows = store().changes(limit)
+    rows = _shown(store().changes(limit))
     return render("app/log.html", title="Change log", nav="log", changes=rows, limit=limit,
                   last=rows[0] if rows else None)
+
+
+def when(at: str) -> str:
+    """A change's moment (stored in UTC) as the clock at the club shows it: ``2026-03-31 20:15``."""
+    try:
+        moment = datetime.datetime.fromisoformat(at)
+    except (TypeError, ValueError):
+        return str(at).replace("T", " ")
+    if moment.tzinfo is not None:
+        moment = moment.astimezone()
+    return moment.strftime("%Y-%m-%d %H:%M")
+
+
+def _shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{**row, "when": when(row["at"])} for row in rows]
 
 
 @bp.route("/log/undo", methods=["GET", "POST"])
@@ -37,9 +53,10 @@ def index() -> Any:
 def undo() -> Any:
     if request.method == "GET":
         last = change_ops.last_change(store())
-        rows = store().changes(SHOWN)
+        rows = _shown(store().changes(SHOWN))
         return render("app/log.html", title="Undo", nav="log", changes=rows, limit=SHOWN, last=last,
-                      confirm={"id": last["id"], "what": change_ops.describe(last)})
+                      confirm={"id": last["id"], "what": last["summary"], "when": when(last["at"]),
+                               "by": last["origin"] or "", "command": last["command"]})
     try:
         change_id = limits.whole_number(request.form.get("change", ""), "change", 1, 2**62)
     except ValueError as e:

@@ -8,7 +8,7 @@ from datetime import date as _date, datetime as _datetime, timezone as _timezone
 from typing import Any
 
 import segno
-from flask import Blueprint, flash, g, make_response, redirect, request, url_for
+from flask import Blueprint, current_app, flash, g, make_response, redirect, request, url_for
 from markupsafe import Markup
 
 from keizer.operations import notices as notice_ops
@@ -45,20 +45,28 @@ def member(token: str) -> Any:
                 changed = notice_ops.send_notice(s, person["id"], day, today)
             else:
                 changed = notice_ops.withdraw_notice(s, person["id"], day, today)
+        shown = _day(day)  # as the member reads a date, not 2026-10-14
         if absent:
-            flash(f"noted: you cannot come on {day}" if changed else f"you had already said you cannot come on {day}",
-                  "ok")
+            flash(f"noted: you cannot come on {shown}" if changed
+                  else f"you had already said you cannot come on {shown}", "ok")
         else:
-            flash(f"noted: you can come on {day} after all" if changed else f"you had sent no notice for {day}", "ok")
+            flash(f"noted: you can come on {shown} after all" if changed else f"you had sent no notice for {shown}",
+                  "ok")
         return _private(redirect(url_for("member_links.member", token=token), code=303))
     sent = {n["date"]: n for n in notice_ops.member_notices(store(), person["id"], today)}
     evenings = sorted(set(notice_ops.club_evenings(store(), today)) | set(sent))
     rules = notice_ops.notice_settings(store())
     now = _datetime.now(_timezone.utc)
-    rows = [{"date": d, "notice": sent.get(d), "deadline": rules.deadline(d).strftime("%Y-%m-%d %H:%M"),
+    rows = [{"date": d, "notice": sent.get(d),
+             "deadline": f"{_day(rules.deadline(d).date().isoformat())}, {rules.deadline(d):%H:%M}",
              "late": rules.deadline(d) < now} for d in evenings]
     return _private(make_response(render("app/member_link.html", title=person["name"], person=person,
                                          evenings=rows, rules=rules, today=today.isoformat(), token=token)))
+
+
+def _day(iso: str) -> str:
+    """A date as the pages show it (the club's language)."""
+    return str(current_app.jinja_env.globals["day"](iso))
 
 
 @bp.route("/members/links")

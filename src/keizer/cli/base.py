@@ -1,0 +1,63 @@
+"""What every ``keizer`` command module shares: the :class:`Context` (the database and
+the competition given on the command line), ``pass_ctx``, ``writing`` (one logged
+transaction) and the ``--format`` option.
+
+The group itself is in :mod:`keizer.cli.commands`; the command modules import from
+here, not from there, so that no module-level import circle arises.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import click
+
+from keizer.operations.seasons import refuse_closed
+from keizer.output import FORMATS
+from keizer.store import Store
+
+
+class Context:
+    def __init__(self, db: str, competition: str | None):
+        self.db = Path(db)
+        self.competition_ref = competition
+        self._store: Store | None = None
+        self.created = False
+        self.writing = False  # inside writing(): the competition a command fetches is the one it writes
+
+    def store(self, create: bool = False, replace_empty: bool = False) -> Store:
+        if self._store is None:
+            existed = self.db.exists() and self.db.stat().st_size > 0
+            self._store = Store.open(self.db, create=create, defer_upgrade=True, replace_empty=replace_empty)
+            self.created = not existed
+        return self._store
+
+    def comp(self, store: Store) -> dict[str, Any]:
+        row = store.competition(self.competition_ref)
+        if self.writing:  # every command writes its competition through here: a closed one is refused
+            refuse_closed(row)
+        return row
+
+
+pass_ctx = click.make_pass_decorator(Context)
+format_option = click.option(
+    "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format."
+)
+
+
+@contextmanager
+def writing(ctx: Context, command: str, summary: str, create: bool = False) -> Iterator[Store]:
+    store = ctx.store(create=create)
+    # The log's summary quotes the arguments: bytes that are not UTF-8 (a file name) become '?'.
+    ctx.writing = True
+    try:
+        with store.change(command, summary.encode("utf-8", "replace").decode("utf-8")):
+            yield store
+    finally:
+        ctx.writing = False
+
+
+class DryRun(Exception):
+    """Raised inside the transaction so that a dry run writes nothing."""

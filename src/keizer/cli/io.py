@@ -1,0 +1,243 @@
+"""Files in and out: ``keizer import`` (season JSON, TRF, rounds CSV, KeizerForClubs),
+``keizer export`` (season JSON, TRF), ``keizer publish`` (the club website) and
+``keizer club`` (the website's settings).
+
+Reading and writing the formats lives in :mod:`keizer.formats`, the site in
+:mod:`keizer.publish`; another program's files are mapped by :mod:`keizer.cli.switch`
+and :mod:`keizer.cli.kfc`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from keizer.cli.base import Context, format_option, pass_ctx, writing
+from keizer.formats.season_json import FormatError
+from keizer.operations import competition as comp_ops
+from keizer.output import render
+from keizer.settings import PRESETS
+from keizer.store import Store, StoreError
+
+
+# -- club website -------------------------------------------------------------
+
+
+@click.command()
+@click.option("--name", help="Club name shown on every page.")
+@click.option("--colour", help="Main colour, e.g. #1f4e79.")
+@click.option("--accent", help="Accent colour, e.g. #c8102e.")
+@click.option("--language", help="Site language: en, nl, de or et.")
+@click.option("--logo", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Logo image (png, jpg, gif, svg, webp).")
+@click.option("--season", help="Season (site folder) of competitions created from now on; existing ones keep "
+                                "theirs (default: the August–July season of the creation date, e.g. 2025-2026).")
+@click.option("--templates", type=click.Path(file_okay=False, path_type=Path), help="The club's own template folder.")
+@format_option
+@pass_ctx
+def club(ctx: Context, name, colour, accent, language, logo, season, templates, fmt: str) -> None:
+    """Show or change the club's website settings: name, colours, language, logo."""
+    from keizer.publish import club_settings, set_club
+
+    values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
+                  templates=str(templates.resolve()) if templates else None)
+    if any(v is not None for v in values.values()) or logo is not None:
+        with writing(ctx, "club", "club settings", create=True) as store:
+            set_club(store, logo=logo, **values)
+    store = ctx.store()
+    kept = sorted({c["season"] for c in store.competitions()} - {(season or "").strip()})
+    if season is not None and kept:  # the past is frozen: published folders do not move
+        click.echo(f"note: existing competitions keep their season ({', '.join(kept)}); "
+                   "the new one applies to competitions created from now on", err=True)
+    settings = club_settings(store)
+    settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
+    click.echo(render([{"setting": k, "value": v} for k, v in settings.items()], ["setting", "value"], fmt)
+               if fmt != "json" else json.dumps(settings, ensure_ascii=False, indent=2))
+
+
+@click.command()
+@click.argument("outdir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--templates", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="A folder of templates that override the shipped ones (any subset).")
+@click.option("--language", help="Site language for this run (default: the club setting).")
+@pass_ctx
+def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | None) -> None:
+    """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR."""
+    from keizer.publish import publish as publish_site
+
+    result = publish_site(ctx.store(), outdir, templates, language)
+    click.echo(f"published {', '.join(result.seasons)} to {outdir}: {len(result.written)} files written, "
+               f"{result.unchanged} unchanged")
+
+
+# -- season JSON --------------------------------------------------------------
+
+
+@click.command("import")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--name", help="Competition name (default: the file's).")
+@click.option("--system", type=click.Choice(["keizer", "swiss", "roundrobin"]),
+              help="TRF: import as this system (default: keizer for keizer's own export, else from the file).")
+@click.option("--preset", type=click.Choice(list(PRESETS)), help="Keizer from TRF or CSV: the preset (classic).")
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Keizer from TRF or CSV: override a setting.")
+@click.option("--dry-run", is_flag=True, help="Rounds CSV: show the plan and the new members without writing.")
+@pass_ctx
+def import_(ctx: Context, file: Path, name: str | None, system: str | None, preset: str | None,
+            sets: tuple[str, ...], dry_run: bool) -> None:
+    """Import a season JSON file, a FIDE TRF file, a rounds CSV or a KeizerForClubs
+    database (.s3db) as a new competition.
+
+    A TRF round-robin becomes a round-robin group, any other TRF tournament a Swiss
+    event ranked by points and the file's tie-break list; with --system keizer (the
+    default for keizer's own export of a Keizer competition) a Keizer competition.
+    A CSV of rounds (round;date;white;black;result) becomes a Keizer competition.
+    """
+    from keizer.cli import switch as cli_switch
+    from keizer.formats.rounds_csv import header_kind
+
+    from keizer.formats.kfc import looks_like_kfc
+    from keizer.operations.setup import parse_sets
+
+    raw = file.read_bytes()
+    if looks_like_kfc(raw, file):
+        from keizer.cli.kfc import import_kfc
+
+        cli_switch.refuse_options("kfc", system, preset, sets, dry_run)
+        import_kfc(ctx, file, name, writing)
+        return
+    if file.suffix.lower() == ".csv" or header_kind(raw[:4096].decode("utf-8", "replace")):
+        cli_switch.refuse_options("csv", system, preset, sets, dry_run)
+        cli_switch.import_rounds(ctx, file, raw, name, preset or "classic", parse_sets(sets), dry_run, writing)
+        return
+    if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
+        cli_switch.refuse_options("trf", system, preset, sets, dry_run)
+        _import_trf(ctx, file, name, system, preset, parse_sets(sets))
+        return
+    cli_switch.refuse_options("json", system, preset, sets, dry_run)
+    from keizer.formats.season_json import decode, load_season, member_data
+    from keizer.operations import members as member_ops
+
+    try:
+        data = decode(raw)
+    except FormatError as e:
+        raise FormatError(f"{file.name}: {e}") from None
+    season = load_season(data)
+    extra = member_data(data)
+    preset = data.get("settings", {}).get("preset", "classic") if isinstance(data.get("settings"), dict) else "classic"
+    added: list[str] = []
+    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        comp_id = comp_ops.import_season(store, season, name, preset, tell=added.append, rating_list=extra.rating_list)
+        added += member_ops.store_season_member_data(store, comp_id, extra)
+    click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
+    for line in added:
+        click.echo(line)
+
+
+def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,
+                overrides: dict[str, str] | None = None) -> None:
+    from keizer.formats.trf import read
+    from keizer.formats.trf_keizer import is_keizer_export
+    from keizer.points import season_of
+    from keizer.tiebreaks import Scoring, System, recommended_for
+
+    t = read(file)
+    if force == "keizer" or (force is None and not t.is_team and is_keizer_export(t)):
+        from keizer.cli.switch import import_trf_keizer
+
+        import_trf_keizer(ctx, file, t, name, preset or "classic", overrides or {}, writing)
+        return
+    if preset or overrides:
+        raise StoreError("--preset and --set are for a Keizer competition: add --system keizer")
+    if t.is_team:
+        from keizer.operations.teamevent import import_team_tournament
+
+        with writing(ctx, "import", f"import {file.name}", create=True) as store:
+            import_team_tournament(store, t, name)
+        kind = "team Swiss" if t.system is System.SWISS else "team event"
+        click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
+        return
+    season = season_of(t)
+    system = force or ("roundrobin" if t.system is System.ROUND_ROBIN else "swiss")
+    scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
+    # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
+    # for this file (which knows whether its ratings can be relied on).
+    settings = {**comp_ops.POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
+    if system == "swiss":  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
+        from keizer.pairing.swiss import initial_colour_of
+
+        settings |= {"rounds": max(t.rounds, len(season.rounds)),
+                     "initial_colour": initial_colour_of(t).value,
+                     "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
+    comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
+    added: list[str] = []
+    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
+    click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
+    for line in added:
+        click.echo(line)
+
+
+@click.command()
+@click.option("--format", "fmt", type=click.Choice(["json", "trf"]), default="json", show_default=True)
+@click.option("--trf-version", type=click.Choice(["TRF26", "TRF16"]), default="TRF26", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="File (default: stdout).")
+@pass_ctx
+def export(ctx: Context, fmt: str, trf_version: str, output: Path | None) -> None:
+    """Export the competition as season JSON, or as a FIDE TRF file (all games, e.g. for a rating report)."""
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    season = store.load_season(comp_id)
+    if fmt == "trf":
+        text = _trf_text(store, comp_id, season, trf_version)
+        done = season.completed_rounds()
+        left = [g for r in season.rounds[done:] for g in r.games if g.result is not None]
+        if left:  # TRF holds complete rounds only
+            click.echo(f"warning: round {done + 1} is not complete; its {len(left)} result(s) are not in the file",
+                       err=True)
+    else:
+        from keizer.formats.season_json import dump
+        from keizer.operations import members as member_ops
+
+        text = json.dumps(dump(season, store.preset(comp_id), member_ops.season_member_data(store, comp_id)),
+                          ensure_ascii=False, indent=1) + "\n"
+    if output:
+        output.write_text(text, encoding="utf-8", newline="")
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
+    from dataclasses import replace as with_
+
+    from keizer.formats.trf import dump
+    from keizer.points import GAMES_ONLY, tournament
+    from keizer.tiebreaks import System
+
+    if store.system(comp_id) == "team":
+        from keizer.operations.teamevent import team_trf
+
+        return team_trf(store, comp_id, version)
+    upto = season.completed_rounds()
+    label: tuple[str, ...] = ()
+    extra: tuple[str, ...] = ()
+    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
+        rules = comp_ops.stored_points_rules(store, comp_id)
+        t = with_(tournament(season, upto, rules.system, rules.scoring), tiebreaks=rules.tiebreaks)
+        settings = store.system_settings(comp_id)
+        if settings.get("rounds"):  # a Swiss: the planned rounds (142) and the initial colour (152 / XXC)
+            t = with_(t, rounds=max(int(settings["rounds"]), upto))
+            black = settings.get("initial_colour") == "black"
+            extra = (("152 B" if black else "152 W") if version == "TRF26" else
+                     ("XXC black1" if black else "XXC white1"),)
+    else:  # a Keizer season: its games scored by games only (rating reports), labelled as what it is
+        t = tournament(season, upto, System.SWISS, GAMES_ONLY)
+        label = ("092 Individual: Keizer (club competition; game points only)",)
+    dates = sorted(r.date for r in season.rounds[:upto] if r.date)
+    info = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
+    dated = tuple(r.date for r in season.rounds[:upto])
+    return dump(with_(t, info=label + info + extra, dates=dated if any(dated) else ()), version)
+
+
+COMMANDS = (club, publish, import_, export)

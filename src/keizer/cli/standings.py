@@ -1,0 +1,147 @@
+"""``keizer standings`` and ``keizer history``: what a competition's results add up to.
+
+A thin view over :mod:`keizer.operations.standings`; a cup's standing is its bracket
+(:func:`show_bracket`, also ``keizer knockout bracket``), a team event's is shown by
+:mod:`keizer.cli.teams`.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+import click
+
+from keizer.cli.base import Context, format_option, pass_ctx
+from keizer.cli.params import ROUND_OR_ZERO
+from keizer.operations import competition as comp_ops
+from keizer.operations import standings as standings_ops
+from keizer.output import json_number, number, render
+from keizer.store import Store
+
+
+@click.command()
+@click.option("--round", "round_no", type=ROUND_OR_ZERO, help="Standing after this round (default: the last played).")
+@click.option("--category", help="Only players of this category.")
+@format_option
+@pass_ctx
+def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str) -> None:
+    """The Keizer standing: rank, value, score, games, W/D/L, percentage."""
+    store = ctx.store()
+    comp_id = ctx.comp(store)["id"]
+    season = store.load_season(comp_id)
+    upto = standings_ops.checked_round(season, round_no)
+    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
+        _points_standings(store, comp_id, season, upto, fmt)
+        return
+    if store.system(comp_id) == "knockout":
+        show_bracket(store, comp_id, fmt)
+        return
+    if store.system(comp_id) == "team":
+        from keizer.cli.teams import show_team_standings
+
+        show_team_standings(store, comp_id, round_no, fmt)
+        return
+    standing, rows, values = standings_ops.keizer_standing(season, upto, category)
+    for row in rows:
+        if values:
+            row["tiebreaks"] = {k: None if v is None else json_number(Fraction(v)) for k, v in values[row["id"]].items()}
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    decimals = season.settings.decimals
+    table = [
+        {**r, "name": r["name"] + (" (withdrawn)" if r["withdrawn"] else ""),
+         "score": number(Fraction(r["score_exact"]), decimals), "value": number(Fraction(r["value_exact"]), decimals),
+         "%": number(Fraction(r["percentage_exact"]) * 100, 0) if r["percentage_exact"] else ""}
+        for r in rows
+    ]
+    if fmt == "table":
+        click.echo(f"{season.name} — standing after round {standing.round}")
+    codes = list(next(iter(values.values()))) if values else []
+    for row in table:
+        row.update({code: "" if row["tiebreaks"][code] is None else number(Fraction(row["tiebreaks"][code]), 2)
+                    for code in codes})
+    click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%", *codes], fmt))
+
+
+def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -> None:
+    rules, exact = standings_ops.points_rows(store, comp_id, season, upto)
+    tiebreaks = rules.tiebreaks
+    rows = [{**r, "points": json_number(r["points"]),
+             "tiebreaks": {k: None if v is None else json_number(Fraction(v)) for k, v in r["tiebreaks"].items()}}
+            for r in exact]
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    table = [{**{k: v for k, v in r.items() if k != "tiebreaks"}, "points": number(Fraction(r["points"]), 2),
+              **{tb: "" if v is None else number(Fraction(v), 2) for tb, v in r["tiebreaks"].items()}}
+             for r in rows]
+    if fmt == "table":
+        click.echo(f"{season.name} — standing after round {upto}")
+    click.echo(render(table, ["rank", "start_no", "name", "points", "games", "wins", "draws", "losses",
+                              *tiebreaks], fmt))
+
+
+@click.command()
+@click.argument("player_ref")
+@click.option("--round", "round_no", type=ROUND_OR_ZERO, help="As priced in the standing after this round.")
+@format_option
+@pass_ctx
+def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> None:
+    """A player's rounds: opponent, colour, result, value used and points earned."""
+    store = ctx.store()
+    found = standings_ops.player_history(store, ctx.comp(store)["id"], player_ref, round_no)
+    if found["kind"] == "points":
+        _points_history(found, fmt)
+        return
+    decimals = found["decimals"]
+    lines = found["rounds"]
+    rows = [{**line, "value_used": json_number(line["value_used"]), "factor": str(line["factor"]),
+             "points": json_number(line["points"])} for line in lines]
+    if fmt == "json":
+        click.echo(json.dumps({"id": found["id"], "name": found["name"], "round": found["round"],
+                               "rank": found["rank"], "score": json_number(found["score"]),
+                               "own_value": json_number(found["own_value"]), "rounds": rows},
+                              ensure_ascii=False, indent=2))
+        return
+    table = [{**r, "value_used": number(Fraction(l["value_used"]), decimals), "points": number(l["points"], decimals)}
+             for r, l in zip(rows, lines)]
+    if fmt == "table":
+        click.echo(f"{found['name']} — rank {found['rank']}, score {number(found['score'], decimals)} "
+                   f"after round {found['round']}")
+        click.echo(f"own value {number(found['own_value'], decimals)}")
+    click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "value_used", "factor", "points"], fmt))
+
+
+def _points_history(found: dict[str, Any], fmt: str) -> None:
+    """A round-robin or Swiss player's rounds: opponent, colour, result, points, running total."""
+    rows = [{**r, "points": json_number(r["points"]), "total": json_number(r["total"])} for r in found["rounds"]]
+    if fmt == "json":
+        click.echo(json.dumps({"id": found["id"], "name": found["name"], "round": found["round"],
+                               "rank": found["rank"], "points": json_number(found["points"]), "rounds": rows},
+                              ensure_ascii=False, indent=2))
+        return
+    if fmt == "table":
+        click.echo(f"{found['name']} — rank {found['rank']}, {number(found['points'])} points "
+                   f"after round {found['round']}")
+    table = [{**r, "points": number(Fraction(r["points"])), "total": number(Fraction(r["total"]))} for r in rows]
+    click.echo(render(table, ["round", "kind", "opponent", "colour", "result", "points", "total"], fmt))
+
+
+def show_bracket(store: Store, comp_id: int, fmt: str) -> None:
+    from keizer.operations import cup
+
+    _, states, season = cup.cup_state(store, comp_id)
+    names = {p.id: p.name for p in season.players}
+    rows = [{"round": m.round, "match": m.index, "top": names.get(m.top, ""), "bottom": names.get(m.bottom, ""),
+             "winner": names.get(m.winner, ""), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
+             "winner_id": m.winner} for m in states]
+    if fmt == "json":
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        click.echo(render(rows, ["round", "match", "top", "bottom", "winner", "how"], fmt))
+
+
+COMMANDS = (standings, history)
