@@ -6,8 +6,9 @@
    sample club and for a 600-player 52-round season: p50 and p95 over repeated requests.
 2. Load: `keizer serve` on 127.0.0.1 over the sample club plus a Keizer competition with
    one board per phone, paired, with result links; PHONES clients report their board's
-   result through its link over and over (each report replaces the last) while SCREENS
-   clients poll the venue screen's JSON, for SECONDS seconds, bounded and self-stopping.
+   result through its link every REPORT_EVERY seconds (each report replaces the last) while
+   SCREENS clients poll the venue screen's JSON every POLL_EVERY seconds (20, as venue.js),
+   for SECONDS seconds, bounded and self-stopping.
    Reports requests per second, p50/p95 latency, errors, and lost writes (a board whose
    stored report is not the last one its phone was told was stored).
 """
@@ -116,7 +117,7 @@ def load_db(folder: Path, boards: int) -> tuple[Path, int, dict[int, str]]:
     return db, comp_id, codes
 
 
-def load(seconds: float, phones: int, screens: int) -> None:
+def load(seconds: float, phones: int, screens: int, report_every: float = 5.0, poll_every: float = 20.0) -> None:
     """PHONES players report their board's result through its link, again and again (a new
     result each time, replacing the last); SCREENS venue screens poll.  Afterwards every
     board must hold the last result its phone was told was stored."""
@@ -167,21 +168,20 @@ def load(seconds: float, phones: int, screens: int) -> None:
                         with lock:
                             acknowledged[board] = result
                     n += 1
-                    time.sleep(0.5)
+                    time.sleep(report_every)
 
-            def screen() -> None:
+            def screen(k: int) -> None:
+                time.sleep(poll_every * k / max(1, screens))  # screens switched on one after another
                 while time.monotonic() < stop:
                     timed(lambda: urllib.request.urlopen(f"{base}/c/{comp_id}/venue.json", timeout=30).read())
-                    time.sleep(1.0)
+                    time.sleep(poll_every)
 
             threads = [threading.Thread(target=phone, args=item) for item in codes.items()]
-            threads += [threading.Thread(target=screen) for _ in range(screens)]
-            began = time.monotonic()
+            threads += [threading.Thread(target=screen, args=(k,)) for k in range(screens)]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join(seconds + 120)
-            took = time.monotonic() - began
         finally:
             server.terminate()
             server.wait(10)
@@ -190,7 +190,7 @@ def load(seconds: float, phones: int, screens: int) -> None:
         stored = {r["board"]: r["result"] for r in store.board_reports(comp_id, number) if r["side"] == "white"}
         store.close()
         lost = [b for b, result in acknowledged.items() if stored.get(b) != result]
-        print(f"  {len(latencies)} requests in {took:.0f} s: {len(latencies) / took:.0f}/s; "
+        print(f"  {len(latencies)} requests in {seconds:.0f} s: {len(latencies) / seconds:.0f}/s; "
               f"p50 {statistics.median(latencies):.0f} ms, p95 {percentile(latencies, 95):.0f} ms; "
               f"errors {len(errors)}; lost writes {len(lost)} of {len(acknowledged)} boards")
         for e in errors[:5]:
@@ -203,14 +203,17 @@ def main() -> None:
     parser.add_argument("--phones", type=int, default=50)
     parser.add_argument("--screens", type=int, default=200)
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--report-every", type=float, default=5.0, help="seconds between a phone's reports")
+    parser.add_argument("--poll-every", type=float, default=20.0, help="seconds between a screen's polls (venue.js: 20)")
     args = parser.parse_args()
     print("render time, sample club (Keizer, 41 members, 30 rounds):")
     render_times(ROOT / "sample_club.db", 1, args.runs)
     with tempfile.TemporaryDirectory() as tmp:
         print("render time, 600 players, 52 rounds:")
         render_times(big_season(Path(tmp)), 1, max(3, args.runs // 10))
-    print(f"load: {args.phones} phones entering results, {args.screens} venue screens polling, {args.seconds:.0f} s:")
-    load(args.seconds, args.phones, args.screens)
+    print(f"load: {args.phones} phones reporting every {args.report_every:g} s, {args.screens} venue screens "
+          f"polling every {args.poll_every:g} s, {args.seconds:.0f} s:")
+    load(args.seconds, args.phones, args.screens, args.report_every, args.poll_every)
 
 
 if __name__ == "__main__":

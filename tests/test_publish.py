@@ -178,7 +178,7 @@ def test_every_template_string_is_translated(lang):
     with catalog_path(lang).open("rb") as f:
         catalog = read_po(f, locale=lang)
     translated = {m.id for m in catalog if m.id and m.string}
-    assert template_messages() == translated
+    assert template_messages() <= translated  # the app's strings too: tests/test_app_translations.py
 
 
 def test_club_settings_logo_and_own_templates(tmp_path):

@@ -276,3 +276,33 @@ def test_a_pairing_that_differs_from_the_proposal_is_said(tmp_path, capsys):
     cli(capsys, db, "-c", "1", "attend", "-e", "Ingrid Müller")  # meanwhile, on the CLI
     page = post(client, "/c/1/pairing/store", form)
     assert "round 31 paired" in text(page) and "differs from the one proposed" in text(page)
+
+
+def test_a_round_robin_is_drawn_from_the_pairing_page_as_the_cli_draws_it(tmp_path, capsys):
+    """`keizer roundrobin draw`, by lot: the app's draw gives a Berger schedule of every round,
+    the number of rounds the CLI would make, and refuses once a result is in."""
+    from keizer.store import Store
+
+    app, db = sample_app(tmp_path)
+    for name in ("Anna", "Bram", "Cor", "Dirk", "Eva"):
+        run(capsys, db, "member", "add", f"{name} <b>Groep</b>")
+    code, _, err = run(capsys, db, "competition", "create", "Meerkamp B", "--system", "roundrobin")
+    assert code == 0, err
+    comp_id = Store.open(db).competition("Meerkamp B")["id"]
+    for name in ("Anna", "Bram", "Cor", "Dirk", "Eva"):
+        run(capsys, db, "-c", "Meerkamp B", "player", "add", f"{name} <b>Groep</b>")
+    client = client_with_csrf(app)
+    page = client.get(f"/c/{comp_id}/pairing")
+    assert "Draw the numbers by lot" in text(page)
+    page = post(client, f"/c/{comp_id}/pairing/draw", {"first_date": "2026-09-01", "every": "14"})
+    assert "5 rounds scheduled" in text(page)  # five players: five rounds, one bye each
+    store = Store.open(db)
+    rounds = store.load_season(comp_id).rounds
+    assert [r.date for r in rounds] == ["2026-09-01", "2026-09-15", "2026-09-29", "2026-10-13", "2026-10-27"]
+    assert all(len(r.games) == 2 for r in rounds)
+    store.close()
+    run(capsys, db, "-c", "Meerkamp B", "result", "--round", "1", "1=1-0")
+    before = digest(db)
+    page = post(client, f"/c/{comp_id}/pairing/draw", {})
+    assert "error:" in text(page) and digest(db) == before
+    assert "Draw the numbers" not in text(client.get(f"/c/{comp_id}/pairing"))

@@ -113,3 +113,20 @@ def test_an_arbiter_may_watch(tmp_path, capsys):
         session["user"] = "scheids"
     assert client.get("/c/1/venue").status_code == 200
     assert client.get("/c/1/venue.json").status_code == 200
+
+
+def test_the_venue_data_is_computed_once_per_change_of_the_database(tmp_path, capsys, monkeypatch):
+    """Many screens poll: the JSON is made again only after a write (here the CLI's)."""
+    from keizer.web.views import venue as venue_view
+
+    app, db = sample_app(tmp_path)
+    client = app.test_client()
+    made = []
+    real = venue_view.screen_data
+    monkeypatch.setattr(venue_view, "screen_data", lambda comp_id: made.append(comp_id) or real(comp_id))
+    first = client.get("/c/3/venue.json").get_json()
+    assert client.get("/c/3/venue.json").get_json() == first and made == [3]
+    code, _, err = run(capsys, db, "-c", "3", "result", "1=1-0")
+    assert code == 0, err
+    after = client.get("/c/3/venue.json").get_json()
+    assert made == [3, 3] and after != first

@@ -1166,6 +1166,17 @@ class Store:
     def remove_user(self, user_id: int) -> None:
         self.conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
 
+def generation(path: Path) -> tuple[int, ...]:
+    """A number that changes with every committed write to the database file: SQLite's
+    file change counter (bytes 24–27 of the header, raised by every commit in the
+    rollback-journal mode keizer uses), with the file's modification time.  Lets a page
+    that many clients poll (the venue screen) be computed once per change."""
+    with open(path, "rb") as f:
+        header = f.read(28)
+    wal = Path(f"{path}-wal")  # another program may have switched the file to WAL mode
+    extra = (wal.stat().st_mtime_ns, wal.stat().st_size) if wal.exists() else (0, 0)
+    return int.from_bytes(header[24:28], "big"), os.stat(path).st_mtime_ns, *extra
+
 def busy_timeout() -> float:
     """Seconds to wait for another writer: ``$KEIZER_BUSY_TIMEOUT``, else :data:`BUSY_TIMEOUT`."""
     text = os.environ.get("KEIZER_BUSY_TIMEOUT", "").strip()

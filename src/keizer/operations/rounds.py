@@ -311,6 +311,7 @@ class PairingState:
     closed: bool
     finished: str | None  # why no further round can be paired (a Swiss's planned rounds are played)
     results_in: bool  # the open round has a result already (no unpairing)
+    any_result: bool  # some round has a result (a round-robin can no longer be drawn again)
     players: tuple[tuple[str, str], ...]  # (key, name) of the players active in the open round, by name
     in_pairing: tuple[tuple[str, str], ...]  # (key, name) of the players in the open round's pairing, by name
     boards: tuple[int, ...]  # the open round's boards
@@ -339,6 +340,7 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
         system=system, number=target.number, paired=target.paired, shown=shown,
         weekly=system in ("keizer", "swiss"), closed=is_closed(comp), finished=finished,
         results_in=bool(rnd and any(g.result is not None for g in rnd.games)),
+        any_result=any(g.result is not None for r in season.rounds for g in r.games),
         players=by_name(p.id for p in season.players if p.active_in(target.number)),
         in_pairing=by_name(pairing_keys) if target.paired else (),
         boards=tuple(g.board for g in rnd.games) if rnd and target.paired else ())

@@ -102,6 +102,31 @@ def unpair(comp_id: int) -> Any:
     return back(url_for("pairing.index", comp_id=comp_id))
 
 
+@bp.route("/c/<int:comp_id>/pairing/draw", methods=["POST"])
+def draw(comp_id: int) -> Any:
+    """``keizer roundrobin draw [--first-date D] [--every N]``: the Berger numbers by lot and
+    every round of the schedule (allowed until the first result)."""
+    first = _date(request.form.get("first_date", ""))
+    every = _number(request.form.get("every") or "7", "the days between rounds", 365) or 7
+    with writing("roundrobin draw", "round-robin draw") as s:
+        competition(comp_id, write=True)
+        _numbered, seed = comp_ops.draw_round_robin(s, comp_id, None, (), first, every)
+        rounds = len(s.round_numbers(comp_id))
+    flash(f"numbers by lot (seed {seed}); {rounds} rounds scheduled", "ok")
+    return back(url_for("pairing.index", comp_id=comp_id))
+
+
+def _date(text: str) -> Any:
+    from datetime import date
+
+    if not text.strip():
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise StoreError(f"the date of round 1 must be a date like 2026-09-08, not {text.strip()!r}") from None
+
+
 @bp.route("/c/<int:comp_id>/pairing/forbid", methods=["POST"])
 def forbid(comp_id: int) -> Any:
     """``keizer forbid A B [--remove]``."""

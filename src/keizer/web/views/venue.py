@@ -9,7 +9,9 @@ Anyone logged in may watch it (an arbiter too).  The data is
 from __future__ import annotations
 
 import json
+import threading
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, get_template_attribute
@@ -17,9 +19,15 @@ from markupsafe import Markup
 
 from keizer.operations.venue import venue
 from keizer.output import json_number
+from keizer.store import generation
 from keizer.web.context import competition, render, store
 
 bp = Blueprint("venue", __name__)
+
+#: The last venue.json per (database, competition, language), with the database generation
+#: it was made from: a hundred screens polling one competition cost one computation per change.
+_made: dict[tuple[str, int, str], tuple[tuple[int, ...], str]] = {}
+_lock = threading.Lock()
 
 
 @bp.route("/c/<int:comp_id>/venue")
@@ -30,8 +38,18 @@ def screen(comp_id: int) -> Any:
 
 @bp.route("/c/<int:comp_id>/venue.json")
 def data(comp_id: int) -> Response:
-    competition(comp_id)
-    body = json.dumps(screen_data(comp_id), ensure_ascii=False, default=_number, separators=(",", ":"))
+    db = current_app.config["KEIZER_DB"]
+    key = (db, comp_id, current_app.jinja_env.globals["lang"]())
+    now = generation(Path(db))
+    with _lock:
+        made = _made.get(key)
+    if made is not None and made[0] == now:
+        body = made[1]
+    else:
+        competition(comp_id)
+        body = json.dumps(screen_data(comp_id), ensure_ascii=False, default=_number, separators=(",", ":"))
+        with _lock:
+            _made[key] = (now, body)
     response = current_app.response_class(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -1,0 +1,219 @@
+"""The web app speaks the club's language: every string of templates/app/*.html (and of the
+published site's templates/*.html) is translated in every catalog, and so is every word the
+app's Python code passes to ``_()`` as a variable (navigation labels, roles, systems, kinds…)."""
+
+from __future__ import annotations
+
+import ast
+import glob
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from jinja2.ext import babel_extract
+
+from keizer import model, settings
+from keizer.formats import rating_lists
+from keizer.operations import accounts, notices, rounds, setup
+from keizer.operations import competition as competition_ops
+from keizer.operations import standings as standings_ops
+from keizer.pairing.outcome import ENGLISH
+from keizer.publish.i18n import LANGUAGES, catalog_path, translations
+from keizer.store import Store
+from keizer.web.views import MAIN_NAV, comp_tabs
+from keizer.web.views.competitions import SYSTEM_LABELS
+from test_cli import run
+from web_helpers import sample_app, text
+
+ROOT = Path(__file__).resolve().parents[1]
+SYSTEMS = ("keizer", "swiss", "roundrobin", "knockout", "team")
+OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def extract(pattern: str) -> tuple[set[str], int]:
+    """The msgids of the templates (as ``pybabel extract`` with babel.cfg finds them), and how
+    many ``_(variable)`` calls they hold (the extractor cannot see what those say)."""
+    ids, variables = set(), 0
+    for f in sorted(glob.glob(str(ROOT / "templates" / pattern))):
+        with open(f, "rb") as fh:
+            for _, _, msg, _ in babel_extract(fh, ["_", "gettext", "ngettext"], [], {
+                    "trim_blocks": "true", "lstrip_blocks": "true", "extensions": "jinja2.ext.i18n"}):
+                first = msg if isinstance(msg, str) or msg is None else msg[0]
+                if first is None:
+                    variables += 1
+                else:
+                    ids.add(first)
+    return ids, variables
+
+
+def _strings(node: ast.AST) -> set[str]:
+    return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def _assigned(func, name: str) -> set[str]:
+    """The string constants a function assigns to ``name`` (also in tuple assignments)."""
+    found = set()
+    for node in ast.walk(ast.parse(inspect.getsource(func))):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                pairs = (zip(target.elts, node.value.elts) if isinstance(target, ast.Tuple)
+                         and isinstance(node.value, ast.Tuple) else [(target, node.value)])
+                found |= {v for t, value in pairs if isinstance(t, ast.Name) and t.id == name
+                          for v in _strings(value)}
+    return found
+
+
+def _returned_by(func, inner: str) -> set[str]:
+    """The string constants the nested function ``inner`` of ``func`` returns."""
+    for node in ast.walk(ast.parse(inspect.getsource(func))):
+        if isinstance(node, ast.FunctionDef) and node.name == inner:
+            return {v for r in ast.walk(node) if isinstance(r, ast.Return) and r.value for v in _strings(r.value)}
+    raise AssertionError(f"{func.__name__} has no function {inner}")
+
+
+def _sample_kinds() -> set[str]:
+    """The ``kind`` of every crosstable cell and history row of the sample club's weekly
+    competitions (what crosstable.html and player.html pass to ``_()``)."""
+    kinds = set()
+    store = Store.open(ROOT / "sample_club.db")
+    try:
+        for comp in store.competitions():
+            if comp["system"] not in ("keizer", "swiss", "roundrobin"):
+                continue
+            table = standings_ops.crosstable(store, comp["id"], None)
+            kinds |= {c["kind"] for r in table["rows"] for c in r.get("cells", ()) if isinstance(c, dict)}
+            for p in store.players(comp["id"])[:12]:
+                try:
+                    history = standings_ops.player_history(store, comp["id"], p["key"], None)
+                except Exception:  # e.g. withdrawn and off the ladder: not a page the app shows
+                    continue
+                kinds |= {r["kind"] for r in history["rounds"]}
+                kinds |= {r["colour"] for r in history["rounds"] if r["colour"]}
+    finally:
+        store.close()
+    return kinds
+
+
+def dynamic_words() -> set[str]:
+    """Every value the app's templates pass to ``_()`` as a variable, from the Python code."""
+    words = {label for _e, label, _k, _o in MAIN_NAV}  # base.html: _(label)
+    words |= {label for system in SYSTEMS for _e, label, _k in comp_tabs({"system": system, "id": 1})}
+    words |= set(accounts.ROLES)  # base.html, users.html: _(user.role), _(r)
+    words |= set(SYSTEM_LABELS.values())  # competitions.html: _(systems[e.system]), _(label)
+    words |= set(SYSTEM_LABELS)  # settings.html: _(comp.system)
+    words |= set(setup.SCHEDULES)  # teams.html: _(ev.schedule)
+    words |= set(notices.WEEKDAYS) | {notices.VIA_LINK}  # member_links.html: _(d), _(n.via)
+    words |= {"excused", "unexcused"}  # notice status and the late_notice setting (notices.py)
+    words |= set(settings.ATTENDANCE_DEFAULTS)  # attendance.html: _(r.default)
+    words |= _assigned(rounds.attendance_sheet, "why_not")  # attendance.html: _(sheet.why_not)
+    words |= _returned_by(competition_ops.initial_order_rows, "how")  # settings.html: _(o.placed)
+    words |= {label for _c, _r, label in rating_lists.COLUMNS.values()}  # members_import.html: _(todo.id_label)
+    words |= {"FIDE", "national"}  # members_import.html: _(todo.list_name) (RatingImport.list_name)
+    # crosstable.html _(c.kind), player.html _(r.kind) and _(r.colour)
+    words |= {a.value for a in model.Absence} | {c.value for c in model.Colour}
+    words |= {"game", "forfeit", "external", "present", "late", "withdrawn", "not_joined", "not joined", "absent",
+              "requested bye"}
+    # standing_table.html, print_standings.html: _(r.how), a knock-out explanation of one fixed part
+    words |= {text for text in ENGLISH.values() if "{" not in text and text[:1].isalpha()}
+    return words
+
+
+def catalog(lang: str):
+    with catalog_path(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def test_the_code_words_are_found():
+    words = dynamic_words()
+    for word in ("Competitions", "Change log", "Attendance", "Venue screen", "Cup", "officer", "arbiter",
+                 "Knock-out cup", "crepaux", "monday", "member link", "absent", "the competition is closed",
+                 "entered later", "federation id", "bye", "to play"):
+        assert word in words
+    _, variables = extract("app/*.html")
+    assert variables > 20  # the app templates do pass words computed in Python to _()
+
+
+def test_the_sample_clubs_kinds_are_listed():
+    assert _sample_kinds() <= dynamic_words() | extract("app/*.html")[0]
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_app_string_is_translated(lang):
+    site, _ = extract("*.html")
+    app, _ = extract("app/*.html")
+    words = dynamic_words()
+    cat = catalog(lang)
+    translated = {m.id if isinstance(m.id, str) else m.id[0] for m in cat
+                  if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string)}
+    assert not (app - translated), f"untranslated in {lang}: {sorted(app - translated)}"
+    assert not (words - translated), f"untranslated in {lang}: {sorted(words - translated)}"
+    assert site | app | words == translated  # nothing stale either
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_translations_keep_their_placeholders(lang):
+    for m in catalog(lang):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        wanted = set(re.findall(r"%\(\w+\)s", ids[-1]))
+        for s in strings:
+            assert set(re.findall(r"%\(\w+\)s", s)) == wanted, (m.id, s)
+            assert "%" not in re.sub(r"%\(\w+\)s", "", s), (m.id, s)  # newstyle gettext formats every string
+        if isinstance(m.id, tuple):
+            assert len(strings) == 2 and all(strings), m.id
+
+
+def test_the_template_of_the_catalogs_holds_every_message():
+    with (ROOT / "src" / "keizer" / "locale" / "keizer.pot").open("rb") as f:
+        pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
+    assert extract("*.html")[0] | extract("app/*.html")[0] | dynamic_words() == pot
+
+
+def _nav_links(body: str) -> list[str]:
+    navs = re.findall(r'<nav class="(?:main-nav|tabs)".*?</nav>', body, flags=re.S)
+    return [re.sub(r"<[^>]+>", "", a).strip() for nav in navs for a in re.findall(r"<a [^>]*>(.*?)</a>", nav, re.S)]
+
+
+def test_the_app_speaks_dutch(tmp_path, capsys):
+    app, db = sample_app(tmp_path)
+    code, _out, err = run(capsys, db, "club", "--language", "nl")
+    assert code == 0, err
+    client = app.test_client()
+    nl = translations("nl")
+    english = {label for _e, label, _k, _o in MAIN_NAV} | {"Club evening"}
+    english |= {label for _e, label, _k in comp_tabs({"system": "keizer", "id": 1})}
+
+    home = client.get("/")
+    assert home.status_code == 200
+    body = home.get_data(as_text=True)
+    assert '<html lang="nl">' in body
+    page = text(home)
+    assert "Clubavond" in page and "Aanwezigheid" in page and "Indeling" in page and "Keizercompetitie" in page
+    links = _nav_links(body)
+    assert {"Clubavond", "Competities", "Leden", "Wijzigingen", "Publiceren", "Gebruikers"} <= set(links)
+    assert not english & set(links), english & set(links)
+
+    attendance = client.get("/c/1/attendance")
+    assert attendance.status_code == 200
+    body = attendance.get_data(as_text=True)
+    page = text(attendance)
+    assert "Aanwezigheid" in page and "ronde" in page.lower()
+    assert "Aanwezigheid van ronde" in page  # the save button: "Save attendance of round %(n)s"
+    links = _nav_links(body)
+    tabs = {nl.gettext(label) for _e, label, _k in comp_tabs({"system": "keizer", "id": 1})}
+    assert tabs <= set(links) and "Zaalscherm" in links and "Kruistabel" in links
+    assert not english & set(links), english & set(links)
+    main = re.sub(r"<[^>]+>", " ", body.split('<main id="main">', 1)[1])  # (the <title> comes from the view)
+    for word in ("Save attendance", "Find a player", "not marked yet", "Attendance", "Pairing", "Results"):
+        assert word not in main
+
+
+def test_english_stays_english(tmp_path):
+    app, _db = sample_app(tmp_path)
+    page = text(app.test_client().get("/c/1/attendance"))
+    assert "Attendance" in page and "Aanwezigheid" not in page
+
