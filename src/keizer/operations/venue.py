@@ -16,19 +16,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from keizer.model import Season
-from keizer.operations.competition import POINTS_SYSTEMS, open_round, stored_points_rules
+from keizer.operations.competition import POINTS_SYSTEMS, stored_points_rules
+from keizer.operations.rounds import pairing_list, pairings_round
 from keizer.store import Store, StoreError
 
-
-def shown_round(season: Season) -> int | None:
-    """The round ``keizer pairings`` shows by default: the open round once paired, else
-    the last paired round; None while nothing is paired."""
-    paired = [r.number for r in season.rounds if r.games or r.byes]
-    target = open_round(season)
-    if target.paired:
-        return target.number
-    return paired[-1] if paired else None
+#: What the screen shows of a board of the pairing list (points before the round: Swiss, round-robin).
+_BOARD = ("board", "white", "black", "result", "white_points", "black_points")
 
 
 def venue(store: Store, comp_id: int) -> dict[str, Any]:
@@ -50,14 +43,12 @@ def venue(store: Store, comp_id: int) -> dict[str, Any]:
 def _weekly(store: Store, comp_id: int, system: str, data: dict[str, Any]) -> None:
     season = store.load_season(comp_id)
     names = {p.id: p.name for p in season.players}
-    number = shown_round(season)
     last = season.completed_rounds()
-    if number is not None:
-        rnd = season.rounds[number - 1]
-        data["round"], data["date"] = number, rnd.date
-        data["boards"] = [{"board": g.board, "white": names[g.white], "black": names[g.black],
-                           "result": g.result.value if g.result else None} for g in rnd.games]
-        data["byes"] = [names[p] for p in rnd.byes]
+    if any(r.games or r.byes for r in season.rounds):  # the round and list `keizer pairings` shows
+        listing = pairing_list(store, comp_id, season, pairings_round(season))
+        data["round"], data["date"] = listing["round"], listing["date"]
+        data["boards"] = [{k: row[k] for k in _BOARD if k in row} for row in listing["rows"]]
+        data["byes"] = [names[p] for p in listing["byes"]]
     data["standing_round"] = last
     if system in POINTS_SYSTEMS:
         from keizer.points import points_standing
@@ -67,13 +58,6 @@ def _weekly(store: Store, comp_id: int, system: str, data: dict[str, Any]) -> No
                                   scoring=rules.scoring)
         data["standing"] = [{"rank": e.rank, "name": names[e.player], "points": e.points, "games": e.games}
                             for e in entries]
-        if number is not None and number >= 1:  # points before the round, as on the pairing list
-            before = {e.player: e.points for e in points_standing(season, [], rules.edition, number - 1,
-                                                                   system=rules.system, scoring=rules.scoring)}
-            keys = {g.board: (g.white, g.black) for g in season.rounds[number - 1].games}
-            for row in data["boards"]:
-                white, black = keys[row["board"]]
-                row["white_points"], row["black_points"] = before[white], before[black]
     else:
         from keizer.scoring import compute_standings
 
