@@ -30,7 +30,7 @@ if CHROMIUM is None:
         raise RuntimeError("CI needs Chromium for the browser tests; .ci/run installs Debian's chromium")
     pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
-from playwright.sync_api import Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 
 def _free_port() -> int:
@@ -185,7 +185,6 @@ def _flash(page: Page) -> str:
 
 def _flash_says(page: Page, *words: str) -> None:
     """The page's message says all these words (waiting for the page that a click loads)."""
-    from playwright.sync_api import expect
 
     for word in words:
         expect(page.locator(".flashes").first).to_contain_text(word, ignore_case=True)
@@ -247,7 +246,12 @@ def test_a_club_evening_by_clicking_and_typing(server, browser, size):
         boxes = page.locator("#results-form input[id^=r]")
         assert boxes.count() == len(rnd.games)
         boxes.first.click()
-        for k in range(len(rnd.games)):  # one key per board: it saves and moves on
+        caption = page.locator("#standing-fragment .standing-caption")
+        assert caption.inner_text() == f"Provisional standing: round 31 with 0 of {len(rnd.games)} results in"
+        page.keyboard.type(keys[0])  # board 1: the standing beside the grid counts it at once
+        expect(caption).to_contain_text(f"with 1 of {len(rnd.games)} results in")
+        w.shot("evening-5-results-one-in")
+        for k in range(1, len(rnd.games)):  # one key per board: it saves and moves on
             page.keyboard.type(keys[k % 3])
         expected = {"1": "1-0", "0": "0-1", "=": "1/2-1/2"}
         for _ in range(100):  # each result is saved as it is typed
@@ -256,6 +260,7 @@ def test_a_club_evening_by_clicking_and_typing(server, browser, size):
                 break
             page.wait_for_timeout(100)
         assert [g.result.value for g in rnd.games] == [expected[keys[k % 3]] for k in range(len(rnd.games))]
+        expect(caption).to_have_text("Standing after round 31")  # complete: the final standing
         w.shot("evening-5-results")
 
         page.goto(server.url + "/c/1/results?round=30")
@@ -285,8 +290,7 @@ def test_a_club_evening_by_clicking_and_typing(server, browser, size):
 
         page.goto(server.url + "/publish")
         page.get_by_role("button", name=re.compile("Publish")).click()
-        from playwright.sync_api import expect
-
+    
         expect(page.locator(".flash.ok")).to_contain_text("files written")
         assert (server.db.parent / "site" / "index.html").exists()
         w.shot("evening-7-published")

@@ -48,6 +48,19 @@ def extract(pattern: str) -> tuple[set[str], int]:
     return ids, variables
 
 
+def extract_views() -> set[str]:
+    """The msgids of the app's Python code (page titles and what the views say: ``_("…")``),
+    as ``pybabel extract`` with babel.cfg finds them."""
+    from babel.messages.extract import extract as babel_extract_python
+
+    ids = set()
+    for f in sorted((ROOT / "src" / "keizer" / "web").rglob("*.py")):
+        with f.open("rb") as fh:
+            for _, msg, _, _ in babel_extract_python("python", fh, {"_": None}):
+                ids.add(msg if isinstance(msg, str) else msg[0])
+    return ids
+
+
 def _strings(node: ast.AST) -> set[str]:
     return {n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
 
@@ -149,7 +162,9 @@ def test_every_app_string_is_translated(lang):
                   if m.id and (all(m.string) if isinstance(m.string, tuple) else m.string)}
     assert not (app - translated), f"untranslated in {lang}: {sorted(app - translated)}"
     assert not (words - translated), f"untranslated in {lang}: {sorted(words - translated)}"
-    assert site | app | words == translated  # nothing stale either
+    views = extract_views()
+    assert not (views - translated), f"untranslated in {lang}: {sorted(views - translated)}"
+    assert site | app | words | views == translated  # nothing stale either
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
@@ -170,7 +185,13 @@ def test_translations_keep_their_placeholders(lang):
 def test_the_template_of_the_catalogs_holds_every_message():
     with (ROOT / "src" / "keizer" / "locale" / "keizer.pot").open("rb") as f:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
-    assert extract("*.html")[0] | extract("app/*.html")[0] | dynamic_words() == pot
+    assert extract("*.html")[0] | extract("app/*.html")[0] | dynamic_words() | extract_views() == pot
+
+
+def test_the_views_own_words_are_found():
+    views = extract_views()
+    assert {"Club evening", "round %(n)s: nothing changed", "logged out", "undone: %(what)s"} <= views
+    assert len(views) > 40
 
 
 def _nav_links(body: str) -> list[str]:
@@ -207,9 +228,21 @@ def test_the_app_speaks_dutch(tmp_path, capsys):
     tabs = {nl.gettext(label) for _e, label, _k in comp_tabs({"system": "keizer", "id": 1})}
     assert tabs <= set(links) and "Zaalscherm" in links and "Kruistabel" in links
     assert not english & set(links), english & set(links)
-    main = re.sub(r"<[^>]+>", " ", body.split('<main id="main">', 1)[1])  # (the <title> comes from the view)
+    assert "<title>Aanwezigheid · Interne competitie 2025-2026" in body  # the view's title, translated too
+    main = re.sub(r"<[^>]+>", " ", body.split('<main id="main">', 1)[1])
     for word in ("Save attendance", "Find a player", "not marked yet", "Attendance", "Pairing", "Results"):
         assert word not in main
+
+
+def test_what_a_view_says_after_a_change_is_in_dutch(tmp_path, capsys):
+    from web_helpers import client_with_csrf, post
+
+    app, db = sample_app(tmp_path)
+    assert run(capsys, db, "club", "--language", "nl")[0] == 0
+    page = post(client_with_csrf(app), "/c/3/results", {"round": "5", "r1": "", "was1": ""})
+    assert "ronde 5: niets gewijzigd" in text(page) and "nothing changed" not in text(page)
+    missing = app.test_client().get("/no/such/page")
+    assert missing.status_code == 404 and "die pagina bestaat hier niet" in text(missing)
 
 
 def test_english_stays_english(tmp_path):

@@ -534,3 +534,30 @@ def test_out_of_range_settings_say_so_briefly(played, capsys):
     bad(capsys, played, "competition", "settings", "--set", "excused=1e400", match="excused must be between 0 and 2")
     code, _, err = run(capsys, played, "competition", "settings", "--set", "excused=1e400")
     assert len(err) < 120
+
+
+def test_provisional_standing_of_the_round_being_played(club, capsys):
+    assert run(capsys, club, "attend", "--date", "2026-09-08")[0] == 0
+    code, out, err = run(capsys, club, "pair", "--format", "json")
+    assert code == 0, err
+    code, out, err = run(capsys, club, "standings", "--provisional")
+    assert code == 0 and out.startswith("Interne — provisional standing, round 1 (0 of 3 results in)"), out
+    assert run(capsys, club, "result", "1=1-0")[0] == 0
+    provisional = standings_json(capsys, club, "--provisional")
+    final = standings_json(capsys, club)  # still the standing before round 1
+    # Board 1's winner gains the loser's value (classic: a win earns the opponent's value); the
+    # loser and the boards still playing keep the score of the initial ranking (own value only).
+    pairs = json.loads(run(capsys, club, "pairings", "--format", "json")[1])["pairs"]
+    winner, loser = pairs[0]["white"], pairs[0]["black"]
+    got = {r["name"]: Fraction(r["score_exact"]) for r in provisional}
+    was = {r["name"]: Fraction(r["score_exact"]) for r in final}
+    value = {r["name"]: Fraction(r["value_exact"]) for r in final}
+    assert got[winner] == was[winner] + value[loser]
+    waiting = [loser] + [p[c] for p in pairs[1:] for c in ("white", "black")]
+    assert len(waiting) == 5 and all(got[n] == was[n] for n in waiting)
+    code, _, err = run(capsys, club, "standings", "--provisional", "--round", "0")
+    assert code != 0 and err.strip() == "error: --provisional shows the round being played; leave out --round"
+    assert run(capsys, club, "result", "2=0-1", "3=1/2-1/2")[0] == 0
+    code, out, err = run(capsys, club, "standings", "--provisional")
+    assert code == 0 and "no round is being played: round 1 is the last complete one" in err
+    assert standings_json(capsys, club, "--provisional") == standings_json(capsys, club)

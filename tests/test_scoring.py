@@ -451,3 +451,55 @@ def test_tiebreak_values_are_shown_for_fide_lists():
     # Hand-computed above: SB(p2) = 1¼, SB(p4) = 1¾; p1 beat p2 and p3, drew p4 (1): 1 + 1½ + ½ = 3.
     assert values["p2"]["SB"] == F(5, 4) and values["p4"]["SB"] == F(7, 4) and values["p1"]["SB"] == 3
     assert tiebreak_values(three_rounds(results, "rating"), compute_standings(three_rounds(results, "rating"))[3]) == {}
+
+
+# -- the provisional standing of the round in progress ---------------------------------
+
+
+def _open_boards(s, rng: random.Random):
+    """The season with results removed from some games of its last round (at least one)."""
+    last = s.rounds[-1]
+    games = list(last.games)
+    picked = set(rng.sample(range(len(games)), rng.randint(1, len(games))))
+    opened = tuple(replace(g, result=None) if k in picked else g for k, g in enumerate(games))
+    return replace(s, rounds=(*s.rounds[:-1], replace(last, games=opened))), {games[k] for k in picked}
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 10), rounds=st.integers(1, 5),
+       model=st.sampled_from(["per-round", "frozen"]),
+       preset=st.sampled_from(["classic", "keizerforclubs", "knsb-sixths", "sharly"]))
+def test_provisional_standing_is_the_final_one_less_the_open_boards(seed, n, rounds, model, preset):
+    # Per-round and frozen pricing value every game of the round by the standing before it, so
+    # a board still playing costs its players exactly what it will earn them: nothing else moves.
+    rng = random.Random(seed)
+    s = random_season(rng, n, rounds, recalculation=model)
+    s = replace(s, settings=Settings.from_preset(preset, {"rematch_gap": 0, "recalculation": model}))
+    if not s.rounds[-1].games:
+        return
+    final = compute_standings(s)[-1]
+    opened, open_games = _open_boards(s, rng)
+    assert opened.round_in_progress() == len(s.rounds)
+    with pytest.raises(ValueError, match="has not been played"):
+        compute_standings(opened, len(s.rounds))
+    provisional = compute_standings(opened, provisional=True)[-1]
+    assert provisional.round == len(s.rounds)
+    pending = {p: g for g in open_games for p in (g.white, g.black)}
+    for e in final.entries:
+        earned = next(line.points for line in round_scores(s, final, e.player) if line.round == len(s.rounds))
+        got = provisional.entry(e.player)
+        assert got.score == e.score - (earned if e.player in pending else 0)
+        assert got.games == e.games - (e.player in pending and pending[e.player].played_on_board)
+    # The history says which boards are still being played, with their opponents.
+    for p, g in pending.items():
+        line = round_scores(opened, provisional, p)[-1]
+        assert (line.kind, line.opponent, line.points) == ("pending", g.opponent_of(p), 0)
+
+
+def test_provisional_standing_without_a_round_in_progress_is_the_standing():
+    s = season(rounds=[{"games": [("p1", "p2", "1-0")]}, {"games": [("p1", "p2", None)]}])
+    assert s.round_in_progress() == 2
+    assert compute_standings(s, 1, provisional=True) == compute_standings(s)
+    complete = season(rounds=[{"games": [("p1", "p2", "1-0")]}])
+    assert complete.round_in_progress() is None
+    assert compute_standings(complete, provisional=True) == compute_standings(complete)

@@ -74,8 +74,13 @@ def test_a_proposal_writes_nothing_and_storing_it_equals_keizer_pair(tmp_path, c
     shown = text(page)
     assert "Proposed pairing of round 31" in shown and "not stored yet" in shown
     names = {k: name for name, k in keys(db, 1).items()}
-    for pair in dry["pairs"]:  # each board with its reason, as --explain says it
-        assert f"{pair['board']} {names[pair['white']]} {names[pair['black']]} {pair['reason']}" in shown
+    # Each board with both players' rank and value in the standing before the round, and its
+    # reason as --explain says it.
+    ranked = {r["id"]: r for r in json.loads(cli(capsys, other, "-c", "1", "standings", "--format", "json"))}
+    for pair in dry["pairs"]:
+        w, b = ranked[pair["white"]], ranked[pair["black"]]
+        assert (f"{pair['board']} {w['rank']} {names[pair['white']]} {w['value']} {b['value']} "
+                f"{names[pair['black']]} {b['rank']} {pair['reason']}") in shown
     if dry["bye"]:
         assert f"Bye: {names[dry['bye']]}" in shown
     for line in dry["bent"]:
@@ -110,7 +115,9 @@ def test_fixed_pairs_and_the_bye_as_pair_fix_and_bye(tmp_path, capsys):
     page = post(client, "/c/1/pairing/propose", options)
     assert digest(db) == before
     shown = text(page)
-    assert re.search(r"\d+ Ingrid Müller Chloë O'Brien", shown) and re.search(r"\d+ Gert de Groot Jan Smits", shown)
+    # board, White's rank, White, White's value, Black's value, Black, Black's rank
+    assert re.search(r"\d+ \d+ Ingrid Müller \d+ \d+ Chloë O'Brien \d+", shown)
+    assert re.search(r"\d+ \d+ Gert de Groot \d+ \d+ Jan Smits \d+", shown)
     assert "Bye: Usha Dijkstra" in shown
     form = hidden_fields(page, "/c/1/pairing/store")
     assert form["fix_white"] == options["fix_white"] and form["bye"] == [options["bye"]]

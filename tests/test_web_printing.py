@@ -4,6 +4,7 @@ sheet to sign and the standing, for the sample club's Keizer, Swiss and round-ro
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -67,11 +68,16 @@ def test_a_cup_prints_its_attendance_sheet_and_says_what_else(club):
     assert digest(db) == before
 
 
-def test_the_keizer_pairing_list_shows_the_round_its_boards_and_who_is_absent(club):
-    app, _ = club
+def test_the_keizer_pairing_list_shows_the_round_its_boards_and_who_is_absent(club, capsys):
+    app, db = club
     page = text(app.test_client().get("/c/1/print/pairings"))
     assert "Chess club" in page and "Interne competitie 2025-2026" in page and "Pairings · round 31" in page
-    assert "15 Kees Bakker – Wouter van der Meer" in page
+    # Each player's rank and value in the standing before the round (what a win against them earns).
+    code, out, _ = run(capsys, db, "-c", "1", "standings", "--format", "json")
+    ranked = {r["name"]: r for r in json.loads(out)}
+    kees, wouter = ranked["Kees Bakker"], ranked["Wouter van der Meer"]
+    assert (f"15 {kees['rank']} Kees Bakker {kees['value']} – {wouter['value']} Wouter van der Meer "
+            f"{wouter['rank']}") in page
     assert "Not playing: Cor Peters (excused)" in page and "Lars van Dijk (unexcused)" in page
 
 

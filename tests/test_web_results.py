@@ -3,6 +3,7 @@ the same operation and messages as ``keizer result``."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -115,9 +116,41 @@ def test_the_form_and_the_json_endpoint_give_what_the_cli_gives(tmp_path, capsys
     assert standings_json(capsys, json_db) == expected
     assert pairings_json(capsys, json_db, 5) == pairings_json(capsys, cli_db, 5)
     # The standing fragment the script reloads after each save.
-    fragment = client.get(f"/c/{ROUND_ROBIN}/standings?part=table", headers=JSON)
+    fragment = client.get(f"/c/{ROUND_ROBIN}/standings?part=table&provisional=1", headers=JSON)
     assert fragment.status_code == 200 and "Standing after round 5" in text(fragment)
     assert "<html" not in fragment.get_data(as_text=True)
+
+
+def _points_of(fragment) -> dict[str, str]:
+    """Name → points of the standing fragment's rows."""
+    rows = re.findall(r'<a href="[^"]*">([^<]+)</a></td>\s*<td class="num">([^<]+)</td>', fragment.get_data(as_text=True))
+    return {html.unescape(name): points for name, points in rows}
+
+
+def test_the_standing_beside_the_grid_counts_each_result_as_it_arrives(tmp_path, capsys):
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    url = f"/c/{ROUND_ROBIN}/standings?part=table&provisional=1"
+    before = client.get(url)
+    assert "Provisional standing: round 5 with 0 of 3 results in" in text(before)
+    after_4 = {r["name"]: r["points"] for r in standings_json(capsys, db)}
+    assert {name: float(p.replace(",", ".").replace("½", ".5")) for name, p in _points_of(before).items()} == after_4
+    white = pairings_json(capsys, db, 5)["pairs"][0]["white"]
+    json_post(client, f"/c/{ROUND_ROBIN}/results", {"round": "5", "r1": "1", "was1": ""})
+    one_in = client.get(url)
+    assert "Provisional standing: round 5 with 1 of 3 results in" in text(one_in)
+    points = {name: float(p.replace(",", ".").replace("½", ".5")) for name, p in _points_of(one_in).items()}
+    assert points[white] == after_4[white] + 1
+    assert {n: v for n, v in points.items() if n != white} == {n: v for n, v in after_4.items() if n != white}
+    # The CLI shows the same provisional standing; the final standing is still round 4's.
+    code, out, err = run(capsys, db, "-c", "3", "standings", "--provisional", "--format", "json")
+    assert code == 0, err
+    assert {r["name"]: r["points"] for r in json.loads(out)} == points
+    assert {r["name"]: r["points"] for r in standings_json(capsys, db)} == after_4
+    # The standings page says a round is being played and links the provisional standing.
+    page = client.get(f"/c/{ROUND_ROBIN}/standings")
+    assert "Round 5 is being played: the provisional standing (1 of 3 results in)" in text(page)
+    assert "Standing after round 4" in text(page)
 
 
 def test_every_one_key_notation_and_the_cli_notations(tmp_path, capsys):
@@ -183,7 +216,8 @@ def test_refusals_show_the_cli_message_and_change_nothing(tmp_path, capsys, fiel
     assert message in text(page)
     assert digest(db) == before  # board 1's result went back with the refusal: one transaction
     reply = json_post(client, f"/c/{ROUND_ROBIN}/results", {"round": "5", **fields, **was})
-    assert reply.status_code == 400 and reply.get_json() == {"error": message}
+    # The grid's script gets the refusal as an answer, not as a failed request (no console error).
+    assert reply.status_code == 200 and reply.get_json() == {"error": message}
     assert digest(db) == before
 
 
@@ -195,7 +229,7 @@ def test_a_result_entered_meanwhile_is_not_overwritten(tmp_path, capsys):
     assert code == 0, err
     before = digest(db)
     reply = json_post(client_with_csrf(app), f"/c/{ROUND_ROBIN}/results", {"round": "5", "r1": "1", "was1": ""})
-    assert reply.status_code == 400
+    assert reply.status_code == 200
     assert reply.get_json()["error"] == "error: board 1 of round 5 already has 0-1; use --correct to change it"
     assert digest(db) == before
 

@@ -251,3 +251,14 @@ class Season:
                 break
             last = rnd.number
         return last
+
+    def round_in_progress(self) -> int | None:
+        """The round being played: the one after the last complete round, when it is paired
+        (its games made, nobody waiting to be paired) and some board still has no result."""
+        number = self.completed_rounds() + 1
+        if number > len(self.rounds):
+            return None
+        rnd = self.rounds[number - 1]
+        if rnd.number != number or rnd.present or not rnd.games or rnd.is_complete:
+            return None
+        return number

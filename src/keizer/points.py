@@ -89,6 +89,40 @@ def points_standing(season: Season, tiebreaks: Sequence[str], edition: Edition =
     )
 
 
+def provisional_standing(season: Season, tiebreaks: Sequence[str], edition: Edition = Edition.FIDE_2026,
+                         lots_seed: int | None = None, system: System = System.ROUND_ROBIN,
+                         scoring: Scoring = ROUND_ROBIN_SCORING) -> tuple[PointsEntry, ...] | None:
+    """The standing as the round in progress stands (None when no round is in progress):
+    points with the results in so far — a board still playing earns nothing yet — and equal
+    points in the order of the last complete standing.  Tie-breaks wait for the round's
+    last result (a game still being played would count as an unplayed round), so the
+    entries carry none.
+
+    >>> from keizer.model import Game, Player, Result, Round, Season
+    >>> from keizer.settings import Settings
+    >>> players = tuple(Player(f"p{i}", f"P{i}", start_no=i) for i in (1, 2, 3, 4))
+    >>> r1 = Round(1, games=(Game(1, 1, "p1", "p2", Result.DRAW), Game(1, 2, "p3", "p4", Result.DRAW)))
+    >>> r2 = Round(2, games=(Game(2, 1, "p4", "p1"), Game(2, 2, "p2", "p3", Result.BLACK_WIN)))
+    >>> [(e.player, e.points) for e in provisional_standing(Season("g", Settings(), players, (r1, r2)), ["SB"])]
+    [('p3', Fraction(3, 2)), ('p1', Fraction(1, 2)), ('p2', Fraction(1, 2)), ('p4', Fraction(1, 2))]
+    """
+    number = season.round_in_progress()
+    if number is None:
+        return None
+    before = {e.player: e.rank for e in points_standing(season, tiebreaks, edition, number - 1, lots_seed,
+                                                          system, scoring)}
+    t = tournament(season, number, system, scoring)
+    by_number = {p.start_no: p.id for p in season.players}
+    points = {by_number[p.start_no]: sum((scoring.points(r.code) for r in p.results), Fraction(0))
+              for p in t.players}
+    order = sorted(points, key=lambda pid: (-points[pid], before[pid]))
+    counts = _counts(season, number)
+    ranks: list[int] = []
+    for k, pid in enumerate(order):
+        ranks.append(ranks[-1] if k and points[pid] == points[order[k - 1]] else k + 1)
+    return tuple(PointsEntry(pid, rank, points[pid], *counts[pid], {}) for pid, rank in zip(order, ranks))
+
+
 def _counts(season: Season, upto: int) -> dict[str, tuple[int, int, int, int]]:
     counts = {p.id: [0, 0, 0, 0] for p in season.players}
     for rnd in season.rounds[:upto]:

@@ -41,9 +41,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from keizer.model import Absence, Colour, ExternalResult, Game, Result, Season
 from keizer.settings import Settings
 
-# Kinds of a player's round, as shown in histories.
-GAME, FORFEIT, BYE, EXCUSED, UNEXCUSED, CLUB, EXTERNAL, LATE, WITHDRAWN = (
-    "game", "forfeit", "bye", "excused", "unexcused", "club", "external", "late", "withdrawn",
+# Kinds of a player's round, as shown in histories; "pending": a game of the round in
+# progress whose result is not in yet (a provisional standing counts it as nothing yet).
+GAME, FORFEIT, BYE, EXCUSED, UNEXCUSED, CLUB, EXTERNAL, LATE, WITHDRAWN, PENDING = (
+    "game", "forfeit", "bye", "excused", "unexcused", "club", "external", "late", "withdrawn", "pending",
 )
 
 
@@ -131,13 +132,29 @@ class _Item:
     external: ExternalResult | None = None
 
 
-def compute_standings(season: Season, upto: int | None = None) -> tuple[Standing, ...]:
-    """Standings after rounds 0…upto (default: the last completed round)."""
+def compute_standings(season: Season, upto: int | None = None, provisional: bool = False) -> tuple[Standing, ...]:
+    """Standings after rounds 0…upto (default: the last completed round).
+
+    ``provisional`` admits the round in progress (:meth:`Season.round_in_progress`): the
+    standing after it counts the results in so far, and a board still playing earns its
+    two players nothing yet.  Every other rule is the final one's, so once the last result
+    is in the provisional standing is the standing.
+
+    >>> from keizer.model import Player, Round, Game, Result, Season
+    >>> from keizer.settings import Settings
+    >>> players = tuple(Player(f"p{i}", f"P{i}", 2000 - i) for i in range(1, 5))
+    >>> r1 = Round(1, games=(Game(1, 1, "p1", "p2", Result.BLACK_WIN), Game(1, 2, "p3", "p4")))
+    >>> season = Season("demo", Settings.from_preset("classic", {"top": 10}), players, (r1,))
+    >>> [(e.player, e.score) for e in compute_standings(season, 1, provisional=True)[1].entries]
+    [('p2', Fraction(19, 1)), ('p1', Fraction(10, 1)), ('p3', Fraction(8, 1)), ('p4', Fraction(7, 1))]
+    """
     last = season.completed_rounds()
+    if provisional and season.round_in_progress() is not None:
+        last += 1
     if upto is None:
         upto = last
     if not 0 <= upto <= last:
-        raise ValueError(f"round {upto} has not been played (last complete round: {last})")
+        raise ValueError(f"round {upto} has not been played (last complete round: {season.completed_rounds()})")
     settings = season.settings
     # With withdrawn_opponent set, a standing after a withdrawal is computed as if
     # the withdrawn players had never been on the ladder: one chain per set.
@@ -281,6 +298,8 @@ def _items(
                 kind = LATE if rnd.number < player.joined else WITHDRAWN
                 factor = settings.late if kind == LATE else Fraction(0)
                 items[pid].append(_Item(kind, pid, factor))
+            elif game is not None and game.result is None:
+                items[pid].append(_Item(PENDING, None, Fraction(0), game=game))
             elif game is not None:
                 items[pid].append(_game_item(settings, pid, game, off))
             elif pid in rnd.external:
@@ -357,6 +376,8 @@ class _Stats:
 
     @staticmethod
     def _field(pid: str, it: _Item) -> str | None:
+        if it.kind == PENDING:
+            return None
         if it.game is not None:
             points = it.game.points_of(pid)
             if it.kind == FORFEIT:

@@ -263,16 +263,11 @@ def player_list(ctx: Context, fmt: str) -> None:
 @pass_ctx
 def player_set(ctx: Context, player_ref: str, category: str | None, joined: int | None, default: str | None) -> None:
     """Change a player's category, first round or default attendance."""
-    fields = {k: v for k, v in dict(category=category, joined=joined, default_attendance=default).items() if v is not None}
-    if not fields:
-        raise StoreError("nothing to change: give --category, --joined or --default")
+    from keizer.operations.setup import set_player
+
     with writing(ctx, "player set", f"set {player_ref}") as store:
-        comp_id = ctx.comp(store)["id"]
-        row = store.find_player(comp_id, player_ref)
-        if joined is not None:
-            comp_ops.check_joined(store, comp_id, row, joined)
-        store.update_player(row["id"], **fields)
-    click.echo(f"updated {row['name']}")
+        name, changed = set_player(store, ctx.comp(store)["id"], player_ref, category, joined, default)
+    click.echo(f"updated {name}: {', '.join(changed)}" if changed else f"{name}: nothing changed")
 
 
 @player.command("withdraw")

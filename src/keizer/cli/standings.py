@@ -18,22 +18,33 @@ from keizer.cli.params import ROUND_OR_ZERO
 from keizer.operations import competition as comp_ops
 from keizer.operations import standings as standings_ops
 from keizer.output import json_number, number, render
-from keizer.store import Store
+from keizer.store import Store, StoreError
 
 
 @click.command()
 @click.option("--round", "round_no", type=ROUND_OR_ZERO, help="Standing after this round (default: the last played).")
 @click.option("--category", help="Only players of this category.")
+@click.option("--provisional", is_flag=True,
+              help="While a round is being played: the standing with the results in so far.")
 @format_option
 @pass_ctx
-def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str) -> None:
+def standings(ctx: Context, round_no: int | None, category: str | None, provisional: bool, fmt: str) -> None:
     """The Keizer standing: rank, value, score, games, W/D/L, percentage."""
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
     season = store.load_season(comp_id)
     upto = standings_ops.checked_round(season, round_no)
+    running = None
+    if provisional:
+        if round_no is not None:
+            raise StoreError("--provisional shows the round being played; leave out --round")
+        running = standings_ops.progress(season)
+        if running is None:
+            click.echo(f"no round is being played: round {upto} is the last complete one", err=True)
+    caption = (f"provisional standing, round {running['round']} ({running['in']} of {running['of']} results in)"
+               if running else f"standing after round {upto}")
     if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
-        _points_standings(store, comp_id, season, upto, fmt)
+        _points_standings(store, comp_id, season, upto, fmt, caption, running is not None)
         return
     if store.system(comp_id) == "knockout":
         show_bracket(store, comp_id, fmt)
@@ -43,7 +54,8 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
 
         show_team_standings(store, comp_id, round_no, fmt)
         return
-    standing, rows, values = standings_ops.keizer_standing(season, upto, category)
+    standing, rows, values = standings_ops.keizer_standing(season, running["round"] if running else upto, category,
+                                                           provisional=running is not None)
     for row in rows:
         if values:
             row["tiebreaks"] = {k: None if v is None else json_number(Fraction(v)) for k, v in values[row["id"]].items()}
@@ -58,7 +70,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
         for r in rows
     ]
     if fmt == "table":
-        click.echo(f"{season.name} — standing after round {standing.round}")
+        click.echo(f"{season.name} — {caption}")
     codes = list(next(iter(values.values()))) if values else []
     for row in table:
         row.update({code: "" if row["tiebreaks"][code] is None else number(Fraction(row["tiebreaks"][code]), 2)
@@ -66,9 +78,13 @@ def standings(ctx: Context, round_no: int | None, category: str | None, fmt: str
     click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%", *codes], fmt))
 
 
-def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -> None:
-    rules, exact = standings_ops.points_rows(store, comp_id, season, upto)
-    tiebreaks = rules.tiebreaks
+def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str, caption: str,
+                      provisional: bool) -> None:
+    if provisional:
+        exact, tiebreaks = standings_ops.provisional_points_rows(store, comp_id, season), ()
+    else:
+        rules, exact = standings_ops.points_rows(store, comp_id, season, upto)
+        tiebreaks = rules.tiebreaks
     rows = [{**r, "points": json_number(r["points"]),
              "tiebreaks": {k: None if v is None else json_number(Fraction(v)) for k, v in r["tiebreaks"].items()}}
             for r in exact]
@@ -79,7 +95,7 @@ def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str) -
               **{tb: "" if v is None else number(Fraction(v), 2) for tb, v in r["tiebreaks"].items()}}
              for r in rows]
     if fmt == "table":
-        click.echo(f"{season.name} — standing after round {upto}")
+        click.echo(f"{season.name} — {caption}")
     click.echo(render(table, ["rank", "start_no", "name", "points", "games", "wins", "draws", "losses",
                               *tiebreaks], fmt))
 

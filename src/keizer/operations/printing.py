@@ -33,13 +33,15 @@ def paired_rounds(store: Store, comp_id: int) -> list[int]:
 def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
     """A round's pairing list (default: the round ``keizer pairings`` shows): ``round``,
     ``date``, ``time_control``, ``rows`` (board, white, black, result; Swiss and round-robin
-    also white_no/black_no and white_points/black_points before the round), ``byes``
-    (names), ``not_playing`` (text), ``numbers`` (whether rows carry pairing numbers)."""
+    also white_no/black_no and white_points/black_points before the round; Keizer
+    white_rank/black_rank and white_value/black_value), ``byes`` (names), ``not_playing``
+    (text), ``numbers`` (whether rows carry pairing numbers), ``ranks`` (Keizer ranks and values)."""
     system = require_weekly(store, comp_id, "pairing list")
     season = store.load_season(comp_id)
     number = pairings_round(season, round_no)
     listed = pairing_list(store, comp_id, season, number)
-    return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": system in POINTS_SYSTEMS}
+    return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": system in POINTS_SYSTEMS,
+            "ranks": system == "keizer"}
 
 
 def attendance_list(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:

@@ -199,8 +199,9 @@ def pairings_round(season: Season, round_no: int | None = None) -> int:
 
 def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dict[str, Any]:
     """A round's pairing list: boards, players, results; for a Swiss or a round-robin also the
-    pairing numbers and the points before the round.  Also the byes (keys), every player's name
-    and who is not playing (sorted text)."""
+    pairing numbers and the points before the round; for a Keizer competition each player's
+    rank, value and score in the standing before the round (what a win against them is worth).
+    Also the byes (keys), every player's name and who is not playing (sorted text)."""
     rnd = season.rounds[number - 1]
     names = {p.id: p.name for p in season.players}
     rows = [{"board": g.board, "white": names[g.white], "black": names[g.black],
@@ -218,6 +219,17 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
             row |= {"white_no": tpn[row["white_id"]], "white_points": json_number(before[row["white_id"]]),
                     "black_no": tpn[row["black_id"]], "black_points": json_number(before[row["black_id"]])}
         columns = ["board", "white_no", "white", "white_points", "result", "black_points", "black", "black_no"]
+    elif store.system(comp_id) == "keizer":
+        from keizer.scoring import compute_standings
+
+        before = {e.player: e for e in compute_standings(season, min(number - 1, season.completed_rounds()))[-1].entries}
+        for row in rows:
+            for side in ("white", "black"):
+                entry = before.get(row[f"{side}_id"])  # None: off the ladder (withdrawn_opponent)
+                row |= {f"{side}_rank": entry.rank if entry else None,
+                        f"{side}_value": json_number(entry.value) if entry else None,
+                        f"{side}_score": json_number(entry.score) if entry else None}
+        columns = ["board", "white_rank", "white", "white_value", "result", "black_value", "black", "black_rank"]
     not_playing = [f"{names[p]} ({why.value})" for p, why in rnd.absent.items() if why.value != "bye"]
     not_playing += [f"{names[p]} (external {result.value})" for p, result in rnd.external.items()]
     return {"round": number, "date": rnd.date, "time_control": rnd.time_control, "rows": rows,

@@ -187,6 +187,32 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
     return first, note
 
 
+def set_player(store: Store, comp_id: int, ref: str, category: str | None = None, joined: int | None = None,
+               default_attendance: str | None = None) -> tuple[str, list[str]]:
+    """``keizer player set``: a player's category, first round or default attendance (what an
+    unmarked player gets).  Returns the player's name and what changed ("first round 1 → 3");
+    nothing is written when nothing changes.  An empty category removes it."""
+    if category is None and joined is None and default_attendance is None:
+        raise StoreError("nothing to change: give --category, --joined or --default")
+    if default_attendance not in (None, "present", "absent"):
+        raise StoreError(f"the default attendance is present or absent, not {default_attendance!r}")
+    row = store.find_player(comp_id, ref)
+    fields: dict[str, Any] = {}
+    said = []
+    if category is not None and (category or None) != row["category"]:
+        fields["category"] = category or None
+        said.append(f"category {row['category'] or '(none)'} → {category or '(none)'}")
+    if joined is not None and joined != row["joined"]:
+        comp_ops.check_joined(store, comp_id, row, joined)
+        fields["joined"] = joined
+        said.append(f"first round {row['joined']} → {joined}")
+    if default_attendance is not None and default_attendance != row["default_attendance"]:
+        fields["default_attendance"] = default_attendance
+        said.append(f"default attendance {row['default_attendance'] or 'as the competition'} → {default_attendance}")
+    store.update_player(row["id"], **fields)
+    return row["name"], said
+
+
 def withdraw_player(store: Store, comp_id: int, ref: str) -> int:
     """Withdraw a player from the next round on; returns the last round they played."""
     number, _ = comp_ops.mark_attendance(store, comp_id, {}, withdrawn=[ref])

@@ -13,13 +13,16 @@ or ``number``, the app in the club's language).
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from keizer.model import Absence, Colour, Season
 from keizer.operations.competition import POINTS_SYSTEMS, PointsRules, stored_points_rules
 from keizer.output import json_number
 from keizer.scoring import Standing, compute_standings, round_scores, tiebreak_values
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.points import PointsEntry
 
 
 def checked_round(season: Season, round_no: int | None) -> int:
@@ -66,11 +69,12 @@ def standing_rows(season: Season, standing: Standing, category: str | None = Non
     return rows
 
 
-def keizer_standing(season: Season, upto: int, category: str | None = None
+def keizer_standing(season: Season, upto: int, category: str | None = None, provisional: bool = False
                     ) -> tuple[Standing, list[dict[str, Any]], dict[str, dict[str, Any]]]:
     """The standing after round ``upto``, its rows (:func:`standing_rows`) and each player's
-    tie-break values (exact; empty when the settings list none)."""
-    standing = compute_standings(season, upto)[-1]
+    tie-break values (exact; empty when the settings list none).  ``provisional``: ``upto`` may
+    be the round in progress (its open boards earn nothing yet)."""
+    standing = compute_standings(season, upto, provisional)[-1]
     return standing, standing_rows(season, standing, category), tiebreak_values(season, standing)
 
 
@@ -108,12 +112,26 @@ def points_rows(store: Store, comp_id: int, season: Season, upto: int) -> tuple[
     rules = stored_points_rules(store, comp_id)
     entries = points_standing(season, rules.tiebreaks, rules.edition, upto, rules.lots, system=rules.system,
                               scoring=rules.scoring)
+    return rules, _points_rows(season, entries)
+
+
+def _points_rows(season: Season, entries: Iterable[PointsEntry]) -> list[dict[str, Any]]:
     players = {p.id: p for p in season.players}
-    return rules, [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
-                    "name": players[e.player].name, "rating": players[e.player].rating,
-                    "points": e.points, "games": e.games, "wins": e.wins, "draws": e.draws,
-                    "losses": e.losses, "tiebreaks": dict(e.tiebreaks)}
-                   for e in entries]
+    return [{"rank": e.rank, "start_no": players[e.player].start_no, "id": e.player,
+             "name": players[e.player].name, "rating": players[e.player].rating,
+             "points": e.points, "games": e.games, "wins": e.wins, "draws": e.draws,
+             "losses": e.losses, "tiebreaks": dict(e.tiebreaks)}
+            for e in entries]
+
+
+def provisional_points_rows(store: Store, comp_id: int, season: Season) -> list[dict[str, Any]]:
+    """:func:`points_rows` while a round is in progress: points with the results in so far,
+    no tie-breaks yet (:func:`keizer.points.provisional_standing`)."""
+    from keizer.points import provisional_standing
+
+    rules = stored_points_rules(store, comp_id)
+    return _points_rows(season, provisional_standing(season, rules.tiebreaks, rules.edition, rules.lots,
+                                                     system=rules.system, scoring=rules.scoring) or ())
 
 
 def points_history(store: Store, comp_id: int, season: Season, key: str, upto: int) -> dict[str, Any]:
@@ -162,11 +180,26 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     return {"kind": "keizer", **keizer_history(season, key, upto, ref)}
 
 
+def progress(season: Season) -> dict[str, int] | None:
+    """The round in progress and how many of its boards have their result (None: no round
+    is in progress)."""
+    number = season.round_in_progress()
+    if number is None:
+        return None
+    games = season.rounds[number - 1].games
+    return {"round": number, "in": sum(g.result is not None for g in games), "of": len(games)}
+
+
 def standing_view(store: Store, comp_id: int, round_no: int | None = None,
-                  category: str | None = None) -> dict[str, Any]:
+                  category: str | None = None, provisional: bool = False) -> dict[str, Any]:
     """What ``keizer standings`` shows, for a page: ``kind`` (keizer, points, knockout,
     team, team_knockout), ``round`` (after which round), ``last`` (the last complete
-    round), ``codes`` (tie-break columns) and ``rows`` (exact values)."""
+    round), ``codes`` (tie-break columns) and ``rows`` (exact values).
+
+    Keizer, Swiss and round-robin standings also say which round is ``in_progress``
+    (:func:`progress`, or ``None``); with ``provisional`` (and no ``round_no``) that round's
+    standing with the results in so far is shown, and ``provisional`` is its progress
+    (``None`` whenever the standing shown is final)."""
     system = store.system(comp_id)
     if system == "knockout":
         from keizer.operations.cup import cup_state
@@ -195,18 +228,26 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
                 "codes": list(teamevent.tiebreak_labels(event)), "rows": rows, "note": None}
     season = store.load_season(comp_id)
     upto = checked_round(season, round_no)
+    in_progress = progress(season)
+    running = in_progress if provisional and round_no is None else None
     if system in POINTS_SYSTEMS:
+        if running is not None:
+            return {"kind": "points", "round": running["round"], "last": season.completed_rounds(), "codes": [],
+                    "rows": provisional_points_rows(store, comp_id, season), "decimals": 2, "provisional": running,
+                    "in_progress": in_progress}
         rules, rows = points_rows(store, comp_id, season, upto)
         return {"kind": "points", "round": upto, "last": season.completed_rounds(), "codes": list(rules.tiebreaks),
-                "rows": rows, "decimals": 2}
-    standing, rows, values = keizer_standing(season, upto, category)
+                "rows": rows, "decimals": 2, "provisional": None, "in_progress": in_progress}
+    if running is not None:
+        upto = running["round"]
+    standing, rows, values = keizer_standing(season, upto, category, provisional=running is not None)
     codes = list(next(iter(values.values()))) if values else []
     shown = [{**r, "score": Fraction(r["score_exact"]), "value": Fraction(r["value_exact"]),
               "percentage": Fraction(r["percentage_exact"]) * 100 if r["percentage_exact"] else None,
               "tiebreaks": {k: None if v is None else Fraction(v) for k, v in values.get(r["id"], {}).items()}}
              for r in rows]
     return {"kind": "keizer", "round": standing.round, "last": season.completed_rounds(), "codes": codes,
-            "rows": shown, "decimals": season.settings.decimals,
+            "rows": shown, "decimals": season.settings.decimals, "provisional": running, "in_progress": in_progress,
             "categories": sorted({p.category for p in season.players if p.category})}
 
 

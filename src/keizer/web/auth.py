@@ -25,7 +25,7 @@ from flask import Blueprint, Flask, current_app, flash, g, redirect, request, se
 from markupsafe import Markup, escape
 
 from keizer.operations import accounts
-from keizer.web.context import refuse, render, store
+from keizer.web.context import _, refuse, render, store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -160,12 +160,11 @@ def login() -> Any:
     if wait > 0:
         minutes = max(1, round(wait / 60))
         return render("app/login.html", status=429, next=target,
-                      error=f"error: too many failed logins; wait {minutes} minute{'s' if minutes > 1 else ''} "
-                            "and try again")
+                      error=_("error: too many failed logins; wait %(n)s minute(s) and try again", n=minutes))
     user = accounts.authenticate(store(), name, request.form.get("password", ""))
     if user is None:
         throttle.fail(*keys)
-        return render("app/login.html", status=401, next=target, error="error: wrong name or password")
+        return render("app/login.html", status=401, next=target, error=_("error: wrong name or password"))
     session.clear()  # a new session at login: no fixation
     session["user"] = user["name"]
     csrf_token()
@@ -175,5 +174,5 @@ def login() -> Any:
 @bp.route("/logout", methods=["POST"])
 def logout() -> Any:
     session.clear()
-    flash("logged out", "info")
+    flash(_("logged out"), "info")
     return redirect(url_for("auth.login"), code=303)

@@ -89,10 +89,15 @@ def wants_json() -> bool:
     return request.headers.get("X-Requested-With") == "keizer"
 
 
-def refuse(message: str, status: int = 400) -> Any:
-    """Show a refusal: on the form's page after a POST, as a page of its own after a GET."""
+def refuse(message: str, status: int = 400, bad_input: bool = False) -> Any:
+    """Show a refusal: on the form's page after a POST, as a page of its own after a GET.
+
+    The page's own script (the results grid) gets refused ``bad_input`` as a normal answer
+    (``{"error": …}`` with 200): the request worked, what was typed was refused, and the
+    browser logs no failed request.  Other refusals (a form without its token, a busy
+    database) keep their status."""
     if wants_json():
-        return {"error": message}, status
+        return {"error": message}, 200 if bad_input else status
     if request.method == "POST":
         flash(message, "error")
         return back()
@@ -130,7 +135,7 @@ def install(app: Flask) -> None:
     @app.errorhandler(SettingsError)
     @app.errorhandler(FormatError)
     def user_error(error: Exception) -> Any:
-        return refuse(f"error: {error}")
+        return refuse(f"error: {error}", bad_input=True)
 
     @app.errorhandler(sqlite3.Error)
     def database_error(error: sqlite3.Error) -> Any:
@@ -141,11 +146,33 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(404)
     def not_found(_error: Exception) -> Any:
-        return render("app/error.html", status=404, message="there is no such page here")
+        return render("app/error.html", status=404, message=_("there is no such page here"))
 
     @app.errorhandler(413)
     def too_large(_error: Exception) -> Any:
         return refuse("error: the file is too large (at most 64 MB)", 413)
+
+
+def language() -> str:
+    """The club's language (``keizer club --language``) for this request."""
+    if "lang" not in g:
+        try:
+            from keizer.publish import club_settings
+
+            g.lang = club_settings(store())["language"]
+        except USER_ERRORS:
+            g.lang = "en"
+    return g.lang
+
+
+def _(text: str, **values: Any) -> str:
+    """The app's own words (page titles, what a view says after a change) in the club's
+    language, from the site's catalogs; ``values`` fill the ``%(name)s`` placeholders.
+    The operations' one-line messages stay as the CLI says them."""
+    from keizer.publish.i18n import translations
+
+    translated = translations(language()).gettext(text)
+    return translated % values if values else translated
 
 
 def _install_language(app: Flask) -> None:
@@ -153,15 +180,7 @@ def _install_language(app: Flask) -> None:
     and number and date formats of the published site."""
     from keizer.publish.i18n import format_day, format_number, translations
 
-    def lang() -> str:
-        if "lang" not in g:
-            try:
-                from keizer.publish import club_settings
-
-                g.lang = club_settings(store())["language"]
-            except USER_ERRORS:
-                g.lang = "en"
-        return g.lang
+    lang = language
 
     def gettext(text: str) -> str:
         return translations(lang()).gettext(text)

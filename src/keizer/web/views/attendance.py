@@ -14,7 +14,7 @@ from keizer import limits
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
-from keizer.web.context import back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("attendance", __name__)
 
@@ -28,7 +28,7 @@ def index(comp_id: int) -> Any:
     round_no = _round_arg(request.args.get("round"))
     sheet = rounds_ops.attendance_sheet(store(), comp_id, round_no)
     return render("app/attendance.html", comp=comp, tab="attendance", nav="competitions",
-                  title=f"Attendance · {comp['name']}", sheet=sheet)
+                  title=f"{_('Attendance')} · {comp['name']}", sheet=sheet)
 
 
 def _mark(comp_id: int) -> Any:

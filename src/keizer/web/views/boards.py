@@ -14,7 +14,7 @@ from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
 from keizer.store import StoreError
 from keizer.web.auth import Throttle, officer_only, public
-from keizer.web.context import back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("boards", __name__)
 
@@ -33,7 +33,7 @@ def _board_response(page: tuple[str, int]) -> Any:
 
 
 def _board_refused(message: str = f"error: {board_ops.REFUSED}", status: int = 404) -> Any:
-    return _board_response(render("app/board_refused.html", status=status, title="Result link", message=message))
+    return _board_response(render("app/board_refused.html", status=status, title=_("Result link"), message=message))
 
 
 @bp.route("/b/<code>", methods=["GET", "POST"])
@@ -55,7 +55,7 @@ def board(code: str) -> Any:
         except board_ops.LinkRefused:
             throttle.fail(key)
             return _board_refused()
-        return _board_response(render("app/board.html", title="Result", board=found, code=code))
+        return _board_response(render("app/board.html", title=_("Result"), board=found, code=code))
     try:
         with writing("board report", "board report") as s:
             found = board_ops.board_for_code(s, code)
@@ -68,14 +68,14 @@ def board(code: str) -> Any:
     except board_ops.LinkRefused:
         throttle.fail(key)
         return _board_refused()
-    return _board_response(render("app/board_done.html", title="Result", done=done, code=code))
+    return _board_response(render("app/board_done.html", title=_("Result"), done=done, code=code))
 
 
 @bp.route("/c/<int:comp_id>/reports")
 def reports(comp_id: int) -> Any:
     """The officer's view of the results the players reported, board by board."""
     comp = competition(comp_id)
-    return render("app/board_reports.html", comp=comp, tab="results", title="Reported results",
+    return render("app/board_reports.html", comp=comp, tab="results", title=_("Reported results"),
                   view=board_ops.reports_view(store(), comp_id))
 
 
@@ -104,6 +104,6 @@ def reports_setting(comp_id: int) -> Any:
     with writing("board reports", f"reports_confirm={mode}") as s:
         competition(comp_id, write=True)
         board_ops.set_confirm_mode(s, comp_id, mode)
-    flash("two agreeing reports now enter the result at once" if mode == "both"
-          else "the officer now confirms each reported result", "ok")
+    flash(_("two agreeing reports now enter the result at once") if mode == "both"
+          else _("the officer now confirms each reported result"), "ok")
     return back()

@@ -14,7 +14,7 @@ from keizer import limits
 from keizer.operations import changes as change_ops
 from keizer.store import StoreError
 from keizer.web.auth import officer_only
-from keizer.web.context import render, store
+from keizer.web.context import _, render, store
 
 bp = Blueprint("changes", __name__)
 
@@ -29,7 +29,7 @@ def index() -> Any:
     except ValueError as e:
         raise StoreError(str(e)) from None
     rows = _shown(store().changes(limit))
-    return render("app/log.html", title="Change log", nav="log", changes=rows, limit=limit,
+    return render("app/log.html", title=_("Change log"), nav="log", changes=rows, limit=limit,
                   last=rows[0] if rows else None)
 
 
@@ -54,7 +54,7 @@ def undo() -> Any:
     if request.method == "GET":
         last = change_ops.last_change(store())
         rows = _shown(store().changes(SHOWN))
-        return render("app/log.html", title="Undo", nav="log", changes=rows, limit=SHOWN, last=last,
+        return render("app/log.html", title=_("Undo"), nav="log", changes=rows, limit=SHOWN, last=last,
                       confirm={"id": last["id"], "what": last["summary"], "when": when(last["at"]),
                                "by": last["origin"] or "", "command": last["command"]})
     try:
@@ -62,5 +62,5 @@ def undo() -> Any:
     except ValueError as e:
         raise StoreError(str(e)) from None
     what = change_ops.undo(store(), change_id)
-    flash(f"undone: {what}", "ok")
+    flash(_("undone: %(what)s", what=what), "ok")
     return redirect(url_for("changes.index"), code=303)

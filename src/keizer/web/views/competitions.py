@@ -16,7 +16,7 @@ from keizer.operations.evening import evening
 from keizer.settings import PRESETS
 from keizer.store import StoreError
 from keizer.web.auth import officer_only
-from keizer.web.context import back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("competitions", __name__)
 
@@ -28,7 +28,7 @@ SYSTEM_LABELS = {"keizer": "Keizer competition", "swiss": "Swiss tournament", "r
 @bp.route("/competitions")
 @officer_only
 def index() -> Any:
-    return render("app/competitions.html", title="Competitions", nav="competitions", evenings=evening(store()),
+    return render("app/competitions.html", title=_("Competitions"), nav="competitions", evenings=evening(store()),
                   presets=list(PRESETS), systems=SYSTEM_LABELS, schedules=setup.SCHEDULES,
                   cup_stages=setup.DEFAULT_CUP_STAGES)
 
@@ -104,7 +104,7 @@ def players(comp_id: int) -> Any:
     registered = {r["member_id"] for r in rows}
     others = [m for m in store().members() if m["id"] not in registered]
     return render("app/competitions_players.html", comp=comp, tab="settings", nav="competitions",
-                  title=f"Players · {comp['name']}", players=rows, others=others,
+                  title=f"{_('Players')} · {comp['name']}", players=rows, others=others,
                   weekly=comp["system"] in ("keizer", "swiss", "roundrobin"))
 
 
@@ -124,10 +124,42 @@ def add_players(comp_id: int) -> Any:
         first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category)
         names = [s.find_member(r)["name"] for r in refs]
         s.describe(f"register {', '.join(names)}")
-    flash(f"registered {len(refs)} player(s), from round {first}", "ok")
+    flash(_("registered %(n)s player(s), from round %(first)s", n=len(refs), first=first), "ok")
     if note:
         flash(note, "warning")
     return back(url_for("competitions.players", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/players/<int:player_id>", methods=["GET", "POST"])
+@officer_only
+def edit_player(comp_id: int, player_id: int) -> Any:
+    """``keizer player set PLAYER [--category C] [--joined N] [--default present|absent]``."""
+    comp = competition(comp_id)
+    found = [r for r in store().players(comp_id) if r["id"] == player_id]
+    if not found:
+        raise StoreError(f"there is no player {player_id} in {comp['name']}")
+    row = found[0]
+    default = store().settings(comp_id).default_attendance if comp["system"] == "keizer" else "present"
+    if request.method == "GET":
+        return render("app/competitions_player.html", comp=comp, tab="settings", nav="competitions",
+                      title=f"{row['name']} · {comp['name']}", player=row, competition_default=default,
+                      weekly=comp["system"] in ("keizer", "swiss"), keizer=comp["system"] == "keizer")
+    category = request.form.get("category")
+    if category is not None:
+        try:
+            category = limits.clean_text(category.strip(), "a category", limits.MAX_CATEGORY) if category.strip() else ""
+        except ValueError as e:
+            raise StoreError(str(e)) from None
+    joined = _whole("joined", "round", 1, limits.MAX_ROUNDS)
+    default_attendance = _text("default")
+    if row["default_attendance"] is None and default_attendance == default:
+        default_attendance = None  # the competition's default, left as it was: it keeps following the setting
+    with writing("player set", f"set {row['name']}") as s:
+        competition(comp_id, write=True)
+        name, changed = setup.set_player(s, comp_id, row["key"], category, joined, default_attendance)
+    flash(f"updated {name}: {', '.join(changed)}" if changed else _("%(name)s: nothing changed", name=name),
+          "ok" if changed else "info")
+    return redirect(url_for("competitions.players", comp_id=comp_id), code=303)
 
 
 @bp.route("/c/<int:comp_id>/players/withdraw", methods=["POST"])
@@ -140,7 +172,7 @@ def withdraw(comp_id: int) -> Any:
         name = s.find_player(comp_id, ref)["name"]
         last = setup.withdraw_player(s, comp_id, ref)
         s.describe(f"withdraw {name}")
-    flash(f"{name} withdrawn after round {last}", "ok")
+    flash(_("%(name)s withdrawn after round %(n)s", name=name, n=last), "ok")
     return back(url_for("competitions.players", comp_id=comp_id))
 
 
@@ -177,7 +209,7 @@ def settings(comp_id: int) -> Any:
         order, heading = comp_ops.initial_order_rows(s, comp_id)
     others = [c for c in s.competitions() if c["id"] != comp_id]
     return render("app/settings.html", comp=comp, tab="settings", nav="competitions",
-                  title=f"Settings · {comp['name']}", rows=rows, changeable=can, order=order,
+                  title=f"{_('Settings')} · {comp['name']}", rows=rows, changeable=can, order=order,
                   order_heading=heading, others=others, plan=setup.time_control_rows(s, comp_id),
                   started=s.started(comp_id))
 
@@ -191,7 +223,7 @@ def _change_settings(comp_id: int) -> Any:
         if sent is not None and sent.strip() != shown:
             overrides[name] = sent.strip()
     if not overrides:
-        flash("nothing changed", "info")
+        flash(_("nothing changed"), "info")
         return back(url_for("competitions.settings", comp_id=comp_id))
     summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
     with writing("competition settings", f"settings: {summary}") as s:

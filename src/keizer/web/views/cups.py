@@ -13,7 +13,7 @@ from keizer.operations import cup
 from keizer.operations import results as result_ops
 from keizer.operations.brackets import cup_overview
 from keizer.store import StoreError
-from keizer.web.context import back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("cups", __name__)
 
@@ -42,7 +42,7 @@ def draw(comp_id: int) -> Any:
     with writing("knockout draw", "cup draw") as s:
         comp = competition(comp_id, write=True)
         seeds = cup.draw_cup(s, comp["id"], order)
-    flash(f"round 1 created: {len(seeds)} entrants seeded", "ok")
+    flash(_("round 1 created: %(n)s entrants seeded", n=len(seeds)), "ok")
     return back()
 
 
@@ -66,7 +66,7 @@ def award(comp_id: int) -> Any:
         comp = competition(comp_id, write=True)
         cup.award(s, comp["id"], round_no, match, winner)
         name = s.find_player(comp["id"], winner)["name"]
-    flash(f"round {round_no} match {match} awarded to {name}", "ok")
+    flash(_("round %(n)s match %(match)s awarded to %(name)s", n=round_no, match=match, name=name), "ok")
     return back()
 
 
@@ -92,7 +92,7 @@ def enter_form_results(comp_id: int) -> Any:
             continue
         items.append(f"{board}={text if text or not stored.get(board) else 'clear'}")
     if not items:
-        flash(f"round {number}: no result was changed", "info")
+        flash(_("round %(n)s: no result was changed", n=number), "info")
         return back()
     parsed = result_ops.parse_items(items)
     correct = bool(request.form.get("correct"))

@@ -9,7 +9,7 @@ from flask import Blueprint, Response, current_app
 
 from keizer.operations.evening import evening as evening_status
 from keizer.web.auth import public
-from keizer.web.context import USER_ERRORS, render, store
+from keizer.web.context import _, USER_ERRORS, render, store
 
 bp = Blueprint("home", __name__)
 
@@ -32,7 +32,7 @@ def _club() -> dict[str, str]:
 
 @bp.route("/")
 def evening() -> Any:
-    return render("app/home.html", title="Club evening", nav="evening", evenings=evening_status(store()))
+    return render("app/home.html", title=_("Club evening"), nav="evening", evenings=evening_status(store()))
 
 
 @bp.route("/club.css")

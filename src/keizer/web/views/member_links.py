@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from keizer.operations import notices as notice_ops
 from keizer.web.auth import officer_only, public
-from keizer.web.context import back, render, store, writing
+from keizer.web.context import _, back, render, store, writing
 
 bp = Blueprint("member_links", __name__)
 
@@ -33,7 +33,7 @@ def member(token: str) -> Any:
         person = notice_ops.member_for_token(store(), token)
     except notice_ops.LinkRefused as refused:
         return _private(make_response(render("app/member_link_refused.html", status=refused.status,
-                                             message=f"error: {refused}", title="Personal link")))
+                                             message=f"error: {refused}", title=_("Personal link"))))
     today = _date.today()
     if request.method == "POST":
         absent = request.form.get("action") != "come"
@@ -47,11 +47,11 @@ def member(token: str) -> Any:
                 changed = notice_ops.withdraw_notice(s, person["id"], day, today)
         shown = _day(day)  # as the member reads a date, not 2026-10-14
         if absent:
-            flash(f"noted: you cannot come on {shown}" if changed
-                  else f"you had already said you cannot come on {shown}", "ok")
+            flash(_("noted: you cannot come on %(day)s", day=shown) if changed
+                  else _("you had already said you cannot come on %(day)s", day=shown), "ok")
         else:
-            flash(f"noted: you can come on {shown} after all" if changed else f"you had sent no notice for {shown}",
-                  "ok")
+            flash(_("noted: you can come on %(day)s after all", day=shown) if changed
+                  else _("you had sent no notice for %(day)s", day=shown), "ok")
         return _private(redirect(url_for("member_links.member", token=token), code=303))
     sent = {n["date"]: n for n in notice_ops.member_notices(store(), person["id"], today)}
     evenings = sorted(set(notice_ops.club_evenings(store(), today)) | set(sent))
@@ -77,7 +77,7 @@ def index() -> Any:
 
 def _member_links_page(new: dict[str, Any] | None = None) -> Any:
     today = _date.today()
-    return render("app/member_links.html", title="Personal links", nav="members", new=new,
+    return render("app/member_links.html", title=_("Personal links"), nav="members", new=new,
                   links=notice_ops.links(store()), notices=notice_ops.recent_notices(store(), today),
                   rules=notice_ops.notice_settings(store()), weekdays=notice_ops.WEEKDAYS, today=today.isoformat())
 
@@ -105,7 +105,7 @@ def member_link_revoke() -> Any:
     person = store().member(_member_id())
     with writing("member-link revoke", f"revoke the personal link of {person['name']}") as s:
         notice_ops.revoke_link(s, person["id"])
-    flash(f"the personal link of {person['name']} is revoked", "ok")
+    flash(_("the personal link of %(name)s is revoked", name=person["name"]), "ok")
     return back("/members/links")
 
 

@@ -25,7 +25,7 @@ from keizer import limits
 from keizer.operations import members as member_ops
 from keizer.store import StoreError
 from keizer.web.auth import officer_only
-from keizer.web.context import back, render, store, writing
+from keizer.web.context import _, back, render, store, writing
 
 bp = Blueprint("members", __name__)
 
@@ -36,7 +36,7 @@ _SESSION = "member_import"
 @bp.route("/members")
 @officer_only
 def index() -> Any:
-    return render("app/members.html", title="Members", nav="members", members=store().members())
+    return render("app/members.html", title=_("Members"), nav="members", members=store().members())
 
 
 def _rating(form: Any, key: str, what: str) -> int | None:
@@ -64,7 +64,7 @@ def add() -> Any:
         added = member_ops.add_member(s, fields["name"], fields["rating"], fields["fed_id"] or None,
                                       fields["fide_id"] or None, fields["fide_rating"],
                                       request.form.get("allow_duplicate") == "on")
-    flash(f"added member #{added['id']} {added['name']}", "ok")
+    flash(_("added member #%(id)s %(name)s", id=added["id"], name=added["name"]), "ok")
     return back(url_for("members.index"))
 
 
@@ -75,7 +75,7 @@ def edit(member_id: int) -> Any:
     rating or id field clears it."""
     if request.method == "GET":
         member = store().member(member_id)
-        return render("app/members_edit.html", title=f"Edit {member['name']}", nav="members", member=member)
+        return render("app/members_edit.html", title=_("Edit %(name)s", name=member["name"]), nav="members", member=member)
     fields = _fields(request.form)
     with writing("member edit", f"edit member #{member_id}") as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
@@ -134,7 +134,7 @@ def _fingerprint(todo: Any) -> str:
 
 def _preview_page(pending: dict[str, Any], todo: Any) -> Any:
     ratings = isinstance(todo, member_ops.RatingImport)
-    return render("app/members_import.html", title="Import preview", nav="members", pending=pending, todo=todo,
+    return render("app/members_import.html", title=_("Import preview"), nav="members", pending=pending, todo=todo,
                   ratings=ratings, added=[] if ratings else todo.added, changed=todo.changed,
                   not_found=list(todo.plan.not_found) if ratings else [],
                   without_id=list(todo.plan.without_id) if ratings else [],
@@ -190,7 +190,7 @@ def apply() -> Any:
     todo = _plan(pending, path)
     if _fingerprint(todo) != pending.get("fingerprint"):
         session[_SESSION] = {**pending, "fingerprint": _fingerprint(todo)}
-        flash("the members changed since the preview; this is what the import does now", "warning")
+        flash(_("the members changed since the preview; this is what the import does now"), "warning")
         return _preview_page(pending, todo)
     if pending["kind"] == "ratings":
         if todo.plan.updates:
@@ -211,5 +211,5 @@ def apply() -> Any:
 @officer_only
 def cancel() -> Any:
     _discard(session.get(_SESSION))
-    flash("import cancelled; nothing was written", "info")
+    flash(_("import cancelled; nothing was written"), "info")
     return back(url_for("members.index"))

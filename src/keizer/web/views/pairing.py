@@ -13,7 +13,7 @@ from keizer import limits
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
-from keizer.web.context import back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("pairing", __name__)
 
@@ -32,7 +32,7 @@ def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Propos
     state = rounds_ops.pairing_state(s, comp_id, round_no)
     listing = rounds_ops.pairing_list(s, comp_id, s.load_season(comp_id), state.shown) if state.shown else None
     return render("app/pairing.html", comp=comp, tab="pairing", nav="competitions",
-                  title=f"Pairing · {comp['name']}", state=state, listing=listing, proposal=proposal,
+                  title=f"{_('Pairing')} · {comp['name']}", state=state, listing=listing, proposal=proposal,
                   fixed=fixed or [], bye=bye or "", forbidden=rounds_ops.forbidden_list(s, comp_id))
 
 
@@ -59,8 +59,8 @@ def store_pairing(comp_id: int) -> Any:
     _told(comp_id, pairing, notes)
     expected = request.form.get("expect")
     if expected and expected != rounds_ops.fingerprint(((b.white, b.black) for b in pairing.boards), pairing.bye):
-        flash("the stored pairing differs from the one proposed: attendance or results changed in between; "
-              "check it below", "warning")
+        flash(_("the stored pairing differs from the one proposed: attendance or results changed in between; "
+                "check it below"), "warning")
     return back(url_for("pairing.index", comp_id=comp_id))
 
 
@@ -88,7 +88,7 @@ def swap(comp_id: int) -> Any:
         s.describe(f"swap {name_a} and {name_b}")
     for w in warnings:
         flash(f"warning: {w}", "warning")
-    flash(f"round {number}: swapped {name_a} and {name_b}", "ok")
+    flash(_("round %(n)s: swapped %(a)s and %(b)s", n=number, a=name_a, b=name_b), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))
 
 
@@ -98,7 +98,7 @@ def unpair(comp_id: int) -> Any:
     with writing("unpair", "remove pairing") as s:
         competition(comp_id, write=True)
         number = comp_ops.unpair(s, comp_id)
-    flash(f"pairing of round {number} removed", "ok")
+    flash(_("pairing of round %(n)s removed", n=number), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))
 
 
@@ -112,7 +112,7 @@ def draw(comp_id: int) -> Any:
         competition(comp_id, write=True)
         _numbered, seed = comp_ops.draw_round_robin(s, comp_id, None, (), first, every)
         rounds = len(s.round_numbers(comp_id))
-    flash(f"numbers by lot (seed {seed}); {rounds} rounds scheduled", "ok")
+    flash(_("numbers by lot (seed %(seed)s); %(n)s rounds scheduled", seed=seed, n=rounds), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))
 
 
@@ -136,7 +136,8 @@ def forbid(comp_id: int) -> Any:
         competition(comp_id, write=True)
         name_a, name_b = rounds_ops.forbid_pair(s, comp_id, a, b, remove)
         s.describe(f"{'allow' if remove else 'forbid'} {name_a} – {name_b}")
-    flash(f"{name_a} – {name_b}: {'allowed again' if remove else 'forbidden'}", "ok")
+    flash(_("%(a)s – %(b)s: allowed again", a=name_a, b=name_b) if remove
+          else _("%(a)s – %(b)s: forbidden", a=name_a, b=name_b), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))
 
 

@@ -21,7 +21,7 @@ from keizer.operations import boards as board_ops
 from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
 from keizer.store import StoreError
-from keizer.web.context import competition, render, store, writing
+from keizer.web.context import _, competition, render, store, writing
 
 bp = Blueprint("printing", __name__)
 
@@ -47,7 +47,7 @@ def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tu
 def index(comp_id: int) -> Any:
     comp = competition(comp_id)
     weekly = comp["system"] in print_ops.WEEKLY
-    return _page("app/print.html", comp, "Print", weekly=weekly,
+    return _page("app/print.html", comp, _("Print"), weekly=weekly,
                  rounds=print_ops.paired_rounds(store(), comp_id) if weekly else [],
                  link_round=board_ops.linkable_round(store(), comp_id))
 
@@ -56,7 +56,7 @@ def index(comp_id: int) -> Any:
 def pairings(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
-    return _page("app/print_pairings.html", comp, "Pairing list", sheet=sheet,
+    return _page("app/print_pairings.html", comp, _("Pairing list"), sheet=sheet,
                  rounds=print_ops.paired_rounds(store(), comp_id))
 
 
@@ -77,8 +77,8 @@ def slips(comp_id: int) -> Any:
             codes = board_ops.make_codes(s, comp_id, number, renew=renew)
             boards = f"board{'s' if len(codes) > 1 else ''} {', '.join(map(str, codes))}"
             s.describe(f"round {number}: result links for {boards}{' (new for every board)' if renew else ''}")
-        flash(f"round {number}: links made for {boards}; print this page now: the codes are shown only this once",
-              "ok")
+        flash(_("round %(n)s: links made for %(boards)s; print this page now: the codes are shown only this once",
+                n=number, boards=boards), "ok")
     sheet = print_ops.pairing_sheet(store(), comp_id, number)
     link_round = board_ops.linkable_round(store(), comp_id)
     linkable = link_round == sheet["round"]
@@ -88,7 +88,7 @@ def slips(comp_id: int) -> Any:
         code = codes.get(row["board"])
         url = url_for("boards.board", code=code, _external=True) if code else None
         slips.append({**row, "code": code, "url": url, "qr": qr_svg(url) if url else None})
-    return _page("app/print_slips.html", comp, "Result slips", sheet=sheet, slips=slips, made=bool(codes),
+    return _page("app/print_slips.html", comp, _("Result slips"), sheet=sheet, slips=slips, made=bool(codes),
                  rounds=print_ops.paired_rounds(store(), comp_id),
                  linkable=linkable, missing=board_ops.missing_links(store(), comp_id, sheet["round"]) if linkable else [],
                  loopback=request.host.rsplit(":", 1)[0] in LOOPBACK)
@@ -103,7 +103,7 @@ def qr_svg(url: str) -> Markup:
 def scoresheets(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
-    return _page("app/print_scoresheets.html", comp, "Score sheets", sheet=sheet, moves=range(1, 31),
+    return _page("app/print_scoresheets.html", comp, _("Score sheets"), sheet=sheet, moves=range(1, 31),
                  rounds=print_ops.paired_rounds(store(), comp_id))
 
 
@@ -111,7 +111,7 @@ def scoresheets(comp_id: int) -> Any:
 def attendance(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.attendance_list(store(), comp_id, _round_arg())
-    return _page("app/print_attendance.html", comp, "Attendance sheet", sheet=sheet,
+    return _page("app/print_attendance.html", comp, _("Attendance sheet"), sheet=sheet,
                  rounds=list(range(1, sheet["last"] + 1)))
 
 
@@ -120,4 +120,4 @@ def standings(comp_id: int) -> Any:
     comp = competition(comp_id)
     table = standing_ops.standing_view(store(), comp_id, _round_arg())
     rounds = list(range(table["last"], -1, -1)) if table["kind"] != "knockout" else []
-    return _page("app/print_standings.html", comp, "Standing", table=table, rounds=rounds)
+    return _page("app/print_standings.html", comp, _("Standing"), table=table, rounds=rounds)

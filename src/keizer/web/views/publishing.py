@@ -17,7 +17,7 @@ from flask import Blueprint, current_app, request
 from keizer.publish import publish as publish_site
 from keizer.publish.files import read_manifest
 from keizer.web.auth import officer_only
-from keizer.web.context import render, store, writing
+from keizer.web.context import _, render, store, writing
 
 bp = Blueprint("publishing", __name__)
 
@@ -48,7 +48,7 @@ def _folder(text: str) -> Path:
 @officer_only
 def index() -> Any:
     if request.method == "GET":
-        return render("app/publish.html", title="Publish", nav="publish", folder=str(default_folder()), result=None)
+        return render("app/publish.html", title=_("Publish"), nav="publish", folder=str(default_folder()), result=None)
     folder = _folder(request.form.get("folder", ""))
     before = set(read_manifest(folder)) if folder.is_dir() else set()
     published = publish_site(store(), folder)
@@ -60,4 +60,4 @@ def index() -> Any:
     result = {"seasons": published.seasons, "written": len(published.written), "unchanged": published.unchanged,
               "removed": removed, "pages": pages[:SHOWN], "more": max(0, len(pages) - SHOWN),
               "other": len(published.written) - len(pages), "index": str(folder / "index.html")}
-    return render("app/publish.html", title="Publish", nav="publish", folder=str(folder), result=result)
+    return render("app/publish.html", title=_("Publish"), nav="publish", folder=str(folder), result=result)

@@ -18,7 +18,7 @@ from keizer import limits
 from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
 from keizer.store import StoreError
-from keizer.web.context import back, competition, render, store, wants_json, writing
+from keizer.web.context import _, back, competition, render, store, wants_json, writing
 
 bp = Blueprint("results", __name__)
 
@@ -30,13 +30,13 @@ def index(comp_id: int) -> Any:
     if request.method == "POST":
         return _enter(comp_id)
     comp = competition(comp_id)
-    title = f"Results · {comp['name']}"
+    title = f"{_('Results')} · {comp['name']}"
     if comp["system"] not in WEEKLY:  # a cup or a team event enters results on its own page
         return render("app/results.html", comp=comp, tab="results", nav="competitions", title=title,
                       grid=None, standing=None, own_page=_own_page(comp))
     grid = result_ops.grid(store(), comp_id, _round_arg(request.args.get("round")))
     return render("app/results.html", comp=comp, tab="results", nav="competitions", title=title, grid=grid,
-                  standing=standings_ops.standing_view(store(), comp_id), own_page=None)
+                  standing=standings_ops.standing_view(store(), comp_id, provisional=True), own_page=None)
 
 
 def _own_page(comp: dict[str, Any]) -> str:
@@ -59,7 +59,7 @@ def _enter(comp_id: int) -> Any:
         if wants_json():
             return {"ok": f"round {number}: nothing changed", "warning": None, "round": number,
                     "results": _results(comp_id, number)}
-        flash(f"round {number}: nothing changed", "info")
+        flash(_("round %(n)s: nothing changed", n=number), "info")
         return back(url_for("results.index", comp_id=comp_id, round=number))
     items = " ".join(f"{board}={result_ops.grid_text(typed)}" for board, (typed, _) in changed.items())
     with writing("result", f"results round {number} {items}") as s:

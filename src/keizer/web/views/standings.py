@@ -14,7 +14,7 @@ from flask import Blueprint, request, url_for
 from keizer import limits
 from keizer.operations import standings as standings_ops
 from keizer.store import StoreError
-from keizer.web.context import competition, render, store
+from keizer.web.context import _, competition, render, store
 
 bp = Blueprint("standings", __name__)
 
@@ -23,11 +23,12 @@ bp = Blueprint("standings", __name__)
 def index(comp_id: int) -> Any:
     comp = competition(comp_id)
     category = request.args.get("category") or None
-    standing = standings_ops.standing_view(store(), comp_id, _round_arg(request.args.get("round")), category)
+    standing = standings_ops.standing_view(store(), comp_id, _round_arg(request.args.get("round")), category,
+                                           provisional=request.args.get("provisional") == "1")
     if request.args.get("part") == "table":  # the results page reloads this as results arrive
         return render("app/standing_table.html", comp=comp, standing=standing)
     return render("app/standings.html", comp=comp, tab="standings", nav="competitions",
-                  title=f"Standings · {comp['name']}", standing=standing, category=category)
+                  title=f"{_('Standings')} · {comp['name']}", standing=standing, category=category)
 
 
 @bp.route("/c/<int:comp_id>/crosstable")
@@ -40,7 +41,7 @@ def crosstable(comp_id: int) -> Any:
     else:
         table = standings_ops.crosstable(store(), comp_id, _round_arg(request.args.get("round")))
     return render("app/crosstable.html", comp=comp, tab="crosstable", nav="competitions",
-                  title=f"Crosstable · {comp['name']}", table=table, standing=standing)
+                  title=f"{_('Crosstable')} · {comp['name']}", table=table, standing=standing)
 
 
 @bp.route("/c/<int:comp_id>/player/<int:player_id>")

@@ -14,7 +14,7 @@ from keizer.cli.params import DATE
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.store import StoreError
-from keizer.web.context import back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, store, writing
 from keizer.web.views.cups import RESULTS, _whole, enter_form_results
 
 bp = Blueprint("teams", __name__)
@@ -43,7 +43,7 @@ def add(comp_id: int) -> Any:
     with writing("team add", f"add team {name}") as s:
         comp = competition(comp_id, write=True)
         ops.add_team(s, comp["id"], name, boards, reserves)
-    flash(f"added team {name}", "ok")
+    flash(_("added team %(name)s", name=name), "ok")
     return back()
 
 
@@ -55,7 +55,7 @@ def schedule(comp_id: int) -> Any:
     with writing("team schedule", "team schedule") as s:
         comp = competition(comp_id, write=True)
         rounds = ops.schedule_team_event(s, comp["id"], first, every)
-    flash(f"{rounds} rounds scheduled", "ok")
+    flash(_("%(n)s rounds scheduled", n=rounds), "ok")
     return back()
 
 
@@ -102,7 +102,7 @@ def award(comp_id: int) -> Any:
         comp = competition(comp_id, write=True)
         name = ops.award_match(s, comp["id"], round_no, match, team)
         s.describe(f"award round {round_no} match {match} to {name}")
-    flash(f"round {round_no} match {match} awarded to {name}", "ok")
+    flash(_("round %(n)s match %(match)s awarded to %(name)s", n=round_no, match=match, name=name), "ok")
     return back()
 
 

@@ -14,7 +14,7 @@ from flask import Blueprint, flash, request
 from keizer.operations import accounts
 from keizer.store import StoreError
 from keizer.web.auth import officer_only
-from keizer.web.context import back, render, store, writing
+from keizer.web.context import _, back, render, store, writing
 
 bp = Blueprint("users", __name__)
 
@@ -22,7 +22,7 @@ bp = Blueprint("users", __name__)
 @bp.route("/users")
 @officer_only
 def index() -> Any:
-    return render("app/users.html", title="Users", nav="users", users=store().users(), roles=accounts.ROLES,
+    return render("app/users.html", title=_("Users"), nav="users", users=store().users(), roles=accounts.ROLES,
                   min_password=accounts.MIN_PASSWORD)
 
 
@@ -42,7 +42,7 @@ def add() -> Any:
     password = _password()
     with writing("user add", f"user {name} ({role})") as s:
         made = accounts.add_user(s, name, role, password)
-    flash(f"added {made['name']} ({made['role']})", "ok")
+    flash(_("added %(name)s (%(role)s)", name=made["name"], role=_(made["role"])), "ok")
     return back("/users")
 
 
@@ -52,7 +52,7 @@ def role() -> Any:
     name, role = request.form.get("name", ""), request.form.get("role", "")
     with writing("user role", f"{name} is {role}") as s:
         accounts.set_role(s, name, role)
-    flash(f"{name} is now {role}", "ok")
+    flash(_("%(name)s is now %(role)s", name=name, role=_(role)), "ok")
     return back("/users")
 
 
@@ -64,7 +64,7 @@ def password() -> Any:
     new = _password()
     with writing("user password", f"password of {name}") as s:
         accounts.set_password(s, name, new)
-    flash(f"password of {name} changed", "ok")
+    flash(_("password of %(name)s changed", name=name), "ok")
     return back("/users")
 
 
@@ -74,5 +74,5 @@ def remove() -> Any:
     name = request.form.get("name", "")
     with writing("user remove", f"remove user {name}") as s:
         gone = accounts.remove_user(s, name)
-    flash(f"removed {gone['name']}", "ok")
+    flash(_("removed %(name)s", name=gone["name"]), "ok")
     return back("/users")
