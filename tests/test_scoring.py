@@ -53,9 +53,9 @@ def test_keizerforclubs_rounds_1_to_4_as_derived_in_research():
             ("Inanna", "16"), ("Isenbrink", "9"), ("Ajax", "6.3")],
     }
     for r, rows in table.items():
-        got = [(e.player, e.score) for e in chain.standings[r].entries]
+        got = [(e.player, e.score) for e in chain.standing(r).entries]
         assert got == [(p, F(v)) for p, v in rows], r
-        assert [e.value for e in chain.standings[r].entries] == list(range(10, 2, -1))
+        assert [e.value for e in chain.standing(r).entries] == list(range(10, 2, -1))
 
 
 def test_caissa_fixed_point_second_pass_as_derived_in_research():
@@ -503,3 +503,18 @@ def test_provisional_standing_without_a_round_in_progress_is_the_standing():
     complete = season(rounds=[{"games": [("p1", "p2", "1-0")]}])
     assert complete.round_in_progress() is None
     assert compute_standings(complete, provisional=True) == compute_standings(complete)
+
+
+@hsettings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(2, 9), rounds=st.integers(1, 5),
+       model=st.sampled_from(["per-round", "frozen", "fixed-point"]), off=st.booleans())
+def test_the_standing_after_a_round_alone_is_the_last_of_all_standings(seed, n, rounds, model, off):
+    from keizer.scoring import standing_after
+
+    rng = random.Random(seed)
+    s = random_season(rng, n, rounds, recalculation=model, **({"withdrawn_opponent": "1/2"} if off else {}))
+    if off:  # a player withdraws midway: another ladder from then on
+        gone = replace(s.players[0], withdrawn_after=rng.randint(0, rounds))
+        s = replace(s, players=(gone, *s.players[1:]))
+    for upto in range(s.completed_rounds() + 1):
+        assert standing_after(s, upto) == compute_standings(s, upto)[-1]

@@ -165,8 +165,18 @@ def compute_standings(season: Season, upto: int | None = None, provisional: bool
     for off, rounds in chains.items():
         chain = _Chain(season, settings, off, max(rounds))
         for r in rounds:
-            result[r] = chain.standings[r]
+            result[r] = chain.standing(r)
     return tuple(result[r] for r in range(upto + 1))
+
+
+def standing_after(season: Season, upto: int | None = None, provisional: bool = False) -> Standing:
+    """The standing after round ``upto`` alone: ``compute_standings(season, upto, provisional)[-1]``
+    without building the standings of the rounds before it."""
+    last = season.completed_rounds() + (provisional and season.round_in_progress() is not None)
+    upto = last if upto is None else upto
+    if not 0 <= upto <= last:
+        raise ValueError(f"round {upto} has not been played (last complete round: {season.completed_rounds()})")
+    return _Chain(season, season.settings, _off_ladder(season, upto), upto).standing(upto)
 
 
 def round_scores(season: Season, standing: Standing, player: str) -> tuple[RoundScore, ...]:
@@ -441,9 +451,9 @@ class _Chain:
         start_values = values
         value_maps = [self._value_map(ranking)]
         scores = [own_factor * v for v in values]
-        self.standings = [
-            self._standing(0, ranking, scores, self.scale, value_maps[0], (), value_maps[0], off, 1, 0)
-        ]
+        # What each standing is made of; a Standing (one entry per player) is built only when asked for.
+        self._parts: list[tuple] = [(0, ranking, scores, self.scale, value_maps[0], (), value_maps[0], off, 1, 0)]
+        self._made: dict[int, Standing] = {}
         coef: list[dict[int, int]] = [{} for _ in range(n)]  # i → {priced j: Σ factor}
         frozen_points = [0] * n
         for r in range(1, upto + 1):
@@ -477,10 +487,14 @@ class _Chain:
             ranking = new_ranking
             values = self._values_of(ranking)
             value_maps.append(self._value_map(ranking))
-            self.standings.append(
-                self._standing(r, ranking, scores, denominator, value_maps[r - 1], pricing,
-                               own_map, off, iterations, cycle)
-            )
+            self._parts.append((r, ranking, scores, denominator, value_maps[r - 1], pricing, own_map, off,
+                                iterations, cycle))
+
+    def standing(self, r: int) -> Standing:
+        """The standing after round ``r``."""
+        if r not in self._made:
+            self._made[r] = self._standing(*self._parts[r])
+        return self._made[r]
 
     def _scores(self, coef, values: Sequence[int], own: Sequence[int], own_factor: int) -> list[int]:
         return [

@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from keizer.model import Result, Season
-from keizer.scoring import Standing, compute_standings
+from keizer.scoring import Standing, standing_after
 from keizer.settings import Settings
 from keizer.store import Store, StoreError, fold_name
 
@@ -55,7 +55,7 @@ def require_unpaired(season: Season, target: Open) -> None:
 
 
 def current_standing(season: Season, upto: int | None = None) -> Standing:
-    return compute_standings(season, upto)[-1]
+    return standing_after(season, upto)
 
 
 def mark_attendance(

@@ -220,9 +220,9 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
                     "black_no": tpn[row["black_id"]], "black_points": json_number(before[row["black_id"]])}
         columns = ["board", "white_no", "white", "white_points", "result", "black_points", "black", "black_no"]
     elif store.system(comp_id) == "keizer":
-        from keizer.scoring import compute_standings
+        from keizer.scoring import standing_after
 
-        before = {e.player: e for e in compute_standings(season, min(number - 1, season.completed_rounds()))[-1].entries}
+        before = {e.player: e for e in standing_after(season, min(number - 1, season.completed_rounds())).entries}
         for row in rows:
             for side in ("white", "black"):
                 entry = before.get(row[f"{side}_id"])  # None: off the ladder (withdrawn_opponent)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from keizer.model import Absence, Colour, Season
 from keizer.operations.competition import POINTS_SYSTEMS, PointsRules, stored_points_rules
 from keizer.output import json_number
-from keizer.scoring import Standing, compute_standings, round_scores, tiebreak_values
+from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
 from keizer.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -74,14 +74,14 @@ def keizer_standing(season: Season, upto: int, category: str | None = None, prov
     """The standing after round ``upto``, its rows (:func:`standing_rows`) and each player's
     tie-break values (exact; empty when the settings list none).  ``provisional``: ``upto`` may
     be the round in progress (its open boards earn nothing yet)."""
-    standing = compute_standings(season, upto, provisional)[-1]
+    standing = standing_after(season, upto, provisional)
     return standing, standing_rows(season, standing, category), tiebreak_values(season, standing)
 
 
 def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, Any]:
     """A player's rounds as priced in the standing after round ``upto``: opponent, colour,
     result, value used, factor and points (exact)."""
-    standing = compute_standings(season, upto)[-1]
+    standing = standing_after(season, upto)
     if key in standing.off_ladder:
         raise StoreError(f"{ref} withdrew and is off the ladder in this standing; use --round")
     names = {p.id: p.name for p in season.players}
@@ -266,6 +266,7 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
     upto = checked_round(season, round_no)
     players = {p.id: p for p in season.players}
     rounds = [r for r in season.rounds if r.number <= upto]
+    game_of = [{p: g for g in rnd.games for p in (g.white, g.black)} for rnd in rounds]  # per round: player → game
     if system in POINTS_SYSTEMS:
         from keizer.points import points_standing
 
@@ -291,8 +292,8 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
         for e in final:
             me = players[e.player]
             swiss_cells = []
-            for rnd in rounds:
-                game = next((g for g in rnd.games if e.player in (g.white, g.black)), None)
+            for rnd, games in zip(rounds, game_of):
+                game = games.get(e.player)
                 if game is not None and game.result is not None:
                     colour = game.colour_of(e.player)
                     opp = players[game.opponent_of(e.player)]
@@ -306,26 +307,26 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
             rows.append({"start_no": me.start_no, "id": me.id, "name": me.name, "rank": e.rank,
                          "points": e.points, "cells": swiss_cells})
         return {"kind": "swiss", "round": upto, "numbers": [r.number for r in rounds], "rows": rows}
-    standing = compute_standings(season, upto)[-1]
+    standing = standing_after(season, upto)
     rank_of = {e.player: e.rank for e in standing.entries}
     rows = []
     for e in standing.entries:
         rows.append({"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
-                     "value": e.value, "cells": [_keizer_cell(season, e.player, rnd, rank_of) for rnd in rounds]})
+                     "value": e.value, "cells": [_keizer_cell(players, e.player, rnd, games.get(e.player), rank_of)
+                                                 for rnd, games in zip(rounds, game_of)]})
     return {"kind": "keizer", "round": upto, "numbers": [r.number for r in rounds], "rows": rows,
             "decimals": season.settings.decimals}
 
 
-def _keizer_cell(season: Season, pid: str, rnd: Any, rank_of: dict[str, int]) -> dict[str, Any]:
-    """What a player did in a round: a game (opponent's rank, colour, result) or why not."""
-    player = season.player(pid)
-    for g in rnd.games:
-        if pid in (g.white, g.black):
-            opp = g.opponent_of(pid)
-            colour = g.colour_of(pid)
-            return {"kind": "game", "code": "G", "opponent": season.player(opp).name, "opponent_id": opp,
-                    "opponent_rank": rank_of.get(opp), "colour": colour.value[0],
-                    "result": g.result.symbol(colour) if g.result else "", "forfeit": g.is_forfeit}
+def _keizer_cell(players: dict[str, Any], pid: str, rnd: Any, g: Any, rank_of: dict[str, int]) -> dict[str, Any]:
+    """What a player did in a round: a game ``g`` (opponent's rank, colour, result) or why not."""
+    player = players[pid]
+    if g is not None:
+        opp = g.opponent_of(pid)
+        colour = g.colour_of(pid)
+        return {"kind": "game", "code": "G", "opponent": players[opp].name, "opponent_id": opp,
+                "opponent_rank": rank_of.get(opp), "colour": colour.value[0],
+                "result": g.result.symbol(colour) if g.result else "", "forfeit": g.is_forfeit}
     if not player.active_in(rnd.number):
         return {"kind": "late" if rnd.number < player.joined else "withdrawn", "code": "–"}
     if pid in rnd.external:

@@ -59,9 +59,9 @@ def _weekly(store: Store, comp_id: int, system: str, data: dict[str, Any]) -> No
         data["standing"] = [{"rank": e.rank, "name": names[e.player], "points": e.points, "games": e.games}
                             for e in entries]
     else:
-        from keizer.scoring import compute_standings
+        from keizer.scoring import standing_after
 
-        standing = compute_standings(season, last)[-1]
+        standing = standing_after(season, last)
         data["decimals"] = season.settings.decimals
         data["standing"] = [{"rank": e.rank, "name": names[e.player], "value": e.value, "score": e.score,
                              "games": e.games} for e in standing.entries]
