@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import base64
 import json
-import posixpath
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -246,11 +246,31 @@ def _environment(own: Path | None, lang: str) -> Environment:
 
     @pass_context
     def url(context: Any, target: str) -> str:
-        here = posixpath.dirname(context["page_path"])
-        return posixpath.relpath(target, here or ".")
+        return relative_url(context["page_path"].rpartition("/")[0], target)
 
     env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang))
     return env
+
+
+@lru_cache(maxsize=1 << 16)
+def relative_url(folder: str, target: str) -> str:
+    """``target`` (a path from the site's top) as a link from a page in ``folder`` ("" for the
+    top); what ``posixpath.relpath(target, folder or ".")`` gives for the normalised paths of a
+    page plan, at a fraction of its cost (a large site asks for it a hundred thousand times).
+
+    >>> relative_url("s/c", "s/c/players/anna.html"), relative_url("s/c/players", "s/c/index.html")
+    ('players/anna.html', '../index.html')
+    >>> relative_url("", "static/style.css"), relative_url("s", "s/index.html"), relative_url("s/c", "s/c")
+    ('static/style.css', 'index.html', '.')
+    """
+    here = folder.split("/") if folder else []
+    there = target.split("/")
+    common = 0
+    for a, b in zip(here, there):
+        if a != b:
+            break
+        common += 1
+    return "/".join([".."] * (len(here) - common) + there[common:]) or "."
 
 
 def _render(env: Environment, page: Page) -> str:

@@ -143,10 +143,13 @@ class _Competition:
         self.slugs = dict(zip([p.id for p in ordered], unique_slugs([p.name for p in ordered])))
         self.played = self.season.completed_rounds()
         self.decimals = self.season.settings.decimals
+        # Per round: each player's game (the crosstable and attendance grid ask for every cell).
+        self.game_of = [{p: g for g in rnd.games for p in (g.white, g.black)} for rnd in self.season.rounds]
         if comp.standings:
             self.final = comp.standings[self.played]
             self.lines = all_round_scores(self.season, self.final)
             self.values = [st.values for st in comp.standings]  # per standing: player → value
+            self.entries = [{e.player: e for e in st.entries} for st in comp.standings]
 
     # -- links and rows ------------------------------------------------------
 
@@ -274,14 +277,14 @@ class _Competition:
         """One crosstable/attendance cell: what the player did in round r."""
         rnd = self.season.rounds[r - 1]
         player = self.players[pid]
-        for g in rnd.games:
-            if pid in (g.white, g.black):
-                opp = g.opponent_of(pid)
-                colour = g.colour_of(pid)
-                mine = g.result.symbol(colour) if g.result else ""
-                return {"kind": "game", "code": "G", "opponent": self.players[opp].name,
-                        "opponent_rank": rank_of.get(opp), "colour": colour.value[0], "result": mine,
-                        "link": self.player_link(opp), "forfeit": g.is_forfeit}
+        g = self.game_of[r - 1].get(pid)
+        if g is not None:
+            opp = g.opponent_of(pid)
+            colour = g.colour_of(pid)
+            mine = g.result.symbol(colour) if g.result else ""
+            return {"kind": "game", "code": "G", "opponent": self.players[opp].name,
+                    "opponent_rank": rank_of.get(opp), "colour": colour.value[0], "result": mine,
+                    "link": self.player_link(opp), "forfeit": g.is_forfeit}
         if not player.active_in(r):
             return {"kind": "late" if r < player.joined else "withdrawn", "code": "–"}
         if pid in rnd.external:
@@ -339,10 +342,7 @@ class _Competition:
                     (line.result.value if line.result else None),
                     "value_used": line.value_used, "factor": line.factor, "points": line.points,
                 })
-        history = []
-        for st in self.comp.standings[1:self.played + 1]:
-            e = next((x for x in st.entries if x.player == pid), None)
-            history.append((st.round, e))
+        history = [(st.round, self.entries[st.round].get(pid)) for st in self.comp.standings[1:self.played + 1]]
         n = len(self.final.entries)
         charts = {}
         if history:
@@ -386,6 +386,10 @@ class _RoundRobin(_Competition):
     """A round-robin group: points and tie-breaks, a player-by-player crosstable."""
 
     system = "roundrobin"
+
+    def __init__(self, comp: CompetitionData, folder: str, base: dict[str, Any]):
+        super().__init__(comp, folder, base)
+        self.points_of = [{e.player: e.points for e in entries} for entries in comp.points]  # per round
 
     def tiebreak_codes(self) -> list[str]:
         return list(self.comp.tiebreaks)
@@ -436,8 +440,8 @@ class _RoundRobin(_Competition):
     def _games_page(self, pid: str, ctx: dict[str, Any]) -> Page:
         player = self.players[pid]
         lines = []
-        for rnd in self.season.rounds:
-            game = next((g for g in rnd.games if pid in (g.white, g.black)), None)
+        for rnd, games in zip(self.season.rounds, self.game_of):
+            game = games.get(pid)
             if game is None:
                 lines.append({"round": rnd.number, "date": rnd.date, "kind": _no_game(rnd, player),
                               "opponent": None, "points": self._round_points(pid, rnd.number)})
@@ -467,8 +471,7 @@ class _RoundRobin(_Competition):
         """What a round without a game earned (a bye's point, a requested bye's half), once complete."""
         if r > self.played:
             return None
-        before = next(e.points for e in self.comp.points[r - 1] if e.player == pid)
-        return next(e.points for e in self.comp.points[r] if e.player == pid) - before
+        return self.points_of[r][pid] - self.points_of[r - 1][pid]
 
 
 def _no_game(rnd: Any, player: Any) -> str:
@@ -500,8 +503,8 @@ class _Swiss(_RoundRobin):
         for e in final:
             player = self.players[e.player]
             cells = []
-            for rnd in rounds:
-                game = next((g for g in rnd.games if e.player in (g.white, g.black)), None)
+            for rnd, games in zip(rounds, self.game_of):
+                game = games.get(e.player)
                 if game is not None and game.result is not None:
                     opp = self.players[game.opponent_of(e.player)].start_no
                     colour = "w" if game.colour_of(e.player) is Colour.WHITE else "b"
