@@ -49,15 +49,17 @@ def extract(pattern: str) -> tuple[set[str], int]:
 
 
 def extract_views() -> set[str]:
-    """The msgids of the app's Python code (page titles and what the views say: ``_("…")``),
-    as ``pybabel extract`` with babel.cfg finds them."""
+    """The msgids of the Python code, as ``pybabel extract`` with babel.cfg finds them: the
+    app's page titles and what its views say (``_("…")``), and the site's words chosen in
+    Python (tie-break names, row words: ``N_("…")``)."""
     from babel.messages.extract import extract as babel_extract_python
 
     ids = set()
-    for f in sorted((ROOT / "src" / "keizer" / "web").rglob("*.py")):
-        with f.open("rb") as fh:
-            for _, msg, _, _ in babel_extract_python("python", fh, {"_": None}):
-                ids.add(msg if isinstance(msg, str) else msg[0])
+    for folder in ("web", "publish"):
+        for f in sorted((ROOT / "src" / "keizer" / folder).rglob("*.py")):
+            with f.open("rb") as fh:
+                for _, msg, _, _ in babel_extract_python("python", fh, {"_": None, "N_": None}):
+                    ids.add(msg if isinstance(msg, str) else msg[0])
     return ids
 
 

@@ -129,7 +129,10 @@ def test_keizer_standing_shows_the_fide_tie_breaks_it_lists(tmp_path):
     values = tiebreak_values(s, final)
     text = (out / "2025-2026" / slugify(s.name) / "index.html").read_text(encoding="utf-8")
     html5lib.HTMLParser(strict=True).parse(text)
-    assert '<th scope="col" class="num">SB</th><th scope="col" class="num">DE</th>' in text
+    # Each tie-break column says what it is (hover), and the legend under the table says it in print.
+    assert ('<th scope="col" class="num opt"><abbr title="Sonneborn-Berger">SB</abbr></th>'
+            '<th scope="col" class="num opt"><abbr title="direct encounter">DE</abbr></th>') in text
+    assert '<span><b>SB</b> Sonneborn-Berger</span> · <span><b>DE</b> direct encounter</span>' in text
     top = final.entries[0].player
     row = text[text.index(f">{s.player(top).name}<"):]
     row = row[:row.index("</tr>")]
@@ -227,7 +230,7 @@ def test_archive_keeps_earlier_seasons(tmp_path):
         publish(store, out)
         store.close()
     front = (out / "index.html").read_text(encoding="utf-8")
-    assert "Standing after round 30" in front and "Standing after round 12" not in front
+    assert "Results up to round 30" in front and "Results up to round 12" not in front
     assert front.index('href="2025-2026/index.html"') < front.index('href="2024-2025/index.html"')
     assert "Standing after round 12" in (out / "2024-2025" / "index.html").read_text(encoding="utf-8")
     assert "Standing after round 30" in (out / "2025-2026" / "index.html").read_text(encoding="utf-8")
@@ -236,8 +239,12 @@ def test_archive_keeps_earlier_seasons(tmp_path):
 def test_front_page_shows_the_current_standing(sample_site):
     out, _ = sample_site
     front = (out / "index.html").read_text(encoding="utf-8")
-    assert "Standing after round 30" in front and "Pairings of round 31" not in front
-    assert "Results of round 30" in front
+    assert "Results up to round 30</a> (March 24, 2026)" in front and "Pairings of round 31" not in front
+    # The first places of each weekly competition, and a link to the whole standing.
+    assert front.count('<table class="standing top">') == 3 and "The whole standing" in front
+    # Not the season page twice: that one has every standing in full.
+    season = (out / "2025-2026" / "index.html").read_text(encoding="utf-8")
+    assert "Standing after round 30" in season and "Standing after round 30" not in front
 
 
 # -- the season-end report, on a hand-computed season ----------------------------

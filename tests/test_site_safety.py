@@ -295,7 +295,7 @@ def adversarial_store(path: Path) -> Store:
     names = ["Jan de Vries", "Jan de-Vries", "Jan de Vries 2", "<script>alert(1)</script>", "🐴♞", "..",
              "Ærø Ågård", "Ab " * 60 + "one", "Ab " * 60 + "two", "con"]
     with store.change("setup", "setup"):
-        for comp_name in ("Beker!", "Beker 2"):
+        for comp_name in ("Beker!", "Beker 2", "Members"):
             comp = store.create_competition(comp_name, "classic", {})
             for name in names:
                 store.register(comp, store.add_member(name))
@@ -309,7 +309,9 @@ def test_every_player_and_competition_gets_its_own_page(tmp_path):
     site = tmp_path / "site"
     publish(store, site)
     season = site / "2025-2026"
-    assert sorted(p.name for p in season.iterdir() if p.is_dir()) == ["beker", "beker-2"]
+    # A competition called "Members" does not take the folder of the season's member pages.
+    assert sorted(p.name for p in season.iterdir() if p.is_dir()) == ["beker", "beker-2", "members", "members-2"]
+    assert len(list((season / "members").iterdir())) == 30  # each competition registered members of its own
     for comp in ("beker", "beker-2"):
         players = sorted(p.name for p in (season / comp / "players").iterdir())
         assert len(players) == 10 and all(SLUG.fullmatch(p.removesuffix(".html")) for p in players)

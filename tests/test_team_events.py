@@ -264,7 +264,7 @@ def test_team_site_pages(four, tmp_path, capsys):
         "index.html", "crosstable.html", "round-1.html", "round-2.html", "round-3.html",
         "teams/alfa.html", "teams/beta.html", "teams/gamma.html", "teams/delta.html"}
     index = (comp / "index.html").read_text(encoding="utf-8")
-    assert re.search(r'teams/beta\.html">Beta</a></td>\s*<td class="num strong">5</td><td class="num">4\.5</td>',
+    assert re.search(r'teams/beta\.html">Beta</a></td>\s*<td class="num key">5</td><td class="num key">4\.5</td>',
                      index)
     cross = (comp / "crosstable.html").read_text(encoding="utf-8")
     assert re.search(r'alfa\.html">Alfa</a></th>\s*<td class="center self"></td><td class="center">0\.5–1\.5</td>'

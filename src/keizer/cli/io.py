@@ -51,6 +51,11 @@ def club(ctx: Context, name, colour, accent, language, logo, season, templates, 
         click.echo(f"note: existing competitions keep their season ({', '.join(kept)}); "
                    "the new one applies to competitions created from now on", err=True)
     settings = club_settings(store)
+    if colour is not None or accent is not None:
+        from keizer.publish.colours import advice
+
+        for line in advice(settings["colour"], settings["accent"]):
+            click.echo(f"warning: {line}", err=True)
     settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
     click.echo(render([{"setting": k, "value": v} for k, v in settings.items()], ["setting", "value"], fmt)
                if fmt != "json" else json.dumps(settings, ensure_ascii=False, indent=2))

@@ -20,7 +20,7 @@ import base64
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from fractions import Fraction
 from importlib import resources
@@ -34,10 +34,14 @@ from keizer.limits import MAX_NAME, clean_text
 from keizer.operations.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
-from keizer.publish.i18n import LANGUAGES, format_day, format_number, translations
+from keizer.publish.colours import palette
+from keizer.publish.i18n import COLOUR_LETTERS, LANGUAGES, ROW_WORDS, format_day, format_number, translations
+from keizer.publish.legend import tiebreak_title
 from keizer.publish.files import write_site
 from keizer.publish.logo import checked_logo, clean_svg
-from keizer.publish.plan import BUILDERS, Club, CompetitionData, Page, plan_front, plan_season, season_slugs
+from keizer.publish.feeds import Entry, Event, atom, calendar
+from keizer.publish.plan import (BUILDERS, Club, CompetitionData, Page, SeasonPlan, plan_front, plan_season,
+                                 season_slugs)
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 
@@ -46,6 +50,10 @@ BUILDERS["team"] = TeamPages
 
 SEASONS = "seasons.json"
 SUMMARY = "summary.json"  # per season: what its front page shows, for the club's front page
+PEOPLE = "people.json"  # per season: its players A–Z with their pages, for the front page's search
+#: What a competition's summary must hold for the front page (one written by an older keizer is left out).
+_SUMMARY_KEYS = {"name", "link", "system"}
+_WEEKLY_SUMMARY_KEYS = {"standing", "last_round", "last_link", "last_date", "next_round", "next_link", "decimals"}
 _FOLDER = re.compile(r"[a-z0-9][a-z0-9-]*")  # a season's folder in seasons.json, as slugify makes it
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
@@ -112,7 +120,9 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         raise StoreError("there is no competition to publish; create one with 'keizer competition create'")
     by_season: dict[str, list[CompetitionData]] = {}
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
-        by_season.setdefault(row["season"], []).append(_competition_data(store, row))
+        data = _competition_data(store, row)
+        members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
+        by_season.setdefault(row["season"], []).append(replace(data, members=members))
 
     if outdir.exists() and not outdir.is_dir():
         raise StoreError(f"{outdir} is a file; give a folder to publish into")
@@ -120,17 +130,24 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     folders = season_slugs(archive, list(by_season))
     pages: list[Page] = []
     summaries: dict[str, list[dict[str, Any]]] = {}
+    people: dict[str, list[dict[str, str]]] = {}
+    plans: dict[str, SeasonPlan] = {}
     for name, competitions in by_season.items():
-        season_pages, summaries[folders[name]] = plan_season(club, name, competitions, folders[name])
-        pages.extend(season_pages)
+        plan = plans[folders[name]] = plan_season(club, name, competitions, folders[name])
+        summaries[folders[name]], people[folders[name]] = plan.summaries, plan.people
+        pages.extend(plan.pages)
         archive[folders[name]] = name
     # The front page shows the newest season; its data may come from an earlier run.
     newest = max(archive, key=lambda s: archive[s])
-    front = summaries[newest] if newest in summaries else _read_summaries(outdir / newest / SUMMARY)
+    if newest in summaries:
+        front, front_people = summaries[newest], people[newest]
+    else:
+        front, front_people = _read_summaries(outdir / newest / SUMMARY), _read_people(outdir / newest / PEOPLE)
     seasons = [{"slug": s, "name": n} for s, n in archive.items()]
-    pages.append(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front))
+    pages.append(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front, front_people))
 
     env = _environment(own_templates, lang)
+    env.globals["colours"] = palette(club.colour, club.accent)
     files: dict[str, bytes] = {}
     for page in pages:
         try:
@@ -141,6 +158,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     files[SEASONS] = (json.dumps(dict(sorted(archive.items())), ensure_ascii=False, indent=1) + "\n").encode()
     for folder, summary in summaries.items():
         files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
+        files[f"{folder}/{PEOPLE}"] = (json.dumps(people[folder], ensure_ascii=False, indent=1) + "\n").encode()
+        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext))
     for static in _static_files(own_templates):
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
@@ -161,6 +180,38 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         raise StoreError(f"cannot write the site to {outdir}: {e.strerror or e} ({e.filename}); "
                          "check that the folder is writable") from None
     return Published(tuple(written), len(files) - len(written), tuple(by_season))
+
+
+def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any) -> dict[str, bytes]:
+    """A season's calendar of round dates, its news feed of pairings and results, and each
+    weekly competition's current standing as JSON (for a club's own website to embed)."""
+    def round_name(r: dict[str, Any]) -> str:
+        return f"{r['competition']}: " + gettext("Round %(round)s") % {"round": r["number"]}
+
+    dated = sorted((r for r in plan.rounds if r["date"]), key=lambda r: (r["date"], r["link"]))
+    events = [Event(r["link"].removesuffix(".html"), r["date"], round_name(r), r["time_control"]) for r in dated]
+    entries = []
+    for r in dated:
+        link = relative_url(folder, r["link"])
+        what = "results" if r["complete"] else "pairings"
+        title = (gettext("Results of round %(round)s") if r["complete"] else gettext("Pairings of round %(round)s")) \
+            % {"round": r["number"]}
+        entries.append(Entry(f"{r['link']}#{what}", r["date"], f"{r['competition']}: {title}", link, round_name(r)))
+    name = f"{club.name} {season}"
+    files = {f"{folder}/calendar.ics": calendar(name, events).encode("utf-8"),
+             f"{folder}/feed.xml": atom(name, f"{club.name}:{folder}", "index.html", entries).encode("utf-8")}
+    for c in plan.summaries:
+        if c["system"] not in ("keizer", "swiss", "roundrobin"):
+            continue
+        points = c["system"] != "keizer"
+        rows = [{"rank": r["rank"], "name": r["name"],
+                 **({"points": float(r["points"])} if points else
+                    {"score": float(round(r["score"], c["decimals"])), "value": float(r["value"])})}
+                for r in c["standing"]]
+        data = {"competition": c["name"], "system": c["system"], "round": c["standing_round"],
+                "date": c["last_date"], "page": relative_url(c["folder"], c["link"]), "standing": rows}
+        files[f"{c['folder']}/standing.json"] = (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
+    return files
 
 
 def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
@@ -205,12 +256,30 @@ def _decode(data: dict[str, Any]) -> Any:
 
 
 def _read_summaries(path: Path) -> list[dict[str, Any]]:
-    """The summaries an earlier run wrote for a season (none if they are missing or damaged)."""
+    """The summaries an earlier run wrote for a season (none if they are missing, damaged or
+    written by an older keizer that did not record everything the front page shows)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"), object_hook=_decode)
     except (OSError, json.JSONDecodeError, UnicodeDecodeError, ValueError, ZeroDivisionError):
         return []
-    return data if isinstance(data, list) else []
+    if not isinstance(data, list) or not all(
+            isinstance(c, dict) and _SUMMARY_KEYS <= set(c)
+            and (c["system"] not in ("keizer", "swiss", "roundrobin") or _WEEKLY_SUMMARY_KEYS <= set(c))
+            for c in data):
+        return []
+    return data
+
+
+def _read_people(path: Path) -> list[dict[str, str]]:
+    """A season's people as an earlier run wrote them (none if missing or damaged)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return []
+    if not isinstance(data, list) or not all(isinstance(p, dict) and isinstance(p.get("name"), str)
+                                             and isinstance(p.get("link"), str) for p in data):
+        return []
+    return data
 
 
 def _package_templates() -> Path:
@@ -248,7 +317,15 @@ def _environment(own: Path | None, lang: str) -> Environment:
     def url(context: Any, target: str) -> str:
         return relative_url(context["page_path"].rpartition("/")[0], target)
 
-    env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang))
+    gettext = translations(lang).gettext
+
+    @lru_cache(maxsize=None)
+    def tb_title(code: str) -> str:
+        return tiebreak_title(code, gettext)
+
+    env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang), tb_title=tb_title,
+                       words={k: gettext(v) for k, v in ROW_WORDS.items()},
+                       colour_letters={k: gettext(v) for k, v in COLOUR_LETTERS.items()})
     return env
 
 

@@ -26,6 +26,33 @@ class CupPages(_Competition):
     def _name(self, pid: str | None) -> str | None:
         return self.players[pid].name if pid else None
 
+    def rounds_list(self) -> list[dict[str, Any]]:
+        return []  # a cup's rounds are played when the two players agree: no dates for the feeds
+
+    def people(self) -> list[dict[str, str]]:
+        """The cup's entrants A–Z, linked to their pages of the season (a cup has no player pages)."""
+        from keizer.publish.plan import _sort_key
+
+        return sorted(({"name": p.name, "link": self.member_pages.get(p.id)} for p in self.season.players),
+                      key=lambda p: (_sort_key(p["name"]), p["link"] or ""))
+
+    def member_lines(self) -> dict[int, dict[str, Any]]:
+        """How far each entrant came: the last round they played in, and whether they won it all
+        or are still in."""
+        states = self.comp.extra["states"]
+        last = max((m.round for m in states), default=0)
+        lines = {}
+        for pid, member in self.comp.members.items():
+            mine = [m for m in states if pid in (m.top, m.bottom)]
+            reached = max((m.round for m in mine), default=0)
+            kind = {last: "final", last - 1: "semi", last - 2: "quarter"}.get(reached, "round")
+            lost = any(m.winner is not None and m.winner != pid for m in mine)
+            champion = bool(mine) and reached == last and any(m.winner == pid for m in mine if m.round == last)
+            lines[member] = {"competition": self.comp.name, "system": self.system, "link": None,
+                             "competition_link": f"{self.folder}/index.html", "reached": reached,
+                             "kind": kind, "out": lost, "winner": champion}
+        return lines
+
     def pages(self) -> list[Page]:
         states = self.comp.extra["states"]
         last = max((m.round for m in states), default=0)
@@ -36,7 +63,8 @@ class CupPages(_Competition):
                 "number": r, "kind": {last: "final", last - 1: "semi", last - 2: "quarter"}.get(r, "round"),
                 "matches": [{"top": self._name(m.top), "bottom": self._name(m.bottom),
                              "winner": self._name(m.winner), "how": m.how, "bye": m.how == "bye",
-                              "score": None}
+                             "score": None, "top_link": self.member_pages.get(m.top or ""),
+                             "bottom_link": self.member_pages.get(m.bottom or "")}
                             for m in states if m.round == r],
                 "games": [{"board": g.board, "stage": (g.stage or "regular").split(":")[0],
                            "white": self._name(g.white), "black": self._name(g.black),
@@ -44,7 +72,7 @@ class CupPages(_Competition):
             })
         final = states[-1] if states else None
         return [Page(f"{self.folder}/index.html", "cup.html", {
-            **self.base, "title": self.comp.name, "rounds": rounds,
+            **self.base, "title": self.comp.name, "rounds": rounds, "tab": "bracket", "people": self.people(),
             "winner": self._name(final.winner) if final else None})]
 
 

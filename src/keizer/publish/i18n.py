@@ -35,6 +35,17 @@ def catalog_path(lang: str):
     return resources.files("keizer") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def N_(text: str) -> str:
+    """Marks a message for the catalogs (``pybabel extract``); it is translated where it is shown."""
+    return text
+
+
+#: Words the site's pages show in every row of a table: translated once per site, not per row.
+ROW_WORDS = {"withdrawn": N_("withdrawn"), "forfeit": N_("forfeit")}
+#: A colour in one letter (Dutch: w and z), as crosstables and histories show it.
+COLOUR_LETTERS = {"white": N_("w"), "black": N_("b")}
+
+
 @cache
 def translations(lang: str) -> gettext.NullTranslations:
     """The translations of one language (English: the strings as written)."""

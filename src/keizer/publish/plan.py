@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Collection, Mapping, Sequence
 
-from keizer.model import Absence, Colour, Result, Season
+from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
@@ -45,6 +45,7 @@ class CompetitionData:
     points: tuple[tuple[PointsEntry, ...], ...] = ()
     tiebreaks: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
+    members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
 
 
 @dataclass(frozen=True)
@@ -102,30 +103,69 @@ def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str
             **dict(zip(new, unique_slugs(new, taken={*published, "static"})))}
 
 
+#: The season's folder of member pages (no competition gets it).
+MEMBERS = "members"
+
+
+@dataclass(frozen=True)
+class SeasonPlan:
+    """One season's part of the site."""
+
+    pages: list[Page]
+    summaries: list[dict[str, Any]]  # per competition: what the front pages show
+    people: list[dict[str, str]]  # the season's players A–Z: name, link to their page
+    rounds: list[dict[str, Any]]  # every round that has a pairing (competition, number, date, link…): the feeds
+
+
 def plan_season(
     club: Club, season_name: str, competitions: Sequence[CompetitionData], season_slug: str
-) -> tuple[list[Page], list[dict[str, Any]]]:
-    """Every page of one season, under ``<season_slug>/``, and the summary of
-    each competition (what the season's front page shows)."""
+) -> SeasonPlan:
+    """Every page of one season, under ``<season_slug>/``, and what the front page and the
+    feeds need of it."""
     pages: list[Page] = []
-    comp_slugs = unique_slugs([c.name for c in competitions])
-    base = {"club": club, "season_name": season_name, "season_slug": season_slug}
+    comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS})
+    member_names: dict[int, str] = {}
+    for comp in competitions:
+        names = {p.id: p.name for p in comp.season.players}
+        for pid, member in comp.members.items():
+            member_names.setdefault(member, names[pid])
+    ordered = sorted(member_names)
+    member_links = {m: f"{season_slug}/{MEMBERS}/{slug}.html"
+                    for m, slug in zip(ordered, unique_slugs([member_names[m] for m in ordered]))}
+    base = {"club": club, "season_name": season_name, "season_slug": season_slug, "member_links": member_links}
     summaries = []
+    rounds: list[dict[str, Any]] = []
+    lines: dict[int, list[dict[str, Any]]] = {}
     for comp, slug in zip(competitions, comp_slugs):
         builder = BUILDERS[comp.system](comp, f"{season_slug}/{slug}", base)
         pages.extend(builder.pages())
         summaries.append(builder.summary())
+        rounds.extend({**r, "competition": comp.name, "folder": builder.folder} for r in builder.rounds_list())
+        for member, line in builder.member_lines().items():
+            lines.setdefault(member, []).append(line)
+    for member in ordered:
+        pages.append(Page(member_links[member], "member.html", {
+            **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, [])}))
+    people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
+                    key=lambda p: (_sort_key(p["name"]), p["link"]))
     pages.append(Page(f"{season_slug}/index.html", "season.html",
-                      {**base, "competitions": summaries, "title": season_name}))
-    return pages, summaries
+                      {**base, "competitions": summaries, "title": season_name, "people": people}))
+    return SeasonPlan(pages, summaries, people, rounds)
+
+
+def _sort_key(name: str) -> str:
+    """Names in A–Z order as a reader expects it: case and accents ignored (Émile with the Es)."""
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold() or name.casefold()
 
 
 def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
-               summaries: Sequence[dict[str, Any]]) -> Page:
-    """The front page: the current season's competitions, and every published season, newest first."""
+               summaries: Sequence[dict[str, Any]], people: Sequence[dict[str, str]] = ()) -> Page:
+    """The front page: where each competition of the current season stands (its latest round,
+    the next pairings, the first places), finding a player, and every published season."""
     ordered = sorted(seasons, key=lambda s: s["name"], reverse=True)
     return Page("index.html", "archive.html", {"club": club, "seasons": ordered, "title": club.name,
-                                               "current": current, "competitions": list(summaries)})
+                                               "current": current, "competitions": list(summaries),
+                                               "people": list(people)})
 
 
 class _Competition:
@@ -139,6 +179,8 @@ class _Competition:
         self.folder = folder
         self.base = {**base, "competition": comp.name, "comp_folder": folder, "system": self.system}
         self.players = {p.id: p for p in self.season.players}
+        links = base.get("member_links", {})
+        self.member_pages = {pid: links[m] for pid, m in comp.members.items() if m in links}  # player → page
         ordered = sorted(self.season.players, key=lambda p: p.start_no)
         self.slugs = dict(zip([p.id for p in ordered], unique_slugs([p.name for p in ordered])))
         self.played = self.season.completed_rounds()
@@ -190,13 +232,28 @@ class _Competition:
         """(player, score) best first after round r."""
         return [(e.player, e.score) for e in self.comp.standings[r].entries]
 
+    #: What a round's boards show beside each name (macros.html boards_table).
+    board_extra = "keizer"
+
     def boards(self, r: int) -> list[dict[str, Any]]:
+        """A round's boards: the players, the result, and beside each player what a member
+        wants to know of them before the round (Keizer: rank and value)."""
         rnd = self.season.rounds[r - 1]
-        return [{
+        rows = [{
             "board": g.board, "white": self.players[g.white].name, "white_link": self.player_link(g.white),
             "black": self.players[g.black].name, "black_link": self.player_link(g.black),
             "result": _result_text(g.result), "forfeit": g.is_forfeit,
         } for g in rnd.games]
+        for row, g in zip(rows, rnd.games):
+            row.update(self._before(r, g.white, "white"))
+            row.update(self._before(r, g.black, "black"))
+        return rows
+
+    def _before(self, r: int, pid: str, side: str) -> dict[str, Any]:
+        """A player's rank and value in the standing before round ``r``."""
+        before = r - 1 if r - 1 < len(self.entries) else len(self.entries) - 1
+        e = self.entries[before].get(pid)
+        return {f"{side}_rank": e.rank if e else None, f"{side}_value": e.value if e else None}
 
     def names(self, ids) -> list[dict[str, str]]:
         return [{"name": self.players[p].name, "link": self.player_link(p)}
@@ -213,10 +270,31 @@ class _Competition:
             "standing_round": last, "standing": self.standing_after(last), "tiebreaks": self.tiebreak_codes(),
             "last_round": last, "last_boards": self.boards(last) if last else [],
             "last_link": self.round_link(last) if last else None,
+            "last_date": self.season.rounds[last - 1].date if last else None,
             "next_round": open_round, "next_boards": self.boards(open_round) if open_round else [],
             "next_bye": self.names(self.season.rounds[open_round - 1].byes) if open_round else [],
+            "next_link": self.round_link(open_round) if open_round else None,
+            "next_date": self.season.rounds[open_round - 1].date if open_round else None,
             "decimals": self.decimals,
         }
+
+    def people(self) -> list[dict[str, str]]:
+        """The competition's players A–Z, with their pages."""
+        return sorted(({"name": p.name, "link": self.player_link(p.id)} for p in self.season.players),
+                      key=lambda p: (_sort_key(p["name"]), p["link"]))
+
+    def member_lines(self) -> dict[int, dict[str, Any]]:
+        """What each member's page of the season says of this competition: the rank and score
+        in its standing, with a link to the player's page here."""
+        final = {e.player: e for e in self.final.entries} if self.comp.standings else {}
+        lines = {}
+        for pid, member in self.comp.members.items():
+            e = final.get(pid)
+            lines[member] = {"competition": self.comp.name, "system": self.system,
+                             "link": self.player_link(pid), "competition_link": f"{self.folder}/index.html",
+                             "rank": e.rank if e else None, "score": e.score if e else None,
+                             "round": self.played, "decimals": self.decimals}
+        return lines
 
     def _open_round(self) -> int | None:
         """The round after the last complete one, when it has been paired."""
@@ -236,20 +314,26 @@ class _Competition:
         ctx = {**self.base, "decimals": self.decimals}
         rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
-            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds,
-            "categories": sorted({p.category for p in self.season.players if p.category}),
+            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "tab": "standings",
+            "categories": sorted({p.category for p in self.season.players if p.category}), "people": self.people(),
         })]
         for info in rounds:
             pages.append(self._round_page(info["number"], rounds, ctx))
         pages.append(Page(f"{self.folder}/crosstable.html", "crosstable.html",
-                          {**ctx, "title": self.comp.name, **self._crosstable()}))
+                          {**ctx, "title": self.comp.name, "tab": "crosstable", **self._crosstable()}))
         pages.append(Page(f"{self.folder}/attendance.html", "attendance.html",
-                          {**ctx, "title": self.comp.name, **self._attendance()}))
+                          {**ctx, "title": self.comp.name, "tab": "attendance", **self._attendance()}))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
-                          {**ctx, "title": self.comp.name, **self._report()}))
+                          {**ctx, "title": self.comp.name, "tab": "report", **self._report()}))
+        pages.append(self._embed_page(ctx))
         for pid in self.slugs:
             pages.append(self._player_page(pid, ctx))
         return pages
+
+    def _embed_page(self, ctx: dict[str, Any], shown: int = 10) -> Page:
+        """The first places of the standing alone, for a club's own website (an iframe)."""
+        return Page(f"{self.folder}/embed.html", "embed.html",
+                    {**ctx, "title": self.comp.name, "summary": self.summary(), "shown": shown})
 
     def _round_page(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> Page:
         rnd = self.season.rounds[r - 1]
@@ -264,7 +348,7 @@ class _Competition:
         return Page(self.round_link(r), "round.html", {
             **ctx, "title": self.comp.name, "round": r, "date": rnd.date, "complete": complete,
             "time_control": rnd.time_control,
-            "boards": self.boards(r), "bye": self.names(rnd.byes), "absent": absent,
+            "boards": self.boards(r), "board_extra": self.board_extra, "bye": self.names(rnd.byes), "absent": absent,
             "external": [{**n, "result": rnd.external[pid].value}
                          for pid, n in zip(sorted(rnd.external, key=lambda p: self.players[p].start_no),
                                            self.names(rnd.external))],
@@ -283,7 +367,7 @@ class _Competition:
             colour = g.colour_of(pid)
             mine = g.result.symbol(colour) if g.result else ""
             return {"kind": "game", "code": "G", "opponent": self.players[opp].name,
-                    "opponent_rank": rank_of.get(opp), "colour": colour.value[0], "result": mine,
+                    "opponent_rank": rank_of.get(opp), "colour": colour.value, "result": mine,
                     "link": self.player_link(opp), "forfeit": g.is_forfeit}
         if not player.active_in(r):
             return {"kind": "late" if r < player.joined else "withdrawn", "code": "–"}
@@ -310,7 +394,7 @@ class _Competition:
             rows.append({"rank": e.rank, "name": self.players[e.player].name,
                          "link": self.player_link(e.player), "cells": cells, "score": e.score,
                          "value_before": e.value_before, "value": e.value})
-        return {"rounds": shown, "rows": rows, "standing_round": self.played}
+        return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown))}
 
     def _attendance(self) -> dict[str, Any]:
         rank_of = {e.player: e.rank for e in self.final.entries}
@@ -321,7 +405,8 @@ class _Competition:
             counts: dict[str, int] = {}
             for c in cells:
                 counts[c["kind"]] = counts.get(c["kind"], 0) + 1
-            rows.append({"name": p.name, "link": self.player_link(p.id), "cells": cells, "counts": counts})
+            rows.append({"start_no": p.start_no, "name": p.name, "link": self.player_link(p.id), "cells": cells,
+                         "counts": counts})
         dates = {r.number: r.date for r in self.season.rounds}
         return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows}
 
@@ -360,6 +445,7 @@ class _Competition:
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
+            "member_link": self.member_pages.get(pid),
         })
 
     def _report(self) -> dict[str, Any]:
@@ -391,8 +477,23 @@ class _RoundRobin(_Competition):
         super().__init__(comp, folder, base)
         self.points_of = [{e.player: e.points for e in entries} for entries in comp.points]  # per round
 
+    board_extra = "points"
+
     def tiebreak_codes(self) -> list[str]:
         return list(self.comp.tiebreaks)
+
+    def _before(self, r: int, pid: str, side: str) -> dict[str, Any]:
+        """A player's pairing number, rating and points before round ``r`` (a Swiss pairing list)."""
+        p = self.players[pid]
+        points = self.points_of[min(r - 1, len(self.points_of) - 1)].get(pid)
+        return {f"{side}_no": p.start_no, f"{side}_rating": p.rating, f"{side}_points": points}
+
+    def member_lines(self) -> dict[int, dict[str, Any]]:
+        final = {e.player: e for e in self.comp.points[self.played]}
+        return {member: {"competition": self.comp.name, "system": self.system, "link": self.player_link(pid),
+                         "competition_link": f"{self.folder}/index.html", "rank": final[pid].rank,
+                         "score": final[pid].points, "round": self.played, "decimals": 2}
+                for pid, member in self.comp.members.items()}
 
     def ranking(self, r: int) -> list[tuple[str, Fraction]]:
         return [(e.player, e.points) for e in self.comp.points[r]]
@@ -412,12 +513,14 @@ class _RoundRobin(_Competition):
         rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
             **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "categories": [],
+            "tab": "standings", "people": self.people(),
         })]
         pages.extend(self._round_page(info["number"], rounds, ctx) for info in rounds)
         pages.append(Page(f"{self.folder}/crosstable.html", "rr_crosstable.html",
-                          {**ctx, "title": self.comp.name, **self._matrix()}))
+                          {**ctx, "title": self.comp.name, "tab": "crosstable", **self._matrix()}))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
-                          {**ctx, "title": self.comp.name, **self._report()}))
+                          {**ctx, "title": self.comp.name, "tab": "report", **self._report()}))
+        pages.append(self._embed_page(ctx))
         pages.extend(self._games_page(pid, ctx) for pid in self.slugs)
         return pages
 
@@ -463,7 +566,7 @@ class _RoundRobin(_Competition):
             **ctx, "title": player.name, "player": {"name": player.name, "rating": player.rating,
                                                     "start_no": player.start_no},
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
-            "standing_round": self.played,
+            "standing_round": self.played, "member_link": self.member_pages.get(pid),
         })
 
 
@@ -506,10 +609,9 @@ class _Swiss(_RoundRobin):
             for rnd, games in zip(rounds, self.game_of):
                 game = games.get(e.player)
                 if game is not None and game.result is not None:
-                    opp = self.players[game.opponent_of(e.player)].start_no
-                    colour = "w" if game.colour_of(e.player) is Colour.WHITE else "b"
-                    cells.append({"kind": "game",
-                                  "text": f"{opp}{colour}{game.result.symbol(game.colour_of(e.player))}"})
+                    colour = game.colour_of(e.player)
+                    cells.append({"kind": "game", "opponent": self.players[game.opponent_of(e.player)].start_no,
+                                  "colour": colour.value, "result": game.result.symbol(colour)})
                 else:  # no game: the pairing-allocated bye, a requested bye, absent, not entered
                     cells.append({"kind": _no_game(rnd, player), "points": self._round_points(e.player, rnd.number)})
             rows.append({"start_no": player.start_no, "name": player.name, "link": self.player_link(e.player),
@@ -518,6 +620,22 @@ class _Swiss(_RoundRobin):
 
 
 BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition, "roundrobin": _RoundRobin, "swiss": _Swiss}
+
+
+#: At most this many rounds side by side when a crosstable is printed (A4 landscape).
+PRINT_ROUNDS = 16
+
+
+def print_parts(rounds: int, most: int = PRINT_ROUNDS) -> list[tuple[int, int]]:
+    """The crosstable's columns of rounds, as printed: (first, last) indexes into its rounds,
+    in parts of equal size of at most ``most``, so that no printed page cuts a round off.
+
+    >>> print_parts(30), print_parts(12), print_parts(0)
+    ([(0, 15), (15, 30)], [(0, 12)], [(0, 0)])
+    """
+    parts = max(1, -(-rounds // most))
+    size = -(-rounds // parts) if rounds else 0
+    return [(k * size, min(rounds, (k + 1) * size)) for k in range(parts)]
 
 
 def _result_text(result: Result | None) -> str:

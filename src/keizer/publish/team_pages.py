@@ -93,6 +93,12 @@ class TeamPages(_Competition):
     def tiebreak_codes(self) -> list[str]:
         return list(self.comp.tiebreaks)
 
+    def member_lines(self) -> dict[int, dict[str, Any]]:
+        """Each member's team, linked to the team's page."""
+        return {member: {"competition": self.comp.name, "system": self.system, "link": self.player_link(pid),
+                         "competition_link": f"{self.folder}/index.html", "team": self.team_of[pid]}
+                for pid, member in self.comp.members.items() if pid in self.team_of}
+
     def standing_after(self, r: int) -> list[dict[str, Any]]:
         before = {row["team"]: row["rank"] for row in self.standings[r - 1]} if r > 1 else {}
         return [{**row, "link": self.team_link(row["team"]),

@@ -1,0 +1,96 @@
+"""The site's feeds: the season's round dates as an iCalendar file, new rounds and results as
+an Atom feed.  Pure text builders; the words come translated, every date from the database
+(no clock is read), so the same database gives the same bytes.
+
+>>> calendar("Chess club 2025-2026", [Event("s/c/round-1", "2025-09-02", "Interne: round 1", "rapid 25+10")]).splitlines()[5:13]
+['BEGIN:VEVENT', 'UID:s/c/round-1@keizer', 'DTSTAMP:20250902T000000Z', 'DTSTART;VALUE=DATE:20250902', 'DTEND;VALUE=DATE:20250903', 'SUMMARY:Interne: round 1', 'DESCRIPTION:rapid 25+10', 'END:VEVENT']
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+
+@dataclass(frozen=True)
+class Event:
+    """A club evening of a competition: one round on one date."""
+
+    uid: str  # stable: the round's page without .html
+    day: str  # ISO date
+    summary: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One item of the news feed: a round's pairings or its results."""
+
+    id: str  # stable: the round's page and what the item says ("pairings", "results")
+    day: str
+    title: str
+    link: str  # relative to the feed
+    summary: str
+
+
+def _ics_text(value: str) -> str:
+    """RFC 5545 TEXT: backslash, semicolon, comma and line breaks escaped."""
+    return (value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+            .replace("\r\n", "\\n").replace("\n", "\\n"))
+
+
+def _fold(line: str) -> list[str]:
+    """A content line cut into lines of at most 75 octets, continuations starting with a space
+    (never inside a UTF-8 character)."""
+    out: list[str] = []
+    current, size = "", 0
+    for ch in line:
+        width = len(ch.encode("utf-8"))
+        if size + width > (75 if not out else 74):
+            out.append(current)
+            current, size = "", 0
+        current += ch
+        size += width
+    out.append(current)
+    return [out[0]] + [" " + part for part in out[1:]]
+
+
+def calendar(name: str, events: Sequence[Event]) -> str:
+    """An iCalendar file (RFC 5545) of all-day events, CRLF line ends."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//keizer//club website//EN", "CALSCALE:GREGORIAN",
+             f"X-WR-CALNAME:{_ics_text(name)}"]
+    for e in events:
+        start = date.fromisoformat(e.day)
+        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}@keizer", f"DTSTAMP:{start:%Y%m%d}T000000Z",
+                  f"DTSTART;VALUE=DATE:{start:%Y%m%d}", f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}",
+                  f"SUMMARY:{_ics_text(e.summary)}"]
+        if e.description:
+            lines.append(f"DESCRIPTION:{_ics_text(e.description)}")
+        lines.append("END:VEVENT")
+    lines.append("END:VCALENDAR")
+    return "".join(part + "\r\n" for line in lines for part in _fold(line))
+
+
+def atom(title: str, key: str, link: str, entries: Sequence[Entry]) -> str:
+    """An Atom 1.0 feed (RFC 4287), newest first; ``key`` makes its stable id.
+
+    >>> text = atom("Club", "club:2025-2026", "index.html", [Entry("s/r-1#results", "2025-09-02", "Round 1", "s/r-1.html", "All results")])
+    >>> "<updated>2025-09-02T00:00:00Z</updated>" in text and text.count("<entry>") == 1
+    True
+    """
+    ordered = sorted(entries, key=lambda e: (e.day, e.id), reverse=True)
+    updated = f"{ordered[0].day}T00:00:00Z" if ordered else "1970-01-01T00:00:00Z"
+    out = ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">',
+           f"<title>{escape(title)}</title>", f"<id>urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'keizer:' + key)}</id>",
+           f"<link rel=\"alternate\" href={quoteattr(link)}/>", f"<updated>{updated}</updated>",
+           "<author><name>keizer</name></author>"]
+    for e in ordered:
+        out += ["<entry>", f"<title>{escape(e.title)}</title>",
+                f"<id>urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'keizer:' + key + ':' + e.id)}</id>",
+                f"<link rel=\"alternate\" href={quoteattr(e.link)}/>", f"<updated>{e.day}T00:00:00Z</updated>",
+                f"<summary>{escape(e.summary)}</summary>", "</entry>"]
+    out.append("</feed>")
+    return "\n".join(out) + "\n"
