@@ -194,6 +194,9 @@ class CutOff(Transport):
     def read(self, rel):
         return self.inner.read(rel)
 
+    def names(self, folder):
+        return self.inner.names(folder)
+
     def put(self, rel, data, tag):
         if self.k == 0:
             raise UploadError("the connection broke (simulated)")
@@ -440,7 +443,7 @@ def test_urls_and_paths_name_their_targets(tmp_path):
         "ftps", "public_html/schaak", "ftp.example.org", 21, "web@club")
     assert parse_target("sftp://u@h:2222//var/www/schaak") == Target("sftp", "/var/www/schaak", "h", 2222, "u")
     assert parse_target("sftp://u@h:2222//var/www/schaak").url == "sftp://u@h:2222//var/www/schaak"
-    assert parse_target("ftp://h").url == "ftp://h/"
+    assert parse_target("ftp://h").url == "ftp://h/" and parse_target("sftp://u@h/~/www").path == "www"
     assert parse_target(str(tmp_path / "www")) == Target("folder", str(tmp_path / "www"))
     assert parse_target(f"file://{tmp_path}/repo").kind == "folder"  # file:// is always a plain folder
     assert parse_target(str(tmp_path / "repo")).kind == "git"  # the top of a work tree: committed into
@@ -535,10 +538,20 @@ class _NoCommit(CutOff):
         raise UploadError("cut off before the commit (simulated)")
 
 
-def test_a_bare_or_missing_repository_is_one_line(tmp_path):
+def test_a_bare_or_missing_repository_or_a_refusing_hook_is_one_line(tmp_path):
     site = site_folder(tmp_path / "site", V1)
     with pytest.raises(UploadError, match="is not in a git work tree"):
         upload(site, parse_target(f"git+file://{tmp_path}/nowhere"))
+    git(tmp_path, "init", "-q", "--bare", "site.git")
+    with pytest.raises(UploadError, match="site.git is not in a git work tree; .*clone"):
+        upload(site, parse_target(f"git+file://{tmp_path}/site.git"))
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "repo")
+    hook = repo / ".git" / "hooks" / "pre-commit"
+    hook.write_text("#!/bin/sh\necho 'no commits on club evenings' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    with pytest.raises(UploadError, match="git commit in .*repo failed: no commits on club evenings"):
+        upload(site, parse_target(str(repo)))
 
 
 # -- the resume rule as a property: any cut-off point, any sequence of sites ----------------
@@ -569,3 +582,52 @@ def test_any_cut_off_then_a_clean_run_leaves_exactly_the_site(tmp_path_factory, 
     assert on_host(host) == {**sites[-1], "s/own.txt": b"theirs"}
     assert host_manifest(host)["files"] == {p: sha(d) for p, d in sites[-1].items()}
     assert send(site, host).sent == () and done.kept == ()
+
+
+# -- a host folder that is not empty the first time ---------------------------------------------
+
+
+def test_files_keizer_did_not_put_there_are_not_replaced(host, tmp_path):
+    site = site_folder(tmp_path / "site", V1)
+    host.root.mkdir(parents=True, exist_ok=True)
+    (host.root / "index.html").write_bytes(b"<p>the club's own home page</p>")
+    (host.root / "static").mkdir()
+    (host.root / "static" / "style.css").write_bytes(V1["static/style.css"])  # as keizer would send it
+    with pytest.raises(UploadError, match=r"1 file on .* that keizer did not put there would be replaced "
+                                          r"\(the first: index.html\).*--replace"):
+        send(site, host)
+    assert tree(host.root) == {"index.html": b"<p>the club's own home page</p>", "static/style.css": b"body{}"}
+    plan = send(site, host, dry_run=True)
+    assert plan.in_the_way == ("index.html",) and "static/style.css" not in plan.sent
+    done = send(site, host, replace=True)  # the webmaster says it is an old copy
+    assert "index.html" in done.sent and "static/style.css" not in done.sent and done.unchanged == 1
+    assert on_host(host) == V1 and set(host_manifest(host)["files"]) == set(V1)
+
+
+def test_an_ftp_server_without_mlsd_is_listed_with_nlst(tmp_path, monkeypatch, quiet_home):
+    for host in _host("ftp", tmp_path, monkeypatch, quiet_home):
+        host.dropper.mlsd = False
+        host.root.mkdir(parents=True)
+        (host.root / "index.html").write_bytes(b"ours, not keizer's")
+        with pytest.raises(UploadError, match="the first: index.html"):
+            send(site_folder(tmp_path / "site", V1), host)
+
+
+def test_an_identical_copy_uploaded_by_hand_is_taken_over(host, tmp_path):
+    site = site_folder(tmp_path / "site", V1)
+    for rel, data in V1.items():  # what the webmaster uploaded with an FTP program before
+        (host.root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (host.root / rel).write_bytes(data)
+    done = send(site, host)
+    assert done.sent == () and done.unchanged == len(V1) and set(host_manifest(host)["files"]) == set(V1)
+    site_folder(site, {k: v for k, v in V1.items() if "anna" not in k})
+    assert send(site, host).removed == ("2025-2026/interne/players/anna.html",)  # keizer's now, so tidied
+
+
+def test_without_asyncssh_sftp_says_how_to_install_it(monkeypatch, tmp_path):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "asyncssh", None)  # as if it were not installed
+    site = site_folder(tmp_path / "site", V1)
+    with pytest.raises(UploadError, match=r"SFTP needs the asyncssh package: pip install 'keizer\[sftp\]'"):
+        upload(site, parse_target("sftp://u@127.0.0.1:1/x"))

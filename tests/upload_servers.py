@@ -46,11 +46,12 @@ def self_signed_certificate(folder: Path, name: str = "127.0.0.1") -> Path:
 
 
 class _Dropping:
-    """Counts the files a server has been asked to store; after ``limit`` it hangs up."""
+    """Counts the files a server has been asked to store; after ``limit`` it hangs up."""  # and knows no MLSD
 
     def __init__(self) -> None:
         self.limit: int | None = None
         self.stored = 0
+        self.mlsd = True  # False: the server answers MLSD (RFC 3659) as an old server does
 
 
 @contextmanager
@@ -75,6 +76,12 @@ def ftp_server(root: Path, tls_cert: Path | None = None) -> Iterator[tuple[int, 
                 self.close()  # the line goes dead in the middle of the upload
                 return None
             return super().ftp_STOR(file, mode)
+
+        def ftp_MLSD(self, path: str) -> object:
+            if not dropper.mlsd:
+                self.respond("502 Command not implemented.")
+                return None
+            return super().ftp_MLSD(path)
 
     Handler.authorizer = authorizer
     Handler.auth_failed_timeout = 0  # pyftpdlib waits 3 s after a wrong password, to slow guessing

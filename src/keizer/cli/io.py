@@ -69,16 +69,18 @@ def club(ctx: Context, name, colour, accent, language, logo, season, templates, 
                    "$KEIZER_UPLOAD_PASSWORD, the system keyring or a prompt.")
 @click.option("--dry-run", is_flag=True, help="With --upload: list what would be sent and removed; send nothing.")
 @click.option("--resend", is_flag=True, help="With --upload: send every file, also those the host has already.")
+@click.option("--replace", is_flag=True, help="With --upload: replace files keizer did not put on the host that "
+                                              "have the names of its pages (an old copy of the site).")
 @pass_ctx
 def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | None, upload_to: str | None,
-            dry_run: bool, resend: bool) -> None:
+            dry_run: bool, resend: bool, replace: bool) -> None:
     """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR,
     and with --upload send it on to the club's web host."""
     from keizer.publish import club_settings
     from keizer.publish import publish as publish_site
 
-    if upload_to is None and (dry_run or resend):
-        raise click.UsageError(f"{'--dry-run' if dry_run else '--resend'} goes with --upload")
+    if upload_to is None and (dry_run or resend or replace):
+        raise click.UsageError(f"{'--dry-run' if dry_run else '--resend' if resend else '--replace'} goes with --upload")
     store = ctx.store()
     target = None
     if upload_to is not None:  # a bad target is refused before anything is written
@@ -93,10 +95,10 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
     click.echo(f"published {', '.join(result.seasons)} to {outdir}: {len(result.written)} files written, "
                f"{result.unchanged} unchanged")
     if target is not None:
-        _upload(ctx, outdir, target, dry_run, resend)
+        _upload(ctx, outdir, target, dry_run, resend, replace)
 
 
-def _upload(ctx: Context, site: Path, target, dry_run: bool, resend: bool) -> None:
+def _upload(ctx: Context, site: Path, target, dry_run: bool, resend: bool, replace: bool) -> None:
     import sys
 
     from keizer.publish import club_settings, set_club
@@ -111,15 +113,21 @@ def _upload(ctx: Context, site: Path, target, dry_run: bool, resend: bool) -> No
     def progress(done: int, total: int) -> None:
         click.echo(f"\rsending {done}/{total}", nl=done == total, err=True)
 
-    done = upload(site, target, ask, dry_run=dry_run, resend=resend,
-                  progress=progress if sys.stderr.isatty() and not dry_run else None)
+    try:
+        done = upload(site, target, ask, dry_run=dry_run, resend=resend, replace=replace,
+                      progress=progress if sys.stderr.isatty() and not dry_run else None)
+    except KeyboardInterrupt:
+        raise StoreError("upload interrupted; run the same command again to resume (what was sent is kept)") from None
     if dry_run:
-        for kind, paths in (("send", done.sent), ("remove", done.removed),
-                            ("keep (changed on the host)", done.kept)):
+        for kind, paths in (("send", done.sent), ("remove", done.removed), ("keep (changed on the host)", done.kept),
+                            ("replace (not keizer's)" if replace else "refuse to replace (not keizer's)",
+                             done.in_the_way)):
             for path in paths:
                 click.echo(f"would {kind}: {path}")
+        refused = (f", {len(done.in_the_way)} not keizer's in the way (--replace replaces them)"
+                   if done.in_the_way and not replace else "")
         click.echo(f"dry run for {done.where}: {len(done.sent)} files to send, {len(done.removed)} to remove, "
-                   f"{done.unchanged} unchanged; nothing was sent")
+                   f"{done.unchanged} unchanged{refused}; nothing was sent")
         return
     for path in done.kept:
         click.echo(f"note: {path} is no longer published but was changed on the host since keizer sent it; "

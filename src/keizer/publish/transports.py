@@ -25,6 +25,7 @@ import re
 import shutil
 import socket
 import ssl
+import stat
 import subprocess
 import sys
 from contextlib import contextmanager
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import unquote, urlsplit
 
-from keizer.publish.files import temporary_name, write_atomic
+from keizer.publish.files import MANIFEST, parse_manifest, temporary_name, write_atomic
 from keizer.store import StoreError
 
 #: Seconds to wait for a host to answer before giving up.
@@ -110,11 +111,16 @@ def parse_target(text: str) -> Target:
     if scheme in ("file", "git+file"):
         if parts.netloc not in ("", "localhost"):
             raise UploadError(f"{scheme}:// names a folder on this computer: write {scheme}:///path (three slashes)")
-        return _local(Path(unquote(parts.path)), explicit_git=scheme == "git+file", url_form=scheme == "file")
+        path = unquote(parts.path)
+        if re.match(r"/[A-Za-z]:/", path):  # file:///C:/Schaak/site on Windows
+            path = path[1:]
+        return _local(Path(path), explicit_git=scheme == "git+file", url_form=scheme == "file")
     if not parts.hostname:
         raise UploadError(f"the upload URL names no host; write it like {scheme}://user@host/folder")
     # RFC 1738: the path is relative to the login folder; a second slash makes it absolute.
     path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path).rstrip("/")
+    if path == "~" or path.startswith("~/"):  # curl's way to say the login folder
+        path = path[2:]
     return Target(scheme, path or "", parts.hostname, port or _DEFAULT_PORT[scheme], unquote(parts.username or ""))
 
 
@@ -146,6 +152,10 @@ class Transport:
 
     def read(self, rel: str) -> bytes | None:
         """The file's bytes, or ``None`` if there is no such file."""
+        raise NotImplementedError
+
+    def names(self, folder: str) -> set[str] | None:
+        """The names of the files in ``folder`` (``""``: the target's), or ``None`` if there is no such folder."""
         raise NotImplementedError
 
     def put(self, rel: str, data: bytes, tag: str) -> None:
@@ -214,6 +224,10 @@ class FolderTransport(Transport):
             return None
         return path.read_bytes()
 
+    def names(self, folder: str) -> set[str] | None:
+        path = self.base / folder
+        return {p.name for p in path.iterdir() if p.is_file()} if path.is_dir() else None
+
     def put(self, rel: str, data: bytes, tag: str) -> None:
         try:
             write_atomic(self.base / rel, data, tag)
@@ -264,25 +278,22 @@ class GitTransport(FolderTransport):
         if done.returncode != 0:
             if allowed:
                 return None
-            reason = (done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no reason given"])[-1]
+            said = [line for line in done.stderr.decode("utf-8", "replace").splitlines()
+                    if line.strip() and not line.startswith("hint:")]
+            reason = " ".join(said[:2]) or "no reason given"
             raise UploadError(f"git {args[0]} in {self.top} failed: {reason}")
         return done.stdout.decode("utf-8", "replace")
 
     def finish(self, summary: str) -> str | None:
-        from keizer.publish.files import MANIFEST, parse_manifest
-
         def ours(manifest: bytes | None) -> set[str]:
             try:
-                return set(parse_manifest(manifest, "")["files"]) if manifest else set()
-            except StoreError:
+                return set(parse_manifest(manifest, MANIFEST)["files"]) if manifest else set()
+            except StoreError:  # a damaged old manifest: its files are not keizer's to commit
                 return set()
 
-        head = self._run(["rev-parse", "--verify", "-q", "HEAD"], allowed=True)
-        before = None
-        if head:
-            shown = subprocess.run([self.git or "git", "show", f"HEAD:{self._full(MANIFEST)}"], cwd=self.top,
-                                   capture_output=True)
-            before = shown.stdout if shown.returncode == 0 else None
+        # The files of the last commit's manifest too: those removed since, by this run or a cut-off one.
+        committed = self._run(["show", f"HEAD:{self._full(MANIFEST)}"], allowed=True)
+        before = committed.encode() if committed else None
         paths = sorted(self._full(p) for p in ours(self.read(MANIFEST)) | ours(before) | {MANIFEST})
         tracked = set((self._run(["ls-files", "-z", "--", self.prefix or "."]) or "").split("\0"))
         paths = [p for p in paths if (self.top / p).exists() or p in tracked]
@@ -390,6 +401,18 @@ class FtpTransport(Transport):
                 raise
         return out.getvalue()
 
+    def names(self, folder: str) -> set[str] | None:
+        with explained(self.target, f"listing {folder or 'the folder'}"):
+            try:
+                return {name for name, facts in self.ftp.mlsd(folder, ["type"]) if facts.get("type") == "file"}
+            except ftplib.error_perm as e:
+                if str(e).startswith("550"):
+                    return None  # no such folder
+            try:  # a server without MLSD (RFC 3659): NLST names files and folders alike, which is enough here
+                return {posixpath.basename(name) for name in self.ftp.nlst(folder)}
+            except (ftplib.error_perm, ftplib.error_temp):
+                return None
+
     def put(self, rel: str, data: bytes, tag: str) -> None:
         temporary = temporary_path(rel, tag)
         with explained(self.target, f"sending {rel}"):
@@ -489,6 +512,17 @@ class SftpTransport(Transport):
 
         with explained(self.target, f"reading {rel}"):
             return self._run(fetch())
+
+    def names(self, folder: str) -> set[str] | None:
+        async def listing() -> set[str] | None:
+            try:
+                found = await self.sftp.readdir(folder or ".")
+            except (self.asyncssh.SFTPNoSuchFile, self.asyncssh.SFTPNoSuchPath):
+                return None
+            return {n.filename for n in found if n.attrs.permissions is None or stat.S_ISREG(n.attrs.permissions)}
+
+        with explained(self.target, f"listing {folder or 'the folder'}"):
+            return self._run(listing())
 
     def put(self, rel: str, data: bytes, tag: str) -> None:
         temporary = temporary_path(rel, tag)

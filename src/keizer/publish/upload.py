@@ -39,6 +39,7 @@ class Uploaded:
     removed: tuple[str, ...]
     kept: tuple[str, ...]  # listed as keizer's, no longer planned, but changed on the host: left alone
     unchanged: int
+    in_the_way: tuple[str, ...] = ()  # files keizer did not put on the host, with the name of one it sends
     commit: str | None = None
     dry_run: bool = False
 
@@ -79,7 +80,7 @@ def local_site(site: Path) -> dict[str, bytes]:
 
 
 def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = None, dry_run: bool = False,
-           resend: bool = False, progress: Callable[[int, int], None] | None = None,
+           resend: bool = False, replace: bool = False, progress: Callable[[int, int], None] | None = None,
            transport: Callable[[Target, str | None, Callable[[], str | None] | None], Transport] = connect,
            flush_seconds: float | None = None) -> Uploaded:
     """Bring the host's copy of ``site`` up to date (or, with ``dry_run``, say what that would do).
@@ -87,6 +88,8 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
     ``ask`` is asked for the password when neither ``$KEIZER_UPLOAD_PASSWORD`` nor the
     system keyring has one and the host wants one; ``resend`` sends every file, also
     those the host's manifest lists as up to date (after files were changed on the host).
+    A file keizer did not put on the host is never replaced unless ``replace`` says so
+    (one that already holds what keizer would send is taken as keizer's).
     """
     flush_seconds = FLUSH_SECONDS if flush_seconds is None else flush_seconds
     if target.kind in ("folder", "git") and Path(target.path).resolve().is_relative_to(site.resolve()):
@@ -97,16 +100,25 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
         state = _read_state(host)
         send = sorted((p for p in wanted if resend or state.files.get(p) != wanted[p]), key=_sending_order)
         candidates = sorted(state.ours() - set(wanted))
+        adopted, in_the_way = _already_there(host, [p for p in send if p not in state.ours()], wanted)
+        send = [p for p in send if p not in adopted]
+        for rel in adopted:
+            state.files[rel] = wanted[rel]
         unchanged = len(wanted) - len(send)
         if dry_run:
             removable, kept = _removable(host, state, candidates)
-            return Uploaded(host.where, tuple(send), tuple(removable), tuple(kept), unchanged, dry_run=True)
+            return Uploaded(host.where, tuple(send), tuple(removable), tuple(kept), unchanged,
+                            tuple(in_the_way), dry_run=True)
+        if in_the_way and not replace:
+            raise UploadError(f"{len(in_the_way)} file{'s' * (len(in_the_way) != 1)} on {host.where} that keizer did "
+                              f"not put there would be replaced (the first: {in_the_way[0]}); upload into a folder "
+                              "of its own (…/schaak), or add --replace if they are an old copy of the site")
         if state.sending:  # a run that was cut off: its temporary files are named by what they held
             for rel, contents in state.sending.items():
                 for sha in contents:
                     host.remove(temporary_path(rel, _tag(sha)))
             host.remove(temporary_path(MANIFEST, _MANIFEST_TAG))
-        if send:
+        if send or adopted:
             for rel in send:
                 state.sending[rel] = state.possible(rel) | {wanted[rel]}
                 state.files.pop(rel, None)
@@ -132,7 +144,7 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
                 state.forget(rel)
             _write_state(host, state)
         commit = host.finish(_summary(send, removed))
-        return Uploaded(host.where, tuple(send), tuple(removed), tuple(kept), unchanged, commit)
+        return Uploaded(host.where, tuple(send), tuple(removed), tuple(kept), unchanged, tuple(in_the_way), commit)
 
 
 def _read_state(host: Transport) -> _HostState:
@@ -157,6 +169,22 @@ def _read_state(host: Transport) -> _HostState:
 
 def _write_state(host: Transport, state: _HostState) -> None:
     host.put(MANIFEST, state.encoded(), _MANIFEST_TAG)
+
+
+def _already_there(host: Transport, new: list[str], wanted: dict[str, str]) -> tuple[list[str], list[str]]:
+    """Of files keizer is about to put on the host for the first time, those that are there already:
+    holding what keizer would send (taken as keizer's), or something else (someone else's)."""
+    listings: dict[str, set[str] | None] = {}
+    adopted, in_the_way = [], []
+    for rel in sorted(new):
+        folder, _, name = rel.rpartition("/")
+        if folder not in listings:
+            listings[folder] = host.names(folder)
+        if name in (listings[folder] or ()):
+            data = host.read(rel)
+            if data is not None:
+                (adopted if digest(data) == wanted[rel] else in_the_way).append(rel)
+    return adopted, in_the_way
 
 
 def _removable(host: Transport, state: _HostState, candidates: list[str]) -> tuple[list[str], list[str]]:
