@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from keizer.publish.files import MANIFEST, write_site
-from keizer.publish.transports import (PASSWORD_ENV, Target, Transport, UploadError, connect, parse_target)
+from keizer.publish.transports import (PASSWORD_ENV, Target, Transport, UploadError, connect, parse_target,
+                                       temporary_path)
 from keizer.publish.upload import upload
-from keizer.store import Store
 from test_cli import run
 from upload_servers import PASSWORD, USER, ftp_server, self_signed_certificate, sftp_server
 
@@ -186,10 +186,11 @@ def test_only_keizers_unchanged_files_are_removed(host, tmp_path):
 
 
 class CutOff(Transport):
-    """The real transport, whose line goes dead after ``k`` files (the manifest included)."""
+    """The real transport, whose line goes dead after ``k`` files (the manifest included);
+    with ``half`` (the folder the host's files land in) in the middle of the next file."""
 
-    def __init__(self, inner: Transport, k: int):
-        self.inner, self.k, self.where = inner, k, inner.where
+    def __init__(self, inner: Transport, k: int, half: Path | None = None):
+        self.inner, self.k, self.where, self.half = inner, k, inner.where, half
 
     def read(self, rel):
         return self.inner.read(rel)
@@ -199,6 +200,9 @@ class CutOff(Transport):
 
     def put(self, rel, data, tag):
         if self.k == 0:
+            if self.half:  # what a server keeps of a transfer cut off halfway
+                (self.half / temporary_path(rel, tag)).parent.mkdir(parents=True, exist_ok=True)
+                (self.half / temporary_path(rel, tag)).write_bytes(data[: len(data) // 2])
             raise UploadError("the connection broke (simulated)")
         self.k -= 1
         self.inner.put(rel, data, tag)
@@ -218,8 +222,8 @@ class CutOff(Transport):
         self.inner.close()
 
 
-def cut_off_after(k: int):
-    return lambda target, password, ask: CutOff(connect(target, password, ask), k)
+def cut_off_after(k: int, half: Path | None = None):
+    return lambda target, password, ask: CutOff(connect(target, password, ask), k, half)
 
 
 @pytest.mark.parametrize("k", [1, 4])
@@ -231,7 +235,8 @@ def test_an_upload_cut_off_resumes_and_ends_with_the_site(host, tmp_path, k):
           "2025-2026/interne/round-2.html": b"<p>round 2</p>"}
     site_folder(site, v2)
     with pytest.raises(UploadError):
-        send(site, host, transport=cut_off_after(k), flush_seconds=0)
+        send(site, host, transport=cut_off_after(k, half=host.root), flush_seconds=0)
+    assert any(p.endswith(".keizer-tmp") for p in tree(host.root))
     with pytest.raises(UploadError):  # cut off again, now with the first run's leftovers to clean
         send(site, host, transport=cut_off_after(k + 1), flush_seconds=1e9)
     done = send(site, host)
@@ -288,7 +293,7 @@ def test_the_sample_club_through_the_command_line(kind, sample, tmp_path, monkey
         code, out, err = run(capsys, sample, "publish", str(site), "--upload", host.url)
         assert code == 0, err
         assert f"uploaded to {host.url}: {len(tree(site)) - 1} files sent, 0 removed, 0 unchanged" in out
-        assert "kept" in out and tree(site) == tree(host.root)
+        assert f"remembered {host.url} as the club's upload target" in out and tree(site) == tree(host.root)
         code, out, err = run(capsys, sample, "club", "--format", "json")
         assert json.loads(out)["upload"] == host.url  # remembered, without a password
         # A renamed member changes some pages and moves a player page: the next '--upload'
@@ -302,6 +307,7 @@ def test_the_sample_club_through_the_command_line(kind, sample, tmp_path, monkey
         gone = set(before) - set(after)
         assert gone and all("bas-dekker" in p for p in gone)
         assert f"{len(changed)} files written" in out and f"{len(changed)} files sent, {len(gone)} removed" in out
+        assert "remembered" not in out
         assert 0 < len(changed) < len(after) / 2 and tree(site) == tree(host.root)
         code, out, err = run(capsys, sample, "publish", str(site), "--upload")
         assert code == 0 and "0 files sent, 0 removed" in out
@@ -441,6 +447,8 @@ def test_urls_and_paths_name_their_targets(tmp_path):
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     assert parse_target("ftps://web%40club@ftp.example.org/public_html/schaak/") == Target(
         "ftps", "public_html/schaak", "ftp.example.org", 21, "web@club")
+    assert parse_target("ftps://web%40club@ftp.example.org/x").url == "ftps://web%40club@ftp.example.org/x"
+    assert parse_target("sftp://u@[::1]:2222/x").url == "sftp://u@[::1]:2222/x"
     assert parse_target("sftp://u@h:2222//var/www/schaak") == Target("sftp", "/var/www/schaak", "h", 2222, "u")
     assert parse_target("sftp://u@h:2222//var/www/schaak").url == "sftp://u@h:2222//var/www/schaak"
     assert parse_target("ftp://h").url == "ftp://h/" and parse_target("sftp://u@h/~/www").path == "www"
@@ -473,7 +481,7 @@ def test_the_upload_target_is_a_club_setting(sample, tmp_path, capsys):
     code, out, err = run(capsys, sample, "publish", str(tmp_path / "site"), "--upload", "--dry-run")
     assert code == 0 and f"dry run for {www}:" in out and "would send: index.html" in out and not www.exists()
     code, out, err = run(capsys, sample, "publish", str(tmp_path / "site"), "--upload")
-    assert code == 0 and "kept" not in out and tree(www) == tree(tmp_path / "site")
+    assert code == 0 and "remembered" not in out and tree(www) == tree(tmp_path / "site")
     assert run(capsys, sample, "club", "--upload", "")[0] == 0
     assert json.loads(run(capsys, sample, "club", "--format", "json")[1])["upload"] == ""
 
@@ -563,19 +571,19 @@ pages = st.dictionaries(st.sampled_from(["index.html", "a.html", "s/b.html", "s/
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sites=st.lists(pages, min_size=1, max_size=4), cuts=st.lists(st.integers(0, 8), min_size=4, max_size=4),
-       flush=st.booleans())
-def test_any_cut_off_then_a_clean_run_leaves_exactly_the_site(tmp_path_factory, sites, cuts, flush):
+       halves=st.lists(st.booleans(), min_size=4, max_size=4), flush=st.booleans())
+def test_any_cut_off_then_a_clean_run_leaves_exactly_the_site(tmp_path_factory, sites, cuts, halves, flush):
     base = tmp_path_factory.mktemp("prop")
     host = Host("folder", str(base / "host"), base / "host")
     host.root.mkdir()
     (host.root / "s").mkdir()
     (host.root / "s" / "own.txt").write_bytes(b"theirs")
     site = base / "site"
-    for files, cut in zip(sites, cuts):
+    for files, cut, half in zip(sites, cuts, halves):
         shutil.rmtree(site, ignore_errors=True)
         site_folder(site, files)
         try:
-            send(site, host, transport=cut_off_after(cut), flush_seconds=0 if flush else 1e9)
+            send(site, host, transport=cut_off_after(cut, host.root if half else None), flush_seconds=0 if flush else 1e9)
         except UploadError:
             pass
     done = send(site, host)

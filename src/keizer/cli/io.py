@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +21,9 @@ from keizer.operations import competition as comp_ops
 from keizer.output import render
 from keizer.settings import PRESETS
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.publish.transports import Target
 
 
 # -- club website -------------------------------------------------------------
@@ -98,7 +102,7 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
         _upload(ctx, outdir, target, dry_run, resend, replace)
 
 
-def _upload(ctx: Context, site: Path, target, dry_run: bool, resend: bool, replace: bool) -> None:
+def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: bool, replace: bool) -> None:
     import sys
 
     from keizer.publish import club_settings, set_club
@@ -110,14 +114,21 @@ def _upload(ctx: Context, site: Path, target, dry_run: bool, resend: bool, repla
         return click.prompt(f"password for {target.account}", hide_input=True, default="", show_default=False,
                             err=True) or None
 
+    counting = [False]  # a count is on the terminal's last line
+
     def progress(done: int, total: int) -> None:
+        counting[0] = done < total
         click.echo(f"\rsending {done}/{total}", nl=done == total, err=True)
 
     try:
         done = upload(site, target, ask, dry_run=dry_run, resend=resend, replace=replace,
                       progress=progress if sys.stderr.isatty() and not dry_run else None)
-    except KeyboardInterrupt:
-        raise StoreError("upload interrupted; run the same command again to resume (what was sent is kept)") from None
+    except BaseException as e:
+        if counting[0]:
+            click.echo("", err=True)  # the error goes on a line of its own, not after the count
+        if isinstance(e, KeyboardInterrupt):
+            raise StoreError("upload interrupted; run the same command again to resume (what was sent is kept)") from None
+        raise
     if dry_run:
         for kind, paths in (("send", done.sent), ("remove", done.removed), ("keep (changed on the host)", done.kept),
                             ("replace (not keizer's)" if replace else "refuse to replace (not keizer's)",
@@ -137,7 +148,7 @@ def _upload(ctx: Context, site: Path, target, dry_run: bool, resend: bool, repla
     if target.url != club_settings(ctx.store())["upload"]:
         with writing(ctx, "publish", f"upload target {target.url}") as store:
             set_club(store, upload=target.url)
-        click.echo(f"kept {target.url} as the club's upload target: next time 'keizer publish {site} --upload' "
+        click.echo(f"remembered {target.url} as the club's upload target: next time 'keizer publish {site} --upload' "
                    "is enough")
 
 

@@ -17,6 +17,7 @@ saying what happened and what to do.
 from __future__ import annotations
 
 import asyncio
+from abc import ABC, abstractmethod
 import ftplib
 import io
 import os
@@ -32,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from keizer.publish.files import MANIFEST, parse_manifest, temporary_name, write_atomic
 from keizer.store import StoreError
@@ -79,8 +80,9 @@ class Target:
         if self.kind == "git":
             return f"git+file://{Path(self.path).as_posix()}"
         port = f":{self.port}" if self.port != _DEFAULT_PORT[self.kind] else ""
-        user = f"{self.user}@" if self.user else ""
-        return f"{self.kind}://{user}{self.host}{port}/{'/' if self.path.startswith('/') else ''}{self.path.lstrip('/')}"
+        user = f"{quote(self.user, safe='')}@" if self.user else ""
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address
+        return f"{self.kind}://{user}{host}{port}/{'/' if self.path.startswith('/') else ''}{self.path.lstrip('/')}"
 
 
 def parse_target(text: str) -> Target:
@@ -145,30 +147,30 @@ def password_from_store(target: Target) -> str | None:
         return None
 
 
-class Transport:
+class Transport(ABC):
     """Files below one folder of a host, by path relative to it (``2025-2026/index.html``)."""
 
     where = ""
 
+    @abstractmethod
     def read(self, rel: str) -> bytes | None:
         """The file's bytes, or ``None`` if there is no such file."""
-        raise NotImplementedError
 
+    @abstractmethod
     def names(self, folder: str) -> set[str] | None:
         """The names of the files in ``folder`` (``""``: the target's), or ``None`` if there is no such folder."""
-        raise NotImplementedError
 
+    @abstractmethod
     def put(self, rel: str, data: bytes, tag: str) -> None:
         """Write ``data`` to ``rel`` under :func:`temporary_name` (``tag``), then rename it over ``rel``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def remove(self, rel: str) -> None:
         """Remove the file (nothing if it is not there)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def remove_folder(self, rel: str) -> bool:
         """Remove the folder if it is empty; whether it went."""
-        raise NotImplementedError
 
     def finish(self, summary: str) -> str | None:
         """After the last change: a git target commits (and returns the commit), the others nothing."""

@@ -107,8 +107,9 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
         unchanged = len(wanted) - len(send)
         if dry_run:
             removable, kept = _removable(host, state, candidates)
-            return Uploaded(host.where, tuple(send), tuple(removable), tuple(kept), unchanged,
-                            tuple(in_the_way), dry_run=True)
+            sent = tuple(p for p in send if replace or p not in in_the_way)
+            return Uploaded(host.where, sent, tuple(removable), tuple(kept), unchanged, tuple(in_the_way),
+                            dry_run=True)
         if in_the_way and not replace:
             raise UploadError(f"{len(in_the_way)} file{'s' * (len(in_the_way) != 1)} on {host.where} that keizer did "
                               f"not put there would be replaced (the first: {in_the_way[0]}); upload into a folder "
@@ -181,9 +182,8 @@ def _already_there(host: Transport, new: list[str], wanted: dict[str, str]) -> t
         if folder not in listings:
             listings[folder] = host.names(folder)
         if name in (listings[folder] or ()):
-            data = host.read(rel)
-            if data is not None:
-                (adopted if digest(data) == wanted[rel] else in_the_way).append(rel)
+            data = host.read(rel)  # None: listed but not a file keizer can read (a link, a folder): in the way
+            (adopted if data is not None and digest(data) == wanted[rel] else in_the_way).append(rel)
     return adopted, in_the_way
 
 
