@@ -96,7 +96,10 @@ def test_round_robin_site(group, capsys, tmp_path):
     cross = next(p for p in pages if p.name == "crosstable.html").read_text(encoding="utf-8")
     assert "½" in cross and "Dirk" in cross
     front = (out / "index.html").read_text(encoding="utf-8")
-    assert ">SB<" in front and "Pairings of round 2" in front
+    assert "Pairings of round 2" in front and "Results up to round 1" in front
+    index = next(p for p in pages if p.name == "index.html" and p.parent.name != p.parents[1].name)
+    season = (out / index.relative_to(out).parts[0] / "index.html").read_text(encoding="utf-8")
+    assert ">SB</abbr>" in season and "Pairings of round 2" in season
 
 
 def test_drawing_of_lots_is_reproducible(tmp_path, capsys):

@@ -369,8 +369,9 @@ def test_site_shows_a_round_by_round_crosstable(rapid, capsys, tmp_path):
     publish(Store.open(rapid), site)
     page = next(site.rglob("rapid/crosstable.html")).read_text(encoding="utf-8")
     html5lib.HTMLParser(strict=True).parse(page)
-    # Round 1: Fay (1) beat Bob (4) with White; Gus (7) had the pairing-allocated bye.
-    assert ">4w1<" in page and ">1b0<" in page and ">bye<" in page
+    # Round 1: Fay (1) beat Bob (4) with White; Gus (7) had the pairing-allocated bye (+, as the legend says).
+    assert ">4w1<" in page and ">1b0<" in page and '<td class="center cell bye">+</td>' in page
+    assert "+ pairing-allocated bye" in page
     assert "&lt;script&gt;Eva" in page and "<script>Eva" not in page
     front = next(site.rglob("rapid/index.html")).read_text(encoding="utf-8")
     assert "Pairings of round 2" in front

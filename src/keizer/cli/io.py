@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -20,6 +21,9 @@ from keizer.operations import competition as comp_ops
 from keizer.output import render
 from keizer.settings import PRESETS
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.publish.transports import Target
 
 
 # -- club website -------------------------------------------------------------
@@ -34,14 +38,16 @@ from keizer.store import Store, StoreError
 @click.option("--season", help="Season (site folder) of competitions created from now on; existing ones keep "
                                 "theirs (default: the August–July season of the creation date, e.g. 2025-2026).")
 @click.option("--templates", type=click.Path(file_okay=False, path_type=Path), help="The club's own template folder.")
+@click.option("--upload", metavar="URL", help="Where 'keizer publish OUTDIR --upload' sends the site "
+                                              "(no password in it; '' forgets it).")
 @format_option
 @pass_ctx
-def club(ctx: Context, name, colour, accent, language, logo, season, templates, fmt: str) -> None:
-    """Show or change the club's website settings: name, colours, language, logo."""
+def club(ctx: Context, name, colour, accent, language, logo, season, templates, upload, fmt: str) -> None:
+    """Show or change the club's website settings: name, colours, language, logo, upload target."""
     from keizer.publish import club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
-                  templates=str(templates.resolve()) if templates else None)
+                  templates=str(templates.resolve()) if templates else None, upload=upload)
     if any(v is not None for v in values.values()) or logo is not None:
         with writing(ctx, "club", "club settings", create=True) as store:
             set_club(store, logo=logo, **values)
@@ -66,14 +72,89 @@ def club(ctx: Context, name, colour, accent, language, logo, season, templates, 
 @click.option("--templates", type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="A folder of templates that override the shipped ones (any subset).")
 @click.option("--language", help="Site language for this run (default: the club setting).")
+@click.option("--upload", "upload_to", is_flag=False, flag_value="", default=None, metavar="URL",
+              help="Then send what changed to the club's web host: ftps://user@host/folder, sftp://…, ftp://…, "
+                   "a folder or a git work tree (alone: the club's upload setting). The password comes from "
+                   "$KEIZER_UPLOAD_PASSWORD, the system keyring or a prompt.")
+@click.option("--dry-run", is_flag=True, help="With --upload: list what would be sent and removed; send nothing.")
+@click.option("--resend", is_flag=True, help="With --upload: send every file, also those the host has already.")
+@click.option("--replace", is_flag=True, help="With --upload: replace files keizer did not put on the host that "
+                                              "have the names of its pages (an old copy of the site).")
 @pass_ctx
-def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | None) -> None:
-    """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR."""
+def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | None, upload_to: str | None,
+            dry_run: bool, resend: bool, replace: bool) -> None:
+    """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR,
+    and with --upload send it on to the club's web host."""
+    from keizer.publish import club_settings
     from keizer.publish import publish as publish_site
 
-    result = publish_site(ctx.store(), outdir, templates, language)
+    if upload_to is None and (dry_run or resend or replace):
+        raise click.UsageError(f"{'--dry-run' if dry_run else '--resend' if resend else '--replace'} goes with --upload")
+    store = ctx.store()
+    target = None
+    if upload_to is not None:  # a bad target is refused before anything is written
+        from keizer.publish.transports import parse_target
+
+        given = upload_to or club_settings(store)["upload"]
+        if not given:
+            raise StoreError("no upload target: give one (--upload ftps://user@host/public_html) or keep one with "
+                             "'keizer club --upload URL'")
+        target = parse_target(given)
+    result = publish_site(store, outdir, templates, language)
     click.echo(f"published {', '.join(result.seasons)} to {outdir}: {len(result.written)} files written, "
                f"{result.unchanged} unchanged")
+    if target is not None:
+        _upload(ctx, outdir, target, dry_run, resend, replace)
+
+
+def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: bool, replace: bool) -> None:
+    import sys
+
+    from keizer.publish import club_settings, set_club
+    from keizer.publish.upload import upload
+
+    def ask() -> str | None:  # only a person at a terminal is asked; a script gets the one-line refusal
+        if not sys.stdin.isatty():
+            return None
+        return click.prompt(f"password for {target.account}", hide_input=True, default="", show_default=False,
+                            err=True) or None
+
+    counting = [False]  # a count is on the terminal's last line
+
+    def progress(done: int, total: int) -> None:
+        counting[0] = done < total
+        click.echo(f"\rsending {done}/{total}", nl=done == total, err=True)
+
+    try:
+        done = upload(site, target, ask, dry_run=dry_run, resend=resend, replace=replace,
+                      progress=progress if sys.stderr.isatty() and not dry_run else None)
+    except BaseException as e:
+        if counting[0]:
+            click.echo("", err=True)  # the error goes on a line of its own, not after the count
+        if isinstance(e, KeyboardInterrupt):
+            raise StoreError("upload interrupted; run the same command again to resume (what was sent is kept)") from None
+        raise
+    if dry_run:
+        for kind, paths in (("send", done.sent), ("remove", done.removed), ("keep (changed on the host)", done.kept),
+                            ("replace (not keizer's)" if replace else "refuse to replace (not keizer's)",
+                             done.in_the_way)):
+            for path in paths:
+                click.echo(f"would {kind}: {path}")
+        refused = (f", {len(done.in_the_way)} not keizer's in the way (--replace replaces them)"
+                   if done.in_the_way and not replace else "")
+        click.echo(f"dry run for {done.where}: {len(done.sent)} files to send, {len(done.removed)} to remove, "
+                   f"{done.unchanged} unchanged{refused}; nothing was sent")
+        return
+    for path in done.kept:
+        click.echo(f"note: {path} is no longer published but was changed on the host since keizer sent it; "
+                   "left there", err=True)
+    click.echo(f"uploaded to {done.where}: {len(done.sent)} files sent, {len(done.removed)} removed, "
+               f"{done.unchanged} unchanged" + (f" (commit {done.commit})" if done.commit else ""))
+    if target.url != club_settings(ctx.store())["upload"]:
+        with writing(ctx, "publish", f"upload target {target.url}") as store:
+            set_club(store, upload=target.url)
+        click.echo(f"remembered {target.url} as the club's upload target: next time 'keizer publish {site} --upload' "
+                   "is enough")
 
 
 # -- season JSON --------------------------------------------------------------

@@ -59,7 +59,7 @@ _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
 #: Club settings kept in the database's meta table, with their defaults.
 CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e", "language": "en",
-                 "season": "", "templates": ""}
+                 "season": "", "templates": "", "upload": ""}
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def club_settings(store: Store) -> dict[str, str]:
 
 
 def set_club(store: Store, logo: Path | None = None, **values: str | None) -> None:
-    """Change club settings (name, colour, accent, language, season, templates) and the logo."""
+    """Change club settings (name, colour, accent, language, season, templates, upload) and the logo."""
     for key, value in values.items():
         if value is None:
             continue
@@ -96,6 +96,10 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
                 raise StoreError(str(e)) from None
         if key == "templates" and value and not Path(value).is_dir():
             raise StoreError(f"template folder {value} does not exist")
+        if key == "upload" and value.strip():  # where 'keizer publish --upload' sends the site: never a password
+            from keizer.publish.transports import parse_target
+
+            value = parse_target(value).url
         store.set_meta(f"club_{key}", value.strip())
     if logo is not None:
         kind, data = checked_logo(logo)

@@ -18,7 +18,7 @@ import re
 import secrets
 import stat
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from keizer.store import StoreError
 
@@ -43,15 +43,36 @@ def read_manifest(outdir: Path) -> dict[str, str]:
     if not path.is_file():
         return {}
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
-        data = None
-    files = data.get("files") if isinstance(data, dict) else None
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    return parse_manifest(data, str(path))["files"]
+
+
+def parse_manifest(data: bytes, where: str) -> dict[str, Any]:
+    """A manifest's content (``files``: path → sha256, and any other keys), checked.
+
+    A damaged one is refused: keizer then cannot tell its files from anyone else's.
+    """
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        manifest = None
+    files = manifest.get("files") if isinstance(manifest, dict) else None
     if not isinstance(files, dict) or not all(
             isinstance(k, str) and safe_relative(k) and isinstance(v, str) and _SHA256.fullmatch(v)
             for k, v in files.items()):
-        raise StoreError(f"{path} is damaged; remove it (keizer then removes no old page) and publish again")
-    return files
+        raise StoreError(f"{where} is damaged; remove it (keizer then removes no old page) and publish again")
+    return manifest  # type: ignore[return-value]
+
+
+def is_sha256(value: object) -> bool:
+    return isinstance(value, str) and _SHA256.fullmatch(value) is not None
+
+
+def manifest_bytes(files: Mapping[str, str], **extra: Any) -> bytes:
+    """The manifest listing ``files`` (path → sha256), sorted so that it is deterministic."""
+    return (json.dumps({"keizer_manifest": 1, "files": dict(sorted(files.items())), **extra}, indent=1) + "\n").encode()
 
 
 def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str], bool]) -> list[str]:
@@ -87,12 +108,21 @@ def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str
     return written
 
 
-def write_atomic(target: Path, data: bytes) -> None:
-    """Replace ``target`` by ``data`` in one step (a reader sees the old or the new file)."""
+def temporary_name(name: str, tag: str | None = None) -> str:
+    """The name a file is written under before it is renamed over ``name`` (random unless tagged)."""
+    return f".{name}.{tag or secrets.token_hex(8)}.keizer-tmp"
+
+
+def write_atomic(target: Path, data: bytes, tag: str | None = None) -> None:
+    """Replace ``target`` by ``data`` in one step (a reader sees the old or the new file).
+
+    ``tag`` (16 hex digits) names the temporary file instead of a random one, so that a
+    caller that records it can find a leftover again; a leftover of that name is replaced.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(f".{target.name}.{secrets.token_hex(8)}.keizer-tmp")
+    temporary = target.with_name(temporary_name(target.name, tag))
     # 0o666 less the umask, as a plain write would create it; an existing file keeps its mode.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if tag else os.O_EXCL), 0o666)
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
@@ -106,8 +136,7 @@ def write_atomic(target: Path, data: bytes) -> None:
 
 def _write_manifest(outdir: Path, before: Mapping[str, str], after: Mapping[str, str]) -> None:
     if dict(before) != dict(after) or not (outdir / MANIFEST).is_file():
-        text = json.dumps({"keizer_manifest": 1, "files": dict(sorted(after.items()))}, indent=1) + "\n"
-        write_atomic(outdir / MANIFEST, text.encode("utf-8"))
+        write_atomic(outdir / MANIFEST, manifest_bytes(after))
 
 
 def _remove_if_ours(outdir: Path, rel: str, sha: str) -> None:

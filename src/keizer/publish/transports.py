@@ -1,0 +1,639 @@
+"""Where the club website is uploaded to, and how files get there: one small class per way.
+
+An upload target is a URL (:func:`parse_target`): ``ftp://``, ``ftps://`` (FTP with
+explicit TLS, the standard library's ``ftplib``), ``sftp://`` (SSH, with asyncssh, an
+optional extra), a plain folder (``file:///path`` or a path) or a git work tree
+(``git+file:///path``, or a path whose top holds ``.git``) that keizer commits into, for
+hosts that pull.  Each :class:`Transport` reads, writes (under a temporary name, then
+renamed over the old file, so that a visitor never sees half a page) and removes files
+below the target's folder; what to send and what to remove is decided in
+:mod:`keizer.publish.upload`.
+
+A refused login, an unknown or unreachable host, a certificate or host key that cannot
+be verified and a broken connection each become an :class:`UploadError`: one line
+saying what happened and what to do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+import ftplib
+import io
+import os
+import posixpath
+import re
+import shutil
+import socket
+import ssl
+import stat
+import subprocess
+import sys
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+from urllib.parse import quote, unquote, urlsplit
+
+from keizer.publish.files import MANIFEST, parse_manifest, temporary_name, write_atomic
+from keizer.store import StoreError
+
+#: Seconds to wait for a host to answer before giving up.
+TIMEOUT = 30.0
+#: Where a password comes from, in this order (never the command line nor the database).
+PASSWORD_ENV = "KEIZER_UPLOAD_PASSWORD"
+KEYRING_SERVICE = "keizer"
+SCHEMES = ("ftp", "ftps", "sftp", "file", "git+file")
+_DEFAULT_PORT = {"ftp": 21, "ftps": 21, "sftp": 22}
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
+
+
+class UploadError(StoreError):
+    """An upload that cannot go on: one line, what happened and what to do."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """An upload target: ``kind`` is ftp, ftps, sftp, folder or git.
+
+    For ftp, ftps and sftp, ``path`` is the folder on the host, relative to the folder the
+    login starts in (``public_html/schaak``) unless it starts with ``/``; for a folder or a
+    git work tree it is the absolute local path.
+    """
+
+    kind: str
+    path: str
+    host: str = ""
+    port: int = 0
+    user: str = ""
+
+    @property
+    def account(self) -> str:
+        """``user@host``: the name of the password in the system keyring."""
+        return f"{self.user}@{self.host}"
+
+    @property
+    def url(self) -> str:
+        """The target as a URL, without any password: what is shown and remembered."""
+        if self.kind == "folder":
+            return self.path
+        if self.kind == "git":
+            return f"git+file://{Path(self.path).as_posix()}"
+        port = f":{self.port}" if self.port != _DEFAULT_PORT[self.kind] else ""
+        user = f"{quote(self.user, safe='')}@" if self.user else ""
+        host = f"[{self.host}]" if ":" in self.host else self.host  # an IPv6 address
+        return f"{self.kind}://{user}{host}{port}/{'/' if self.path.startswith('/') else ''}{self.path.lstrip('/')}"
+
+
+def parse_target(text: str) -> Target:
+    """The upload target a URL or path names; a URL holding a password is refused."""
+    text = text.strip()
+    if not text:
+        raise UploadError("the upload target is empty; give a URL such as ftps://user@host/public_html or a folder")
+    if "://" not in text or _WINDOWS_PATH.match(text):
+        return _local(Path(text).expanduser(), explicit_git=False)
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError as e:
+        raise UploadError(f"the upload URL is not valid ({e}); write it like ftps://user@host:21/public_html") from None
+    scheme = parts.scheme.lower()
+    if parts.password is not None:
+        raise UploadError(f"the upload URL holds a password; remove ':password' from it and give the password in "
+                          f"${PASSWORD_ENV}, the system keyring or at the prompt (see docs/publishing.md)")
+    if scheme in ("http", "https"):
+        raise UploadError(f"keizer cannot upload over {scheme}; give the host's ftps://, sftp:// or ftp:// address, "
+                          "a folder or a git+file:// repository")
+    if scheme not in SCHEMES:
+        raise UploadError(f"unknown kind of upload target {scheme}://; use one of {', '.join(s + '://' for s in SCHEMES)} "
+                          "or a folder path")
+    if parts.query or parts.fragment:
+        raise UploadError(f"the upload URL has a part keizer does not understand ({'?' if parts.query else '#'}…); "
+                          "remove it")
+    if scheme in ("file", "git+file"):
+        if parts.netloc not in ("", "localhost"):
+            raise UploadError(f"{scheme}:// names a folder on this computer: write {scheme}:///path (three slashes)")
+        path = unquote(parts.path)
+        if re.match(r"/[A-Za-z]:/", path):  # file:///C:/Schaak/site on Windows
+            path = path[1:]
+        return _local(Path(path), explicit_git=scheme == "git+file", url_form=scheme == "file")
+    if not parts.hostname:
+        raise UploadError(f"the upload URL names no host; write it like {scheme}://user@host/folder")
+    # RFC 1738: the path is relative to the login folder; a second slash makes it absolute.
+    path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path).rstrip("/")
+    if path == "~" or path.startswith("~/"):  # curl's way to say the login folder
+        path = path[2:]
+    return Target(scheme, path or "", parts.hostname, port or _DEFAULT_PORT[scheme], unquote(parts.username or ""))
+
+
+def _local(path: Path, explicit_git: bool, url_form: bool = False) -> Target:
+    path = path.absolute()
+    git = explicit_git or (not url_form and (path / ".git").exists())
+    return Target("git" if git else "folder", str(path))
+
+
+def password_from_store(target: Target) -> str | None:
+    """The password in ``$KEIZER_UPLOAD_PASSWORD``, else in the system keyring (if installed)."""
+    if os.environ.get(PASSWORD_ENV):
+        return os.environ[PASSWORD_ENV]
+    try:
+        import keyring
+        from keyring.errors import KeyringError
+    except ImportError:
+        return None
+    try:
+        return keyring.get_password(KEYRING_SERVICE, target.account)
+    except (KeyringError, RuntimeError):  # no usable backend (a headless server): the next source
+        return None
+
+
+class Transport(ABC):
+    """Files below one folder of a host, by path relative to it (``2025-2026/index.html``)."""
+
+    where = ""
+
+    @abstractmethod
+    def read(self, rel: str) -> bytes | None:
+        """The file's bytes, or ``None`` if there is no such file."""
+
+    @abstractmethod
+    def names(self, folder: str) -> set[str] | None:
+        """The names of the files in ``folder`` (``""``: the target's), or ``None`` if there is no such folder."""
+
+    @abstractmethod
+    def put(self, rel: str, data: bytes, tag: str) -> None:
+        """Write ``data`` to ``rel`` under :func:`temporary_name` (``tag``), then rename it over ``rel``."""
+
+    @abstractmethod
+    def remove(self, rel: str) -> None:
+        """Remove the file (nothing if it is not there)."""
+
+    @abstractmethod
+    def remove_folder(self, rel: str) -> bool:
+        """Remove the folder if it is empty; whether it went."""
+
+    def finish(self, summary: str) -> str | None:
+        """After the last change: a git target commits (and returns the commit), the others nothing."""
+        return None
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Transport:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def connect(target: Target, password: str | None = None, ask: Callable[[], str | None] | None = None) -> Transport:
+    """Log in to the target (``password`` first, then ``ask`` for one if the host wants it)."""
+    if target.kind == "folder":
+        return FolderTransport(Path(target.path))
+    if target.kind == "git":
+        return GitTransport(Path(target.path))
+    if target.kind == "sftp":
+        return SftpTransport(target, password, ask)
+    return FtpTransport(target, password if password is not None else (ask() if ask and target.user else None))
+
+
+def _parents(rel: str) -> list[str]:
+    """The folders ``rel`` lies in, outermost first (``a/b/c.html`` → ``a``, ``a/b``)."""
+    steps = rel.split("/")[:-1]
+    return ["/".join(steps[: i + 1]) for i in range(len(steps))]
+
+
+def temporary_path(rel: str, tag: str) -> str:
+    """Where ``rel`` is written before it is renamed over the old file (beside it)."""
+    return posixpath.join(posixpath.dirname(rel), temporary_name(posixpath.basename(rel), tag))
+
+
+# -- a folder, and a git work tree ---------------------------------------------------
+
+
+class FolderTransport(Transport):
+    """A folder on this computer (a mounted share, or the folder a web server serves)."""
+
+    def __init__(self, base: Path):
+        if base.exists() and not base.is_dir():
+            raise UploadError(f"{base} is a file; give a folder to upload into")
+        self.base = base
+        self.where = str(base)
+
+    def read(self, rel: str) -> bytes | None:
+        path = self.base / rel
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
+
+    def names(self, folder: str) -> set[str] | None:
+        path = self.base / folder
+        return {p.name for p in path.iterdir() if p.is_file()} if path.is_dir() else None
+
+    def put(self, rel: str, data: bytes, tag: str) -> None:
+        try:
+            write_atomic(self.base / rel, data, tag)
+        except OSError as e:
+            raise UploadError(f"cannot write {self.base / rel}: {e.strerror or e}; check that the folder is writable") from None
+
+    def remove(self, rel: str) -> None:
+        (self.base / rel).unlink(missing_ok=True)
+
+    def remove_folder(self, rel: str) -> bool:
+        try:
+            (self.base / rel).rmdir()
+        except OSError:
+            return False
+        return True
+
+
+class GitTransport(FolderTransport):
+    """A git work tree: the files are written into it and committed, for a host that pulls.
+
+    Only keizer's own files are committed (those its manifest lists now or listed in the
+    last commit), never other changes in the work tree; a commit hook that refuses stops
+    the upload with git's reason.
+    """
+
+    def __init__(self, base: Path):
+        self.git = shutil.which("git")
+        if self.git is None:
+            raise UploadError("git is not installed; install it, or upload into a plain folder with file://")
+        existing = next((p for p in (base, *base.parents) if p.is_dir()), None)
+        top = self._run(["rev-parse", "--show-toplevel"], existing, allowed=True) if existing else None
+        if not top:
+            raise UploadError(f"{base} is not in a git work tree; create one with 'git init' (or clone the site's "
+                              "repository) first")
+        self.top = Path(top.strip())
+        try:
+            self.prefix = base.resolve().relative_to(self.top.resolve()).as_posix()
+        except ValueError:
+            raise UploadError(f"{base} is not in the git work tree {self.top}") from None
+        self.prefix = "" if self.prefix == "." else self.prefix
+        super().__init__(base)
+
+    def _run(self, args: list[str], cwd: Path | None = None, data: bytes | None = None,
+             allowed: bool = False, env: dict[str, str] | None = None) -> str | None:
+        assert self.git is not None
+        done = subprocess.run([self.git, *args], cwd=cwd or self.top, input=data, capture_output=True,
+                              env={**os.environ, "GIT_LITERAL_PATHSPECS": "1", **(env or {})})
+        if done.returncode != 0:
+            if allowed:
+                return None
+            said = [line for line in done.stderr.decode("utf-8", "replace").splitlines()
+                    if line.strip() and not line.startswith("hint:")]
+            reason = " ".join(said[:2]) or "no reason given"
+            raise UploadError(f"git {args[0]} in {self.top} failed: {reason}")
+        return done.stdout.decode("utf-8", "replace")
+
+    def finish(self, summary: str) -> str | None:
+        def ours(manifest: bytes | None) -> set[str]:
+            try:
+                return set(parse_manifest(manifest, MANIFEST)["files"]) if manifest else set()
+            except StoreError:  # a damaged old manifest: its files are not keizer's to commit
+                return set()
+
+        # The files of the last commit's manifest too: those removed since, by this run or a cut-off one.
+        committed = self._run(["show", f"HEAD:{self._full(MANIFEST)}"], allowed=True)
+        before = committed.encode() if committed else None
+        paths = sorted(self._full(p) for p in ours(self.read(MANIFEST)) | ours(before) | {MANIFEST})
+        tracked = set((self._run(["ls-files", "-z", "--", self.prefix or "."]) or "").split("\0"))
+        paths = [p for p in paths if (self.top / p).exists() or p in tracked]
+        spec = "\0".join(paths).encode()
+        self._run(["add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"], data=spec)
+        staged = set((self._run(["diff", "--cached", "--name-only", "--no-renames", "-z"]) or "").split("\0"))
+        if not staged & set(paths):
+            return None  # keizer's files are as committed: nothing to commit
+        who = {} if self._run(["config", "user.email"], allowed=True) else {
+            "GIT_AUTHOR_NAME": "keizer", "GIT_AUTHOR_EMAIL": "keizer@localhost",
+            "GIT_COMMITTER_NAME": "keizer", "GIT_COMMITTER_EMAIL": "keizer@localhost"}
+        self._run(["commit", "-q", "-m", summary, "--pathspec-from-file=-", "--pathspec-file-nul"], data=spec, env=who)
+        return (self._run(["rev-parse", "--short", "HEAD"]) or "").strip()
+
+    def _full(self, rel: str) -> str:
+        return f"{self.prefix}/{rel}" if self.prefix else rel
+
+
+# -- FTP and FTPS (the standard library) ---------------------------------------------
+
+
+class _SessionReusingFTPS(ftplib.FTP_TLS):
+    """FTPS whose data connections resume the control connection's TLS session.
+
+    Many hosts' servers (vsftpd's default ``require_ssl_reuse``, ProFTPD's) refuse a data
+    connection that does not, so that no one else can slip into the transfer.
+    """
+
+    def ntransfercmd(self, cmd: str, rest: int | str | None = None) -> tuple[socket.socket, int | None]:
+        conn, size = ftplib.FTP.ntransfercmd(self, cmd, rest)
+        if self._prot_p:  # type: ignore[attr-defined]
+            # TLS's closing alert is a small write right after the last data: without this, Nagle's
+            # rule holds it until the server's delayed ACK (some 40 ms for every file).
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn = self.context.wrap_socket(conn, server_hostname=self.host,  # type: ignore[attr-defined]
+                                            session=self.sock.session)  # type: ignore[union-attr]
+        return conn, size
+
+
+class FtpTransport(Transport):
+    """FTP, or FTPS with explicit TLS (``AUTH TLS``) on the control and data connections.
+
+    The host's certificate is checked against the system's certificate authorities
+    (``$SSL_CERT_FILE`` names another file, e.g. a host's self-signed certificate).
+    """
+
+    def __init__(self, target: Target, password: str | None):
+        self.target = target
+        self.where = target.url
+        if target.user and password is None:
+            raise UploadError(f"no password for {target.account}: set ${PASSWORD_ENV}, store it with "
+                              f"'keyring set {KEYRING_SERVICE} {target.account}', or run keizer in a terminal to be asked")
+        self._folders: set[str] = set()
+        if target.kind == "ftps":
+            self.ftp: ftplib.FTP = _SessionReusingFTPS(context=ssl.create_default_context(), timeout=TIMEOUT)
+        else:
+            self.ftp = ftplib.FTP(timeout=TIMEOUT)
+        with explained(target, "connecting"):
+            self.ftp.connect(target.host, target.port)
+        try:
+            if isinstance(self.ftp, ftplib.FTP_TLS):
+                try:
+                    self.ftp.auth()
+                except ftplib.error_perm as e:
+                    raise UploadError(f"{target.host} does not offer FTPS (it answered '{str(e).strip()}'); ask the "
+                                      "host for FTPS or SFTP, or use ftp:// if sending the password unencrypted is "
+                                      "acceptable") from None
+            self.ftp.login(target.user or "anonymous", password or "")
+        except ftplib.error_perm as e:
+            self.close()
+            raise UploadError(f"{target.host} refused the login of {target.user or 'anonymous'} ({str(e).strip()}); "
+                              f"check the user name and the password (${PASSWORD_ENV}, the keyring or the prompt)") from None
+        except BaseException as e:
+            self.close()
+            raise explain(e, target, "logging in") from None
+        with explained(target, "opening the folder"):
+            if isinstance(self.ftp, ftplib.FTP_TLS):
+                self.ftp.prot_p()
+            self._enter(target.path)
+
+    def _enter(self, path: str) -> None:
+        if path.startswith("/"):
+            self.ftp.cwd("/")
+        for step in [s for s in path.split("/") if s]:
+            try:
+                self.ftp.cwd(step)
+            except ftplib.error_perm:
+                self._mkd(step)
+                self.ftp.cwd(step)
+
+    def _mkd(self, folder: str) -> None:
+        try:
+            self.ftp.mkd(folder)
+        except ftplib.error_perm:
+            pass  # it exists (servers answer 550 for that too); a real refusal shows at the next write
+
+    def read(self, rel: str) -> bytes | None:
+        out = io.BytesIO()
+        with explained(self.target, f"reading {rel}"):
+            try:
+                self.ftp.retrbinary(f"RETR {rel}", out.write)
+            except ftplib.error_perm as e:
+                if str(e).startswith("550"):
+                    return None
+                raise
+        return out.getvalue()
+
+    def names(self, folder: str) -> set[str] | None:
+        with explained(self.target, f"listing {folder or 'the folder'}"):
+            try:
+                return {name for name, facts in self.ftp.mlsd(folder, ["type"]) if facts.get("type") == "file"}
+            except ftplib.error_perm as e:
+                if str(e).startswith("550"):
+                    return None  # no such folder
+            try:  # a server without MLSD (RFC 3659): NLST names files and folders alike, which is enough here
+                return {posixpath.basename(name) for name in self.ftp.nlst(folder)}
+            except (ftplib.error_perm, ftplib.error_temp):
+                return None
+
+    def put(self, rel: str, data: bytes, tag: str) -> None:
+        temporary = temporary_path(rel, tag)
+        with explained(self.target, f"sending {rel}"):
+            for folder in _parents(rel):
+                if folder not in self._folders:
+                    self._mkd(folder)
+                    self._folders.add(folder)
+            self.ftp.storbinary(f"STOR {temporary}", io.BytesIO(data))
+            try:
+                self.ftp.rename(temporary, rel)
+            except ftplib.error_perm:  # a server that renames onto no existing file
+                try:
+                    self.ftp.delete(rel)
+                except ftplib.error_perm:
+                    pass
+                self.ftp.rename(temporary, rel)
+
+    def remove(self, rel: str) -> None:
+        with explained(self.target, f"removing {rel}"):
+            try:
+                self.ftp.delete(rel)
+            except ftplib.error_perm as e:
+                if not str(e).startswith("550"):
+                    raise
+
+    def remove_folder(self, rel: str) -> bool:
+        try:
+            self.ftp.rmd(rel)
+        except ftplib.all_errors:
+            return False
+        return True
+
+    def close(self) -> None:
+        try:
+            self.ftp.quit()
+        except (*ftplib.all_errors, AttributeError):
+            self.ftp.close()
+
+
+# -- SFTP (asyncssh) -----------------------------------------------------------------
+
+
+def _asyncssh() -> Any:
+    try:
+        import asyncssh
+    except ImportError:
+        raise UploadError("SFTP needs the asyncssh package: pip install 'keizer[sftp]' (or pip install asyncssh)") from None
+    return asyncssh
+
+
+class SftpTransport(Transport):
+    """SFTP over SSH: a key from ssh-agent or ``~/.ssh`` first, else the password.
+
+    The host's key must be in ``~/.ssh/known_hosts`` (as ``ssh`` itself checks), and
+    ``~/.ssh/config`` applies (a ``Host`` alias, a ``Port``, an ``IdentityFile``).
+    """
+
+    def __init__(self, target: Target, password: str | None, ask: Callable[[], str | None] | None):
+        self.asyncssh = _asyncssh()
+        self.target = target
+        self.where = target.url
+        self.loop = asyncio.new_event_loop()
+        self._folders: set[str] = set()
+        self.conn: Any = None
+        try:
+            try:
+                self.conn = self._run(self._connect(password))
+            except self.asyncssh.PermissionDenied:
+                if password is not None or ask is None or not (password := ask()):
+                    raise
+                self.conn = self._run(self._connect(password))
+            self.sftp = self._run(self.conn.start_sftp_client())
+            with explained(target, "opening the folder"):
+                if target.path:
+                    self._run(self.sftp.makedirs(target.path, exist_ok=True))
+                    self._run(self.sftp.chdir(target.path))
+        except BaseException as e:
+            self.close()
+            if isinstance(e, UploadError):
+                raise
+            raise explain(e, target, "logging in") from None
+
+    async def _connect(self, password: str | None) -> Any:
+        return await self.asyncssh.connect(self.target.host, self.target.port, username=self.target.user or (),
+                                           password=password, connect_timeout=TIMEOUT, login_timeout=TIMEOUT)
+
+    def _run(self, work: Any) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(work, TIMEOUT * 4))
+
+    def read(self, rel: str) -> bytes | None:
+        async def fetch() -> bytes | None:
+            try:
+                async with self.sftp.open(rel, "rb") as f:
+                    return await f.read()
+            except self.asyncssh.SFTPNoSuchFile:
+                return None
+
+        with explained(self.target, f"reading {rel}"):
+            return self._run(fetch())
+
+    def names(self, folder: str) -> set[str] | None:
+        async def listing() -> set[str] | None:
+            try:
+                found = await self.sftp.readdir(folder or ".")
+            except (self.asyncssh.SFTPNoSuchFile, self.asyncssh.SFTPNoSuchPath):
+                return None
+            return {n.filename for n in found if n.attrs.permissions is None or stat.S_ISREG(n.attrs.permissions)}
+
+        with explained(self.target, f"listing {folder or 'the folder'}"):
+            return self._run(listing())
+
+    def put(self, rel: str, data: bytes, tag: str) -> None:
+        temporary = temporary_path(rel, tag)
+
+        async def send() -> None:
+            for folder in _parents(rel):
+                if folder not in self._folders:
+                    await self.sftp.makedirs(folder, exist_ok=True)
+                    self._folders.add(folder)
+            async with self.sftp.open(temporary, "wb") as f:
+                await f.write(data)
+            try:
+                await self.sftp.posix_rename(temporary, rel)
+            except self.asyncssh.SFTPOpUnsupported:  # plain SFTP renames onto no existing file
+                try:
+                    await self.sftp.remove(rel)
+                except self.asyncssh.SFTPNoSuchFile:
+                    pass
+                await self.sftp.rename(temporary, rel)
+
+        with explained(self.target, f"sending {rel}"):
+            self._run(send())
+
+    def remove(self, rel: str) -> None:
+        async def remove() -> None:
+            try:
+                await self.sftp.remove(rel)
+            except self.asyncssh.SFTPNoSuchFile:
+                pass
+
+        with explained(self.target, f"removing {rel}"):
+            self._run(remove())
+
+    def remove_folder(self, rel: str) -> bool:
+        try:
+            self._run(self.sftp.rmdir(rel))
+        except (self.asyncssh.SFTPError, OSError):
+            return False
+        return True
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            try:
+                self._run(self.conn.wait_closed())
+            except (OSError, asyncio.TimeoutError, self.asyncssh.Error):
+                pass
+            self.conn = None
+        if not self.loop.is_closed():
+            self.loop.close()
+
+
+# -- one line for every way it can go wrong ------------------------------------------
+
+
+@contextmanager
+def explained(target: Target, doing: str) -> Iterator[None]:
+    """``with explained(target, doing):`` turns a network failure into an :class:`UploadError`."""
+    try:
+        yield
+    except UploadError:
+        raise
+    except Exception as e:
+        raise explain(e, target, doing) from None
+
+
+def explain(e: BaseException, target: Target, doing: str) -> BaseException:
+    """The one-line error for a failure while ``doing`` something at ``target``."""
+    if isinstance(e, (UploadError, KeyboardInterrupt)) or not isinstance(e, Exception):
+        return e
+    host = f"{target.host}:{target.port}"
+    asyncssh = _loaded_asyncssh()
+    again = "run the same command again to resume (what was sent is kept)"
+    if isinstance(e, socket.gaierror):
+        return UploadError(f"cannot find the host {target.host} ({e.strerror}); check the upload URL and the network")
+    if isinstance(e, ConnectionRefusedError):
+        return UploadError(f"{host} refused the connection; check the host name, the port and the protocol "
+                           f"({target.kind}://)")
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return UploadError(f"the certificate of {target.host} cannot be verified ({e.verify_message}); if the host "
+                           "uses a self-signed certificate, name it in $SSL_CERT_FILE")
+    if asyncssh is not None:
+        if isinstance(e, asyncssh.HostKeyNotVerifiable):
+            return UploadError(f"the SSH host key of {target.host} is not known or has changed ({e.reason}); log in "
+                               f"once with 'ssh -p {target.port} {target.account}' to check and add it to "
+                               "~/.ssh/known_hosts")
+        if isinstance(e, asyncssh.PermissionDenied):
+            return UploadError(f"{target.host} refused the login of {target.user or 'your user'}; check the user name "
+                               f"and the password (${PASSWORD_ENV}, the keyring or the prompt) or the SSH key")
+        if isinstance(e, asyncssh.SFTPError) and not isinstance(e, asyncssh.SFTPConnectionLost):
+            return UploadError(f"{target.host} refused {doing} ({e.reason}); check that the folder is right and "
+                               "writable for this user")
+        if isinstance(e, (asyncssh.DisconnectError, asyncssh.SFTPConnectionLost)):
+            return UploadError(f"the connection to {host} broke while {doing} ({e.reason}); {again}")
+    if isinstance(e, ftplib.error_perm):
+        return UploadError(f"{target.host} refused {doing} ({str(e).strip()}); check that the folder is right and "
+                           "writable for this user")
+    if isinstance(e, (TimeoutError, asyncio.TimeoutError, socket.timeout)):
+        return UploadError(f"no answer from {host} within {TIMEOUT:.0f} s while {doing}; check the host and the "
+                           f"network, then {again}")
+    if isinstance(e, ssl.SSLError):
+        return UploadError(f"the TLS connection to {host} failed while {doing} ({e.reason or e}); {again}")
+    if isinstance(e, (EOFError, ConnectionError, ftplib.error_temp, ftplib.error_reply, ftplib.error_proto, OSError)):
+        reason = str(e).strip() or type(e).__name__
+        return UploadError(f"the connection to {host} broke while {doing} ({reason}); {again}")
+    return e
+
+
+def _loaded_asyncssh() -> Any:
+    """asyncssh if an SFTP upload imported it (an FTP upload does not need it installed)."""
+    return sys.modules.get("asyncssh")
+
