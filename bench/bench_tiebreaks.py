@@ -12,6 +12,7 @@ list as a tie-break order.  Then the TRF round trip of the large one.
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 from keizer.formats.trf import dump, parse
 from keizer.model import Colour
@@ -43,10 +44,15 @@ def synthetic_swiss(players: int, rounds: int, seed: int = 2026) -> Tournament:
         active = sorted((n for n in ratings if n not in out), key=lambda n: (-score[n], -ratings[n]))
         if len(active) % 2:
             out[active.pop()] = RoundResult(Code.PAB)
-        while active:
-            a = active.pop(0)
-            b = next((x for x in active if (a, x) not in met), active[0])
-            active.remove(b)
+        paired = [False] * len(active)
+        for k, a in enumerate(active):  # the first unpaired meets the next one it has not met (else the next)
+            if paired[k]:
+                continue
+            # a has met fewer than `rounds` players, so one of the next `rounds` unpaired is new to a
+            free = list(islice((j for j in range(k + 1, len(active)) if not paired[j]), rounds))
+            j = next((j for j in free if (a, active[j]) not in met), free[0])
+            paired[k] = paired[j] = True
+            b = active[j]
             met |= {(a, b), (b, a)}
             white, black = (a, b) if rng.random() < 0.5 else (b, a)
             if rng.random() < 0.01:

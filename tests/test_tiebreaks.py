@@ -258,8 +258,13 @@ def test_mpvgp_is_the_secondary_score():
 # -- the issue's seed examples ------------------------------------------------------------------
 
 def faced(*rows: tuple) -> Unplayed:
-    """One participant (1) facing opponents with these (score, points) rounds."""
-    return Unplayed({}, {1: tuple(Faced(F(str(s)), F(str(p)), False, None) for s, p in rows)})
+    """One participant (1) facing opponents with these (score, points) rounds; halves suffice."""
+    return Unplayed(2, {}, {1: tuple(int(2 * s) for s, _ in rows)}, {1: tuple(int(2 * p) for _, p in rows)},
+                    {1: (False,) * len(rows)})
+
+
+def test_faced_reads_back_in_fractions():
+    assert faced((7, 1), (6.5, 0.5)).faced[1] == (Faced(F(7), F(1), False), Faced(F(13, 2), F(1, 2), False))
 
 
 def test_seed_buchholz_of_opponents_on_7_8_and_6_5():
