@@ -73,8 +73,8 @@ class Field:
 
     @cached_property
     def scores(self) -> dict[int, Fraction]:
-        den = self.den
-        return {i: Fraction(n, den) for i, n in self.totals.items()}
+        fraction = fractions(self.den)
+        return {i: fraction(n) for i, n in self.totals.items()}
 
     def num(self, points: Fraction) -> int:
         """``points`` (a multiple of 1/:attr:`den`) as a numerator over :attr:`den`."""
@@ -97,6 +97,26 @@ class Field:
                 slots[i] = line[:last] + (replace(s, code=Code.DRAW),)
                 nums[i] = nums[i][:last] + (draw,)
         return replace(self, slots=slots, nums=nums)
+
+
+def fractions(den: int) -> Callable[[int], Fraction]:
+    """``Fraction(n, den)`` for numerators ``n``, each distinct value made once and shared.
+
+    A tie-break has few distinct values among many participants: sharing them
+    saves the time and memory of a Fraction per participant.
+
+    >>> half = fractions(2)
+    >>> half(3), half(4), half(3) is half(3)
+    (Fraction(3, 2), Fraction(2, 1), True)
+    """
+    made: dict[int, Fraction] = {}
+
+    def make(n: int) -> Fraction:
+        value = made.get(n)
+        if value is None:
+            value = made[n] = Fraction(n, den)
+        return value
+    return make
 
 
 def player_field(t: Tournament, rounds: int | None = None) -> Field:

@@ -27,7 +27,7 @@ from typing import Mapping
 
 from keizer.model import Colour
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
-from keizer.tiebreaks.fields import Field
+from keizer.tiebreaks.fields import Field, fractions
 from keizer.tiebreaks.model import Code
 from keizer.tiebreaks.unplayed import Edition, Purpose, Unplayed, cut_sum, game_flags
 
@@ -38,8 +38,8 @@ Values = dict[int, Fraction | int | None]
 
 def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False) -> dict[int, Fraction]:
     """BH (8.1): the sum of the opponents' scores, after ``low``/``high`` cuts."""
-    d = u.den
-    return {i: Fraction(cut_sum(scores, u.voluntary[i], low, high, voluntary_first), d)
+    fraction = fractions(u.den)
+    return {i: fraction(cut_sum(scores, u.voluntary[i], low, high, voluntary_first))
             for i, scores in u.scores.items()}
 
 
@@ -52,11 +52,11 @@ def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: 
     rounds (the team ESB variants), multiplied by ``scale``.
     """
     own = points if points is not None else u
-    factor, d = scale.numerator, u.den * own.den * scale.denominator
+    factor, fraction = scale.numerator, fractions(u.den * own.den * scale.denominator)
     result = {}
     for i, scores in u.scores.items():
         products = [s * p * factor for s, p in zip(scores, own.points[i])]
-        result[i] = Fraction(cut_sum(products, u.voluntary[i], low, high, voluntary_first, scores), d)
+        result[i] = fraction(cut_sum(products, u.voluntary[i], low, high, voluntary_first, scores))
     return result
 
 
@@ -68,8 +68,8 @@ def koya(field: Field, u: Unplayed, limit: int = 0) -> dict[int, Fraction]:
     """
     threshold = (Fraction(field.win * field.rounds, 2) + limit * field.step) * u.den
     least = -(-threshold.numerator // threshold.denominator)  # the least numerator that reaches it
-    return {i: Fraction(sum(p for s, p in zip(scores, u.points[i]) if s >= least), u.den)
-            for i, scores in u.scores.items()}
+    fraction = fractions(u.den)
+    return {i: fraction(sum(p for s, p in zip(scores, u.points[i]) if s >= least)) for i, scores in u.scores.items()}
 
 
 def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Edition, average: bool) -> Values:
@@ -79,13 +79,14 @@ def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Editio
     """
     d, nums = _numerators(bh)
     counted = game_flags(field, edition, Purpose.OPPONENTS)
+    hundredths, fraction = fractions(100), fractions(d)
     result: Values = {}
     for i, opponents in field.opponents.items():
         met = [nums[o] for o, c in zip(opponents, counted[i]) if c]  # type: ignore[index]
         if not met:
-            result[i] = None if average else Fraction(0)
+            result[i] = None if average else fraction(0)
         else:
-            result[i] = Fraction(half_up(sum(met) * 100, d * len(met)), 100) if average else Fraction(sum(met), d)
+            result[i] = hundredths(half_up(sum(met) * 100, d * len(met))) if average else fraction(sum(met))
     return result
 
 
@@ -100,10 +101,11 @@ def progressive(field: Field, low: int = 0) -> dict[int, Fraction]:
     >>> progressive(player_field(Tournament((Player(1, results=line),), 9)))[1]
     Fraction(44, 1)
     """
-    n, d = field.rounds, field.den
+    n = field.rounds
     # Σ of running scores = Σ over rounds of points × (rounds still to add it to)
     weights = [n - max(r, low) for r in range(max(map(len, field.nums.values()), default=0))]
-    return {i: Fraction(sum(p * w for p, w in zip(line, weights)), d) for i, line in field.nums.items()}
+    fraction = fractions(field.den)
+    return {i: fraction(sum(p * w for p, w in zip(line, weights))) for i, line in field.nums.items()}
 
 
 def wins(field: Field) -> dict[int, int]:
@@ -138,14 +140,14 @@ def standard_points(field: Field) -> dict[int, Fraction]:
 
     A round without opponent compares with a draw's points.
     """
-    nums, draw = field.nums, field.num(field.draw)
+    nums, draw, half = field.nums, field.num(field.draw), fractions(2)
     result = {}
     for i, line in nums.items():
         halves = 0
         for r, (p, o) in enumerate(zip(line, field.opponents[i])):
             other = nums[o][r] if o is not None else draw
             halves += 2 if p > other else 1 if p == other else 0
-        result[i] = Fraction(halves, 2)
+        result[i] = half(halves)
     return result
 
 
