@@ -45,8 +45,8 @@ SCORINGS = [Scoring(), Scoring(*(F(x) for x in (3, 1, 0, 3, 0, 3, 3, 1, 0))),
 
 
 @hsettings(max_examples=150, deadline=None)
-@given(tournaments(max_players=14, max_rounds=8), st.sampled_from(list(Edition)), st.sampled_from(list(System)), st.sampled_from(SCORINGS),
-       st.integers(0, 3))
+@given(tournaments(max_players=14, max_rounds=8), st.sampled_from(list(Edition)), st.sampled_from(list(System)),
+       st.sampled_from(SCORINGS), st.integers(0, 3))
 def test_engine_gives_the_reference_values(t, edition, system, scoring, back):
     t = replace(t, system=system, scoring=scoring)
     rounds = max(t.played_rounds - back, 0) if back else None

@@ -73,12 +73,13 @@ class Field:
 
     @cached_property
     def scores(self) -> dict[int, Fraction]:
+        """Each participant's score."""
         fraction = fractions(self.den)
         return {i: fraction(n) for i, n in self.totals.items()}
 
     def num(self, points: Fraction) -> int:
         """``points`` (a multiple of 1/:attr:`den`) as a numerator over :attr:`den`."""
-        return points.numerator * (self.den // points.denominator)
+        return _num(points, self.den)
 
     def memo(self, key: object, make: Callable[[], T]) -> T:
         """What ``make`` derives from the field, computed once: columns several tie-breaks share."""

@@ -112,8 +112,6 @@ def counts_as_game(slot: Slot, field: Field, edition: Edition, purpose: Purpose,
     return True
 
 
-
-
 def game_flags(field: Field, edition: Edition, purpose: Purpose,
                played_forfeits: bool = False) -> dict[int, tuple[bool, ...]]:
     """:func:`counts_as_game` for every round of every participant, computed once per field."""
@@ -127,6 +125,8 @@ def game_flags(field: Field, edition: Edition, purpose: Purpose,
 
 
 _GAMES = frozenset(code for code in Code if code.is_game)
+
+
 def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]:
     """The C.07 16.2 category of each round; 0 for a round counted as a game.
 
@@ -157,20 +157,6 @@ _CATEGORY = {Code.PAB: 1, Code.FPB: 1, Code.FORFEIT_WIN: 2, Code.FORFEIT_LOSS: 4
 
 
 @dataclass(frozen=True)
-class Faced:
-    """One round as opponent-based tie-breaks see it, in Fractions (see :attr:`Unplayed.faced`).
-
-    ``score`` is the opponent's score as it counts (adjusted, dummy or
-    virtual), ``points`` what the participant scored, ``voluntary`` whether the
-    round is a voluntary unplayed round a Cut removes first.
-    """
-
-    score: Fraction
-    points: Fraction
-    voluntary: bool
-
-
-@dataclass(frozen=True)
 class Unplayed:
     """The edition's view of a whole field: adjusted scores and every participant's rounds.
 
@@ -189,15 +175,8 @@ class Unplayed:
 
     @cached_property
     def adjusted(self) -> dict[int, Fraction]:
+        """Each participant's score as it counts for its opponents (16.3), in Fractions."""
         return {i: Fraction(n, self.den) for i, n in self.adjusted_nums.items()}
-
-    @cached_property
-    def faced(self) -> dict[int, tuple[Faced, ...]]:
-        """The rounds in Fractions, for reading."""
-        d = self.den
-        return {i: tuple(Faced(Fraction(s, d), Fraction(p, d), v)
-                         for s, p, v in zip(line, self.points[i], self.voluntary[i]))
-                for i, line in self.scores.items()}
 
 
 def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> Unplayed:
