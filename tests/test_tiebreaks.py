@@ -23,7 +23,7 @@ from keizer.tiebreaks.fide_tables import round_half_up
 from keizer.tiebreaks.fields import player_field, team_field
 from keizer.tiebreaks.individual import buchholz, progressive, sonneborn_berger
 from keizer.tiebreaks.team import extended_sonneborn_berger
-from keizer.tiebreaks.unplayed import Faced, Unplayed, unplayed
+from keizer.tiebreaks.unplayed import Unplayed, unplayed
 
 DATA = TEC
 EXPECTED = json.loads((DATA / "tec2023-expected.json").read_text(encoding="utf-8"))
@@ -258,8 +258,9 @@ def test_mpvgp_is_the_secondary_score():
 # -- the issue's seed examples ------------------------------------------------------------------
 
 def faced(*rows: tuple) -> Unplayed:
-    """One participant (1) facing opponents with these (score, points) rounds."""
-    return Unplayed({}, {1: tuple(Faced(F(str(s)), F(str(p)), False, None) for s, p in rows)})
+    """One participant (1) facing opponents with these (score, points) rounds; halves suffice."""
+    return Unplayed(2, {}, {1: tuple(int(2 * s) for s, _ in rows)}, {1: tuple(int(2 * p) for _, p in rows)},
+                    {1: (False,) * len(rows)})
 
 
 def test_seed_buchholz_of_opponents_on_7_8_and_6_5():
@@ -324,8 +325,8 @@ def test_seed_progress_is_the_sum_of_running_totals():
 ])
 def test_one_round_under_each_edition(swiss, edition, david_hpb, maria_forfeit, maria_for_others, nick_for_others):
     u = unplayed(player_field(swiss), edition)
-    assert u.faced[4][1].score == david_hpb  # David's round-2 HPB (1 point before it, 3.5 at the end)
-    assert u.faced[11][3].score == maria_forfeit  # Maria's round-4 forfeit win vs Jessica (1.5)
+    assert F(u.scores[4][1], u.den) == david_hpb  # David's round-2 HPB (1 point before it, 3.5 at the end)
+    assert F(u.scores[11][3], u.den) == maria_forfeit  # Maria's round-4 forfeit win vs Jessica (1.5)
     assert u.adjusted[11] == maria_for_others
     assert u.adjusted[12] == nick_for_others  # Nick: PAB, forfeit win, withdrawn after round 3
 
@@ -339,8 +340,8 @@ def test_2012_virtual_opponent_matches_the_2009_minutes():
     """9 rounds: a forfeit win in round 3 with 2 points before counts 2 + 0 + 6 × ½ = 5;
     an absence in round 7 with 4 points before counts 4 + 1 + 2 × ½ = 6."""
     t = tour(["1-2 1-0", "1-3 1-0", "1-4 +-", "1-5 0-1", "1-6 =", "1-7 =", "2-3 =", "8-1 0-1", "1-9 1-0"])
-    rounds = unplayed(player_field(t), Edition.FIDE_2012).faced[1]
-    assert (rounds[2].score, rounds[6].score) == (5, 6)
+    u = unplayed(player_field(t), Edition.FIDE_2012)
+    assert (F(u.scores[1][2], u.den), F(u.scores[1][6], u.den)) == (5, 6)
 
 
 def test_2012_forfeit_example_of_the_fide_2009_mode():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from fractions import Fraction
 from typing import Any
 
 import click
@@ -74,6 +75,24 @@ class Text(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
+class Rate(click.ParamType):
+    """A chance from 0 to 1, written as a decimal (``0.05``) or a percentage (``5%``); an exact Fraction."""
+
+    name = "rate"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        if isinstance(value, Fraction):
+            return value  # a default
+        text = str(value).strip()
+        m = re.fullmatch(r"([0-9]{1,3}(?:\.[0-9]{1,6})?|\.[0-9]{1,6})(%?)", text)
+        if m is None:
+            self.fail(f"{text[:30]!r} is not a rate like 0.05 or 5%", param, ctx)
+        rate = Fraction(m[1]) / (100 if m[2] else 1)
+        if rate > 1:
+            self.fail(f"{text} is more than 100%: a rate is from 0 to 1 (or 0% to 100%)", param, ctx)
+        return rate
+
+
 #: A round number (``--round``, ``ROUND``); with zero for 'the standing before round 1'.
 ROUND = Whole(1, limits.MAX_ROUNDS)
 ROUND_OR_ZERO = Whole(0, limits.MAX_ROUNDS)
@@ -86,6 +105,7 @@ SEED = Whole(limits.MIN_SEED, limits.MAX_SEED)
 #: How many rows to show.
 COUNT = Whole(0, limits.MAX_LOG)
 DATE = Day()
+RATE = Rate()
 TIME_CONTROL = Text("a time control", limits.MAX_TIME_CONTROL)
 #: A category; empty for none.
 CATEGORY = Text("a category", limits.MAX_CATEGORY, empty_ok=True)

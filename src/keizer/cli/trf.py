@@ -1,4 +1,4 @@
-"""``keizer trf …``: tie-break standings of a FIDE TRF file.
+"""``keizer trf …``: tie-break standings of a FIDE TRF file, its next Dutch round, random TRF tournaments.
 
 Register with ``cli.add_command(trf)``.  User errors raise :class:`TrfUsageError`
 (a :class:`FormatError`), which ``keizer.cli.main`` prints as one line.
@@ -7,15 +7,20 @@ Register with ``cli.add_command(trf)``.  User errors raise :class:`TrfUsageError
 from __future__ import annotations
 
 import json
+import random
+import sys
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import click
 
-from keizer.cli.params import ROUND, ROUND_OR_ZERO, SEED
+from keizer.cli.params import RATE, RATING, ROUND, ROUND_OR_ZERO, SEED, Whole
 from keizer.formats.season_json import FormatError
-from keizer.formats.trf import read
+from keizer.formats.trf import TRF16, TRF26, dump, read
+from keizer.limits import MAX_PLAYERS
+from keizer.model import Colour
 from keizer.output import FORMATS, json_number, number, render
 from keizer.tiebreaks import (Edition, Standing, System, TieBreakError, Tournament, advise, labels, parse_list,
                               rank, recommended_for)
@@ -29,7 +34,7 @@ class TrfUsageError(FormatError):
 
 @click.group("trf")
 def trf() -> None:
-    """FIDE Tournament Report Files (TRF16, TRF26): standings with tie-breaks, Dutch pairings."""
+    """FIDE Tournament Report Files (TRF16, TRF26): standings with tie-breaks, Dutch pairings, random tournaments."""
 
 
 @trf.command("standings")
@@ -131,6 +136,90 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
     if found.bye is not None and fmt == "table":
         click.echo(f"bye: {found.bye} {names[found.bye]}")
+
+
+@trf.command("generate")
+@click.option("--players", type=Whole(2, MAX_PLAYERS), required=True, help="Number of players.")
+@click.option("--rounds", type=ROUND, required=True, help="Number of rounds, all paired and played.")
+@click.option("--seed", type=SEED, help="Seed of the random choices; the same seed and options give the same "
+                                        "file (default: drawn, and said on stderr).")
+@click.option("--byes", type=RATE, default="0", help="Chance per player and round of a requested half-point "
+                                                     "bye (H), never in the last round, e.g. 0.03 or 3%.")
+@click.option("--absences", type=RATE, default="0", help="Chance per player and round of an announced absence "
+                                                         "(zero-point bye, Z).")
+@click.option("--forfeits", type=RATE, default="0", help="Chance per game of a forfeit (+/-).")
+@click.option("--withdrawals", type=RATE, default="0", help="Chance per player of withdrawing (Z from then on).")
+@click.option("--late-entries", type=RATE, default="0", help="Chance per player of joining after round 1 "
+                                                             "(Z before).")
+@click.option("--draw-rate", type=RATE, default="0.3", show_default=True,
+              help="Share of draws between equally rated players (fewer as the ratings differ).")
+@click.option("--initial-colour", type=click.Choice(["white", "black", "lot"]), default="lot", show_default=True,
+              help="Colour of the top-ranked player in round 1.")
+@click.option("--highest-rating", type=RATING, default=2600, show_default=True, help="Ratings are drawn …")
+@click.option("--lowest-rating", type=RATING, default=1200, show_default=True, help="… uniformly in this range.")
+@click.option("--trf-version", type=click.Choice([TRF26, TRF16]), default=TRF26, show_default=True)
+@click.option("--count", type=Whole(1, 100_000), default=1, show_default=True,
+              help="How many tournaments, with the seeds S, S+1, …; they need --output DIR.")
+@click.option("--output", "-o", type=click.Path(), help="File to write (default: standard output); "
+                                                         "with --count, a folder for SEED.trf files.")
+def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absences: Fraction, forfeits: Fraction,
+             withdrawals: Fraction, late_entries: Fraction, draw_rate: Fraction, initial_colour: str,
+             highest_rating: int, lowest_rating: int, trf_version: str, count: int, output: str | None) -> None:
+    """Random tournaments paired by keizer's Dutch engine, as TRF: FIDE's "random tournament generator".
+
+    Ratings, requested byes, absences, forfeits, withdrawals and late entries are drawn at the
+    rates given; game results follow FIDE's rating table (see docs/swiss.md). The file's
+    first comment line says how to generate it again.
+    """
+    from keizer.pairing.generate import GenerationError, TournamentPlan, generate as generated
+
+    if count > 1 and output is None:
+        raise TrfUsageError(f"--count {count} writes one file per tournament: give a folder with --output DIR")
+    if count > 1 and Path(output).exists() and not Path(output).is_dir():  # type: ignore[arg-type]
+        raise TrfUsageError(f"--output {output}: with --count it must be a folder, and this is a file")
+    colour = {"white": Colour.WHITE, "black": Colour.BLACK, "lot": None}[initial_colour]
+    asked = TournamentPlan(players, rounds, seed or 0, byes, absences, forfeits, withdrawals, late_entries,
+                           draw_rate, colour, highest_rating, lowest_rating)
+    try:
+        asked.check()
+    except GenerationError as e:
+        raise TrfUsageError(str(e)) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+        click.echo(f"seed {seed}", err=True)
+    for k in range(count):
+        plan = replace(asked, seed=seed + k)
+        try:
+            t = generated(plan)
+        except GenerationError as e:
+            raise TrfUsageError(f"seed {plan.seed}: {e}" if count > 1 else str(e)) from None
+        how = (f"### keizer trf generate --players {players} --rounds {rounds} --seed {plan.seed}"
+               + "".join(f" --{name.replace('_', '-')} {_decimal_text(value)}" for name, value in (
+                   ("byes", byes), ("absences", absences), ("forfeits", forfeits), ("withdrawals", withdrawals),
+                   ("late_entries", late_entries), ("draw_rate", draw_rate)) if value)
+               + f" --initial-colour {initial_colour} --highest-rating {highest_rating}"
+                 f" --lowest-rating {lowest_rating} --trf-version {trf_version}")
+        info = tuple(("XXC white1" if x == "152 W" else "XXC black1") if trf_version == TRF16 and x[:3] == "152"
+                     else x for x in t.info)
+        data = dump(replace(t, info=(how, *info)), trf_version, every_round=True).encode("utf-8")
+        if output is None:
+            sys.stdout.buffer.write(data)  # bytes as they are: CR LF line ends on every system
+            continue
+        path = Path(output) / f"{plan.seed}.trf" if count > 1 else Path(output)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as e:
+            raise TrfUsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _decimal_text(value: Fraction) -> str:
+    """A rate as it was typed: an exact decimal (``0.05``)."""
+    places = 0
+    while (value * 10**places).denominator != 1:
+        places += 1
+    digits = str(int(value * 10**places)).rjust(places + 1, "0")
+    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
 
 
 def _json_row(s: Standing, names: list[str]) -> dict[str, Any]:

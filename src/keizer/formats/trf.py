@@ -511,8 +511,13 @@ def _dates(line: _Line) -> tuple[str | None, ...]:
     return tuple(dates)
 
 
-def dump(t: Tournament, version: str = TRF26) -> str:
-    """TRF text of ``t`` (lines end with CR LF).  ``version`` TRF16 writes 013 teams and ``XXR``/``XXS``."""
+def dump(t: Tournament, version: str = TRF26, every_round: bool = False) -> str:
+    """TRF text of ``t`` (lines end with CR LF).  ``version`` TRF16 writes 013 teams and ``XXR``/``XXS``.
+
+    A player's line stops after his last round that is not a zero-point bye, unless
+    ``every_round``: then every round is written (``0000 - Z``), as pairing checkers
+    want a complete file (a missing entry there may read as "to be paired").
+    """
     if version not in (TRF16, TRF26):
         raise TrfError(f"unknown TRF version {version!r} (use {TRF16} or {TRF26})")
     if t.is_team and not t.players:
@@ -533,7 +538,7 @@ def dump(t: Tournament, version: str = TRF26) -> str:
     if t.is_team and t.match_scoring != Scoring.matches() and version == TRF26:
         ms = t.match_scoring
         out.append(f"362 TW {_decimal(ms.win)}   TD {_decimal(ms.draw)}   TL {_decimal(ms.loss)}")
-    played = _last_played(t)
+    played = {p.start_no: len(p.results) for p in t.players} if every_round else _last_played(t)
     for p in t.players:
         out.append(_player_line(p, t, played))
     if t.is_team:

@@ -11,26 +11,25 @@ on game points — staying on game points for the subgroups, as TEC Ex. 45
 does; EDET/EDEB/EDEBT/EDEBB then compare two teams still tied by their
 boards (art. 12).
 
->>> from keizer.tiebreaks.fields import Field, Slot
->>> from keizer.tiebreaks.model import Code, System
+>>> from keizer.tiebreaks.fields import player_field
+>>> from keizer.tiebreaks.model import Code, Player, RoundResult as R, Tournament
 >>> from keizer.tiebreaks.unplayed import Edition
->>> g = lambda c, o, p: Slot(c, o, None, Fraction(p))
->>> f = Field({1: (g(Code.WIN, 2, 1), g(Code.WIN, 3, 1)),
-...            2: (g(Code.LOSS, 1, 0), g(Code.PAB, None, 1)),
-...            3: (g(Code.PAB, None, 1), g(Code.LOSS, 1, 0))},
-...           2, Fraction(1), Fraction(1, 2), Fraction(0), Fraction(1, 2), System.SWISS, {})
+>>> f = player_field(Tournament((Player(1, results=(R(Code.WIN, 2), R(Code.WIN, 3))),
+...                              Player(2, results=(R(Code.LOSS, 1), R(Code.PAB))),
+...                              Player(3, results=(R(Code.PAB), R(Code.LOSS, 1)))), rounds=2))
 >>> direct_encounter([1, 2, 3], f, Edition.FIDE_2026)    # 1 is certain first; 2 and 3 never met
 [[1], [2, 3]]
 """
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Callable, Sequence
 
 from keizer.tiebreaks.fields import Field
 from keizer.tiebreaks.team import board_count, bottom_boards, top_boards
-from keizer.tiebreaks.unplayed import Edition, Purpose, counts_as_game
+from keizer.tiebreaks.unplayed import Edition, Purpose, game_flags
 
 Split = list[list[int]]
 Fallback = Callable[[list[int]], Split]
@@ -54,25 +53,29 @@ def direct_encounter(group: list[int], field: Field, edition: Edition, played_fo
 def _split(group: list[int], field: Field, edition: Edition, played_forfeits: bool) -> Split | None:
     """One pass over the mini-table of ``group``; None when it places nobody."""
     members = set(group)
-    met: dict[tuple[int, int], list[Fraction]] = {}
+    counted = game_flags(field, edition, Purpose.OPPONENTS, played_forfeits)
+    met: dict[tuple[int, int], list[int]] = {}  # points as numerators over field.den
     for i in group:
-        for s in field.slots[i]:
-            if s.opponent in members and counts_as_game(s, field, edition, Purpose.OPPONENTS, played_forfeits):
-                met.setdefault((i, s.opponent), []).append(s.points)
-    score = {i: Fraction(0) for i in group}
-    missing = {i: len(group) - 1 for i in group}
+        for o, p, c in zip(field.opponents[i], field.nums[i], counted[i]):
+            if c and o in members:
+                met.setdefault((i, o), []).append(p)  # type: ignore[arg-type]
+    # games between the same two are averaged (6.1.2): scores over field.den × every count of games
+    repeats = math.lcm(*(len(results) for results in met.values()))
+    score = dict.fromkeys(group, 0)
+    missing = dict.fromkeys(group, len(group) - 1)
     for (i, _), results in met.items():
-        score[i] += sum(results, Fraction(0)) / len(results)
+        score[i] += sum(results) * (repeats // len(results))
         missing[i] -= 1
     ordered = sorted(group, key=lambda i: (-score[i], i))
     if not any(missing.values()):
         parts = _groups(ordered, score)
         return parts if len(parts) > 1 else None
+    win = field.num(field.win) * repeats
     placed: Split = []
     rest = ordered
     while len(rest) > 1:
         top, others = rest[0], rest[1:]
-        if all(score[top] > score[q] + missing[q] * field.win for q in others):
+        if all(score[top] > score[q] + missing[q] * win for q in others):
             placed.append([top])
             rest = others
         else:
@@ -80,7 +83,7 @@ def _split(group: list[int], field: Field, edition: Edition, played_forfeits: bo
     return placed + [rest] if placed else None
 
 
-def _groups(ordered: list[int], score: dict[int, Fraction]) -> Split:
+def _groups(ordered: list[int], score: dict[int, int]) -> Split:
     parts: Split = []
     for i in ordered:
         if parts and score[parts[-1][0]] == score[i]:

@@ -8,14 +8,13 @@ sums are exact.
 (240, -87, -800)
 >>> expected(370), expected(-80), expected(900)
 (90, 39, 100)
->>> round_half_up(Fraction(7550, 4))
-1888
+>>> round_half_up(Fraction(7550, 4)), half_up(7550, 4)
+(1888, 1888)
 """
 
 from __future__ import annotations
 
 import bisect
-import math
 from fractions import Fraction
 
 #: B.02 8.1.1: dp for a percentage score p = 50…100 (index p − 50).
@@ -51,8 +50,13 @@ def expected(difference: int) -> int:
     return high if difference >= 0 else 100 - high
 
 
+def half_up(numerator: int, denominator: int) -> int:
+    """numerator / denominator (> 0) rounded half up to an integer, in integers only."""
+    return (2 * numerator + denominator) // (2 * denominator)
+
+
 def round_half_up(value: Fraction, places: int = 0) -> Fraction | int:
     """Round as the TEC exercises do (1887.5 → 1888; 0.375 → 0.38); an int when places is 0."""
     scale = 10**places
-    rounded = Fraction(math.floor(value * scale + Fraction(1, 2)), scale)
-    return int(rounded) if places == 0 else rounded
+    rounded = half_up(value.numerator * scale, value.denominator)
+    return rounded if places == 0 else Fraction(rounded, scale)

@@ -5,46 +5,53 @@ points (MP) and game points (GP).  A :class:`Field` holds, per participant
 and round, the code, the opponent and the points of one score, so Buchholz,
 Sonneborn-Berger & co. are written once and serve players and teams alike.
 
+The tie-breaks compute on integers: every points value of a field is a
+numerator over one common denominator (:attr:`Field.den`), so sums and
+comparisons are exact and cost what integer ones do; values become
+Fractions only at the end.
+
 >>> from keizer.tiebreaks.model import Player, RoundResult, Tournament
 >>> t = Tournament((Player(1, results=(RoundResult(Code.WIN, 2),)),
 ...                 Player(2, results=(RoundResult(Code.LOSS, 1), RoundResult(Code.HPB)))), rounds=2)
 >>> f = player_field(t)
 >>> f.scores, f.slots[1][1].code
 ({1: Fraction(1, 1), 2: Fraction(1, 2)}, <Code.ZPB: 'Z'>)
+>>> f.den, f.nums, f.totals
+(2, {1: (2, 0), 2: (0, 1)}, {1: 2, 2: 1})
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping, TypeVar
 
-from keizer.model import Colour
 from keizer.tiebreaks.codes import TieBreakError
-from keizer.tiebreaks.model import Code, System, Tournament
+from keizer.tiebreaks.model import Code, Match, RoundResult, Scoring, System, Tournament
 
+T = TypeVar("T")
 
-@dataclass(frozen=True)
-class Slot:
-    """One participant's round in one score."""
-
-    code: Code
-    opponent: int | None
-    colour: Colour | None
-    points: Fraction
+#: One participant's round: a player's result or a team's match (its code, opponent and colour count here).
+Slot = RoundResult | Match
 
 
 @dataclass(frozen=True)
 class Field:
-    """Per participant (start or team number) the slots of rounds 1…``rounds``.
+    """Per participant (start or team number) its rounds 1…``rounds`` in one score.
 
-    ``win``/``draw``/``loss`` are the points of a won/drawn/lost game (or
-    match) in this score; ``step`` is the "half point" a Koya limit moves by.
+    ``slots[i][r]`` is what participant i's round r was; ``nums[i][r]`` the
+    points it brought in this score, as a numerator over ``den``, a common
+    denominator of every points value of the field (``win``, ``draw``,
+    ``loss`` and ``step`` included).  ``win``/``draw``/``loss`` are the points
+    of a won/drawn/lost game (or match) in this score; ``step`` is the "half
+    point" a Koya limit moves by.
     """
 
     slots: Mapping[int, tuple[Slot, ...]]
+    nums: Mapping[int, tuple[int, ...]]
+    den: int
     rounds: int
     win: Fraction
     draw: Fraction
@@ -52,56 +59,83 @@ class Field:
     step: Fraction
     system: System
     ratings: Mapping[int, int | None]
+    _memo: dict[object, object] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @cached_property
+    def totals(self) -> dict[int, int]:
+        """Each participant's score, as a numerator over :attr:`den`."""
+        return {i: sum(line) for i, line in self.nums.items()}
+
+    @cached_property
+    def opponents(self) -> dict[int, tuple[int | None, ...]]:
+        """Each participant's (scheduled) opponent per round."""
+        return {i: tuple([s.opponent for s in line]) for i, line in self.slots.items()}
 
     @cached_property
     def scores(self) -> dict[int, Fraction]:
-        return {i: total(s.points for s in slots) for i, slots in self.slots.items()}
+        """Each participant's score."""
+        fraction = fractions(self.den)
+        return {i: fraction(n) for i, n in self.totals.items()}
 
-    def complement(self, points: Fraction) -> Fraction:
-        """The points an opponent gets when this side gets ``points`` (a draw stays a draw)."""
-        return self.draw if points == self.draw else self.win + self.loss - points
+    def num(self, points: Fraction) -> int:
+        """``points`` (a multiple of 1/:attr:`den`) as a numerator over :attr:`den`."""
+        return _num(points, self.den)
+
+    def memo(self, key: object, make: Callable[[], T]) -> T:
+        """What ``make`` derives from the field, computed once: columns several tie-breaks share."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]  # type: ignore[return-value]
 
     def foreseen(self) -> "Field":
         """The field Fore Buchholz uses: every paired last-round game or forfeit drawn (C.07 8.3)."""
         last = self.rounds - 1
-        slots = {}
-        for i, rounds in self.slots.items():
-            s = rounds[last] if rounds else None
+        draw = self.num(self.draw)
+        slots, nums = dict(self.slots), dict(self.nums)
+        for i, line in self.slots.items():
+            s = line[last] if line else None
             if s is not None and s.opponent is not None and (s.code.is_game or s.code.is_forfeit):
-                rounds = rounds[:last] + (replace(s, code=Code.DRAW, points=self.draw),)
-            slots[i] = rounds
-        return replace(self, slots=slots)
+                slots[i] = line[:last] + (replace(s, code=Code.DRAW),)
+                nums[i] = nums[i][:last] + (draw,)
+        return replace(self, slots=slots, nums=nums)
 
 
-def total(values: Iterable[Fraction | int]) -> Fraction:
-    """The exact sum, on integers over a common denominator (far faster than adding Fractions).
+def fractions(den: int) -> Callable[[int], Fraction]:
+    """``Fraction(n, den)`` for numerators ``n``, each distinct value made once and shared.
 
-    >>> total([Fraction(1, 2), Fraction(3, 4), 2])
-    Fraction(13, 4)
+    A tie-break has few distinct values among many participants: sharing them
+    saves the time and memory of a Fraction per participant.
+
+    >>> half = fractions(2)
+    >>> half(3), half(4), half(3) is half(3)
+    (Fraction(3, 2), Fraction(2, 1), True)
     """
-    num, den = 0, 1
-    for v in values:
-        n, d = v.numerator, v.denominator
-        if d == den:
-            num += n
-        else:
-            common = math.lcm(den, d)
-            num, den = num * (common // den) + n * (common // d), common
-    return Fraction(num, den)
+    made: dict[int, Fraction] = {}
+
+    def make(n: int) -> Fraction:
+        value = made.get(n)
+        if value is None:
+            value = made[n] = Fraction(n, den)
+        return value
+    return make
 
 
 def player_field(t: Tournament, rounds: int | None = None) -> Field:
     """The players of ``t`` after ``rounds`` rounds (default: all played); missing rounds are zero-point byes."""
     n = _rounds(t, rounds)
     s = t.scoring
-    points = {code: s.points(code) for code in Code}
-    absent = Slot(Code.ZPB, None, None, s.zpb)
-    slots = {}
+    den = _common_denominator(_values(s))
+    num_of = {code: _num(s.points(code), den) for code in Code}
+    absent = RoundResult(Code.ZPB)
+    slots, nums = {}, {}
     for p in t.players:
-        line = [Slot(res.code, res.opponent, res.colour, points[res.code]) for res in p.results[:n]]
-        slots[p.start_no] = tuple(line) + (absent,) * (n - len(line))
+        line = tuple(p.results[:n])
+        if len(line) < n:
+            line += (absent,) * (n - len(line))
+        slots[p.start_no] = line
+        nums[p.start_no] = tuple([num_of[res.code] for res in line])
     ratings = {p.start_no: p.rating for p in t.players}
-    return _checked(Field(slots, n, s.win, s.draw, s.loss, s.draw, t.system, ratings), "player")
+    return _checked(Field(slots, nums, den, n, s.win, s.draw, s.loss, s.draw, t.system, ratings), "player")
 
 
 def team_field(t: Tournament, score: str, rounds: int | None = None) -> Field:
@@ -112,22 +146,35 @@ def team_field(t: Tournament, score: str, rounds: int | None = None) -> Field:
         raise TieBreakError("GP: the number of boards per match is not known")
     n = _rounds(t, rounds)
     ms = t.match_scoring
+    absent = Match(Code.ZPB)
     slots = {}
     for team in t.teams:
-        line = []
-        for r in range(n):
-            m = team.matches[r] if r < len(team.matches) else None
-            code = m.code if m else Code.ZPB
-            points = (m.game_points if m else Fraction(0)) if score == "GP" else ms.points(code)
-            line.append(Slot(code, m.opponent if m else None, m.colour if m else None, points))
-        slots[team.number] = tuple(line)
+        line = tuple(team.matches[:n])
+        slots[team.number] = line + (absent,) * (n - len(line))
     ratings = {team.number: team.rating for team in t.teams}
     if score == "GP":
         boards = Fraction(t.boards)
-        field = Field(slots, n, boards, boards / 2, Fraction(0), Fraction(1, 2), t.system, ratings)
+        win, draw, loss, step = boards, boards / 2, Fraction(0), Fraction(1, 2)
+        den = _common_denominator([win, draw, step, *(m.game_points for line in slots.values() for m in line)])
+        nums = {i: tuple(_num(m.game_points, den) for m in line) for i, line in slots.items()}
     else:
-        field = Field(slots, n, ms.win, ms.draw, ms.loss, ms.draw, t.system, ratings)
-    return _checked(field, "team")
+        win, draw, loss, step = ms.win, ms.draw, ms.loss, ms.draw
+        den = _common_denominator(_values(ms))
+        num_of = {code: _num(ms.points(code), den) for code in Code}
+        nums = {i: tuple(num_of[m.code] for m in line) for i, line in slots.items()}
+    return _checked(Field(slots, nums, den, n, win, draw, loss, step, t.system, ratings), "team")
+
+
+def _values(s: Scoring) -> list[Fraction]:
+    return [s.points(code) for code in Code]
+
+
+def _common_denominator(values: Iterable[Fraction]) -> int:
+    return math.lcm(*{v.denominator for v in values})
+
+
+def _num(points: Fraction, den: int) -> int:
+    return points.numerator * (den // points.denominator)
 
 
 def _rounds(t: Tournament, rounds: int | None) -> int:
@@ -140,13 +187,14 @@ def _rounds(t: Tournament, rounds: int | None) -> int:
 
 def _checked(field: Field, what: str) -> Field:
     """Every opponent must be a participant whose same round names this one back."""
-    for i, line in field.slots.items():
-        for r, s in enumerate(line, start=1):
-            if s.opponent is None:
+    opponents = field.opponents
+    for i, line in opponents.items():
+        for r, o in enumerate(line):
+            if o is None:
                 continue
-            back = field.slots.get(s.opponent)
+            back = opponents.get(o)
             if back is None:
-                raise TieBreakError(f"{what} {i} round {r}: opponent {s.opponent} is not in the tournament")
-            if back[r - 1].opponent != i:
-                raise TieBreakError(f"{what} {i} round {r}: opponent {s.opponent} has another opponent")
+                raise TieBreakError(f"{what} {i} round {r + 1}: opponent {o} is not in the tournament")
+            if back[r] != i:
+                raise TieBreakError(f"{what} {i} round {r + 1}: opponent {o} has another opponent")
     return field

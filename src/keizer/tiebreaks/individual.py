@@ -21,14 +21,15 @@ A player who beat 2 and had a half-point bye, while 2 beat 3, under the 2026 rul
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Mapping
 
 from keizer.model import Colour
-from keizer.tiebreaks.fide_tables import expected, rating_difference, round_half_up
-from keizer.tiebreaks.fields import Field, total
+from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
+from keizer.tiebreaks.fields import Field, fractions
 from keizer.tiebreaks.model import Code
-from keizer.tiebreaks.unplayed import Contribution, Edition, Faced, Purpose, Unplayed, counts_as_game, cut
+from keizer.tiebreaks.unplayed import Edition, Purpose, Unplayed, cut_sum, game_flags
 
 Values = dict[int, Fraction | int | None]
 
@@ -37,28 +38,25 @@ Values = dict[int, Fraction | int | None]
 
 def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False) -> dict[int, Fraction]:
     """BH (8.1): the sum of the opponents' scores, after ``low``/``high`` cuts."""
-    return {i: _sum(cut([Contribution(f.score, (f.score,), f.voluntary) for f in rounds],
-                        low, high, voluntary_first))
-            for i, rounds in u.faced.items()}
+    fraction = fractions(u.den)
+    return {i: fraction(cut_sum(scores, u.voluntary[i], low, high, voluntary_first))
+            for i, scores in u.scores.items()}
 
 
 def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False,
-                     points: Mapping[int, tuple[Faced, ...]] | None = None, scale: Fraction = Fraction(1),
-                     ) -> dict[int, Fraction]:
+                     points: Unplayed | None = None, scale: Fraction = Fraction(1)) -> dict[int, Fraction]:
     """SB (9.1): Σ opponent's score × points scored against them.
 
     The least significant opponent is the lowest score, then the lowest
     product (TEC Ex. 13).  ``points`` takes the points from another score's
     rounds (the team ESB variants), multiplied by ``scale``.
     """
+    own = points if points is not None else u
+    factor, fraction = scale.numerator, fractions(u.den * own.den * scale.denominator)
     result = {}
-    for i, rounds in u.faced.items():
-        own = points[i] if points is not None else rounds
-        values = []
-        for f, g in zip(rounds, own):
-            product = f.score * g.points * scale
-            values.append(Contribution(product, (f.score, product), f.voluntary))
-        result[i] = _sum(cut(values, low, high, voluntary_first))
+    for i, scores in u.scores.items():
+        products = [s * p * factor for s, p in zip(scores, own.points[i])]
+        result[i] = fraction(cut_sum(products, u.voluntary[i], low, high, voluntary_first, scores))
     return result
 
 
@@ -68,8 +66,10 @@ def koya(field: Field, u: Unplayed, limit: int = 0) -> dict[int, Fraction]:
     ``limit`` moves that threshold by half points (14.5): KS/L-1 is the
     extended Koya's first step.
     """
-    threshold = field.win * field.rounds / 2 + limit * field.step
-    return {i: total(f.points for f in rounds if f.score >= threshold) for i, rounds in u.faced.items()}
+    threshold = (Fraction(field.win * field.rounds, 2) + limit * field.step) * u.den
+    least = -(-threshold.numerator // threshold.denominator)  # the least numerator that reaches it
+    fraction = fractions(u.den)
+    return {i: fraction(sum(p for s, p in zip(scores, u.points[i]) if s >= least)) for i, scores in u.scores.items()}
 
 
 def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Edition, average: bool) -> Values:
@@ -77,15 +77,16 @@ def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Editio
 
     With ``average`` False: their sum (Swiss-Manager's "sum of Buchholz", BHs).
     """
+    d, nums = _numerators(bh)
+    counted = game_flags(field, edition, Purpose.OPPONENTS)
+    hundredths, fraction = fractions(100), fractions(d)
     result: Values = {}
-    for i, line in field.slots.items():
-        met = [bh[s.opponent] for s in line  # type: ignore[index]
-               if counts_as_game(s, field, edition, Purpose.OPPONENTS)]
+    for i, opponents in field.opponents.items():
+        met = [nums[o] for o, c in zip(opponents, counted[i]) if c]  # type: ignore[index]
         if not met:
-            result[i] = None if average else Fraction(0)
+            result[i] = None if average else fraction(0)
         else:
-            summed = total(met)
-            result[i] = round_half_up(summed / len(met), 2) if average else summed
+            result[i] = hundredths(half_up(sum(met) * 100, d * len(met))) if average else fraction(sum(met))
     return result
 
 
@@ -94,39 +95,43 @@ def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Editio
 def progressive(field: Field, low: int = 0) -> dict[int, Fraction]:
     """PS (7.5): the sum of the running scores after each round; a Cut drops the first ones.
 
-    >>> from keizer.tiebreaks.fields import Slot
-    >>> s = lambda p: Slot(Code.WIN if p else Code.LOSS, None, None, Fraction(p))
-    >>> f = Field({1: tuple(s(1) for _ in range(8)) + (s(0),)}, 9, 1, Fraction(1, 2), 0, Fraction(1, 2), None, {})
-    >>> progressive(f)[1]
+    >>> from keizer.tiebreaks.fields import player_field
+    >>> from keizer.tiebreaks.model import Player, RoundResult, Tournament
+    >>> line = (RoundResult(Code.WIN),) * 8 + (RoundResult(Code.LOSS),)
+    >>> progressive(player_field(Tournament((Player(1, results=line),), 9)))[1]
     Fraction(44, 1)
     """
     n = field.rounds
     # Σ of running scores = Σ over rounds of points × (rounds still to add it to)
-    return {i: total(s.points * (n - max(r, low)) for r, s in enumerate(line)) for i, line in field.slots.items()}
+    weights = [n - max(r, low) for r in range(max(map(len, field.nums.values()), default=0))]
+    fraction = fractions(field.den)
+    return {i: fraction(sum(p * w for p, w in zip(line, weights))) for i, line in field.nums.items()}
 
 
 def wins(field: Field) -> dict[int, int]:
     """WIN (7.1): rounds that scored a win's points, played or not (PAB, forfeit, FPB)."""
-    return {i: sum(1 for s in line if s.points == field.win) for i, line in field.slots.items()}
+    win = field.num(field.win)
+    return {i: line.count(win) for i, line in field.nums.items()}
 
 
 def games_won(field: Field, edition: Edition, black: bool = False) -> dict[int, int]:
     """WON (7.2), or BWG (7.4) with ``black``: games won over the board."""
-    return {i: sum(1 for s in line if _own_game(s, field, edition) and s.code.outcome == 1
-                   and (not black or s.colour is Colour.BLACK))
+    own = game_flags(field, edition, Purpose.OWN)
+    return {i: sum(1 for s, c in zip(line, own[i]) if c and s.code in _WON and (not black or s.colour is Colour.BLACK))
             for i, line in field.slots.items()}
 
 
 def black_games(field: Field, edition: Edition) -> dict[int, int]:
     """BPG (7.3): games played over the board with Black."""
-    return {i: sum(1 for s in line if _own_game(s, field, edition) and s.colour is Colour.BLACK)
+    own = game_flags(field, edition, Purpose.OWN)
+    return {i: sum(1 for s, c in zip(line, own[i]) if c and s.colour is Colour.BLACK)
             for i, line in field.slots.items()}
 
 
 def rounds_elected(field: Field, edition: Edition) -> dict[int, int]:
     """REP, formerly GE (7.6): rounds minus half- and zero-point byes and forfeit losses."""
-    skipped = (Code.HPB, Code.ZPB, Code.FORFEIT_LOSS)
-    return {i: field.rounds - sum(1 for s in line if s.code in skipped and not _own_game(s, field, edition))
+    own = game_flags(field, edition, Purpose.OWN)
+    return {i: field.rounds - sum(1 for s, c in zip(line, own[i]) if not c and s.code in _SKIPPED)
             for i, line in field.slots.items()}
 
 
@@ -135,18 +140,19 @@ def standard_points(field: Field) -> dict[int, Fraction]:
 
     A round without opponent compares with a draw's points.
     """
+    nums, draw, half = field.nums, field.num(field.draw), fractions(2)
     result = {}
-    for i, line in field.slots.items():
+    for i, line in nums.items():
         halves = 0
-        for r, s in enumerate(line):
-            other = field.slots[s.opponent][r].points if s.opponent is not None else field.draw
-            halves += 2 if s.points > other else 1 if s.points == other else 0
-        result[i] = Fraction(halves, 2)
+        for r, (p, o) in enumerate(zip(line, field.opponents[i])):
+            other = nums[o][r] if o is not None else draw
+            halves += 2 if p > other else 1 if p == other else 0
+        result[i] = half(halves)
     return result
 
 
-def _own_game(s, field: Field, edition: Edition) -> bool:
-    return counts_as_game(s, field, edition, Purpose.OWN)
+_WON = frozenset(code for code in Code if code.outcome == 1)
+_SKIPPED = frozenset((Code.HPB, Code.ZPB, Code.FORFEIT_LOSS))
 
 
 # -- ratings (art. 10) ----------------------------------------------------------------------
@@ -159,10 +165,9 @@ def average_rating(field: Field, edition: Edition, low: int = 0, high: int = 0,
     (ARO-C1 after a single game, TEC Ex. 18).
     """
     result: Values = {}
-    for i, games in _rated_games(field, edition, unrated).items():
-        ratings = sorted(r for r, _ in games)
-        kept = ratings[low:len(ratings) - high]
-        result[i] = round_half_up(Fraction(sum(kept), len(kept))) if kept else None
+    for i, (ratings, _) in _rated_games(field, edition, unrated).items():
+        kept = sorted(ratings)[low:len(ratings) - high]
+        result[i] = half_up(sum(kept), len(kept)) if kept else None
     return result
 
 
@@ -173,15 +178,15 @@ def performance(field: Field, edition: Edition, unrated: int | None = None, cap:
     an opponent more than ``cap`` points away counts as exactly ``cap`` away.
     """
     result: Values = {}
-    for i, games in _rated_games(field, edition, unrated).items():
-        if not games:
+    for i, (ratings, halves) in _rated_games(field, edition, unrated).items():
+        if not ratings:
             result[i] = None
             continue
         own = field.ratings.get(i)
-        ratings = [r if cap is None or not own else min(max(r, own - cap), own + cap) for r, _ in games]
-        aro = round_half_up(Fraction(sum(ratings), len(ratings)))
-        p = round_half_up(total(o for _, o in games) / len(games), 2)
-        result[i] = aro + rating_difference(int(p * 100))
+        if cap is not None and own:
+            ratings = tuple(min(max(r, own - cap), own + cap) for r in ratings)
+        n = len(ratings)
+        result[i] = half_up(sum(ratings), n) + rating_difference(half_up(halves * 100, 2 * n))
     return result
 
 
@@ -190,17 +195,21 @@ def perfect_performance(field: Field, edition: Edition, unrated: int | None = No
 
     A zero score gives the lowest opponent − 800.
     """
+    games = _rated_games(field, edition, unrated)
+    everyone = [r for ratings, _ in games.values() for r in ratings]
+    span = max(everyone) - min(everyone) + 800 if everyone else 0
+    table = [expected(d) for d in range(-span, span + 1)]  # expected score by difference, offset by span
     result: Values = {}
-    for i, games in _rated_games(field, edition, unrated).items():
-        if not games:
+    for i, (ratings, halves) in games.items():
+        if not ratings:
             result[i] = None
             continue
-        ratings = [r for r, _ in games]
-        needed = int(total(o for _, o in games) * 100)
+        needed = halves * 50
+        offsets = [span - r for r in ratings]
         lo, hi = min(ratings) - 800, max(ratings) + 800
         while lo < hi:  # the expected score grows with the rating: bisect for the first that suffices
             mid = (lo + hi) // 2
-            if sum(expected(mid - r) for r in ratings) >= needed:
+            if sum([table[mid + o] for o in offsets]) >= needed:
                 hi = mid
             else:
                 lo = mid + 1
@@ -210,33 +219,39 @@ def perfect_performance(field: Field, edition: Edition, unrated: int | None = No
 
 def opponents_average(field: Field, edition: Edition, of: Mapping[int, Fraction | int | None]) -> Values:
     """APRO (10.4) or APPO (10.5): the mean of the opponents' TPR or PTP, rounded half up."""
+    counted = game_flags(field, edition, Purpose.RATING)
     result: Values = {}
-    for i, line in field.slots.items():
-        found = [of.get(s.opponent) for s in line  # type: ignore[arg-type]
-                 if counts_as_game(s, field, edition, Purpose.RATING)]
-        known = [int(v) for v in found if v is not None]
-        result[i] = round_half_up(Fraction(sum(known), len(known))) if known else None
+    for i, opponents in field.opponents.items():
+        known = [int(v) for v in (of.get(o) for o, c in zip(opponents, counted[i]) if c)  # type: ignore[arg-type]
+                 if v is not None]
+        result[i] = half_up(sum(known), len(known)) if known else None
     return result
 
 
-def _rated_games(field: Field, edition: Edition, unrated: int | None) -> dict[int, list[tuple[int, Fraction]]]:
-    """Per participant: (opponent's rating, points out of 1) of each game over the board.
+def _rated_games(field: Field, edition: Edition, unrated: int | None) -> dict[int, tuple[tuple[int, ...], int]]:
+    """Per participant: the ratings of the opponents met over the board, and the half points scored against them.
 
     Games against unrated opponents are left out unless ``unrated`` gives them a rating.
     """
-    result = {}
-    for i, line in field.slots.items():
-        games = []
-        for s in line:
-            if not counts_as_game(s, field, edition, Purpose.RATING):
-                continue
-            rating = field.ratings.get(s.opponent) or unrated  # type: ignore[arg-type]
-            if rating:
-                games.append((rating, s.code.outcome or Fraction(0)))
-        result[i] = games
-    return result
+    def make() -> dict[int, tuple[tuple[int, ...], int]]:
+        counted = game_flags(field, edition, Purpose.RATING)
+        result = {}
+        for i, line in field.slots.items():
+            ratings, halves = [], 0
+            for s, c in zip(line, counted[i]):
+                rating = c and (field.ratings.get(s.opponent) or unrated)  # type: ignore[arg-type]
+                if rating:
+                    ratings.append(rating)
+                    halves += _HALVES.get(s.code, 0)
+            result[i] = (tuple(ratings), halves)
+        return result
+    return field.memo(("rated games", edition, unrated), make)
 
 
-def _sum(values: list[Contribution]) -> Fraction:
-    return total(v.adds for v in values)
+_HALVES = {code: int(2 * code.outcome) for code in Code if code.outcome is not None}
 
+
+def _numerators(values: Mapping[int, Fraction]) -> tuple[int, dict[int, int]]:
+    """A common denominator of ``values`` and each value's numerator over it."""
+    d = math.lcm(*(v.denominator for v in values.values()))
+    return d, {i: v.numerator * (d // v.denominator) for i, v in values.items()}

@@ -206,9 +206,15 @@ class Tournament:
     @property
     def played_rounds(self) -> int:
         """The last round with any result other than a zero-point bye (a file may announce more)."""
-        lines = [m for team in self.teams for m in enumerate(team.matches, start=1)] if self.is_team else \
-            [r for p in self.players for r in enumerate(p.results, start=1)]
-        return max((n for n, x in lines if x.code is not Code.ZPB or x.opponent is not None), default=0)
+        lines = [team.matches for team in self.teams] if self.is_team else [p.results for p in self.players]
+        last, zpb = 0, Code.ZPB
+        for line in lines:
+            for n in range(len(line), last, -1):  # from the end, down to the last round found so far
+                x = line[n - 1]
+                if x.code is not zpb or x.opponent is not None:
+                    last = n
+                    break
+        return last
 
     def player(self, start_no: int) -> Player:
         for p in self.players:

@@ -21,6 +21,7 @@ shuffle of the start numbers, so the same seed always draws the same order
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -105,7 +106,7 @@ def compute(t: Tournament, tiebreaks: Codes, edition: Edition = Edition.FIDE_202
     groups = _split(sorted(scores), scores, False)
     result = {}
     for tb in _parsed(tiebreaks, t):
-        found = ctx.apply(tb, groups)[1]
+        found = ctx.apply(tb, groups)[1] if tb.kind.group else ctx.values(tb)
         result[tb.text] = {i: found.get(i) for i in sorted(scores)}
     return result
 
@@ -149,22 +150,29 @@ def _parsed(tiebreaks: Codes, t: Tournament) -> tuple[TieBreak, ...]:
 
 
 def _split(group: Sequence[int], values: Mapping[int, Value], lower_is_better: bool) -> Split:
-    """``group`` ordered by value (best first, undefined last), equal values together."""
-    def key(i: int) -> tuple:
-        v = values.get(i)
-        if v is None:
-            return (1, 0, i)
-        return (0, v if lower_is_better else -v, i)
+    """``group`` ordered by value (best first, undefined last), equal values together.
+
+    The values are compared as numerators over their common denominator: far cheaper than Fractions.
+    """
+    known = [v for v in (values.get(i) for i in group) if v is not None]
+    d = math.lcm(*{v.denominator for v in known})
+    sign = 1 if lower_is_better else -1
+    keys = {i: None if v is None else sign * v.numerator * (d // v.denominator)
+            for i, v in ((i, values.get(i)) for i in group)}
+
+    def key(i: int) -> tuple[int, int, int]:
+        k = keys[i]
+        return (1, 0, i) if k is None else (0, k, i)
 
     parts: Split = []
     previous: object = object()
     for i in sorted(group, key=key):
-        v = values.get(i)
-        if parts and v == previous:
+        k = keys[i]
+        if parts and k == previous:
             parts[-1].append(i)
         else:
             parts.append([i])
-        previous = v
+        previous = k
     return parts
 
 
@@ -222,7 +230,10 @@ class _Context:
         """The tied ``groups`` split further by ``tb``, and its values."""
         if not tb.kind.group:
             found = self.values(tb)
-            return [part for g in groups for part in _split(g, found, tb.lower_is_better)], found
+            split: Split = []
+            for g in groups:
+                split.extend(_split(g, found, tb.lower_is_better) if len(g) > 1 else [g])
+            return split, found
         places: dict[int, Value] = {}
         split: Split = []
         for g in groups:

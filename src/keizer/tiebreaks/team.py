@@ -36,7 +36,7 @@ def extended_sonneborn_berger(totals: Unplayed, own: Unplayed, low: int = 0, vol
     lost as 1, ½ or 0 (``scale`` = 1 / match points of a win) — the reading
     that reproduces the issue's example (97.25 and 20.50).
     """
-    return sonneborn_berger(totals, low, 0, voluntary_first, points=own.faced, scale=scale)
+    return sonneborn_berger(totals, low, 0, voluntary_first, points=own, scale=scale)
 
 
 def sssc(primary: Field, secondary: Mapping[int, Fraction], bh: Mapping[int, Fraction], factor: int | None,

@@ -40,10 +40,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import Sequence
 
 from keizer.tiebreaks.codes import TieBreakError
-from keizer.tiebreaks.fields import Field, Slot, total
+from keizer.tiebreaks.fields import Field, Slot
 from keizer.tiebreaks.model import Code
 
 
@@ -111,6 +112,21 @@ def counts_as_game(slot: Slot, field: Field, edition: Edition, purpose: Purpose,
     return True
 
 
+def game_flags(field: Field, edition: Edition, purpose: Purpose,
+               played_forfeits: bool = False) -> dict[int, tuple[bool, ...]]:
+    """:func:`counts_as_game` for every round of every participant, computed once per field."""
+    if not field.system.predetermined and not (played_forfeits and purpose is Purpose.OPPONENTS):
+        # a Swiss: exactly the games over the board count, for every purpose (the common case, made cheap)
+        return field.memo("games", lambda: {i: tuple([s.code in _GAMES and s.opponent is not None for s in line])
+                                            for i, line in field.slots.items()})
+    return field.memo(("games", edition, purpose, played_forfeits),
+                      lambda: {i: tuple([counts_as_game(s, field, edition, purpose, played_forfeits) for s in line])
+                               for i, line in field.slots.items()})
+
+
+_GAMES = frozenset(code for code in Code if code.is_game)
+
+
 def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]:
     """The C.07 16.2 category of each round; 0 for a round counted as a game.
 
@@ -118,7 +134,8 @@ def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]
     that is not voluntarily unplayed, 4 forfeit loss, 5 requested bye followed
     only by voluntarily unplayed rounds (withdrawals end here).
 
-    >>> z, u = Slot(Code.ZPB, None, None, Fraction(0)), Slot(Code.PAB, None, None, Fraction(1))
+    >>> from keizer.tiebreaks.model import RoundResult
+    >>> z, u = RoundResult(Code.ZPB), RoundResult(Code.PAB)
     >>> categories([z, u, z, z], [False] * 4)
     (3, 1, 5, 5)
     """
@@ -129,112 +146,119 @@ def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]
         if counted[r]:
             only_voluntary_after = False
             continue
-        if s.code in (Code.PAB, Code.FPB):
-            cats[r] = 1
-        elif s.code is Code.FORFEIT_WIN:
-            cats[r] = 2
-        elif s.code is Code.FORFEIT_LOSS:
-            cats[r] = 4
-        else:  # HPB, ZPB and anything unplayed that is not a win: a requested bye
-            cats[r] = 5 if only_voluntary_after else 3
-        if cats[r] in (1, 2):
+        c = _CATEGORY.get(s.code) or (5 if only_voluntary_after else 3)  # else a requested bye: HPB, ZPB…
+        cats[r] = c
+        if c < 3:
             only_voluntary_after = False
     return tuple(cats)
 
 
-@dataclass(frozen=True)
-class Faced:
-    """One round as opponent-based tie-breaks see it.
-
-    ``score`` is the opponent's score as it counts (adjusted, dummy or
-    virtual), ``points`` what the participant scored, ``voluntary`` whether the
-    round is a voluntary unplayed round a Cut removes first, ``opponent`` the
-    real opponent (None for a dummy or virtual one).
-    """
-
-    score: Fraction
-    points: Fraction
-    voluntary: bool
-    opponent: int | None
+_CATEGORY = {Code.PAB: 1, Code.FPB: 1, Code.FORFEIT_WIN: 2, Code.FORFEIT_LOSS: 4}
 
 
 @dataclass(frozen=True)
 class Unplayed:
-    """The edition's view of a whole field: adjusted scores and every participant's rounds."""
+    """The edition's view of a whole field: adjusted scores and every participant's rounds.
 
-    adjusted: dict[int, Fraction]
-    faced: dict[int, tuple[Faced, ...]]
+    Numerators over ``den`` (the field's common denominator), per participant:
+    ``adjusted_nums`` its score as it counts for its opponents (16.3); per
+    round, ``scores`` the score of the opponent it faced as it counts
+    (adjusted, dummy or virtual), ``points`` what it scored, ``voluntary``
+    whether the round is a voluntary unplayed round a Cut removes first.
+    """
+
+    den: int
+    adjusted_nums: dict[int, int]
+    scores: dict[int, tuple[int, ...]]
+    points: dict[int, tuple[int, ...]]
+    voluntary: dict[int, tuple[bool, ...]]
+
+    @cached_property
+    def adjusted(self) -> dict[int, Fraction]:
+        """Each participant's score as it counts for its opponents (16.3), in Fractions."""
+        return {i: Fraction(n, self.den) for i, n in self.adjusted_nums.items()}
 
 
 def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> Unplayed:
     """Adjusted scores (16.3) and faced opponents (16.4) of every participant of ``field``."""
-    counted = {i: [counts_as_game(s, field, edition, Purpose.OPPONENTS, played_forfeits) for s in line]
-               for i, line in field.slots.items()}
-    cats = {i: categories(line, counted[i]) for i, line in field.slots.items()}
-    adjusted = {}
+    counted = game_flags(field, edition, Purpose.OPPONENTS, played_forfeits)
+    nums, own, opponents = field.nums, field.totals, field.opponents
+    draw, rounds, dummy = field.num(field.draw), field.rounds, edition.dummy
+    cats: dict[int, tuple[int, ...]] = {}  # only participants with a round not counted as a game
+    adjusted = dict(own)
     for i, line in field.slots.items():
-        as_draw = [c == 5 if edition.dummy else c > 0 for c in cats[i]]
-        adjusted[i] = total(field.draw if d else s.points for s, d in zip(line, as_draw))
-    own = field.scores
-    cap = field.draw * field.rounds
-    faced = {}
-    for i, line in field.slots.items():
-        rounds = []
-        before = Fraction(0)
-        for r, s in enumerate(line):
-            c = cats[i][r]
+        if not all(counted[i]):
+            c = cats[i] = categories(line, counted[i])
+            as_draw = [k == 5 for k in c] if dummy else [k > 0 for k in c]
+            adjusted[i] = sum(draw if d else p for p, d in zip(nums[i], as_draw))
+    cap = draw * rounds
+    win_loss = field.num(field.win) + field.num(field.loss)
+    fide_2024, fide_2026, fide_2012 = (edition is Edition.FIDE_2024, edition is Edition.FIDE_2026,
+                                       edition is Edition.FIDE_2012)
+    scores, points, voluntary = {}, {}, {}
+    for i, line in nums.items():
+        opps = opponents[i]
+        if i not in cats:  # every round a game: the opponents' adjusted scores
+            scores[i] = tuple([adjusted[o] for o in opps])  # type: ignore[index]
+            points[i] = line
+            voluntary[i] = (False,) * len(line)
+            continue
+        faced, scored, vur = [], list(line), []
+        before = 0
+        for r, (p, c, o) in enumerate(zip(line, cats[i], opps)):
             if not c:
-                rounds.append(Faced(adjusted[s.opponent], s.points, False, s.opponent))  # type: ignore[index]
-            elif edition is Edition.FIDE_2024:
-                rounds.append(Faced(own[i], s.points, c in (3, 4, 5), None))
-            elif edition is Edition.FIDE_2026:
-                limit = adjusted[s.opponent] if c in (2, 4) and s.opponent is not None else cap
-                rounds.append(Faced(min(own[i], limit), s.points, c in (3, 4, 5), None))
-            elif edition is Edition.FIDE_2012:
-                virtual = before + field.complement(s.points) + field.draw * (field.rounds - r - 1)
-                rounds.append(Faced(virtual, s.points, False, None))
+                faced.append(adjusted[o])  # type: ignore[index]
+            elif fide_2024:
+                faced.append(own[i])
+            elif fide_2026:
+                limit = adjusted[o] if c in (2, 4) and o is not None else cap
+                faced.append(min(own[i], limit))
+            elif fide_2012:
+                complement = draw if p == draw else win_loss - p
+                faced.append(before + complement + draw * (rounds - r - 1))
             else:
-                rounds.append(Faced(adjusted[i], field.draw, False, None))
-            before += s.points
-        faced[i] = tuple(rounds)
-    return Unplayed(adjusted, faced)
+                faced.append(adjusted[i])
+                scored[r] = draw
+            vur.append(dummy and c >= 3)
+            before += p
+        scores[i], points[i], voluntary[i] = tuple(faced), tuple(scored), tuple(vur)
+    return Unplayed(field.den, adjusted, scores, points, voluntary)
 
 
-@dataclass(frozen=True)
-class Contribution:
-    """A contribution that modifiers may cut: what it adds, how significant it is, whether voluntary."""
+def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: int, voluntary_first: bool,
+            keys: Sequence[int] | None = None) -> int:
+    """Σ ``values`` after dropping the ``low`` least and then the ``high`` most significant (C.07 art. 14).
 
-    adds: Fraction
-    significance: tuple[Fraction, ...]
-    voluntary: bool = False
-
-
-def cut(values: Sequence[Contribution], low: int, high: int, voluntary_first: bool) -> list[Contribution]:
-    """Drop the ``low`` least and then the ``high`` most significant values (C.07 art. 14).
-
+    Significance is the value itself, or ``keys`` first and then the value.
     With ``voluntary_first`` (16.5) each low cut removes the smallest
     voluntary unplayed round instead, unless it adds less than the least
     significant value does.
 
-    >>> v = [Contribution(Fraction(3), (Fraction(3),)), Contribution(Fraction(1), (Fraction(1),)),
-    ...      Contribution(Fraction(2), (Fraction(2),), voluntary=True)]
-    >>> [x.adds for x in cut(v, 1, 0, True)], [x.adds for x in cut(v, 1, 0, False)]
-    ([Fraction(3, 1), Fraction(1, 1)], [Fraction(3, 1), Fraction(2, 1)])
+    >>> cut_sum([3, 1, 2], [False, False, True], 1, 0, True), cut_sum([3, 1, 2], [False] * 3, 1, 0, False)
+    (4, 5)
     """
-    kept = list(values)
+    if not low and not high:
+        return sum(values)
+    n = len(values)
+    if not (voluntary_first and any(voluntary)):
+        # no voluntary round to prefer: cut the ends of the values in order of significance
+        ordered = sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))]
+        first = min(low, n)
+        return sum(ordered[first:n - min(high, n - first)])
+    significance = values.__getitem__ if keys is None else (lambda k: (keys[k], values[k]))
+    left = list(range(n))
     for _ in range(low):
-        if not kept:
+        if not left:
             break
-        least = min(kept, key=lambda v: v.significance)
-        if voluntary_first:
-            vurs = [v for v in kept if v.voluntary]
-            if vurs:
-                smallest = min(vurs, key=lambda v: v.adds)
-                if smallest.adds >= least.adds:
-                    least = smallest
-        kept.remove(least)
+        least = min(left, key=significance)
+        vurs = [k for k in left if voluntary[k]]
+        if vurs:
+            smallest = min(vurs, key=values.__getitem__)
+            if values[smallest] >= values[least]:
+                least = smallest
+        left.remove(least)
     for _ in range(high):
-        if not kept:
+        if not left:
             break
-        kept.remove(max(kept, key=lambda v: v.significance))
-    return kept
+        left.remove(max(left, key=significance))
+    return sum(values[k] for k in left)
