@@ -76,12 +76,11 @@ class Result(str, Enum):
 
     @property
     def is_forfeit(self) -> bool:
-        return self in (
-            Result.WHITE_FORFEIT_WIN,
-            Result.BLACK_FORFEIT_WIN,
-            Result.DOUBLE_FORFEIT,
-        )
+        return self.value in _FORFEITS
 
+
+#: The forfeits' values (a set of strings: an Enum member's own hash is a Python call).
+_FORFEITS = frozenset({"+-", "-+", "--"})
 
 _RESULT_ALIASES: dict[str, Result] = {
     "1-0": Result.WHITE_WIN,

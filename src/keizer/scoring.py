@@ -71,12 +71,12 @@ class StandingEntry:
 
     @property
     def game_points(self) -> Fraction:
-        return self.wins + Fraction(self.draws, 2)
+        return Fraction(2 * self.wins + self.draws, 2)
 
     @property
     def percentage(self) -> Fraction | None:
         """Game points per game played on the board (None before the first game)."""
-        return self.game_points / self.games if self.games else None
+        return Fraction(2 * self.wins + self.draws, 2 * self.games) if self.games else None
 
 
 @dataclass(frozen=True)
@@ -288,10 +288,28 @@ def _off_ladder(season: Season, r: int) -> frozenset[str]:
     )
 
 
+_last_items: list[tuple[Season, Settings, frozenset[str], int, dict[str, list[_Item]]]] = []
+
+
 def _items(
     season: Season, settings: Settings, off: frozenset[str], upto: int
 ) -> dict[str, list[_Item]]:
-    """Every ladder player's rounds 1…upto as (kind, whose value, factor)."""
+    """Every ladder player's rounds 1…upto as (kind, whose value, factor).
+
+    The last answer is kept: a standing and then its histories (the site, ``keizer
+    history``) ask for the same items of the same immutable season."""
+    if _last_items:
+        was_season, was_settings, was_off, was_upto, found = _last_items[0]
+        if was_season is season and was_settings is settings and was_off == off and was_upto == upto:
+            return found
+    found = _compute_items(season, settings, off, upto)
+    _last_items[:] = [(season, settings, off, upto, found)]
+    return found
+
+
+def _compute_items(
+    season: Season, settings: Settings, off: frozenset[str], upto: int
+) -> dict[str, list[_Item]]:
     players = {p.id: p for p in season.players if p.id not in off}
     items: dict[str, list[_Item]] = {p: [] for p in players}
     excused_seen = dict.fromkeys(players, 0)

@@ -17,6 +17,7 @@ folder; ``seasons.json`` lists them and the front page links them all.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import re
 import unicodedata
@@ -25,17 +26,19 @@ from functools import lru_cache
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, pass_context,
-                    select_autoescape)
+from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError,
+                    nodes, pass_context, select_autoescape)
+from jinja2.visitor import NodeTransformer
 
 from keizer.limits import MAX_NAME, clean_text
 from keizer.operations.competition import POINTS_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
-from keizer.publish.i18n import COLOUR_LETTERS, LANGUAGES, ROW_WORDS, format_day, format_number, translations
+from keizer.publish.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
+                                 format_percentage, translations)
 from keizer.publish.legend import tiebreak_title
 from keizer.publish.files import write_site
 from keizer.publish.logo import checked_logo, clean_svg
@@ -298,16 +301,83 @@ def _static_files(own: Path | None) -> list[Path]:
     return [found[k] for k in sorted(found)]
 
 
+class _Translated(NodeTransformer):
+    """``_('text')`` and ``_('text', n=…)`` of a template, translated while it is compiled:
+    one site is published in one language, so its words need no gettext call per use (a
+    large site makes a hundred thousand).  The result is what the i18n extension's newstyle
+    gettext gives: the translation as markup, formatted with the escaped values."""
+
+    def __init__(self, gettext: Callable[[str], str]):
+        self.gettext = gettext
+
+    def visit_Call(self, node: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(node)
+        if (isinstance(node.node, nodes.Name) and node.node.name == "_" and len(node.args) == 1
+                and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
+                and not node.dyn_args and not node.dyn_kwargs):
+            text = nodes.MarkSafe(nodes.Const(self.gettext(node.args[0].value)), lineno=node.lineno)
+            values = nodes.Dict([nodes.Pair(nodes.Const(k.key), k.value) for k in node.kwargs], lineno=node.lineno)
+            return nodes.Mod(text, values, lineno=node.lineno)
+        return node
+
+
+class _SiteEnvironment(Environment):
+    """Jinja's environment for one site in one language.
+
+    It reads ``row.rank`` of a plain dict as ``row["rank"]`` at once: the page plan's rows are
+    dicts, and Jinja's default (an attribute first, the key after the AttributeError) costs a
+    large site a second in raised exceptions; the plan has no key that shadows a dict method a
+    template calls (``items``, ``get``).  And it translates the templates' ``_()`` as it
+    compiles them (:class:`_Translated`)."""
+
+    def __init__(self, *args: Any, gettext: Callable[[str], str], **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._translated = _Translated(gettext)
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if type(obj) is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        return self._translated.visit(super()._parse(source, name, filename))
+
+
+class _CompiledTemplates(FileSystemBytecodeCache):
+    """Compiled templates kept between runs (Jinja's cache in the temporary folder, private to
+    the user), per language and catalog: a compiled site template holds its translations."""
+
+    def __init__(self, lang: str):
+        super().__init__(pattern="keizer-site-%s.cache")
+        catalog = catalog_path(lang).read_bytes() if lang != "en" else b""
+        self.variant = f"{lang}:{hashlib.sha256(catalog).hexdigest()}"
+
+    def get_cache_key(self, name: str, filename: str | None = None) -> str:
+        return super().get_cache_key(f"{self.variant}:{name}", filename)
+
+
+def _bytecode_cache(lang: str) -> FileSystemBytecodeCache | None:
+    try:
+        return _CompiledTemplates(lang)
+    except (OSError, RuntimeError):  # no private temporary folder: compile every run
+        return None
+
+
 def _environment(own: Path | None, lang: str) -> Environment:
     loaders = [FileSystemLoader(str(own))] if own is not None else []
     loaders.append(FileSystemLoader(str(_package_templates())))
-    env = Environment(
+    env = _SiteEnvironment(
         loader=ChoiceLoader(loaders),
         autoescape=select_autoescape(["html"]),
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=StrictUndefined,
+        gettext=translations(lang).gettext,
+        bytecode_cache=_bytecode_cache(lang),
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
 
@@ -315,7 +385,7 @@ def _environment(own: Path | None, lang: str) -> Environment:
         return format_number(value, decimals, lang)
 
     def pct(value: Fraction | None) -> str:
-        return "" if value is None else format_number(value * 100, 0, lang)
+        return format_percentage(value, lang)
 
     @pass_context
     def url(context: Any, target: str) -> str:
@@ -327,6 +397,14 @@ def _environment(own: Path | None, lang: str) -> Environment:
     def tb_title(code: str) -> str:
         return tiebreak_title(code, gettext)
 
+    @pass_context
+    def url_filter(context: Any, target: str) -> str:
+        return relative_url(context["page_path"].rpartition("/")[0], target)
+
+    # The templates use filters (``x|num(2)``, ``link|url``): Jinja calls a filter directly, a
+    # global function through the context, which costs a large site seconds; the functions
+    # stay for a club's own templates.
+    env.filters.update(num=num, pct=pct, url=url_filter)
     env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang), tb_title=tb_title,
                        words={k: gettext(v) for k, v in ROW_WORDS.items()},
                        colour_letters={k: gettext(v) for k, v in COLOUR_LETTERS.items()})

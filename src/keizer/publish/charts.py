@@ -62,10 +62,12 @@ def line_chart(
         return round(LEFT + inner_w * (r - 1) / span_x, 1)
 
     def y_of(v: Fraction | int) -> float:
-        share = Fraction(v - low) / span_y
+        # The share of the frame as integers: int / int is correctly rounded, as float(Fraction) is.
+        n, d = (v.numerator, v.denominator) if isinstance(v, Fraction) else (int(v), 1)
+        part, whole = n - low * d, d * span_y
         if not invert:
-            share = 1 - share
-        return round(TOP + inner_h * float(share), 1)
+            part = whole - part
+        return round(TOP + inner_h * (part / whole), 1)
 
     drawn = []
     for k, (label, points) in enumerate(series):

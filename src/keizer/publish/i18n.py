@@ -69,12 +69,21 @@ def format_number(value: Fraction | int | None, decimals: int, lang: str) -> str
     """
     if value is None:
         return ""
-    return _format(Fraction(value), decimals, lang)
+    if isinstance(value, int):  # the cache's key is a pair of integers: a Fraction's hash is slow
+        return _format(int(value), 1, decimals, lang)
+    return _format(value.numerator, value.denominator, decimals, lang)
 
 
-@lru_cache(maxsize=65536)
-def _format(value: Fraction, decimals: int, lang: str) -> str:
-    exact = Decimal(value.numerator) / Decimal(value.denominator)
+def format_percentage(value: Fraction | None, lang: str) -> str:
+    """A share (0 … 1) as a whole percentage: ``format_percentage(Fraction(2, 3), "en")`` is '67'."""
+    if value is None:
+        return ""
+    return _format(value.numerator * 100, value.denominator, 0, lang)
+
+
+@lru_cache(maxsize=1 << 17)
+def _format(numerator: int, denominator: int, decimals: int, lang: str) -> str:
+    exact = Decimal(numerator) / Decimal(denominator)
     rounded = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     text = f"{rounded:,f}"
     if "." in text:

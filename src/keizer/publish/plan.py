@@ -358,9 +358,7 @@ class _Competition:
         })
 
     def _cell(self, pid: str, r: int, rank_of: dict[str, int]) -> dict[str, Any]:
-        """One crosstable/attendance cell: what the player did in round r."""
-        rnd = self.season.rounds[r - 1]
-        player = self.players[pid]
+        """One crosstable cell: what the player did in round r."""
         g = self.game_of[r - 1].get(pid)
         if g is not None:
             opp = g.opponent_of(pid)
@@ -369,6 +367,12 @@ class _Competition:
             return {"kind": "game", "code": "G", "opponent": self.players[opp].name,
                     "opponent_rank": rank_of.get(opp), "colour": colour.value, "result": mine,
                     "link": self.player_link(opp), "forfeit": g.is_forfeit}
+        return self._no_game(pid, r)
+
+    def _no_game(self, pid: str, r: int) -> dict[str, Any]:
+        """Why a player had no game in round r, as the attendance grid's code."""
+        rnd = self.season.rounds[r - 1]
+        player = self.players[pid]
         if not player.active_in(r):
             return {"kind": "late" if r < player.joined else "withdrawn", "code": "–"}
         if pid in rnd.external:
@@ -397,11 +401,10 @@ class _Competition:
         return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown))}
 
     def _attendance(self) -> dict[str, Any]:
-        rank_of = {e.player: e.rank for e in self.final.entries}
         shown = [r.number for r in self.season.rounds]
         rows = []
         for p in sorted(self.season.players, key=lambda p: p.start_no):
-            cells = [self._cell(p.id, r, rank_of) for r in shown]
+            cells = [_GAME_CELL if p.id in self.game_of[r - 1] else self._no_game(p.id, r) for r in shown]
             counts: dict[str, int] = {}
             for c in cells:
                 counts[c["kind"]] = counts.get(c["kind"], 0) + 1
@@ -621,6 +624,9 @@ class _Swiss(_RoundRobin):
 
 BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition, "roundrobin": _RoundRobin, "swiss": _Swiss}
 
+
+#: A game in the attendance grid (which shows only that there was one).
+_GAME_CELL = {"kind": "game", "code": "G"}
 
 #: At most this many rounds side by side when a crosstable is printed (A4 landscape).
 PRINT_ROUNDS = 16
