@@ -317,3 +317,34 @@ def test_a_forfeit_loss_ends_an_unbeaten_run():
     runs = {f.player: f.value for f in report.unbeaten}
     assert runs["a"] == 2  # won round 1, forfeit loss, then won rounds 3 and 4
     assert runs["b"] == 2  # lost round 1, won round 2, forfeit win round 3, won round 4
+
+
+def _site(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def test_rendering_on_several_cores_gives_the_same_site(tmp_path, monkeypatch):
+    store = Store.open(SAMPLE)
+    monkeypatch.setenv("KEIZER_PUBLISH_WORKERS", "1")
+    publish(store, tmp_path / "one")
+    monkeypatch.setenv("KEIZER_PUBLISH_WORKERS", "3")
+    publish(store, tmp_path / "three")
+    store.close()
+    assert _site(tmp_path / "one") == _site(tmp_path / "three")
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_broken_own_template_is_one_line_and_writes_nothing(tmp_path, monkeypatch, workers):
+    monkeypatch.setenv("KEIZER_PUBLISH_WORKERS", workers)
+    own = tmp_path / "mine"
+    own.mkdir()
+    (own / "player.html").write_text('{% extends "base.html" %}{% block main %}{{ player.no_such.thing }}{% endblock %}')
+    store = Store.open(SAMPLE)
+    out = tmp_path / "site"
+    with pytest.raises(StoreError) as refused:
+        publish(store, out, templates=own)
+    store.close()
+    assert str(refused.value).startswith("template player.html: ") and "no_such" in str(refused.value)
+    assert "\n" not in str(refused.value)
+    assert str(refused.value).endswith("; fix the club's template folder")
+    assert not out.exists() or not any(out.rglob("*.html"))

@@ -40,6 +40,7 @@ from keizer.publish.colours import palette
 from keizer.publish.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
                                  format_percentage, translations)
 from keizer.publish.legend import tiebreak_title
+from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
 from keizer.publish.logo import checked_logo, clean_svg
 from keizer.publish.feeds import Entry, Event, atom, calendar
@@ -155,13 +156,10 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
 
     env = _environment(own_templates, lang)
     env.globals["colours"] = palette(club.colour, club.accent)
-    files: dict[str, bytes] = {}
-    for page in pages:
-        try:
-            files[page.path] = _render(env, page).encode("utf-8")
-        except TemplateError as e:
-            where = f"{getattr(e, 'name', None) or page.template}" + (f" line {e.lineno}" if getattr(e, "lineno", None) else "")
-            raise StoreError(f"template {where}: {e.message}; fix the club's template folder") from None
+    try:
+        files = render_pages(env, pages)
+    except PageError as e:
+        raise StoreError(f"template {e.where}: {e.message}; fix the club's template folder") from None
     files[SEASONS] = (json.dumps(dict(sorted(archive.items())), ensure_ascii=False, indent=1) + "\n").encode()
     for folder, summary in summaries.items():
         files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
@@ -432,7 +430,4 @@ def relative_url(folder: str, target: str) -> str:
     return "/".join([".."] * (len(here) - common) + there[common:]) or "."
 
 
-def _render(env: Environment, page: Page) -> str:
-    template = env.get_template(page.template)
-    return template.render(page_path=page.path, **page.context)
 

@@ -1,0 +1,92 @@
+"""Rendering the page plan: every page through its template — on several cores for a large
+site, where the computer can fork (Linux, macOS) and nothing else runs in the process.
+
+The pages come out the same either way: each worker renders every n-th page with the
+same environment, inherited by the fork, and hands back the bytes.  The web app publishes
+from one of its threads, and forking a process with other threads is not safe, so there
+(as on Windows, and for a small site, where a fork costs more than it saves) the pages are
+rendered one after the other.  ``$KEIZER_PUBLISH_WORKERS`` sets the number of workers
+(1: one after the other).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from typing import Sequence
+
+from jinja2 import Environment, TemplateError
+
+from keizer.publish.plan import Page
+
+#: Below this many pages a site is rendered in the process itself.
+PARALLEL_FROM = 400
+#: At most this many workers.
+MOST_WORKERS = 4
+
+
+class PageError(Exception):
+    """A template that failed on a page: where (template and line) and why."""
+
+    def __init__(self, where: str, message: str):
+        super().__init__(where, message)
+        self.where, self.message = where, message
+
+
+def render_page(env: Environment, page: Page) -> bytes:
+    try:
+        return env.get_template(page.template).render(page_path=page.path, **page.context).encode("utf-8")
+    except TemplateError as e:
+        where = f"{getattr(e, 'name', None) or page.template}" + (f" line {e.lineno}" if getattr(e, "lineno", None) else "")
+        raise PageError(where, e.message or str(e)) from None
+
+
+def render_pages(env: Environment, pages: Sequence[Page]) -> dict[str, bytes]:
+    """Every page's bytes, by its path.  Raises :class:`PageError` for the first page a
+    template fails on."""
+    workers = _workers(len(pages))
+    if workers == 1:
+        return {page.path: render_page(env, page) for page in pages}
+    global _shared
+    _shared = (env, pages)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            shares = pool.map(_render_share, [(k, workers) for k in range(workers)])
+    finally:
+        _shared = None
+    out: dict[str, bytes] = {}
+    for k in range(len(pages)):  # back in the plan's order
+        share = shares[k % workers]
+        if isinstance(share, PageError):
+            raise share
+        out[pages[k].path] = share[k // workers]
+    return out
+
+
+_shared: tuple[Environment, Sequence[Page]] | None = None
+
+
+def _render_share(job: tuple[int, int]) -> list[bytes] | PageError:
+    """In a worker: pages k, k + n, k + 2n … of the plan the fork inherited."""
+    assert _shared is not None
+    env, pages = _shared
+    k, n = job
+    try:
+        return [render_page(env, page) for page in pages[k::n]]
+    except PageError as e:
+        return e
+
+
+def _workers(pages: int) -> int:
+    wanted = os.environ.get("KEIZER_PUBLISH_WORKERS", "").strip()
+    if wanted.isdigit() and int(wanted) >= 1:
+        most = int(wanted)
+    elif pages < PARALLEL_FROM:
+        return 1
+    else:
+        most = MOST_WORKERS
+    if most == 1 or "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(most, cores, pages))
