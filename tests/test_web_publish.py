@@ -75,3 +75,38 @@ def test_a_club_name_with_markup_is_text(tmp_path):
     page = app.test_client().get("/publish")
     body = page.get_data(as_text=True)
     assert "<script>alert" not in body and "&lt;script&gt;" in body
+
+
+def test_publish_sends_the_site_on_to_the_web_host_and_remembers_it(tmp_path, capsys):
+    from test_cli import run
+
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    host = tmp_path / "host" / "public_html"
+    host.mkdir(parents=True)
+    (host / "club-photo.jpg").write_bytes(b"not keizer's")
+    page = post(client, "/publish", {"folder": "", "upload": "on", "target": str(host)})
+    site = db.parent / "site"
+    shown = text(page)
+    files = [p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file() and p.name != ".keizer-manifest.json"]
+    assert f"Sent to {host}: {len(files)} files sent, 0 removed, 0 unchanged" in shown
+    assert all((host / f).read_bytes() == (site / f).read_bytes() for f in files)
+    assert (host / "club-photo.jpg").read_bytes() == b"not keizer's"  # left alone
+    # The address is the club's upload setting now, as after 'keizer publish --upload'.
+    code, out, _ = run(capsys, db, "club", "--format", "json")
+    assert code == 0 and f'"upload": "{host}"' in out
+    assert f'value="{host}"' in client.get("/publish").get_data(as_text=True)
+    again = post(client, "/publish", {"folder": "", "upload": "on", "target": str(host)})
+    assert f"0 files sent, 0 removed, {len(files)} unchanged" in text(again)
+
+
+def test_a_password_in_the_address_is_refused_before_anything_is_written(tmp_path):
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    before = digest(db)
+    page = post(client, "/publish", {"folder": "", "upload": "on", "target": "ftp://anna:secret@ftp.example.nl/www"})
+    shown = text(page)
+    assert shown.count("error: ") == 1 and "secret" not in shown and "password" in shown
+    assert not (db.parent / "site").exists() and digest(db) == before
+    page = post(client, "/publish", {"folder": "", "upload": "on", "target": ""})
+    assert "error: no web host given" in text(page) and not (db.parent / "site").exists()
