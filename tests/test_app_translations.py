@@ -129,7 +129,7 @@ def dynamic_words() -> set[str]:
     # crosstable.html _(c.kind), player.html _(r.kind) and _(r.colour)
     words |= {a.value for a in model.Absence} | {c.value for c in model.Colour}
     words |= {"game", "forfeit", "external", "present", "late", "withdrawn", "not_joined", "not joined", "absent",
-              "requested bye"}
+              "half-point bye"}
     # standing_table.html, print_standings.html: _(r.how), a knock-out explanation of one fixed part
     words |= {text for text in ENGLISH.values() if "{" not in text and text[:1].isalpha()}
     return words

@@ -403,7 +403,7 @@ def test_history_of_a_swiss_player(rapid, capsys):
     data = json.loads(out)
     # Round 1: Ann (Black) drew with Dé'Jong; round 2: a requested bye worth ½.
     assert [(r["kind"], r["opponent"], r["colour"], r["result"], r["points"], r["total"]) for r in data["rounds"]] \
-        == [("game", "Dé'Jong", "black", "½", 0.5, 0.5), ("requested bye", None, None, None, 0.5, 1)]
+        == [("game", "Dé'Jong", "black", "½", 0.5, 0.5), ("half-point bye", None, None, None, 0.5, 1)]
     code, out, _ = run(capsys, rapid, "history", "Gus", "--format", "json")
     assert json.loads(out)["rounds"][0]["kind"] == "bye"
 

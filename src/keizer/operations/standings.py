@@ -142,7 +142,7 @@ def points_history(store: Store, comp_id: int, season: Season, key: str, upto: i
     t = tournament(season, upto, rules.system, rules.scoring)
     by_number = {p.start_no: p for p in season.players}
     me = season.player(key)
-    kinds = {"U": "bye", "F": "bye", "H": "requested bye", "Z": "absent", "+": "forfeit", "-": "forfeit"}
+    kinds = {"U": "bye", "F": "bye", "H": "half-point bye", "Z": "absent", "+": "forfeit", "-": "forfeit"}
     symbols = {"1": "1", "W": "1", "=": "½", "D": "½", "0": "0", "L": "0", "+": "+", "-": "−"}
     rows, total = [], Fraction(0)
     for r, res in enumerate(next(p for p in t.players if p.start_no == me.start_no).results[:upto], 1):
