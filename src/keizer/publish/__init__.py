@@ -39,7 +39,7 @@ from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
 from keizer.publish.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
                                  format_percentage, translations)
-from keizer.publish.legend import tiebreak_title
+from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
 from keizer.publish.logo import checked_logo, clean_svg
@@ -379,8 +379,8 @@ def _environment(own: Path | None, lang: str) -> Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
 
-    def num(value: Fraction | int | None, decimals: int = 2) -> str:
-        return format_number(value, decimals, lang)
+    def num(value: Fraction | int | None, decimals: int = 2, grouped: bool = True) -> str:
+        return format_number(value, decimals, lang, grouped)
 
     def pct(value: Fraction | None) -> str:
         return format_percentage(value, lang)
@@ -402,7 +402,7 @@ def _environment(own: Path | None, lang: str) -> Environment:
     # The templates use filters (``x|num(2)``, ``link|url``): Jinja calls a filter directly, a
     # global function through the context, which costs a large site seconds; the functions
     # stay for a club's own templates.
-    env.filters.update(num=num, pct=pct, url=url_filter)
+    env.filters.update(num=num, pct=pct, url=url_filter, grouped_tiebreak=grouped_tiebreak)
     env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang), tb_title=tb_title,
                        words={k: gettext(v) for k, v in ROW_WORDS.items()},
                        colour_letters={k: gettext(v) for k, v in COLOUR_LETTERS.items()})

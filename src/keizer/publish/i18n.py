@@ -61,17 +61,20 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-def format_number(value: Fraction | int | None, decimals: int, lang: str) -> str:
-    """Rounded half up to at most ``decimals``, with the locale's separators.
+def format_number(value: Fraction | int | None, decimals: int, lang: str, grouped: bool = True) -> str:
+    """Rounded half up to at most ``decimals``, with the locale's separators (``grouped``
+    False: no thousands separator, as ratings are written).
 
     >>> format_number(Fraction(24351, 2), 2, "de"), format_number(Fraction(-1, 3), 2, "en")
     ('12.175,5', '-0.33')
+    >>> format_number(1716, 2, "en", grouped=False)
+    '1716'
     """
     if value is None:
         return ""
     if isinstance(value, int):  # the cache's key is a pair of integers: a Fraction's hash is slow
-        return _format(int(value), 1, decimals, lang)
-    return _format(value.numerator, value.denominator, decimals, lang)
+        return _format(int(value), 1, decimals, lang, grouped)
+    return _format(value.numerator, value.denominator, decimals, lang, grouped)
 
 
 def format_percentage(value: Fraction | None, lang: str) -> str:
@@ -82,10 +85,10 @@ def format_percentage(value: Fraction | None, lang: str) -> str:
 
 
 @lru_cache(maxsize=1 << 17)
-def _format(numerator: int, denominator: int, decimals: int, lang: str) -> str:
+def _format(numerator: int, denominator: int, decimals: int, lang: str, grouped: bool = True) -> str:
     exact = Decimal(numerator) / Decimal(denominator)
     rounded = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
-    text = f"{rounded:,f}"
+    text = f"{rounded:,f}" if grouped else f"{rounded:f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     if text in ("-0", ""):

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from keizer.publish.i18n import N_
 from keizer.tiebreaks import TieBreakError, parse
+from keizer.tiebreaks.codes import RATINGS
 
 
 def tiebreak_legend(labels: Sequence[str]) -> list[dict[str, Any]]:
@@ -96,3 +97,14 @@ def tiebreak_title(label: str, gettext: Any = N_) -> str:
     for letter, n in entry["mods"]:
         parts.append(gettext(MODIFIERS[letter]) % {"n": n})
     return ", ".join(parts)
+
+
+def grouped_tiebreak(label: str) -> bool:
+    """Whether a tie-break column's numbers take a thousands separator: not ratings
+    (ARO, TPR …: 1716, as ratings are written).
+
+    >>> grouped_tiebreak("SB"), grouped_tiebreak("ARO/C1")
+    (True, False)
+    """
+    name = tiebreak_legend([label])[0]["name"]
+    return name not in RATINGS
