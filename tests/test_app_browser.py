@@ -169,6 +169,41 @@ def test_venue_screen_alternates_boards_and_standing_and_refreshes(server, brows
         context.close()
 
 
+def test_venue_screen_shows_a_long_standing_page_by_page(server, browser):
+    """On a 1280×720 TV the Keizer standing (41 players) does not fit: it comes in pages, and
+    every player is on one of them; on a tablet everything is there to scroll, numbers whole."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    try:
+        page.clock.install()
+        page.goto(server.url + "/c/1/venue")
+        rows = page.locator("#venue-table-table tbody tr")
+        total = rows.count()
+        seen: set[str] = set()
+        for _ in range(12):
+            page.clock.run_for(20_500)
+            if page.locator("#venue-table").is_visible():
+                shown = [r.inner_text().split("\t")[1] for r in rows.all() if r.is_visible()]
+                assert shown and all(r.bounding_box()["y"] + r.bounding_box()["height"] <= 720
+                                     for r in rows.all() if r.is_visible())
+                seen.update(shown)
+        assert total == 41 and len(seen) == total
+        assert "/" in page.locator("#venue-table .page").inner_text()  # e.g. 2/2
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "venue-standing-720.png"))
+        tablet = context.new_page()
+        tablet.set_viewport_size({"width": 768, "height": 1024})
+        tablet.goto(server.url + "/c/3/venue")
+        assert tablet.locator("#venue-table-table tbody tr:visible").count() == tablet.locator(
+            "#venue-table-table tbody tr").count()
+        for cell in tablet.locator("#venue-table-table td.num").all():
+            box = cell.bounding_box()
+            assert box is None or box["height"] < 40  # one line: "2.5" is not broken
+        tablet.screenshot(path=str(ARTIFACTS / "venue-tablet.png"), full_page=True)
+    finally:
+        context.close()
+
+
 def _round(db: Path, comp_id: int, number: int):
     from keizer.store import Store
 

@@ -94,6 +94,23 @@ def test_a_wrong_password_is_refused_and_logins_are_throttled(tmp_path):
     assert client.get("/").status_code == 303
 
 
+def test_a_mistyped_password_locks_out_only_that_name_on_a_shared_laptop(tmp_path):
+    """Everyone at the club laptop is one address: Bob's five typos do not lock Anna out; many
+    names guessed from one address, or one name from many, are throttled too."""
+    app, db = sample_app(tmp_path, local=False)
+    with_users(db, ("anna", "officer"), ("bob", "arbiter"))
+    client = client_with_csrf(app)
+    for _ in range(5):
+        assert login(client, "bob", "wrong password!").status_code == 401
+    assert login(client, "bob").status_code == 429
+    assert login(client, "anna").status_code in (200, 303)
+    from keizer.web.auth import MAX_PER_ADDRESS
+
+    guesser = client_with_csrf(app)  # the same address: Bob's five failures count for it too
+    codes = [login(guesser, f"user{k}", "wrong password!").status_code for k in range(MAX_PER_ADDRESS)]
+    assert codes == [401] * (MAX_PER_ADDRESS - 5) + [429] * 5
+
+
 def test_the_throttle_forgets_after_its_window():
     now = [0.0]
     throttle = Throttle(limit=2, window=60, clock=lambda: now[0])

@@ -68,6 +68,8 @@ def form_of(page) -> dict[str, str]:
     for name, options in re.findall(r'<select name="(x-[^"]*)">(.*?)</select>', body, flags=re.S):
         chosen = re.search(r'<option value="([^"]*)" selected', options) or re.search(r'<option value="([^"]*)"', options)
         data[html.unescape(name)] = chosen[1]
+    for name, value in re.findall(r'<input type="hidden" name="(wx?-[^"]*)" value="([^"]*)"', body):
+        data[html.unescape(name)] = html.unescape(value)  # what the page showed: only taps change a player
     for name in ("round", "was_date", "date"):
         found = re.search(rf'name="{name}" value="([^"]*)"', body)
         if found:
@@ -294,3 +296,80 @@ def test_a_round_out_of_reach_is_a_message(tmp_path, url):
     app, _ = sample_app(tmp_path)
     page = app.test_client().get(url)
     assert page.status_code == 400 and "error:" in text(page)
+
+
+def test_a_page_opened_earlier_changes_only_the_players_tapped(tmp_path, capsys):
+    """The page shows round 31; meanwhile a terminal marks Bram excused and Femke present.
+    The page, saved with one tap (Anna excused), leaves the terminal's marks as they are."""
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    key = keys(db, 1)
+    page = client.get("/c/1/attendance")
+    cli(capsys, db, "-c", "1", "attend", "-e", "Bram Jacobs", "-k", "Femke de Jong")
+    form = form_of(page)
+    form[f"a-{key['Anna Hendriks']}"] = "excused"
+    saved = post(client, "/c/1/attendance", form)
+    assert saved.status_code == 200
+    rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
+    assert rows["Anna Hendriks"] == "excused"
+    assert rows["Bram Jacobs"] == "excused" and rows["Femke de Jong"] == "club"
+
+
+def test_a_members_notice_is_not_overwritten_by_the_default_the_page_showed(tmp_path, capsys):
+    from datetime import date, timedelta
+
+    from test_web_links import member_id, new_link
+
+    app, db = sample_app(tmp_path)
+    store = Store.open(db)
+    with store.change("test", "round 31 not prepared yet"):
+        store.delete_round(1, 31)  # no date, nothing marked: the page shows everyone's default
+    store.close()
+    officer = client_with_csrf(app)
+    soon = (date.today() + timedelta(days=14)).isoformat()
+    token = new_link(officer, db, "Ingrid Müller")
+    post(client_with_csrf(app), f"/m/{token}", {"date": soon, "action": "absent"})
+    assert member_id(db, "Ingrid Müller")
+    page = officer.get("/c/1/attendance")
+    form = form_of(page)
+    assert form[f"a-{keys(db, 1)['Ingrid Müller']}"] == "present"
+    form["date"] = soon
+    post(officer, "/c/1/attendance", form)
+    rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
+    assert rows["Ingrid Müller"] == "excused"  # the notice, as 'keizer attend --date' gives
+    assert rows["Anna Hendriks"] == "present"
+
+
+def test_an_external_game_needs_its_result_chosen(tmp_path, capsys):
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    key = keys(db, 1)["Anna Hendriks"]
+    form = form_of(client.get("/c/1/attendance"))
+    assert form[f"x-{key}"] == ""  # nothing chosen: not silently a win
+    form[f"a-{key}"] = "external"
+    before = digest(db)
+    page = post(client, "/c/1/attendance", form)
+    assert "error: choose the result of Anna Hendriks's external game (win, draw or loss)" in text(page)
+    assert digest(db) == before
+    form[f"x-{key}"] = "draw"
+    post(client, "/c/1/attendance", form)
+    assert {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}["Anna Hendriks"] == "external (draw)"
+
+
+def test_an_arbiter_cannot_withdraw_a_player(tmp_path):
+    app, db = sample_app(tmp_path, local=False)
+    store = Store.open(db)
+    with store.change("user add", "test users"):
+        accounts.add_user(store, "anna", "officer", "correct horse battery")
+        accounts.add_user(store, "bob", "arbiter", "correct horse battery")
+    store.close()
+    client = client_with_csrf(app)
+    post(client, "/login", {"name": "bob", "password": "correct horse battery"})
+    with client.session_transaction() as session:
+        session["csrf"] = "test-csrf-token"
+    page = client.get("/c/1/attendance")
+    assert page.status_code == 200 and 'value="withdrawn"' not in page.get_data(as_text=True)
+    key = keys(db, 1)["Anna Hendriks"]
+    before = digest(db)
+    refused = post(client, "/c/1/attendance", {"round": "31", f"a-{key}": "withdrawn"})
+    assert "error: only an officer may withdraw a player" in text(refused) and digest(db) == before

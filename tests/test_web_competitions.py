@@ -267,3 +267,16 @@ def test_the_time_control_plan(web, tmp_path, capsys):
         before = digest(db)
         assert shown(err) in text(post(client, "/c/1/timecontrol", {**form, "back": "/c/1/settings"}))
         assert digest(db) == before
+
+
+def test_a_competition_created_in_the_app_leaves_the_terminals_default(web, capsys):
+    app, db, client = web
+    code, before, _ = run(capsys, db, "competition", "list", "--format", "json")
+    s = Store.open(db)
+    default = s.competition()["name"]
+    s.close()
+    post(client, "/competitions/create", {"system": "swiss", "name": "Snelschaak", "rounds": "5",
+                                          "back": "/competitions"})
+    s = Store.open(db)
+    assert s.competition("Snelschaak") and s.competition()["name"] == default  # plain 'keizer attend' still means it
+    s.close()

@@ -593,9 +593,11 @@ class Store:
 
     def create_competition(self, name: str, preset: str, overrides: Mapping[str, Any],
                            system: str = "keizer", system_settings: Mapping[str, Any] | None = None,
-                           season: str | None = None) -> int:
+                           season: str | None = None, current: bool = True) -> int:
         """A new competition of ``season`` (default: the club's season setting, else the
-        August–July season of today); the season is kept, whatever its rounds' dates."""
+        August–July season of today); the season is kept, whatever its rounds' dates.
+        ``current``: it becomes the CLI's default competition (the web app's do not: a
+        terminal beside it keeps its own)."""
         name = _clean_name(name)
         season = _clean_season(season) if season is not None else None
         if system not in SYSTEMS:
@@ -618,7 +620,8 @@ class Store:
              season or self.get_meta("club_season") or season_of(created)),
         )
         self.set_rating_list(int(cur.lastrowid), rating_list)
-        self.set_meta("current_competition", str(cur.lastrowid))
+        if current:
+            self.set_meta("current_competition", str(cur.lastrowid))
         return int(cur.lastrowid)
 
     def set_season(self, comp_id: int, season: str) -> None:

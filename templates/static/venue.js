@@ -68,33 +68,75 @@
     fit();
   }
 
-  // Shrink the page's type until it fits the screen; then show the top rows that fit.
+  // Shrink the type until a panel fits the screen (down to a readable size); a panel that
+  // still does not fit is shown page by page: every row gets its turn, none is left out.
+  let views = [];  // [panel, first row, last row] in the order they are shown
+  let current = 0;
+
+  function paginate(panel) {
+    const rows = Array.from(panel.querySelectorAll("tbody tr"));
+    for (const tr of rows) tr.hidden = false;
+    const bottom = document.querySelector("main").getBoundingClientRect().bottom;
+    const pages = [];
+    let first = 0;
+    while (first < rows.length) {
+      for (const [k, tr] of rows.entries()) tr.hidden = k < first;
+      let last = first;
+      while (last < rows.length && rows[last].getBoundingClientRect().bottom <= bottom) last += 1;
+      if (last === first) last = first + 1;  // a row taller than the screen still gets shown
+      pages.push([panel, first, last]);
+      first = last;
+    }
+    for (const tr of rows) tr.hidden = false;
+    return pages.length ? pages : [[panel, 0, 0]];
+  }
+
   function fit() {
-    if (window.innerWidth < 800) return;  // a phone: scroll instead
+    if (window.innerWidth < 800) {  // a phone or a small tablet: everything, scrolled
+      views = [];
+      for (const panel of [pairs, table]) {
+        panel.classList.remove("off");
+        for (const tr of panel.querySelectorAll("tbody tr")) tr.hidden = false;
+        setPage(panel, "");
+      }
+      return;
+    }
     const main = document.querySelector("main");
+    views = [];
     for (const panel of [pairs, table]) {
-      const hiddenNow = panel.classList.contains("off");
       panel.classList.remove("off");
       for (const other of [pairs, table]) if (other !== panel) other.classList.add("off");
       let size = 100;
       panel.style.fontSize = "100%";
       for (const tr of panel.querySelectorAll("tbody tr")) tr.hidden = false;
-      while (panel.scrollHeight > main.clientHeight && size > 55) {
+      while (panel.scrollHeight > main.clientHeight && size > 70) {
         size -= 5;
         panel.style.fontSize = `${size}%`;
       }
-      const bottom = main.getBoundingClientRect().bottom;
-      for (const tr of panel.querySelectorAll("tbody tr")) {
-        if (tr.getBoundingClientRect().bottom > bottom) tr.hidden = true;
-      }
-      panel.classList.toggle("off", hiddenNow);
+      views.push(...paginate(panel));
     }
-    for (const panel of [pairs, table]) panel.classList.toggle("off", panel !== showing);
+    current = Math.min(current, views.length - 1);
+    show();
+  }
+
+  function setPage(panel, text) {
+    const mark = panel.querySelector(".page");
+    if (mark) mark.textContent = text;
+  }
+
+  function show() {
+    if (!views.length) return;
+    const [panel, first, last] = views[current];
+    const mine = views.filter((v) => v[0] === panel);
+    for (const other of [pairs, table]) other.classList.toggle("off", other !== panel);
+    for (const [k, tr] of Array.from(panel.querySelectorAll("tbody tr")).entries()) tr.hidden = k < first || k >= last;
+    setPage(panel, mine.length > 1 ? `${mine.findIndex((v) => v[1] === first) + 1}/${mine.length}` : "");
   }
 
   function flip() {
-    showing = showing === pairs ? table : pairs;
-    for (const panel of [pairs, table]) panel.classList.toggle("off", panel !== showing);
+    if (!views.length) return;
+    current = (current + 1) % views.length;
+    show();
   }
 
   async function poll() {

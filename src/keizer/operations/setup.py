@@ -141,11 +141,11 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     return NewCompetition(name, system, preset, overrides, system_settings, season, all_members, rounds, warnings)
 
 
-def create_competition(store: Store, new: NewCompetition) -> tuple[int, int]:
+def create_competition(store: Store, new: NewCompetition, current: bool = True) -> tuple[int, int]:
     """Create the competition (inside the caller's transaction); returns its id and the
-    number of players registered."""
+    number of players registered.  ``current``: it becomes the CLI's default competition."""
     comp_id = store.create_competition(new.name, new.preset, new.overrides, new.system, new.system_settings,
-                                       new.season)
+                                       new.season, current)
     registered = 0
     if new.all_members:
         for m in store.members():

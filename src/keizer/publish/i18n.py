@@ -74,6 +74,8 @@ def format_number(value: Fraction | int | None, decimals: int, lang: str, groupe
         return ""
     if isinstance(value, int):  # the cache's key is a pair of integers: a Fraction's hash is slow
         return _format(int(value), 1, decimals, lang, grouped)
+    if not isinstance(value, Fraction):  # a float of JSON data (the venue screen's), or a Decimal
+        value = Fraction(value)
     return _format(value.numerator, value.denominator, decimals, lang, grouped)
 
 

@@ -31,8 +31,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 bp = Blueprint("auth", __name__)
 
-#: Failed logins allowed per address (and per name) in WINDOW seconds before the next is refused.
+#: Failed logins allowed in WINDOW seconds before the next is refused: for one name from one
+#: address (a mistyped password), and more widely for one address (guessing many names; but
+#: the club laptop and a club's network are one address for everyone) and for one name
+#: (guessing one account from many addresses).
 MAX_FAILURES = 5
+MAX_PER_ADDRESS = 30
+MAX_PER_NAME = 15
 WINDOW = 300.0
 
 _PUBLIC: set[Callable[..., Any]] = set()
@@ -69,23 +74,24 @@ class Throttle:
         self._failures: dict[str, deque[float]] = defaultdict(deque)
         self._lock = threading.Lock()
 
-    def wait(self, *keys: str) -> float:
-        """Seconds until another attempt is allowed (0: now)."""
+    def wait(self, *keys: str | tuple[str, int]) -> float:
+        """Seconds until another attempt is allowed (0: now); a key may carry its own limit."""
         now = self.clock()
         with self._lock:
             longest = 0.0
-            for key in keys:
+            for item in keys:
+                key, limit = item if isinstance(item, tuple) else (item, self.limit)
                 times = self._failures[key]
                 while times and times[0] <= now - self.window:
                     times.popleft()
-                if len(times) >= self.limit:
-                    longest = max(longest, times[0] + self.window - now)
+                if len(times) >= limit:  # allowed again when the oldest of the last `limit` expires
+                    longest = max(longest, times[-limit] + self.window - now)
             return longest
 
-    def fail(self, *keys: str) -> None:
+    def fail(self, *keys: str | tuple[str, int]) -> None:
         with self._lock:
-            for key in keys:
-                self._failures[key].append(self.clock())
+            for item in keys:
+                self._failures[item[0] if isinstance(item, tuple) else item].append(self.clock())
 
 
 def csrf_token() -> str:
@@ -155,7 +161,8 @@ def login() -> Any:
         return render("app/login.html", next=target)
     throttle: Throttle = current_app.extensions["keizer_throttle"]
     name = request.form.get("name", "").strip()
-    keys = (f"addr:{request.remote_addr}", f"name:{name.casefold()}")
+    keys = ((f"pair:{request.remote_addr}|{name.casefold()}", MAX_FAILURES),
+            (f"addr:{request.remote_addr}", MAX_PER_ADDRESS), (f"name:{name.casefold()}", MAX_PER_NAME))
     wait = throttle.wait(*keys)
     if wait > 0:
         minutes = max(1, round(wait / 60))

@@ -8,7 +8,7 @@ import datetime
 import re
 from typing import Any
 
-from flask import Blueprint, flash, request, url_for
+from flask import Blueprint, flash, g, request, url_for
 
 from keizer import limits
 from keizer.operations import competition as comp_ops
@@ -41,11 +41,18 @@ def _mark(comp_id: int) -> Any:
         if not field.startswith("a-") or value == "":
             continue  # "" keeps the player as they are
         ref = field[2:]
+        result = form.get(f"x-{ref}", "").strip().lower()
+        if value == form.get(f"w-{ref}") and (value != "external" or result == form.get(f"wx-{ref}", "")):
+            continue  # as the page showed it: a mark made meanwhile elsewhere stays, a default is filled in
         if ref in marks or ref in external or ref in withdrawn:
             raise StoreError(f"{ref!r} is marked twice in one command; mark each player once")
         if value == "external":
-            external[ref] = form.get(f"x-{ref}", "").strip().lower()
+            if not result:
+                raise StoreError(f"choose the result of {_name(comp_id, ref)}'s external game (win, draw or loss)")
+            external[ref] = result
         elif value == "withdrawn":
+            if g.user is None or g.user["role"] != "officer":
+                raise StoreError("only an officer may withdraw a player; ask the competition leader")
             withdrawn.append(ref)
         else:
             marks[ref] = value
@@ -59,7 +66,7 @@ def _mark(comp_id: int) -> Any:
         number, counts = comp_ops.mark_attendance(s, comp_id, marks, external, withdrawn, round_no, date, force)
         s.describe(f"attendance round {number}")
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-    flash(f"round {number}: {summary}", "ok")
+    flash(f"round {number}: {summary}" + (f"; {len(withdrawn)} withdrawn" if withdrawn else ""), "ok")
     return back(url_for("attendance.index", comp_id=comp_id))
 
 
@@ -70,7 +77,7 @@ def late(comp_id: int) -> Any:
     with writing("late", f"latecomer {ref}") as s:
         competition(comp_id, write=True)
         change = comp_ops.add_latecomer(s, comp_id, ref)
-        s.describe(f"round {change.round}: latecomer {ref}")
+        s.describe(f"{_comp_name(comp_id)} round {change.round}: latecomer {_name(comp_id, ref)}")
     _tell(change)
     return back(url_for("attendance.index", comp_id=comp_id))
 
@@ -83,9 +90,17 @@ def noshow(comp_id: int) -> Any:
     with writing("noshow", f"no-show {ref}") as s:
         competition(comp_id, write=True)
         change = comp_ops.remove_noshow(s, comp_id, ref, "excused" if excused else "unexcused")
-        s.describe(f"round {change.round}: no-show {ref}")
+        s.describe(f"{_comp_name(comp_id)} round {change.round}: no-show {_name(comp_id, ref)}")
     _tell(change)
     return back(url_for("attendance.index", comp_id=comp_id))
+
+
+def _comp_name(comp_id: int) -> str:
+    return store().competition_by_id(comp_id)["name"]
+
+
+def _name(comp_id: int, ref: str) -> str:
+    return store().find_player(comp_id, ref)["name"]
 
 
 def _tell(change: comp_ops.Change) -> None:

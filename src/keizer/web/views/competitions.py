@@ -86,7 +86,7 @@ def create() -> Any:
         options["edition"] = _text("edition")
     new = setup.plan_competition(name, system, all_members=_flag("all_members"), season=_text("season"), **options)
     with writing("competition create", f"create competition {name}") as s:
-        comp_id, registered = setup.create_competition(s, new)
+        comp_id, registered = setup.create_competition(s, new, current=False)  # the terminal keeps its default
     for w in new.warnings:
         flash(f"warning: {w}", "warning")
     flash(f"created {new.kind} {new.name}; {registered} players registered", "ok")

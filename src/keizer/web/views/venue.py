@@ -78,7 +78,7 @@ def screen_data(comp_id: int) -> dict[str, Any]:
     ``heading``, ``pairs`` (rows of the first page) and ``table`` (rows of the second)."""
     d = venue(store(), comp_id)
     num = current_app.jinja_env.globals["num"]
-    how_text = get_template_attribute("macros.html", "how_text")
+    how_text = get_template_attribute("outcome.html", "how_text")
     heading = get_template_attribute("app/venue_macros.html", "heading")
     table_heading = get_template_attribute("app/venue_macros.html", "table_heading")
     pairs: list[dict[str, Any]] = []
