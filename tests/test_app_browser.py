@@ -204,6 +204,56 @@ def test_venue_screen_shows_a_long_standing_page_by_page(server, browser):
         context.close()
 
 
+def _results(db: Path, comp_id: int, number: int) -> list[str | None]:
+    rnd, _ = _round(db, comp_id, number)
+    return [g.result.value if g.result else None for g in rnd.games]
+
+
+def _until(check, tries: int = 60) -> bool:
+    import time
+
+    for _ in range(tries):
+        if check():
+            return True
+        time.sleep(0.1)
+    return check()
+
+
+def test_the_results_grid_takes_full_notations_and_guards_earlier_results(server, browser):
+    """Typed as KeizerForClubs users type: '1/2-1/2' and '1-0' with Enter go to their own board;
+    a board that has a result changes only with Enter, never with one stray key."""
+    w = Watched(browser, "desktop")
+    page = w.page
+    try:
+        page.goto(server.url + "/c/3/results")  # the round-robin's round 5: three open boards
+        boxes = page.locator("#results-form input[id^=r]")
+        boxes.nth(0).click()
+        page.keyboard.type("1/2-1/2")
+        page.keyboard.press("Enter")
+        page.keyboard.type("1-0")
+        page.keyboard.press("Enter")
+        assert _until(lambda: _results(server.db, 3, 5)[:2] == ["1/2-1/2", "1-0"])
+        assert _results(server.db, 3, 5)[2] is None and boxes.nth(2).input_value() == ""
+        # Round 4 is complete: a key on a board with a result waits for Enter.
+        page.goto(server.url + "/c/3/results?round=4")
+        before = _results(server.db, 3, 4)
+        box = page.locator("#results-form input[name=r1]")
+        box.click()
+        other = "=" if before[0] != "1/2-1/2" else "1"
+        page.keyboard.type(other)
+        page.wait_for_timeout(1200)  # longer than a one-key save would wait
+        assert _results(server.db, 3, 4) == before
+        assert "pending" in (page.locator("tr[data-board='1']").get_attribute("class") or "")
+        expect(page.locator("#results-status")).to_contain_text("press Enter")
+        page.keyboard.press("Enter")
+        assert _until(lambda: _results(server.db, 3, 4)[0] != before[0])
+        assert _results(server.db, 3, 4)[1:] == before[1:]
+        w.shot("results-notations")
+        assert w.errors == []
+    finally:
+        w.close()
+
+
 def _round(db: Path, comp_id: int, number: int):
     from keizer.store import Store
 
@@ -304,6 +354,7 @@ def test_a_club_evening_by_clicking_and_typing(server, browser, size):
         box.click()
         box.press("Control+a")
         page.keyboard.type("0" if before != "0-1" else "1")  # a correction: a later round is paired
+        page.keyboard.press("Enter")  # a board with a result changes only with Enter
         corrected = "0-1" if before != "0-1" else "1-0"
         for _ in range(100):
             rnd30, _ = _round(server.db, 1, 30)

@@ -10,7 +10,6 @@ document.addEventListener("DOMContentLoaded", () => {
   const fragment = document.getElementById("standing-fragment");
   const inputs = Array.from(form.querySelectorAll("td.cell input[name^='r']"));
   const ONE_KEY = new Set(["1", "0", "=", "½", "+", "--"]);
-  const timers = new Map();
   const sent = new Map();  // what was last posted per box: a blur after a one-key save posts nothing
 
   const board = (input) => input.name.slice(1);
@@ -59,7 +58,6 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 
   async function save(input) {
-    clearTimeout(timers.get(input));
     const typed = input.value.trim();
     if (typed === input.dataset.was.trim() || typed === sent.get(input)) return;
     sent.set(input, typed);
@@ -106,24 +104,82 @@ document.addEventListener("DOMContentLoaded", () => {
     reloadStanding();
   }
 
+  // One key per board: 1 0 = ½ + - (and --) save the board and move on.  A key is not saved
+  // at once: the next key decides.  "-" or "/" (or a second "-"/"+") means a full notation is
+  // being typed (1-0, 1/2-1/2, +-, -+), which is saved with Enter or on leaving the box; any
+  // other key saves this board and starts the next one; a pause saves it too.  A board that
+  // already has a result is a correction: it is saved only with Enter (or the Save button),
+  // never by one stray key.
+  const CONTINUE = new Set(["-", "/", "+", "½"]);
+  let waiting = null;  // [input, timer] of a one-key result not saved yet
+
+  function commit() {
+    if (!waiting) return;
+    const [input, timer] = waiting;
+    clearTimeout(timer);
+    waiting = null;
+    save(input);
+    if (document.activeElement === input) next(input);  // not when the officer went elsewhere meanwhile
+  }
+
+  const correction = (input) => input.dataset.was.trim() !== "";
+
+  function pending(input) {
+    const typed = input.value.trim();
+    const changed = typed !== input.dataset.was.trim();
+    row(input).classList.toggle("pending", changed && correction(input));
+    if (changed && correction(input)) say((form.dataset.pending || "").replace("%(n)s", board(input)), "");
+  }
+
   for (const input of inputs) {
     input.addEventListener("focus", () => input.select());
-    input.addEventListener("input", () => {
-      clearTimeout(timers.get(input));
-      const typed = input.value.trim();
-      if (ONE_KEY.has(typed)) {
-        save(input);
-        next(input);
-      } else if (typed === "-") {  // black wins by forfeit, unless a second "-" follows
-        timers.set(input, setTimeout(() => { save(input); next(input); }, 700));
-      }
-    });
     input.addEventListener("keydown", (event) => {
+      if (waiting && waiting[0] === input && event.key.length === 1) {
+        if (CONTINUE.has(event.key)) {  // a full notation: this board waits for Enter
+          clearTimeout(waiting[1]);
+          waiting = null;
+          return;
+        }
+        event.preventDefault();  // the next board's first key
+        const key = event.key;
+        commit();
+        const following = document.activeElement;
+        if (following && following !== input && following.matches("td.cell input")) {
+          following.value = key;
+          following.dispatchEvent(new Event("input", { bubbles: true }));
+        }
+        return;
+      }
       if (event.key !== "Enter") return;
       event.preventDefault();  // not the whole form: this board alone
+      if (waiting && waiting[0] === input) {
+        commit();
+        return;
+      }
       save(input);
       next(input);
     });
-    input.addEventListener("change", () => save(input));
+    input.addEventListener("input", () => {
+      if (waiting && waiting[0] === input) {
+        clearTimeout(waiting[1]);
+        waiting = null;
+      }
+      if (correction(input)) {
+        pending(input);
+        return;
+      }
+      const typed = input.value.trim();
+      if (ONE_KEY.has(typed) || typed === "-") {
+        waiting = [input, setTimeout(commit, typed === "-" ? 900 : 700)];
+      }
+    });
+    input.addEventListener("change", () => {
+      if (waiting && waiting[0] === input) return;  // saved by commit()
+      if (correction(input)) {
+        pending(input);
+        return;
+      }
+      save(input);
+    });
   }
 });
