@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from test_cli import bad, run, standings_json
+from test_cli import bad, digest, run, standings_json
 from keizer.formats import trf
 from keizer.model import Colour
 from keizer.pairing.swiss import (DutchInput, SwissError, allocate_colours, colour_preference, dutch_inputs,
@@ -585,3 +585,47 @@ def test_swap_warns_of_a_third_colour_in_a_row(rapid, capsys):
     z = next(z for z in third if third[z][0] == colour and third[x][1] != z and z != x)
     code, _, err = run(capsys, rapid, "swap", names[x], names[z])
     assert code == 0 and f"{names[x]} gets {colour} a third time in a row" in err
+
+
+def test_a_latecomer_plays_whoever_has_the_bye_and_a_no_show_loses_by_forfeit(rapid, capsys):
+    # Eight players, one late (unexcused when the round is paired): the other seven leave a bye.
+    assert run(capsys, rapid, "member", "add", "Hal", "--rating", "1500")[0] == 0
+    assert run(capsys, rapid, "player", "add", "Hal")[0] == 0
+    assert run(capsys, rapid, "attend", "-u", "Gus")[0] == 0
+    _, bye = pairs_of(capsys, rapid)
+    name_of = {key: name for name, key in keys(capsys, rapid).items()}
+    assert bye is not None
+    code, out, err = run(capsys, rapid, "late", "Gus")
+    assert code == 0, err
+    assert f"Gus plays {name_of[bye]} (who had the bye) on board 4" in out
+    listing = json.loads(run(capsys, rapid, "pairings", "--format", "json")[1])
+    assert listing["bye"] == [] and len(listing["pairs"]) == 4
+    board = listing["pairs"][3]
+    assert {board["white"], board["black"]} == {"Gus", name_of[bye]} and board["board"] == 4
+    code, _, err = run(capsys, rapid, "late", "Gus")
+    assert code != 0 and err.strip() == "error: Gus is already paired in round 1"
+    # A no-show loses by forfeit; the board stays, the other boards too.
+    white = listing["pairs"][0]["white"]
+    code, out, err = run(capsys, rapid, "noshow", white)
+    assert code == 0 and "wins board 1 by forfeit (-+)" in out, err
+    after = json.loads(run(capsys, rapid, "pairings", "--format", "json")[1])["pairs"]
+    assert after[0]["result"] == "-+" and [p["result"] for p in after[1:]] == [None, None, None]
+    code, _, err = run(capsys, rapid, "noshow", white)
+    assert code != 0 and "has a result already" in err
+
+
+def test_a_latecomer_who_may_not_meet_the_bye_player_is_refused(rapid, capsys):
+    assert run(capsys, rapid, "attend", "-u", "Gus")[0] == 0  # six play: no bye
+    pairs_of(capsys, rapid)
+    code, _, err = run(capsys, rapid, "late", "Gus")
+    assert code != 0 and err.strip() == ("error: nobody has the pairing-allocated bye in round 1, so Gus cannot be "
+                                         "paired now; the round counts as marked for them (excused: a half-point bye)")
+    assert run(capsys, rapid, "unpair")[0] == 0
+    assert run(capsys, rapid, "attend", "-u", "Gus", "-u", "Ann")[0] == 0  # five play: a bye
+    _, bye = pairs_of(capsys, rapid)
+    name_of = {key: name for name, key in keys(capsys, rapid).items()}
+    assert run(capsys, rapid, "forbid", "Gus", name_of[bye])[0] == 0
+    before = digest(rapid)
+    code, _, err = run(capsys, rapid, "late", "Gus")
+    assert code != 0 and f"Gus may not play {name_of[bye]} (who has the bye)" in err
+    assert digest(rapid) == before

@@ -499,7 +499,12 @@ def _pair_two(store: Store, comp_id: int, season: Season, number: int, a: str, b
 
 def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
     """A player who arrives after the pairing: they play whoever had the bye (on a new
-    last board), or, when nobody had it, they take the bye.  Every board stays as it was."""
+    last board), or, when nobody had it, they take the bye.  Every board stays as it was.
+    (A Swiss: :func:`keizer.operations.swiss.latecomer`.)"""
+    if store.system(comp_id) == "swiss":
+        from keizer.operations import swiss
+
+        return swiss.latecomer(store, comp_id, ref)
     season, rnd = _paired_round(store, comp_id, "add a latecomer")
     row = store.find_player(comp_id, ref)
     key, name = row["key"], row["name"]
@@ -523,6 +528,10 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     opponent plays whoever had the bye (on the same board), or takes the bye."""
     if why not in ("unexcused", "excused"):
         raise StoreError(f"a no-show is unexcused or excused, not {why!r}")
+    if store.system(comp_id) == "swiss":  # a forfeit (keizer.operations.swiss.noshow)
+        from keizer.operations import swiss
+
+        return swiss.noshow(store, comp_id, ref)
     season, rnd = _paired_round(store, comp_id, "remove a no-show")
     row = store.find_player(comp_id, ref)
     key, name = row["key"], row["name"]

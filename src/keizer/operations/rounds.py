@@ -141,7 +141,7 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
         offered.remove("withdrawn")
     if ahead:
         offered = ["excused", "unexcused"]
-    after_pairing = system == "keizer" and number == target.number and target.paired and editable
+    after_pairing = system in ("keizer", "swiss") and number == target.number and target.paired and editable
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
         row = players[p.id]

@@ -120,6 +120,79 @@ def pair_next(store: Store, comp_id: int):
     return Pairing(target.number, tuple(boards), bye, bye_reason, ())
 
 
+def latecomer(store: Store, comp_id: int, ref: str):
+    """A player who arrives after the round is paired: they play whoever has the
+    pairing-allocated bye (on a new last board, colours by the Dutch rules), unless the two
+    met before or may not meet; without a bye to take over the latecomer cannot be paired."""
+    from keizer.operations.competition import Change
+    from keizer.pairing.swiss import SwissError, pair_swiss
+    from keizer.points import tournament
+
+    season, rnd = _paired(store, comp_id, "add a latecomer")
+    row = store.find_player(comp_id, ref)
+    key, name = row["key"], row["name"]
+    names = {p.id: p.name for p in season.players}
+    if any(key in (g.white, g.black) for g in rnd.games) or key in rnd.byes:
+        raise StoreError(f"{name} is already paired in round {rnd.number}")
+    if not season.player(key).active_in(rnd.number):
+        raise StoreError(f"{name} does not take part in round {rnd.number} (not joined yet, or withdrawn)")
+    if not rnd.byes:
+        raise StoreError(f"nobody has the pairing-allocated bye in round {rnd.number}, so {name} cannot be paired "
+                         "now; the round counts as marked for them (excused: a half-point bye)")
+    other = rnd.byes[0]
+    settings = swiss_settings(store, comp_id)
+    rules = stored_points_rules(store, comp_id)
+    t = tournament(season, rnd.number - 1, rules.system, rules.scoring)
+    tpn = {p.id: p.start_no for p in season.players}
+    forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
+    colour = Colour.BLACK if settings["initial_colour"] == "black" else Colour.WHITE
+    try:
+        found = pair_swiss(t, settings["rounds"], [tpn[other], tpn[key]], rnd.number - 1, colour, forbidden)
+    except SwissError:
+        raise StoreError(f"{name} may not play {names[other]} (who has the bye): they met before or may not meet; "
+                         f"{name} cannot be paired now") from None
+    key_of = {n: pid for pid, n in tpn.items()}
+    white, black = (key_of[n] for n in found.pairs[0])
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    board = max((g.board for g in rnd.games), default=0) + 1
+    store.add_game(comp_id, rnd.number, board, ids[white], ids[black])
+    for player in (other, key):
+        store.set_attendance(comp_id, rnd.number, ids[player], "present")
+    return Change(rnd.number, f"{name} plays {names[other]} (who had the bye) on board {board}: "
+                              f"{names[white]} has White")
+
+
+def noshow(store: Store, comp_id: int, ref: str):
+    """A paired player who does not come loses by forfeit (FIDE's rule for a Swiss); a
+    player who had the pairing-allocated bye and is not there loses it (absent)."""
+    from keizer.operations.competition import Change, enter_results
+
+    season, rnd = _paired(store, comp_id, "remove a no-show")
+    row = store.find_player(comp_id, ref)
+    key, name = row["key"], row["name"]
+    if key in rnd.byes:
+        store.set_attendance(comp_id, rnd.number, row["id"], "unexcused")
+        return Change(rnd.number, f"{name} is marked absent: no bye this round")
+    game = next((g for g in rnd.games if key in (g.white, g.black)), None)
+    if game is None:
+        raise StoreError(f"{name} is not paired in round {rnd.number}")
+    if game.result is not None:
+        raise StoreError(f"board {game.board} has a result already; clear it first ('keizer result {game.board}=clear')")
+    result = "-+" if game.white == key else "+-"
+    enter_results(store, comp_id, {game.board: result}, rnd.number)
+    winner = game.black if game.white == key else game.white
+    return Change(rnd.number, f"{name} did not come: {season.player(winner).name} wins board {game.board} by forfeit "
+                              f"({result})")
+
+
+def _paired(store: Store, comp_id: int, action: str):
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if not target.paired:
+        raise StoreError(f"round {target.number} is not paired yet: mark attendance with 'keizer attend' and pair it")
+    return season, season.rounds[target.number - 1]
+
+
 def parse_points(text: str, what: str) -> str:
     """'1', '0.5', '½' or '1/2' → '1/2' (stored exactly); 0 to 1 only."""
     try:
