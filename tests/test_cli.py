@@ -561,3 +561,13 @@ def test_provisional_standing_of_the_round_being_played(club, capsys):
     code, out, err = run(capsys, club, "standings", "--provisional")
     assert code == 0 and "no round is being played: round 1 is the last complete one" in err
     assert standings_json(capsys, club, "--provisional") == standings_json(capsys, club)
+
+
+def test_the_log_says_which_competition_a_change_is_about(club, capsys):
+    assert run(capsys, club, "competition", "create", "Rapid", "--system", "swiss", "--rounds", "5",
+               "--all-members")[0] == 0
+    assert run(capsys, club, "-c", "Interne", "attend", "-e", "Bram")[0] == 0
+    code, out, _ = run(capsys, club, "log", "--format", "json")
+    entries = json.loads(out)
+    assert entries[0]["summary"].startswith("Interne: ")
+    assert not any(e["summary"].startswith("Interne: Interne") for e in entries)

@@ -128,7 +128,7 @@ def test_marking_attendance_writes_what_keizer_attend_writes(tmp_path, capsys):
         cli(capsys, other, "-c", "1", "player", "list", "--format", "json")
     store = Store.open(db)
     assert store.load_season(1).rounds[30].date == "2026-04-01"
-    assert store.changes(1)[0]["summary"] == "attendance round 31"
+    assert store.changes(1)[0]["summary"] == "Interne competitie 2025-2026: attendance round 31"  # which competition
     store.close()
 
 

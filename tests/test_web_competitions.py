@@ -137,7 +137,7 @@ def test_changing_a_keizer_setting_as_the_cli_does(web, tmp_path, capsys):
     s = Store.open(db)
     try:
         assert s.settings(1).excused == Fraction(2, 5)
-        assert s.last_change()["summary"] == "settings: excused=2/5, max_excused=4"
+        assert s.last_change()["summary"] == "Interne competitie 2025-2026: settings: excused=2/5, max_excused=4"
     finally:
         s.close()
     before = digest(db)
@@ -280,3 +280,21 @@ def test_a_competition_created_in_the_app_leaves_the_terminals_default(web, caps
     s = Store.open(db)
     assert s.competition("Snelschaak") and s.competition()["name"] == default  # plain 'keizer attend' still means it
     s.close()
+
+
+def test_a_refused_form_comes_back_as_it_was_typed(web):
+    app, db, client = web
+    before = digest(db)
+    page = post(client, "/competitions/create", {"system": "swiss", "name": "Snel <b>", "season": "2026-2027",
+                                                 "rounds": "x", "all_members": "on", "back": "/competitions"})
+    body = page.get_data(as_text=True)
+    assert "error: " in text(page) and digest(db) == before
+    swiss = body[body.index('id="create-swiss"'):]
+    swiss = swiss[:swiss.index("</details>")]
+    assert swiss.startswith('id="create-swiss" open') and 'value="Snel &lt;b&gt;"' in swiss
+    assert 'value="2026-2027"' in swiss and 'value="x"' in swiss and 'name="all_members" checked' in swiss
+    keizer = body[body.index('id="create-keizer"'):]
+    assert not keizer.startswith('id="create-keizer" open') and 'value="Snel' not in keizer[:keizer.index("</details>")]
+    # Shown once: the next visit is a fresh form.
+    again = client.get("/competitions").get_data(as_text=True)
+    assert "Snel &lt;b&gt;" not in again

@@ -262,3 +262,15 @@ def test_a_file_that_is_no_rating_list_is_refused_in_one_line(web):
     page = upload(client, b"\x00\x01\x02 not a list", "rommel.csv", kind="ratings")
     assert "error: rommel.csv: this is not a rating list" in text(page) and digest(db) == before
     assert "error: choose the file to import" in text(post(client, "/members/import", {"back": "/members"}))
+
+
+def test_a_refused_new_member_keeps_what_was_typed(tmp_path):
+    from web_helpers import client_with_csrf, digest, post, sample_app, text
+
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    before = digest(db)
+    page = post(client, "/members/add", {"name": "Zoë O'Neill", "rating": "abc", "fed_id": "1234567", "back": "/members"})
+    body = page.get_data(as_text=True)
+    assert "error: " in text(page) and digest(db) == before
+    assert 'value="Zoë O&#39;Neill"' in body and 'value="abc"' in body and 'value="1234567"' in body

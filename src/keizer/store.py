@@ -266,6 +266,9 @@ class Store:
         self.conn = db.conn
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._summary = ""
+        #: The competition a change is about, named in its log entry (set by the CLI's and the
+        #: app's lookup of the competition a command works on).
+        self.subject: str | None = None
         self._upgrading = False
         #: The file (None in memory), named in errors about it.
         self.path: Path | None = None
@@ -422,6 +425,7 @@ class Store:
         On any exception nothing is written (the file stays byte-identical).
         """
         self._summary = summary
+        self.subject = None
         with self._write_transaction():
             self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL")
             yield self
@@ -429,11 +433,17 @@ class Store:
                 return  # nothing was written: no entry for 'keizer undo' to revert in vain
             cur = self.conn.execute(
                 "INSERT INTO changes (at, command, summary, origin) VALUES (?, ?, ?, ?)",
-                (self.clock(), command, self._summary, self.origin()),
+                (self.clock(), command, self._logged_summary(), self.origin()),
             )
             self.conn.execute(
                 "UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (cur.lastrowid,)
             )
+
+    def _logged_summary(self) -> str:
+        """The summary as the log shows it: with the competition it is about, unless it says so."""
+        if self.subject and self.subject not in self._summary:
+            return f"{self.subject}: {self._summary}"
+        return self._summary
 
     def describe(self, summary: str) -> None:
         """Set the summary of the change being made (shown by 'keizer log' and 'undo')."""

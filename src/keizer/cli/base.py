@@ -38,6 +38,7 @@ class Context:
         row = store.competition(self.competition_ref)
         if self.writing:  # every command writes its competition through here: a closed one is refused
             refuse_closed(row)
+            store.subject = row["name"]  # the log says which competition the change is about
         return row
 
 

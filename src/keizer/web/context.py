@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, flash, g, redirect, render_template, request, send_from_directory
+from flask import Flask, Response, current_app, flash, g, redirect, render_template, request, send_from_directory, session
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
@@ -55,6 +55,7 @@ def competition(comp_id: int, write: bool = False) -> dict[str, Any]:
     row = store().competition_by_id(comp_id)
     if write:
         refuse_closed(row)
+        store().subject = row["name"]  # the log says which competition the change is about
     return row
 
 
@@ -100,8 +101,44 @@ def refuse(message: str, status: int = 400, bad_input: bool = False) -> Any:
         return {"error": message}, 200 if bad_input else status
     if request.method == "POST":
         flash(message, "error")
-        return back()
+        response = back()
+        _keep_form(response.location)
+        return response
     return render("app/error.html", status=status, message=message)
+
+
+#: Form fields never kept for the form shown again after a refusal.
+_NOT_KEPT = frozenset({"csrf", "back", "password", "password2"})
+
+
+def _keep_form(target: str) -> None:
+    """What a refused form said, for the page it goes back to: the officer corrects the one
+    wrong field instead of typing everything again (small forms only: it rides in the session)."""
+    values = {k: v for k, v in request.form.to_dict(flat=False).items() if k not in _NOT_KEPT}
+    if values and len(repr(values)) < 3000:
+        session["kept_form"] = {"path": urlsplit(target).path, "values": values}
+
+
+def kept(name: str, default: Any = "", form: str | None = None) -> Any:
+    """A field of the form refused on this page, as it was typed (else ``default``); ``form``
+    names one of several forms (their ``system`` field) when only that one was sent."""
+    if "kept_form" not in g:
+        found = session.get("kept_form")
+        g.kept_form = None
+        if found and found.get("path") == request.path:
+            g.kept_form = found["values"]
+            session.pop("kept_form", None)
+    values = g.kept_form
+    if not values or (form is not None and values.get("system", [None])[0] != form):
+        return default
+    return values[name][0] if name in values else ""  # a box left unticked, a field left out
+
+
+def was_kept(form: str | None = None) -> bool:
+    """Whether this page shows a refused form again (that form, when several)."""
+    kept("", form=form)
+    values = g.kept_form
+    return bool(values) and (form is None or values.get("system", [None])[0] == form)
 
 
 def install(app: Flask) -> None:
@@ -114,6 +151,8 @@ def install(app: Flask) -> None:
     _install_language(app)
 
     from keizer.web.auth import public
+
+    app.jinja_env.globals.update(kept=kept, was_kept=was_kept)
 
     @app.route("/static/<path:name>")
     @public
