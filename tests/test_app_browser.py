@@ -254,6 +254,20 @@ def test_the_results_grid_takes_full_notations_and_guards_earlier_results(server
         w.close()
 
 
+def test_find_a_player_ignores_case_accents_spaces_and_apostrophes(server, browser):
+    w = Watched(browser, "phone")
+    try:
+        w.page.goto(server.url + "/c/1/attendance")
+        box = w.page.locator("input[data-filter]").first
+        for typed, name in (("lukasz", "Łukasz Wójcik"), ("obrien", "Chloë O'Brien"), ("van t hof", "Sjoerd van 't Hof")):
+            box.fill(typed)
+            visible = [n for n in w.page.locator("[data-name]").all() if n.is_visible()]
+            assert [n.get_attribute("data-name") for n in visible] == [name], typed
+        assert w.errors == []
+    finally:
+        w.close()
+
+
 def _round(db: Path, comp_id: int, number: int):
     from keizer.store import Store
 

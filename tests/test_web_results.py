@@ -230,7 +230,9 @@ def test_a_result_entered_meanwhile_is_not_overwritten(tmp_path, capsys):
     before = digest(db)
     reply = json_post(client_with_csrf(app), f"/c/{ROUND_ROBIN}/results", {"round": "5", "r1": "1", "was1": ""})
     assert reply.status_code == 200
-    assert reply.get_json()["error"] == "error: board 1 of round 5 already has 0-1; use --correct to change it"
+    # The CLI's "use --correct to change it", as the app says it.
+    assert reply.get_json()["error"] == ("error: board 1 of round 5 already has 0-1: it was entered meanwhile; "
+                                         "reload the page to see it and change it there")
     assert digest(db) == before
 
 
@@ -240,7 +242,7 @@ def test_a_round_without_pairing_and_a_bad_round_are_refused(tmp_path, capsys):
     before = digest(db)
     assert "round 9 has no pairing" in text(client.get(f"/c/{ROUND_ROBIN}/results?round=9"))
     page = post(client, f"/c/{ROUND_ROBIN}/results", {"round": "9", "r1": "1", "was1": ""})
-    assert "error: round 9 has no pairing; pair it with 'keizer pair' first" in text(page)
+    assert "error: round 9 has no pairing; pair it on the Pairing page first" in text(page)
     assert digest(db) == before
 
 

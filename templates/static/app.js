@@ -8,15 +8,22 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
   // Filter-as-you-type: <input data-filter="#table-id"> hides rows whose text does not match.
+  // Names are compared as the CLI compares them: case, accents (Ł, ø, ß too), spaces and
+  // apostrophes left out, so "lukasz", "obrien" and "van t hof" find who they mean.
   for (const input of document.querySelectorAll("input[data-filter]")) {
     const target = document.querySelector(input.dataset.filter);
     if (!target) continue;
-    const fold = (s) => s.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
     input.addEventListener("input", () => {
-      const wanted = fold(input.value.trim());
+      const wanted = fold(input.value);
       for (const row of target.querySelectorAll("[data-name]")) {
         row.hidden = wanted !== "" && !fold(row.dataset.name).includes(wanted);
       }
     });
   }
 });
+
+function fold(text) {
+  const special = { "ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d", "þ": "th", "ı": "i" };
+  return text.normalize("NFKD").replace(/\p{Diacritic}/gu, "").toLowerCase()
+    .replace(/[łøßæœđðþı]/g, (c) => special[c]).replace(/[^\p{L}\p{N}]/gu, "");
+}

@@ -18,7 +18,7 @@ from keizer import limits
 from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
 from keizer.store import StoreError
-from keizer.web.context import _, back, competition, render, store, wants_json, writing
+from keizer.web.context import _, back, competition, in_app_words, render, store, wants_json, writing
 
 bp = Blueprint("results", __name__)
 
@@ -65,7 +65,7 @@ def _enter(comp_id: int) -> Any:
     with writing("result", f"results round {number} {items}") as s:
         competition(comp_id, write=True)
         entered = result_ops.enter_grid(s, comp_id, number, cells)
-    warning = f"warning: {_in_app_words(entered.warning)}" if entered.warning else None
+    warning = f"warning: {in_app_words(entered.warning)}" if entered.warning else None
     if wants_json():
         return {"ok": entered.message, "warning": warning, "round": number, "results": _results(comp_id, number),
                 "open": list(entered.open_boards)}
@@ -73,12 +73,6 @@ def _enter(comp_id: int) -> Any:
         flash(warning, "warning")
     flash(entered.message, "ok")
     return back(url_for("results.index", comp_id=comp_id, round=number))
-
-
-def _in_app_words(warning: str) -> str:
-    """The CLI's warning with its command hint said as the app's button."""
-    return warning.replace("re-pair an unplayed round with 'keizer pair --again'",
-                           "a round not played yet can be paired again on the Pairing page")
 
 
 def _results(comp_id: int, number: int) -> dict[str, str]:
