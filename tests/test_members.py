@@ -101,7 +101,7 @@ def test_dry_run_lists_the_same_changes_and_writes_nothing(club, tmp_path, capsy
     code, dry, err = run(capsys, club, "member", "import", str(f), "--dry-run")
     assert code == 0, err
     assert digest(club) == before
-    assert dry.splitlines()[-1] == "dry run, nothing written: 1 members added, 1 updated, 0 unchanged"
+    assert dry.splitlines()[-1] == "dry run, nothing written: 1 member added, 1 updated, 0 unchanged"
     code, real, err = run(capsys, club, "member", "import", str(f))
     assert code == 0, err
     assert dry.splitlines()[:-1] == real.splitlines()[:-1] == ["Anna de Vries: rating 1850 → 1900",
@@ -113,7 +113,7 @@ def test_dry_run_creates_no_database_and_upgrades_no_old_one(tmp_path, capsys):
     f = csv_file(tmp_path, "name\nAnna\n")
     nothing = tmp_path / "none.db"
     code, out, _ = run(capsys, nothing, "member", "import", str(f), "--dry-run")
-    assert code == 0 and out.splitlines() == ["added: Anna", "dry run, nothing written: 1 members added, 0 updated, 0 unchanged"]
+    assert code == 0 and out.splitlines() == ["added: Anna", "dry run, nothing written: 1 member added, 0 updated, 0 unchanged"]
     assert not nothing.exists()
     old = tmp_path / "old.db"
     shutil.copy(DATA / "schema-v1.db", old)

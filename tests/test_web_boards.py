@@ -100,7 +100,7 @@ def test_the_officer_confirms_a_reported_result(linked):
     page = text(officer.get("/c/3/reports"))
     assert "Confirm 0-1" in page and "one report" in page and "3 of 3 boards have a link" in page
     done = post(officer, "/c/3/reports/confirm", {"round": "5", "board": "3", "result": "0-1"})
-    assert "round 5: 1 result(s) entered; boards still open: 1, 2" in text(done)
+    assert "round 5: 1 result entered; boards still open: 1, 2" in text(done)
     assert results(db) == {1: None, 2: None, 3: "0-1"}
     store = Store.open(db)
     assert store.last_change()["command"] == "result"

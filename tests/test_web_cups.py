@@ -43,7 +43,7 @@ def test_results_and_next_as_on_the_cli(tmp_path, capsys):
     shutil.copy(db, cli_db)
     client = client_with_csrf(app)
     page = post(client, f"{CUP}/result", {"round": "2", "b7": "1-0", "b8": "1/2-1/2", "back": CUP})
-    assert "round 2: 2 result(s) entered; round complete" in text(page)
+    assert "round 2: 2 results entered; round complete" in text(page)
     assert run(capsys, cli_db, "-c", "4", "result", "--round", "2", "7=1-0", "8=½-½")[0] == 0
     assert bracket(capsys, db) == bracket(capsys, cli_db)
     page = post(client, f"{CUP}/next", {"back": CUP})

@@ -145,12 +145,12 @@ def test_a_member_list_preview_writes_nothing_and_apply_writes_what_the_cli_writ
     shown = text(preview)
     for line in out.splitlines()[:-1]:  # every change the CLI's dry run lists
         assert line in shown
-    assert "1 members added, 1 updated, 1 unchanged" in shown
+    assert "1 member added, 1 updated, 1 unchanged" in shown
     assert "Nieuw Lid &lt;b&gt;" in preview.get_data(as_text=True)
     code, out, err = run(capsys, cli, "member", "import", str(file))
     assert code == 0, err
     applied = post(client, "/members/import/apply", {"token": _token(client), "back": "/members/import"})
-    assert applied.status_code == 200 and "1 members added, 1 updated, 1 unchanged" in text(applied)
+    assert applied.status_code == 200 and "1 member added, 1 updated, 1 unchanged" in text(applied)
     assert members(db) == members(cli)
     assert last_log(db) == last_log(cli)
     # applied once: the token is spent

@@ -86,7 +86,7 @@ def test_the_form_and_the_json_endpoint_give_what_the_cli_gives(tmp_path, capsys
     cli_db = cli_copy(tmp_path)
     code, out, err = run(capsys, cli_db, "-c", "3", "result", "1=1-0", "2=1/2-1/2", "3=0-1")
     assert code == 0, err
-    assert out.strip() == "round 5: 3 result(s) entered; round complete"
+    assert out.strip() == "round 5: 3 results entered; round complete"
     expected = standings_json(capsys, cli_db)
 
     # The whole grid as one plain form (no JavaScript): one key per board.
@@ -96,7 +96,7 @@ def test_the_form_and_the_json_endpoint_give_what_the_cli_gives(tmp_path, capsys
     page = post(client, f"/c/{ROUND_ROBIN}/results",
                 {"round": "5", "r1": "1", "was1": "", "r2": "=", "was2": "", "r3": "0", "was3": ""})
     assert page.status_code == 200
-    assert "round 5: 3 result(s) entered; round complete" in text(page)
+    assert "round 5: 3 results entered; round complete" in text(page)
     assert "Standing after round 5" in text(page)  # the standing under the grid counts the new round
     assert standings_json(capsys, form_db) == expected
     assert pairings_json(capsys, form_db, 5) == pairings_json(capsys, cli_db, 5)
@@ -109,9 +109,9 @@ def test_the_form_and_the_json_endpoint_give_what_the_cli_gives(tmp_path, capsys
                for b, typed in ((1, "1"), (2, "½"), (3, "0"))]
     assert [r.status_code for r in replies] == [200, 200, 200]
     assert [r.get_json()["ok"] for r in replies] == [
-        "round 5: 1 result(s) entered; boards still open: 2, 3",
-        "round 5: 1 result(s) entered; boards still open: 3",
-        "round 5: 1 result(s) entered; round complete"]
+        "round 5: 1 result entered; boards still open: 2, 3",
+        "round 5: 1 result entered; boards still open: 3",
+        "round 5: 1 result entered; round complete"]
     assert replies[-1].get_json()["results"] == {"1": "1-0", "2": "½-½", "3": "0-1"}
     assert standings_json(capsys, json_db) == expected
     assert pairings_json(capsys, json_db, 5) == pairings_json(capsys, cli_db, 5)
@@ -267,7 +267,7 @@ def test_an_arbiter_may_enter_results(tmp_path, capsys):
     post(client, "/login", {"name": "bob", "password": "correct horse battery"})
     assert client.get(f"/c/{ROUND_ROBIN}/results").status_code == 200
     page = post(client, f"/c/{ROUND_ROBIN}/results", {"csrf": _token(client), "round": "5", "r2": "=", "was2": ""})
-    assert "round 5: 1 result(s) entered; boards still open: 1, 3" in text(page)
+    assert "round 5: 1 result entered; boards still open: 1, 3" in text(page)
     assert pairings_json(capsys, db, 5)["pairs"][1]["result"] == "1/2-1/2"
     code, out, _ = run(capsys, db, "log")
     assert "bob (arbiter)" in out

@@ -62,7 +62,7 @@ def test_results_lineup_and_standing_as_on_the_cli(tmp_path, capsys):
     boards = [p["board"] for p in as_json(capsys, db, comp, "pairings", "--round", "1")["pairs"]]
     page = post(client, f"{url}/result", {"round": "1", f"b{boards[0]}": "1-0", f"b{boards[1]}": "1/2-1/2",
                                           f"b{boards[2]}": "0-1", f"b{boards[3]}": "+-", "back": url})
-    assert "round 1: 4 result(s) entered; round complete" in text(page)
+    assert "round 1: 4 results entered; round complete" in text(page)
     ok(capsys, cli_db, "-c", str(comp), "team", "result", "1", "1", "1-0", "½-½")
     ok(capsys, cli_db, "-c", str(comp), "team", "result", "1", "2", "0-1", "+-")
     # A reserve moves in for round 2 (by player id, as the form's menu sends).

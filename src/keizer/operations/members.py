@@ -67,7 +67,8 @@ class MemberImport:
 
     @property
     def counts(self) -> str:
-        return f"{self.plan.added} members added, {self.plan.updated} updated, {self.plan.unchanged} unchanged"
+        added = self.plan.added
+        return f"{added} member{'s' * (added != 1)} added, {self.plan.updated} updated, {self.plan.unchanged} unchanged"
 
     @property
     def summary(self) -> str:

@@ -118,13 +118,21 @@ class Entered:
 
     round: int
     count: int
-    message: str  # "round 5: 2 result(s) entered; boards still open: 3"
+    message: str  # "round 5: 2 results entered; boards still open: 3"
     warning: str | None  # a correction while a later round is paired already
     open_boards: tuple[int, ...]
 
 
-def report(season: Season, number: int, count: int, correct: bool) -> Entered:
-    """The lines ``keizer result`` prints, from the season as it is after the change."""
+def report(season: Season, number: int, count: int, correct: bool, cleared: int = 0) -> Entered:
+    """The lines ``keizer result`` prints, from the season as it is after the change:
+    ``count`` boards changed, ``cleared`` of them emptied.
+
+    >>> from keizer.model import Game, Result, Round, Season
+    >>> from keizer.settings import Settings
+    >>> s = Season("x", Settings(), (), (Round(1, games=(Game(1, 1, "a", "b", Result.DRAW), Game(1, 2, "c", "d"))),))
+    >>> report(s, 1, 2, False, cleared=1).message
+    'round 1: 1 result entered, 1 cleared; boards still open: 2'
+    """
     rnd = season.rounds[number - 1]
     missing = tuple(g.board for g in rnd.games if g.result is None)
     state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
@@ -133,14 +141,19 @@ def report(season: Season, number: int, count: int, correct: bool) -> Entered:
     if correct and later:
         warning = (f"round {later[-1]} was paired before this correction; every standing is recomputed, "
                    "the pairing stays (re-pair an unplayed round with 'keizer pair --again')")
-    return Entered(number, count, f"round {number}: {count} result(s) entered; {state}", warning, missing)
+    entered = count - cleared
+    said = [f"{entered} result{'s' * (entered != 1)} entered"] if entered or not cleared else []
+    if cleared:
+        said.append(f"{cleared} cleared")
+    return Entered(number, count, f"round {number}: {', '.join(said)}; {state}", warning, missing)
 
 
 def enter(store: Store, comp_id: int, results: Mapping[int, str], round_no: int | None = None,
           correct: bool = False) -> Entered:
     """Enter results (as ``keizer result``) and say what happened."""
     number = enter_results(store, comp_id, results, round_no, correct)
-    return report(store.load_season(comp_id), number, len(results), correct)
+    cleared = sum(text.strip().lower() == "clear" for text in results.values())
+    return report(store.load_season(comp_id), number, len(results), correct, cleared)
 
 
 def enter_grid(store: Store, comp_id: int, number: int, cells: Mapping[int, tuple[str, str]]) -> Entered:
@@ -156,7 +169,8 @@ def enter_grid(store: Store, comp_id: int, number: int, cells: Mapping[int, tupl
         was = bool(normal(shown))
         enter_results(store, comp_id, {board: grid_text(typed)}, number, correct=was)
         corrected = corrected or was
-    return report(store.load_season(comp_id), number, len(changed), corrected)
+    cleared = sum(grid_text(typed) == "clear" for typed, _ in changed.values())
+    return report(store.load_season(comp_id), number, len(changed), corrected, cleared)
 
 
 #: How the grid shows a stored result (what a user can type back in).
