@@ -5,7 +5,10 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const box of document.querySelectorAll("input[data-filter]")) {
     const list = document.querySelector(box.dataset.filter);
     if (!list) continue;
-    const fold = (s) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    // Case and accents ignored; letters that do not decompose (Polish ł, Danish ø, Croatian đ,
+    // German ß) as a member types them.
+    const fold = (s) => s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase()
+      .replace(/ł/g, "l").replace(/ø/g, "o").replace(/đ/g, "d").replace(/ß/g, "ss");
     const items = Array.from(list.children).map((li) => [li, fold(li.textContent)]);
     box.addEventListener("input", () => {
       const words = fold(box.value).split(/\s+/).filter(Boolean);
