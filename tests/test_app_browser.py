@@ -8,7 +8,6 @@ the main pages.
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import subprocess
@@ -19,18 +18,13 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from browser_helpers import ROOT, SIZES, axe_violations, chromium, require_chromium
+
 ARTIFACTS = ROOT / "test-artifacts" / "app"
-CHROMIUM = os.environ.get("KEIZER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
-AXE = os.environ.get("KEIZER_AXE") or str(ROOT / "node_modules" / "axe-core" / "axe.min.js")
 
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI needs Chromium for the browser tests; .ci/run installs Debian's chromium")
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
+require_chromium()
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 
 
 def _free_port() -> int:
@@ -74,12 +68,8 @@ def server(tmp_path):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 class Watched:
@@ -104,20 +94,6 @@ class Watched:
 
     def close(self) -> None:
         self.context.close()
-
-
-def axe_violations(page: Page) -> list[str]:
-    if not Path(AXE).exists():
-        if os.environ.get("CI"):
-            raise RuntimeError(f"axe-core is missing at {AXE}; .ci/run installs it from npm")
-        pytest.skip(f"axe-core is not installed (npm install axe-core; then KEIZER_AXE={AXE})")
-    # Injected by the test (in a context that bypasses the app's Content-Security-Policy).
-    page.add_script_tag(content=Path(AXE).read_text(encoding="utf-8"))
-    found = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ['violations']});
-        return r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '));
-    }""")
-    return found
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -1,13 +1,11 @@
 """The site in a real browser: headless Chromium at phone and desktop width.
 
-Screenshots are kept in test-artifacts/screenshots/ for a person to look at.
+Screenshots are kept in test-artifacts/screenshots/ for a person to look at; the layout at
+those widths, in dark mode and on paper is tested in test_site_layout.py.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,17 +14,11 @@ from keizer.publish import publish
 from keizer.publish.plan import slugify
 from keizer.store import Store
 
-ROOT = Path(__file__).resolve().parents[1]
+from browser_helpers import ROOT, SIZES, chromium, require_chromium
+
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
-CHROMIUM = os.environ.get("KEIZER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
 
-if CHROMIUM is None:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI needs Chromium for the browser tests; .ci/run installs Debian's chromium")
-    pytest.skip("Chromium is not installed (apt-get install chromium)", allow_module_level=True)
-
-from playwright.sync_api import sync_playwright  # noqa: E402
+require_chromium()
 
 
 @pytest.fixture(scope="module")
@@ -41,12 +33,8 @@ def site(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def first_player(site: Path) -> Path:
@@ -87,17 +75,4 @@ def test_page_renders_without_errors(site, browser, which, size):
         assert page.locator("polyline").count() >= 2
     if which == "standings":
         assert page.locator("table.standing tbody tr").count() == 41
-    page.close()
-
-
-def test_report_prints_on_a4(site, browser):
-    page = browser.new_page()
-    page.goto((site / "report.html").as_uri())
-    pdf = page.pdf(prefer_css_page_size=True)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    (ARTIFACTS / "report.pdf").write_bytes(pdf)
-    # A4 is 595.28 × 841.89 points; the print CSS asks for it with @page.
-    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
-    assert boxes and all(abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5 for w, h in boxes)
-    assert b"/Type /Page" in pdf
     page.close()

@@ -105,3 +105,23 @@ def whole_number(text: str, what: str, low: int, high: int) -> int:
     if number is None or not low <= number <= high:
         raise ValueError(f"{what} {shown} is out of range ({low} to {high})")
     return number
+
+
+#: Letters that Unicode does not decompose into a base letter and an accent.
+_UNACCENTED = str.maketrans({"ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d",
+                             "ı": "i", "þ": "th", "ŀ": "l", "ħ": "h", "ŧ": "t"})
+
+
+def fold_name(text: str) -> str:
+    """The form in which names are compared: case, accents, compatibility forms (NFKC) and
+    runs of spaces ignored, so 'muller ' finds 'Müller' and two such names are namesakes.
+
+    >>> fold_name("  Jürgen   MÜLLER ") == fold_name("jurgen muller")
+    True
+    >>> fold_name("Łukasz Wójcik"), fold_name("Anna\u00adde\u200b Vries")
+    ('lukasz wojcik', 'annade vries')
+    """
+    decomposed = unicodedata.normalize("NFKD", text.casefold()).translate(_UNACCENTED)
+    # Format characters (zero-width spaces, soft hyphens, a stray BOM) are invisible: ignored.
+    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)
+                            and unicodedata.category(ch) != "Cf").split())

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 import sqlite_utils
 
-from keizer.limits import FED_ID, MAX_NAME, clean_text
+from keizer.limits import FED_ID, MAX_NAME, clean_text, fold_name
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 
@@ -1405,26 +1405,6 @@ def _check_rating(rating: int | None) -> None:
 def _id_number(text: str) -> int | None:
     """A member id or start number written in ASCII digits ('１' and '²' are not), or None."""
     return int(text) if re.fullmatch(r"[0-9]{1,9}", text) else None
-
-
-#: Letters that Unicode does not decompose into a base letter and an accent.
-_UNACCENTED = str.maketrans({"ł": "l", "ø": "o", "ß": "ss", "æ": "ae", "œ": "oe", "đ": "d", "ð": "d",
-                             "ı": "i", "þ": "th", "ŀ": "l", "ħ": "h", "ŧ": "t"})
-
-
-def fold_name(text: str) -> str:
-    """The form in which names are compared: case, accents, compatibility forms (NFKC) and
-    runs of spaces ignored, so 'muller ' finds 'Müller' and two such names are namesakes.
-
-    >>> fold_name("  Jürgen   MÜLLER ") == fold_name("jurgen muller")
-    True
-    >>> fold_name("Łukasz Wójcik"), fold_name("Anna\u00adde\u200b Vries")
-    ('lukasz wojcik', 'annade vries')
-    """
-    decomposed = unicodedata.normalize("NFKD", text.casefold()).translate(_UNACCENTED)
-    # Format characters (zero-width spaces, soft hyphens, a stray BOM) are invisible: ignored.
-    return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)
-                            and unicodedata.category(ch) != "Cf").split())
 
 
 def _words(text: str) -> list[str]:

@@ -14,9 +14,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const target = document.querySelector(input.dataset.filter);
     if (!target) continue;
     input.addEventListener("input", () => {
-      const wanted = fold(input.value);
+      const words = input.value.split(/\s+/).map(fold).filter(Boolean);
       for (const row of target.querySelectorAll("[data-name]")) {
-        row.hidden = wanted !== "" && !fold(row.dataset.name).includes(wanted);
+        const name = fold(row.dataset.name);
+        row.hidden = !words.every((w) => name.includes(w));
       }
     });
   }

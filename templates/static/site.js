@@ -8,8 +8,8 @@ document.addEventListener("DOMContentLoaded", () => {
     if (!list) continue;
     const items = Array.from(list.children).map((li) => [li, fold(li.textContent)]);
     box.addEventListener("input", () => {
-      const wanted = fold(box.value);
-      for (const [li, text] of items) li.hidden = !text.includes(wanted);
+      const words = box.value.split(/\s+/).map(fold).filter(Boolean);
+      for (const [li, text] of items) li.hidden = !words.every((w) => text.includes(w));
     });
   }
 });

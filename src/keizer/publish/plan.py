@@ -10,11 +10,11 @@ here, only selected and arranged.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Collection, Mapping, Sequence
 
+from keizer.limits import fold_name
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
@@ -67,7 +67,7 @@ def slugify(text: str) -> str:
     >>> slugify("Interne competitie 2025/2026"), slugify("Café <Noir>"), slugify("!!!"), slugify("Con")
     ('interne-competitie-2025-2026', 'cafe-noir', 'x', 'con-x')
     """
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    folded = fold_name(text).encode("ascii", "ignore").decode()  # Łukasz is lukasz, not ukasz
     slug = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:60].rstrip("-") or "x"
     return f"{slug}-x" if slug in _DEVICE_NAMES else slug
 
@@ -154,8 +154,9 @@ def plan_season(
 
 
 def _sort_key(name: str) -> str:
-    """Names in A–Z order as a reader expects it: case and accents ignored (Émile with the Es)."""
-    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold() or name.casefold()
+    """Names in A–Z order as a reader expects it: case and accents ignored (Émile with the Es,
+    Łukasz with the Ls)."""
+    return fold_name(name)
 
 
 def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
