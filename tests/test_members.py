@@ -402,3 +402,21 @@ def test_a_member_is_found_by_fide_id(club, capsys):
     assert members(capsys, club)["Jan Jansen"]["rating"] == 1701
     assert run(capsys, club, "member", "edit", "fide:8123", "--rating", "1851")[0] == 0
     assert members(capsys, club)["Anna de Vries"]["rating"] == 1851
+
+
+def test_a_federation_or_fide_id_belongs_to_one_member(tmp_path, capsys):
+    from test_cli import digest, run
+
+    db = tmp_path / "club.db"
+    assert run(capsys, db, "member", "add", "Anna Hendriks", "--fed-id", "7626286", "--fide-id", "1503014")[0] == 0
+    before = digest(db)
+    code, _, err = run(capsys, db, "member", "add", "Bram", "--fed-id", "7626286")
+    assert code != 0 and err.strip() == ("error: federation id 7626286 is already Anna Hendriks's (member #1); "
+                                         "each member has an id of their own")
+    code, _, err = run(capsys, db, "member", "add", "Cor", "--fide-id", "1503014")
+    assert code != 0 and "FIDE id 1503014 is already Anna Hendriks's" in err
+    assert digest(db) == before
+    assert run(capsys, db, "member", "add", "Bram", "--fed-id", "7626287")[0] == 0
+    code, _, err = run(capsys, db, "member", "edit", "Bram", "--fed-id", "7626286")
+    assert code != 0 and "federation id 7626286 is already Anna Hendriks's" in err
+    assert run(capsys, db, "member", "edit", "Anna Hendriks", "--fed-id", "7626286")[0] == 0  # her own: no change

@@ -287,3 +287,31 @@ def test_keizer_serve_serves_the_sample_and_the_cli_writes_meanwhile(tmp_path, c
         server.terminate()
         server.wait(timeout=10)
     assert server.stdout.read().startswith(f"keizer serves {db} at http://127.0.0.1:{port}/")
+
+
+def test_a_competition_that_does_not_exist_is_not_found(tmp_path):
+    app, _ = sample_app(tmp_path)
+    page = app.test_client().get("/c/999/standings")
+    assert page.status_code == 404 and "error: there is no competition 999" in text(page)
+
+
+def test_serving_on_a_port_in_use_is_refused_before_it_is_announced(tmp_path, capsys):
+    import shutil
+    import socket
+
+    from test_cli import run
+    from web_helpers import SAMPLE
+
+    db = tmp_path / "club.db"
+    shutil.copy(SAMPLE, db)
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        code, out, err = run(capsys, db, "serve", "--port", str(port))
+    finally:
+        taken.close()
+    assert code != 0 and out == ""
+    assert err.strip() == (f"error: port {port} on 127.0.0.1 is in use (another 'keizer serve'?); choose another "
+                           f"with --port {port + 1}")

@@ -60,7 +60,7 @@ def test_the_pages_render_for_every_system(web):
     assert "fraction of one's own value for an absence with notice" in keizer  # DESCRIPTIONS
     assert "initial order" in keizer and "frozen" in keizer
     assert "planned number of rounds" in text(client.get("/c/2/settings"))
-    assert client.get("/c/99/settings").status_code == 400
+    assert client.get("/c/99/settings").status_code == 404  # no such competition: not found
 
 
 CREATE = [

@@ -528,6 +528,7 @@ class Store:
         fide_id = _clean_fide_id(fide_id)
         if not allow_duplicate:
             self._refuse_namesake(name)
+        self._refuse_taken_ids(fed_id, fide_id)
         cur = self.conn.execute(
             "INSERT INTO members (name, rating, fed_id, fide_id, fide_rating) VALUES (?, ?, ?, ?, ?)",
             (name, rating, fed_id, fide_id, fide_rating)
@@ -550,6 +551,7 @@ class Store:
             sets["fide_id"] = _clean_fide_id(sets["fide_id"])
         current = self.member(member_id)
         sets = {k: v for k, v in sets.items() if current[k] != v}  # an unchanged value is no change to undo
+        self._refuse_taken_ids(sets.get("fed_id"), sets.get("fide_id"), member_id)
         if sets:
             assignments = ", ".join(f"{k} = ?" for k in sets)
             self.conn.execute(f"UPDATE members SET {assignments} WHERE id = ?", (*sets.values(), member_id))
@@ -558,6 +560,17 @@ class Store:
         """Members whose name equals ``name`` up to case, accents and spaces."""
         want = fold_name(name)
         return [m for m in self.members() if m["id"] != exclude and fold_name(m["name"]) == want]
+
+    def _refuse_taken_ids(self, fed_id: str | None, fide_id: str | None, exclude: int | None = None) -> None:
+        """A federation or FIDE id names one person: a second member with it is refused (an
+        import that matches by id would otherwise pick one of the two at random)."""
+        for column, value, what in (("fed_id", fed_id, "federation id"), ("fide_id", fide_id, "FIDE id")):
+            if not value:
+                continue
+            other = self._row(f"SELECT id, name FROM members WHERE {column} = ? AND id IS NOT ?", (value, exclude))
+            if other:
+                raise StoreError(f"{what} {value} is already {other['name']}'s (member #{other['id']}); "
+                                 "each member has an id of their own")
 
     def _refuse_namesake(self, name: str, exclude: int | None = None) -> None:
         same = self.namesakes(name, exclude)

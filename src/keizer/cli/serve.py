@@ -6,6 +6,7 @@ imported only when the app is served.
 
 from __future__ import annotations
 
+import errno
 import os
 import threading
 import webbrowser
@@ -41,7 +42,7 @@ def serve(ctx: Context, host: str, port: int, open_browser: bool, threads: int, 
     officer.  Listening on another address (the club's network, a server behind a TLS
     proxy) needs accounts: 'keizer user add NAME --role officer'.
     """
-    from waitress import serve as waitress_serve
+    from waitress.server import create_server
 
     from keizer.web import create_app
 
@@ -57,11 +58,23 @@ def serve(ctx: Context, host: str, port: int, open_browser: bool, threads: int, 
     app = create_app(ctx.db, local=local, secure_cookies=not local and not plain_http,
                      secret_key=os.environ.get("KEIZER_SECRET_KEY"), behind_proxy=behind_proxy)
     shown = f"[{host}]" if ":" in host else host
+    try:  # the port is taken before anything is said: a busy one is refused, not announced
+        server = create_server(app, host=host, port=port, threads=threads, ident="keizer")
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise StoreError(f"port {port} on {host} is in use (another 'keizer serve'?); choose another with "
+                             f"--port {port + 1}") from None
+        raise StoreError(f"cannot listen on {host} port {port}: {e.strerror or e}") from None
     url = f"http://{shown}:{port}/"
     click.echo(f"keizer serves {ctx.db} at {url} (Ctrl+C stops)")
     if open_browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
-    waitress_serve(app, host=host, port=port, threads=threads, ident="keizer", _quiet=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
 
 
 @click.group()

@@ -29,6 +29,10 @@ from keizer.store import Store, StoreError, explain
 USER_ERRORS = (StoreError, SettingsError, FormatError)
 
 
+class Missing(StoreError):
+    """What the address names does not exist: said in one line, with 404."""
+
+
 def templates_folder() -> Path:
     return Path(str(resources.files("keizer.templates")))
 
@@ -52,7 +56,10 @@ def writing(command: str, summary: str) -> Iterator[Store]:
 
 def competition(comp_id: int, write: bool = False) -> dict[str, Any]:
     """A competition by id; when writing, a closed one is refused (as on the CLI)."""
-    row = store().competition_by_id(comp_id)
+    try:
+        row = store().competition_by_id(comp_id)
+    except StoreError as e:  # an address of no competition (undone, or mistyped): not found
+        raise Missing(str(e)) from None
     if write:
         refuse_closed(row)
         store().subject = row["name"]  # the log says which competition the change is about
@@ -194,6 +201,10 @@ def install(app: Flask) -> None:
         s = g.pop("store", None)
         if s is not None:
             s.close()
+
+    @app.errorhandler(Missing)
+    def missing(error: Missing) -> Any:
+        return refuse(f"error: {error}", 404)
 
     @app.errorhandler(StoreError)
     @app.errorhandler(SettingsError)
