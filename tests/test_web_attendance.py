@@ -374,3 +374,18 @@ def test_an_arbiter_cannot_withdraw_a_player(tmp_path):
     before = digest(db)
     refused = post(client, "/c/1/attendance", {"round": "31", f"a-{key}": "withdrawn"})
     assert "error: only an officer may withdraw a player" in text(refused) and digest(db) == before
+
+
+def test_a_round_without_a_date_is_offered_a_week_after_the_last(tmp_path, capsys):
+    app, db = sample_app(tmp_path)
+    store = Store.open(db)
+    with store.change("test", "round 31 not prepared yet"):
+        store.delete_round(1, 31)
+    store.close()
+    client = client_with_csrf(app)
+    form = form_of(client.get("/c/1/attendance"))
+    assert form["date"] == "2026-03-31" and form["was_date"] == ""  # round 30 was on 24 March
+    post(client, "/c/1/attendance", form)  # saved as offered
+    s = Store.open(db)
+    assert s.load_season(1).rounds[30].date == "2026-03-31"
+    s.close()

@@ -81,6 +81,11 @@ def test_a_proposal_writes_nothing_and_storing_it_equals_keizer_pair(tmp_path, c
         w, b = ranked[pair["white"]], ranked[pair["black"]]
         assert (f"{pair['board']} {w['rank']} {names[pair['white']]} {w['value']} {b['value']} "
                 f"{names[pair['black']]} {b['rank']} {pair['reason']}") in shown
+        # The reasons name each player with the rank the list shows (the standing's).
+        for name, rank in re.findall(r"([^;:,()]+?) \((\d+)\)", pair["reason"]):
+            found = [r for r in ranked.values() if r["name"] == name.strip().removeprefix("nor ").removeprefix("next nearest ")]
+            if found:
+                assert int(rank) == found[0]["rank"], (name, pair["reason"])
     if dry["bye"]:
         assert f"Bye: {names[dry['bye']]}" in shown
     for line in dry["bent"]:

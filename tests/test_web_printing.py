@@ -125,10 +125,11 @@ def test_the_standing_prints_with_a_repeated_header_and_the_cli_s_order(club, ca
     assert "thead { display: table-header-group; }" in css and "break-inside: avoid" in css
 
 
-def test_score_sheets_one_per_board(club):
+def test_score_sheets_one_per_player(club):
     app, _ = club
     body = app.test_client().get("/c/3/print/scoresheets").get_data(as_text=True)
-    assert body.count('<article class="scoresheet">') == 3
+    assert body.count('<article class="scoresheet">') == 6  # three boards, a sheet for each player
+    assert body.count("sheet of Łukasz Wójcik") == 1
     assert "Łukasz Wójcik" in body and "<td class=\"num\">60</td>" in body
 
 

@@ -389,6 +389,7 @@ def _request(store: Store, comp_id: int, season: Season, number: int, pool: Iter
         forbidden=tuple((a, b) for a, b in store.forbidden_pairs(comp_id) if a in present and b in present),
         bye=key_of(bye) if bye else None,
         names={p.id: p.name for p in season.players},
+        places={e.player: e.rank for e in standing.entries},
     )
 
 

@@ -99,6 +99,7 @@ class Sheet:
     rows: tuple[SheetRow, ...]
     counts: dict[str, int] = field(default_factory=dict)
     why_not: str | None = None  # why nothing can be marked
+    suggested_date: str | None = None  # a round without a date: a week after the last dated round
 
 
 def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) -> Sheet:
@@ -170,7 +171,28 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
     rounds = tuple(range(1, max(last, 1) + 1))
     return Sheet(system=system, number=number, open_number=target.number, date=rnd.date if rnd else None,
                  paired=paired, ahead=ahead, editable=editable, rounds=rounds, rows=tuple(rows), counts=counts,
-                 why_not=why_not)
+                 why_not=why_not, suggested_date=None if rnd and rnd.date else next_date(season, number))
+
+
+def next_date(season: Season, number: int) -> str | None:
+    """The date a round without one most likely has: a week after the last dated round before it
+    (clubs play weekly), or None when no round before it has a date.
+
+    >>> from keizer.model import Round, Season
+    >>> from keizer.settings import Settings
+    >>> next_date(Season("x", Settings(), (), (Round(1, "2026-09-01"), Round(2))), 2)
+    '2026-09-08'
+    """
+    from datetime import date, timedelta
+
+    dated = [r for r in season.rounds[:number - 1] if r.date]
+    if not dated:
+        return None
+    try:
+        last = date.fromisoformat(dated[-1].date)
+    except ValueError:
+        return None
+    return (last + timedelta(days=7 * (number - dated[-1].number))).isoformat()
 
 
 def is_closed(comp: dict[str, Any]) -> bool:

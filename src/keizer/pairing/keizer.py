@@ -95,6 +95,9 @@ class PairingRequest:
     forbidden: tuple[tuple[str, str], ...] = ()
     bye: str | None = None
     names: Mapping[str, str] = field(default_factory=dict)  # for reasons and `bent` (missing: the id)
+    # Each player's rank in the standing, as the pairing list shows it, for the reasons (missing:
+    # the place among the players present, which is what the pairing itself goes by).
+    places: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -255,6 +258,7 @@ class _Rules:
         self.round = req.round
         self.settings = s
         self.names = req.names
+        self.places = req.places
         self.rank = {p: k + 1 for k, p in enumerate(req.ranking)}
         present = set(req.ranking)
         # Games played on the board, in round order: meetings and colours.
@@ -292,8 +296,9 @@ class _Rules:
         return self.names.get(player, player)
 
     def who(self, player: str) -> str:
-        """'Anna (3)': name and place in the ranking of present players."""
-        return f"{self.name(player)} ({self.rank[player]})"
+        """'Anna (3)': name and rank (in the standing when the request gives it, else among
+        the players present)."""
+        return f"{self.name(player)} ({self.places.get(player, self.rank[player])})"
 
     def bends(self, a: str, b: str) -> list[_Bend]:
         """The rules a–b would bend, colours aside (they depend on the allocation)."""

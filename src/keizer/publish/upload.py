@@ -118,7 +118,9 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
             for rel, contents in state.sending.items():
                 for sha in contents:
                     host.remove(temporary_path(rel, _tag(sha)))
-            host.remove(temporary_path(MANIFEST, _MANIFEST_TAG))
+        # A run cut off while it rewrote the manifest (also its last rewrite, when nothing was being
+        # sent any more) left the manifest's own temporary file.
+        host.remove(temporary_path(MANIFEST, _MANIFEST_TAG))
         if send or adopted:
             for rel in send:
                 state.sending[rel] = state.possible(rel) | {wanted[rel]}
