@@ -1,0 +1,651 @@
+"""Maximum-weight matching with exact integer weights, and maximum matchings.
+
+:class:`WeightedMatching` is Edmonds' primal-dual blossom method, written for
+dense graphs (a weight matrix, 0 meaning "no edge") with arbitrary Python
+integers as weights, so lexicographic criteria packed into one big integer are
+compared exactly.  It is *incremental*: after :meth:`~WeightedMatching.set_weights`
+or :meth:`~WeightedMatching.remove` only the vertices whose optimality was
+disturbed are re-examined, which is what the Dutch bracket search needs (many
+small changes, each followed by a new optimum).
+
+The method (Galil, "Efficient algorithms for finding maximum matching in
+graphs", ACM Computing Surveys 18, 1986): vertex duals ``y`` and blossom duals
+``z`` with every edge's slack ``y_u + y_v + z(blossoms holding both) - w >= 0``,
+matched edges tight, and — for a maximum-weight (not necessarily perfect)
+matching — exposed vertices at ``y = 0``.  A stage grows alternating trees
+from the exposed vertices whose dual is still positive along tight edges,
+shrinks odd cycles into blossoms, and changes the duals by the largest step
+that keeps them feasible, until it finds an augmenting path or the roots' duals
+reach zero.  Duals are stored doubled so that every step stays an integer.
+
+A warm start changes edges of one vertex: the blossoms around it are dissolved
+(their dual is handed to their vertices, which keeps every slack), the vertex's
+dual is raised to cover its new edges, and a matched edge that is no longer
+tight is undone; the vertices left exposed with a positive dual are the roots
+of the next stages.  A root whose dual exceeds that of a matched vertex in its
+tree is handled by swapping along the even path to that vertex (it gains
+weight) — the case a cold start never meets.
+
+:func:`maximum_matching` is the unweighted version (Edmonds' blossom search
+with a greedy start), for feasibility questions.
+
+>>> m = WeightedMatching([[0, 5, 1, 0], [5, 0, 4, 2], [1, 4, 0, 6], [0, 2, 6, 0]])
+>>> m.solve(); m.mate
+[1, 0, 3, 2]
+>>> m.set_weights(0, {1: 1, 2: 9}); m.solve(); m.mate
+[2, 3, 0, 1]
+>>> m.weight()
+11
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterable, Mapping
+
+
+class WeightedMatching:
+    """A maximum-weight matching of a dense graph, kept optimal through changes.
+
+    ``weights`` is a symmetric matrix of non-negative integers (0: no edge); it is
+    taken over, not copied.  Call :meth:`solve` after construction and after changes.
+    """
+
+    def __init__(self, weights: list[list[int]]):
+        n = len(weights)
+        self.n = n
+        self.w = weights
+        self.mate = [-1] * n
+        self.alive = [True] * n
+        top_weight = max((max(row) for row in weights if row), default=0)
+        # Doubled duals: vertex v at dual[v], blossom b (ids n..2n-1) at dual[b].
+        self.dual = [top_weight] * n + [0] * n
+        self.top = list(range(n))            # outermost blossom of each vertex
+        self.parent = [-1] * (2 * n)          # enclosing blossom
+        self.children: list[list[int] | None] = [None] * (2 * n)
+        self.edges: list[list[tuple[int, int]] | None] = [None] * (2 * n)
+        self.base = list(range(n)) + [-1] * n
+        self.unused = list(range(2 * n - 1, n - 1, -1))
+        self.roots: set[int] = set(range(n)) if top_weight else set()
+        for u in range(n):  # the heaviest edges are tight at the start: take them greedily
+            if self.mate[u] == -1:
+                row = weights[u]
+                for v in range(u + 1, n):
+                    if self.mate[v] == -1 and row[v] == top_weight and top_weight:
+                        self.mate[u], self.mate[v] = v, u
+                        self.roots.discard(u)
+                        self.roots.discard(v)
+                        break
+
+    # -- the public interface ---------------------------------------------------------
+
+    def weight(self) -> int:
+        """The total weight of the matching."""
+        return sum(self.w[v][m] for v, m in enumerate(self.mate) if m > v)
+
+    def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
+        """Give the edges (v, u) new weights; :meth:`solve` restores the optimum."""
+        items = changes.items() if isinstance(changes, Mapping) else changes
+        self._dissolve_around(v)
+        row, w, mate = self.w[v], self.w, self.mate
+        matched_changed = False
+        for u, weight in items:
+            if row[u] != weight:
+                row[u] = w[u][v] = weight
+                if mate[v] == u:
+                    matched_changed = True
+        dual = self.dual
+        need = max((2 * weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+        m = mate[v]
+        if m != -1 and (matched_changed or need > dual[v]):
+            if need > dual[v] or dual[v] + dual[m] != 2 * row[m]:
+                self._unmatch(v)
+        if need > dual[v]:
+            dual[v] = need
+        if mate[v] == -1 and dual[v] > 0:
+            self.roots.add(v)
+
+    def remove(self, vertices: Iterable[int]) -> None:
+        """Take vertices out of the graph (a pair that is final, for instance)."""
+        gone = list(vertices)
+        for v in gone:
+            if self.alive[v]:
+                self._dissolve_around(v)
+        for v in gone:
+            if not self.alive[v]:
+                continue
+            m = self.mate[v]
+            if m != -1:
+                self.mate[m] = -1
+                if self.alive[m] and m not in gone:
+                    self._dissolve_around(m)
+                    if self.dual[m] > 0:
+                        self.roots.add(m)
+            self.mate[v] = -1
+            self.alive[v] = False
+            self.roots.discard(v)
+            row = self.w[v]
+            for u in range(self.n):
+                if row[u]:
+                    row[u] = self.w[u][v] = 0
+
+    def solve(self) -> None:
+        """Make the matching maximum-weight again."""
+        roots = [r for r in self.roots if self.alive[r] and self.mate[r] == -1 and self.dual[r] > 0]
+        self.roots = set()
+        if not roots:
+            return
+        dual = self.dual
+        highest = max(dual[r] for r in roots)
+        for r in roots:  # the stages need equal duals at their roots
+            dual[r] = highest
+        while roots:
+            if not self._stage(roots):
+                break
+            roots = [r for r in roots if self.mate[r] == -1 and dual[r] > 0]
+
+    # -- blossoms --------------------------------------------------------------------
+
+    def _leaves(self, b: int) -> list[int]:
+        if b < self.n:
+            return [b]
+        out, stack, children = [], [b], self.children
+        while stack:
+            x = stack.pop()
+            if x < self.n:
+                out.append(x)
+            else:
+                stack.extend(children[x])  # type: ignore[arg-type]
+        return out
+
+    def _unmatch(self, v: int) -> None:
+        """Undo v's matched edge; both ends become roots (after their blossoms dissolve)."""
+        m = self.mate[v]
+        self.mate[v] = -1
+        if m != -1:
+            self.mate[m] = -1
+            self._dissolve_around(m)
+            if self.dual[m] > 0:
+                self.roots.add(m)
+        if self.dual[v] > 0:
+            self.roots.add(v)
+
+    def _dissolve_around(self, v: int) -> None:
+        """Dissolve every blossom holding v, handing each one's dual to its vertices.
+
+        Each vertex gets half the blossom's (doubled) dual, so every slack inside
+        stays and every slack leaving the blossom grows; the one matched edge that
+        leaves it (at its base) is then no longer tight and is undone."""
+        top, dual, mate = self.top, self.dual, self.mate
+        exposed = []
+        while top[v] != v:
+            b = top[v]
+            z = dual[b]
+            if z:
+                half = z // 2
+                for leaf in self._leaves(b):
+                    dual[leaf] += half
+                dual[b] = 0
+            base = self.base[b]
+            self._release(b)
+            if z:
+                m = mate[base]
+                if m != -1:
+                    mate[base] = mate[m] = -1
+                    exposed.append(m)
+                exposed.append(base)  # exposed before or now: its dual grew
+        for x in exposed:
+            if top[x] != x:
+                self._dissolve_around(x)
+            if mate[x] == -1 and dual[x] > 0:
+                self.roots.add(x)
+
+    def _release(self, b: int) -> None:
+        """Make b's children top-level (b must be top-level) and free its id."""
+        for c in self.children[b]:  # type: ignore[union-attr]
+            self.parent[c] = -1
+            for leaf in self._leaves(c):
+                self.top[leaf] = c
+        self.children[b] = self.edges[b] = None
+        self.base[b] = -1
+        self.unused.append(b)
+
+    def _rotate(self, b: int, v: int) -> None:
+        """Swap matched and unmatched edges inside blossom b so that vertex v becomes its base."""
+        n, parent, mate = self.n, self.parent, self.mate
+        t = v
+        while parent[t] != b:
+            t = parent[t]
+        if t >= n:
+            self._rotate(t, v)
+        children, edges = self.children[b], self.edges[b]
+        k = len(children)  # type: ignore[arg-type]
+        i = idx = children.index(t)  # type: ignore[union-attr]
+        forward = bool(i & 1)
+        while idx != 0:
+            idx = idx + 1 if forward else idx - 1   # across a matched edge, which becomes unmatched
+            if forward:
+                a, c = edges[idx]  # type: ignore[index]
+                nxt = (idx + 1) % k
+            else:
+                c, a = edges[idx - 1]  # type: ignore[index]
+                nxt = idx - 1
+            ca, cc = children[idx], children[nxt]  # type: ignore[index]
+            if ca >= n:
+                self._rotate(ca, a)
+            if cc >= n:
+                self._rotate(cc, c)
+            mate[a], mate[c] = c, a
+            idx = nxt
+        self.children[b] = children[i:] + children[:i]  # type: ignore[index]
+        self.edges[b] = edges[i:] + edges[:i]  # type: ignore[index]
+        self.base[b] = v
+
+    # -- one stage -------------------------------------------------------------------
+
+    def _stage(self, roots: list[int]) -> bool:
+        """Grow trees from the roots until an augmentation (True) or the roots' duals reach 0 (False)."""
+        n, w, dual, top, mate = self.n, self.w, self.dual, self.top, self.mate
+        label = [0] * (2 * n)                 # top-level blossoms: 0 free, 1 S (outer), 2 T (inner)
+        via: list[tuple[int, int] | None] = [None] * (2 * n)  # the edge (outside, inside) that labelled it
+        reach = [-1] * n                      # an S vertex with a tight edge to v inside a T blossom
+        best2 = [-1] * n                      # least-slack S neighbour of a vertex not in S
+        best3 = [-1] * n                      # least-slack S neighbour (other blossom) of an S vertex
+        queue: list[int] = []
+        self._label, self._via, self._queue = label, via, queue
+
+        for r in roots:
+            b = top[r]
+            if label[b] == 0:
+                label[b] = 1
+                via[b] = None
+                queue.extend(self._leaves(b))
+
+        while True:
+            while queue:
+                v = queue.pop()
+                bv = top[v]
+                yv = dual[v]
+                row = w[v]
+                for u in range(n):
+                    weight = row[u]
+                    if not weight:
+                        continue
+                    bu = top[u]
+                    if bu == bv:
+                        continue
+                    lu = label[bu]
+                    slack = yv + dual[u] - 2 * weight
+                    if lu == 1:
+                        if slack == 0:
+                            base = self._common_base(v, u)
+                            if base == -1:
+                                self._augment(v, u)
+                                self._augment(u, v)
+                                self._end_stage()
+                                return True
+                            self._add_blossom(base, v, u)
+                            bv = top[v]
+                        else:
+                            b3 = best3[v]
+                            if b3 == -1 or slack < dual[v] + dual[b3] - 2 * row[b3]:
+                                best3[v] = u
+                            b3 = best3[u]
+                            if b3 == -1 or slack < dual[u] + dual[b3] - 2 * w[u][b3]:
+                                best3[u] = v
+                    elif slack == 0:
+                        if lu == 0:
+                            if mate[self.base[bu]] == -1:
+                                self._augment(v, u)
+                                if bu >= n:
+                                    self._rotate(bu, u)
+                                mate[u] = v
+                                self._end_stage()
+                                return True
+                            self._assign_t(u, v)
+                        elif reach[u] == -1:
+                            reach[u] = v
+                    else:
+                        b2 = best2[u]
+                        if b2 == -1 or slack < dual[b2] + dual[u] - 2 * w[b2][u]:
+                            best2[u] = v
+
+            # No tight edge left to follow: the largest dual step that keeps every slack.
+            kind, step, at, other = 1, None, -1, -1
+            for v in range(n):
+                b = top[v]
+                lb = label[b]
+                if lb == 1:
+                    if step is None or dual[v] < step:
+                        kind, step, at = 1, dual[v], v
+                    u = best3[v]
+                    if u != -1:
+                        if top[u] == b or label[top[u]] != 1:
+                            best3[v] = u = self._rescan3(v)
+                        if u != -1:
+                            s = (dual[v] + dual[u] - 2 * w[v][u]) // 2
+                            if s < step:
+                                kind, step, at, other = 3, s, v, u
+                elif lb == 0:
+                    u = best2[v]
+                    if u != -1 and label[top[u]] == 1:
+                        s = dual[u] + dual[v] - 2 * w[u][v]
+                        if step is None or s < step:
+                            kind, step, at, other = 2, s, v, u
+            for b in range(n, 2 * n):
+                if self.parent[b] == -1 and self.children[b] is not None and label[b] == 2:
+                    s = dual[b] // 2
+                    if step is None or s < step:
+                        kind, step, at = 4, s, b
+            if step is None:  # no S vertex at all (cannot happen with a root)
+                return False
+            if step:
+                for v in range(n):
+                    lb = label[top[v]]
+                    if lb == 1:
+                        dual[v] -= step
+                    elif lb == 2:
+                        dual[v] += step
+                for b in range(n, 2 * n):
+                    if self.parent[b] == -1 and self.children[b] is not None:
+                        if label[b] == 1:
+                            dual[b] += 2 * step
+                        elif label[b] == 2:
+                            dual[b] -= 2 * step
+            if kind == 1:
+                if dual[roots[0]] == 0:  # the roots (equal duals) are done: optimum
+                    self._end_stage()
+                    return False
+                # A matched outer vertex reached dual 0 before its root: swapping the even path
+                # from the root to it gains weight and leaves it exposed at dual 0.
+                self._augment(at, -1)
+                self._end_stage()
+                return True
+            if kind == 2:
+                u, v = other, at
+                if mate[self.base[top[v]]] == -1:
+                    self._augment(u, v)
+                    if top[v] >= n:
+                        self._rotate(top[v], v)
+                    mate[v] = u
+                    self._end_stage()
+                    return True
+                self._assign_t(v, u)
+            elif kind == 3:
+                v, u = at, other
+                base = self._common_base(v, u)
+                if base == -1:
+                    self._augment(v, u)
+                    self._augment(u, v)
+                    self._end_stage()
+                    return True
+                self._add_blossom(base, v, u)
+            else:
+                self._expand_t(at, reach)
+
+    def _rescan3(self, v: int) -> int:
+        """v's least-slack edge to an outer vertex of another blossom (-1: none)."""
+        top, label, dual, row = self.top, self._label, self.dual, self.w[v]
+        bv, yv, best, found = top[v], self.dual[v], None, -1
+        for u in range(self.n):
+            weight = row[u]
+            if weight and top[u] != bv and label[top[u]] == 1:
+                s = yv + dual[u] - 2 * weight
+                if best is None or s < best:
+                    best, found = s, u
+        return found
+
+    def _assign_t(self, u: int, s: int) -> None:
+        """Label u's blossom inner (reached from outer vertex s); its base's mate becomes outer."""
+        label, via, top = self._label, self._via, self.top
+        b = top[u]
+        label[b] = 2
+        via[b] = (s, u)
+        base = self.base[b]
+        m = self.mate[base]
+        bm = top[m]
+        label[bm] = 1
+        via[bm] = (base, m)
+        self._queue.extend(self._leaves(bm))
+
+    def _common_base(self, v: int, u: int) -> int:
+        """The base of the nearest common outer blossom of two outer vertices, -1 if in different trees."""
+        top, via = self.top, self._via
+        seen: set[int] = set()
+        a, b = v, u
+        while True:
+            if a != -1:
+                ba = top[a]
+                if ba in seen:
+                    return self.base[ba]
+                seen.add(ba)
+                edge = via[ba]
+                a = -1 if edge is None else via[top[edge[0]]][0]  # type: ignore[index]
+            if b != -1:
+                a, b = b, a
+            elif a == -1:
+                return -1
+
+    def _add_blossom(self, base: int, v: int, u: int) -> None:
+        n, top, via, label, parent = self.n, self.top, self._via, self._label, self.parent
+        bb = top[base]
+        b = self.unused.pop()
+        self.base[b] = base
+        self.dual[b] = 0
+        parent[b] = -1
+        chain: list[int] = []
+        chain_edges: list[tuple[int, int]] = []
+        x = top[v]
+        while x != bb:
+            chain.append(x)
+            p, q = via[x]  # type: ignore[misc]
+            chain_edges.append((p, q))
+            x = top[p]
+        children = [bb] + chain[::-1]
+        edges = chain_edges[::-1]
+        edges.append((v, u))
+        x = top[u]
+        while x != bb:
+            children.append(x)
+            p, q = via[x]  # type: ignore[misc]
+            edges.append((q, p))
+            x = top[p]
+        self.children[b] = children
+        self.edges[b] = edges
+        label[b] = 1
+        via[b] = via[bb]
+        for c in children:
+            parent[c] = b
+            leaves = self._leaves(c)
+            if label[c] == 2:
+                self._queue.extend(leaves)
+            for leaf in leaves:
+                top[leaf] = b
+
+    def _expand_t(self, b: int, reach: list[int]) -> None:
+        """An inner blossom whose dual reached 0: its children take its place in the tree."""
+        n, top, label, via = self.n, self.top, self._label, self._via
+        children, edges = self.children[b], self.edges[b]
+        k = len(children)  # type: ignore[arg-type]
+        entry_edge = via[b]
+        for c in children:  # type: ignore[union-attr]
+            self.parent[c] = -1
+            label[c] = 0
+            for leaf in self._leaves(c):
+                top[leaf] = c
+        p, q = entry_edge  # type: ignore[misc]
+        entry = top[q]
+        j = idx = children.index(entry)  # type: ignore[union-attr]
+        label[entry] = 2
+        via[entry] = (p, q)
+        forward = bool(j & 1)
+        while idx != 0:
+            for inner in (False, True):
+                if forward:
+                    x, y = edges[idx]  # type: ignore[index]
+                    nxt = (idx + 1) % k
+                else:
+                    y, x = edges[idx - 1]  # type: ignore[index]
+                    nxt = idx - 1
+                c = children[nxt]  # type: ignore[index]
+                label[c] = 2 if inner else 1
+                via[c] = (x, y)
+                if not inner:
+                    self._queue.extend(self._leaves(c))
+                idx = nxt
+        for c in children:  # type: ignore[union-attr]
+            if label[c]:
+                continue
+            for leaf in self._leaves(c):
+                if reach[leaf] != -1:
+                    self._assign_t(leaf, reach[leaf])
+                    break
+        self.children[b] = self.edges[b] = None
+        self.base[b] = -1
+        label[b] = 0
+        self.unused.append(b)
+
+    def _augment(self, s: int, j: int) -> None:
+        """Match outer vertex s to j and swap along the alternating path from s to its root."""
+        n, top, via, mate = self.n, self.top, self._via, self.mate
+        while True:
+            bs = top[s]
+            if bs >= n:
+                self._rotate(bs, s)
+            mate[s] = j
+            edge = via[bs]
+            if edge is None:
+                return
+            x = edge[0]
+            bt = top[x]
+            p, t = via[bt]  # type: ignore[misc]
+            if bt >= n:
+                self._rotate(bt, t)
+            mate[t] = p
+            s, j = p, t
+
+    def _end_stage(self) -> None:
+        """Expand the outer blossoms whose dual is zero (and their zero-dual sub-blossoms)."""
+        n = self.n
+        for b in range(n, 2 * n):
+            if self.parent[b] == -1 and self.children[b] is not None and self.dual[b] == 0:
+                self._expand_zero(b)
+
+    def _expand_zero(self, b: int) -> None:
+        children = self.children[b]
+        self._release(b)
+        for c in children:  # type: ignore[union-attr]
+            if c >= self.n and self.dual[c] == 0:
+                self._expand_zero(c)
+
+
+# -- maximum matchings (no weights) ---------------------------------------------------------------
+
+
+def maximum_matching(m: int, ok: Callable[[int, int], bool], mate: list[int] | None = None) -> list[int]:
+    """A maximum matching of vertices 0..m-1 where ``ok(a, b)`` says an edge exists:
+    a greedy start (or the given ``mate``), then one augmenting search per exposed vertex."""
+    mate = [-1] * m if mate is None else mate
+    for i in range(m):
+        if mate[i] == -1:
+            for j in range(i + 1, m):
+                if mate[j] == -1 and ok(i, j):
+                    mate[i], mate[j] = j, i
+                    break
+    for v in range(m):
+        if mate[v] == -1:
+            augment(v, mate, range(m), ok)
+    return mate
+
+
+def augment(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int, int], bool]) -> tuple[bool, list[bool]]:
+    """Search an augmenting path from exposed ``root`` among ``alive`` vertices and flip it.
+
+    Returns (found, even): when nothing is found, ``even[v]`` marks the vertices an
+    even alternating path from the root reaches — those that could be left exposed
+    instead of the root in a maximum matching."""
+    alive = list(alive)
+    size = len(mate)
+    parent = [-1] * size
+    base = list(range(size))
+    even = [False] * size
+    even[root] = True
+    members: dict[int, list[int]] = {}
+    queue = deque([root])
+
+    def reaches_free(w: int) -> bool:
+        for u in alive:
+            if u != w and mate[u] == -1 and u != root and ok(w, u):
+                parent[u] = w
+                _flip(u, mate, parent)
+                return True
+        return False
+
+    if reaches_free(root):
+        return True, even
+    while queue:
+        v = queue.popleft()
+        for u in alive:
+            if u == v or base[u] == base[v] or mate[v] == u or not ok(v, u):
+                continue
+            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
+                # Both ends even: an odd cycle.  Shrink it into one blossom.
+                top = _blossom_base(v, u, mate, parent, base)
+                inside: set[int] = set()
+                _mark_blossom(v, u, top, mate, parent, base, inside)
+                _mark_blossom(u, v, top, mate, parent, base, inside)
+                group = members.setdefault(top, [top])
+                for old in inside:
+                    for w in members.pop(old, [old]):
+                        base[w] = top
+                        group.append(w)
+                        if not even[w]:
+                            even[w] = True
+                            if reaches_free(w):
+                                return True, even
+                            queue.append(w)
+            elif parent[u] == -1 and mate[u] != -1:
+                parent[u] = v
+                w = mate[u]
+                even[w] = True
+                if reaches_free(w):
+                    return True, even
+                queue.append(w)
+    return False, even
+
+
+def _flip(u: int, mate: list[int], parent: list[int]) -> None:
+    """Swap matched and unmatched edges along the path from exposed `u` to the root."""
+    while u != -1:
+        p = parent[u]
+        after = mate[p]
+        mate[u], mate[p] = p, u
+        u = after
+
+
+def _blossom_base(a: int, b: int, mate: list[int], parent: list[int], base: list[int]) -> int:
+    """The nearest common even ancestor of two even vertices (by blossom base)."""
+    path: set[int] = set()
+    while True:
+        a = base[a]
+        path.add(a)
+        if mate[a] == -1:
+            break
+        a = parent[mate[a]]
+    while True:
+        b = base[b]
+        if b in path:
+            return b
+        b = parent[mate[b]]
+
+
+def _mark_blossom(v: int, child: int, top: int, mate: list[int], parent: list[int],
+                  base: list[int], inside: set[int]) -> None:
+    """Walk from v up to the blossom base, recording bases and re-pointing parents
+    so paths through the blossom can later be flipped from either side."""
+    while base[v] != top:
+        inside.add(base[v])
+        inside.add(base[mate[v]])
+        parent[v] = child
+        child = mate[v]
+        v = parent[mate[v]]

@@ -1,0 +1,522 @@
+"""The bracket search of the FIDE Dutch system (C.04.3, rules of 2025/2026) for one round.
+
+Input: the players to pair, each an :class:`Entrant` (score, colours, floats,
+bye eligibility, effective pairing number), and who may not meet.  Output:
+the pairs with colours and the pairing-allocated bye.  ``docs/swiss.md``
+explains how each criterion maps to the search; in short:
+
+* Players are ranked by score, then pairing number, and split into
+  scoregroups.  Brackets are paired from the top: a bracket is the players
+  moved down from above (MDPs) plus one scoregroup (the residents).
+* Every decision is a maximum-weight matching whose integer weight packs the
+  criteria, most important first, in fields that cannot overflow into each
+  other: that the whole round can still be completed (C.4) with a legal bye
+  (C.2), the pairs made in the bracket (C.5) and their scores (C.6), the pairs
+  and scores of the next bracket (C.7), the unplayed games of the bye
+  (C.9), the colour criteria for topscorers (C.10, C.11) and everyone (C.12,
+  C.13), and the repeated floats (C.14-C.21).
+* The order of the Dutch candidates (Article 4: which MDPs, their opponents,
+  exchanges between S1 and S2, transpositions) is then fixed one choice at a
+  time: a small bonus on one player's edges asks whether an optimal
+  matching exists with that choice, and the choice is made final.
+
+The matching is kept between these steps (:class:`~keizer.pairing.matching.WeightedMatching`
+is incremental), so each step costs one or two augmenting searches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
+
+WHITE, BLACK, NO_COLOUR = 0, 1, -1
+DOWN, UP = "down", "up"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One player to be paired, as the Dutch rules see him before the round."""
+
+    number: int                   # pairing number, as reported
+    rank: int                     # effective pairing number (0-based) among this round's players
+    score: int                    # in the tournament's smallest score unit
+    colours: tuple[int, ...]      # WHITE/BLACK of the games played, oldest first
+    float1: str | None            # DOWN, UP or None in the previous round
+    float2: str | None            # ... and in the round before that
+    played: int                   # games played (C.9: the bye goes to the fewest unplayed games)
+    eligible: bool                # may receive the pairing-allocated bye (C.2)
+    topscorer: bool = False       # more than half the maximum score, when the last round is paired
+
+
+class NoPairing(Exception):
+    """No pairing meets the absolute criteria."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The round: (white, black) pairing numbers, and the pairing-allocated bye."""
+
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None
+
+
+class _Player:
+    __slots__ = ("i", "e", "score", "pref", "imbalance", "repeated", "absolute", "strong", "f1", "f2",
+                 "eligible", "top")
+
+    def __init__(self, i: int, e: Entrant):
+        self.i, self.e, self.score = i, e, e.score
+        whites = sum(1 for c in e.colours if c == WHITE)
+        blacks = len(e.colours) - whites
+        fewer = BLACK if whites > blacks else WHITE
+        run, last = 0, NO_COLOUR
+        for c in e.colours:
+            run = run + 1 if c == last else 1
+            last = c
+        self.imbalance = abs(whites - blacks)
+        if self.imbalance > 1:
+            self.pref = fewer
+        elif run > 1:
+            self.pref = 1 - last
+        elif self.imbalance:
+            self.pref = fewer
+        elif run:
+            self.pref = 1 - last
+        else:
+            self.pref = NO_COLOUR
+        self.repeated = last if run > 1 else NO_COLOUR
+        self.absolute = self.imbalance > 1 or self.repeated != NO_COLOUR
+        self.strong = not self.absolute and self.imbalance > 0
+        self.f1, self.f2 = e.float1, e.float2
+        self.eligible = e.eligible
+        self.top = e.topscorer
+
+
+def pair(entrants: Iterable[Entrant], met: Callable[[int, int], bool], last_round: bool,
+         played_rounds: int, initial_white: bool = True) -> Outcome:
+    """Pair one round.  ``met(a, b)`` (pairing numbers) says whether two players may not meet
+    (they played each other, or are a forbidden pair); ``last_round`` switches on the
+    topscorer exceptions; ``played_rounds`` is the number of rounds before this one."""
+    return _Round(list(entrants), met, last_round, played_rounds, initial_white).run()
+
+
+def _bits(x: int) -> int:
+    return max(1, x.bit_length()) + 1
+
+
+class _Round:
+    def __init__(self, entrants: list[Entrant], met: Callable[[int, int], bool], last_round: bool,
+                 played_rounds: int, initial_white: bool):
+        entrants.sort(key=lambda e: (-e.score, e.rank))
+        self.players = [_Player(i, e) for i, e in enumerate(entrants)]
+        self.n = n = len(entrants)
+        self.played_rounds = played_rounds
+        self.initial_white = initial_white
+        ps = self.players
+        self.ok = ok = [bytearray(n) for _ in range(n)]
+        for a in range(n):
+            pa, row = ps[a], ok[a]
+            for b in range(a + 1, n):
+                pb = ps[b]
+                if met(pa.e.number, pb.e.number):
+                    continue
+                if (pa.absolute and pb.absolute and pa.pref == pb.pref
+                        and not (last_round and (pa.top or pb.top))):
+                    continue
+                row[b] = ok[b][a] = 1
+        self.groups: list[list[int]] = []
+        for p in ps:
+            if self.groups and ps[self.groups[-1][0]].score == p.score:
+                self.groups[-1].append(p.i)
+            else:
+                self.groups.append([p.i])
+
+    # -- the weight layout -------------------------------------------------------------
+
+    def _layout(self) -> None:
+        """Field positions, most significant first (the same for the whole round, so that
+        edges outside the bracket keep their weights)."""
+        n, ps = self.n, self.players
+        count = _bits(n)
+        offset = 0  # score levels: the lowest score at the lowest bits
+        self.level_unit: dict[int, int] = {}
+        for g in reversed(self.groups):
+            self.level_unit[ps[g[0]].score] = 1 << offset
+            offset += _bits(len(g))
+        lw = offset
+        fields: list[tuple[str, int]] = [("complete", _bits(3 * n)), ("pairs", count), ("scores", lw),
+                                         ("next_pairs", count), ("next_scores", lw), ("bye", 2 * count),
+                                         ("top_diff", count), ("top_three", count), ("pref", count),
+                                         ("strong", count)]
+        if self.played_rounds >= 1:
+            fields += [("down1", count), ("up1", count)]
+        if self.played_rounds >= 2:
+            fields += [("down2", count), ("up2", count)]
+        if self.played_rounds >= 1:
+            fields += [("down1_scores", lw), ("up1_scores", lw)]
+        if self.played_rounds >= 2:
+            fields += [("down2_scores", lw), ("up2_scores", lw)]
+        big = _bits(n * n) + 2
+        fields += [("low_a", big), ("low_b", big), ("low_c", big)]
+        self.shift: dict[str, int] = {}
+        total = 0
+        for name, width in reversed(fields):
+            self.shift[name] = total
+            total += width
+        for name in ("complete", "pairs", "scores", "next_pairs", "next_scores", "bye", "top_diff", "top_three",
+                     "pref", "strong", "down1", "up1", "down2", "up2", "down1_scores", "up1_scores",
+                     "down2_scores", "up2_scores", "low_a", "low_b", "low_c"):
+            self.shift.setdefault(name, -1)
+
+    def _candidate(self, v: int) -> bool:
+        p = self.players[v]
+        return p.eligible and p.score <= self.bye_score
+
+    def _bye_rank(self, v: int) -> int:
+        p = self.players[v]
+        return self.unplayed_rank[p.e.played] if p.score == self.bye_score and self.unplayed_rank else 0
+
+    def _outside(self, a: int, b: int, flag: bool) -> int:
+        """Weight of an edge no bracket looks at: only completion (and the bye's unplayed games)."""
+        if not self.ok[a][b]:
+            return 0
+        w = (1 + (not self._candidate(a)) + (not self._candidate(b))) << self.shift["complete"]
+        if flag:
+            w += (self._bye_rank(a) + self._bye_rank(b)) << self.shift["bye"]
+        return w
+
+    def _base(self, x: int, y: int, in_bracket: bool, flag: bool) -> int:
+        """Weight of the edge between x (higher) and y (lower, a resident or in the next scoregroup)."""
+        if not self.ok[x][y]:
+            return 0
+        sh = self.shift
+        px, py = self.players[x], self.players[y]
+        w = (1 + (not self._candidate(x)) + (not self._candidate(y))) << sh["complete"]
+        unit_x = self.level_unit[px.score]
+        if in_bracket:
+            w += (1 << sh["pairs"]) + (unit_x << sh["scores"])
+        else:
+            w += (1 << sh["next_pairs"]) + (unit_x << sh["next_scores"])
+        if flag:
+            w += (self._bye_rank(x) + self._bye_rank(y)) << sh["bye"]
+        if not in_bracket:
+            return w
+        same = px.pref == py.pref
+        if not (px.imbalance > 1 and py.imbalance > 1 and same):
+            w += 1 << sh["top_diff"]
+        if not (px.absolute and py.absolute and same):
+            good = True
+        elif px.imbalance == py.imbalance:
+            good = py.repeated == NO_COLOUR or py.repeated != px.repeated
+        else:
+            loser = px if py.imbalance > px.imbalance else py
+            good = loser.repeated != 1 - py.pref
+        if good:
+            w += 1 << sh["top_three"]
+        if not same or px.pref == NO_COLOUR or py.pref == NO_COLOUR:
+            w += 1 << sh["pref"]
+        if ((not py.strong and not py.absolute) or (not px.strong and not px.absolute)
+                or (py.absolute and px.absolute) or not same):
+            w += 1 << sh["strong"]
+        higher_score = px.score > py.score
+        if self.played_rounds >= 1:
+            w += ((py.f1 == DOWN) + (not higher_score and px.f1 == DOWN)) << sh["down1"]
+            w += (not (higher_score and py.f1 == UP)) << sh["up1"]
+            w += (((py.f1 == DOWN) * self.level_unit[py.score]) + ((px.f1 == DOWN) * unit_x)) << sh["down1_scores"]
+            if not (py.f1 == UP and higher_score):
+                w += unit_x << sh["up1_scores"]
+        if self.played_rounds >= 2:
+            w += ((py.f2 == DOWN) + (not higher_score and px.f2 == DOWN)) << sh["down2"]
+            w += (not (higher_score and py.f2 == UP)) << sh["up2"]
+            w += (((py.f2 == DOWN) * self.level_unit[py.score]) + ((px.f2 == DOWN) * unit_x)) << sh["down2_scores"]
+            if not (py.f2 == UP and higher_score):
+                w += unit_x << sh["up2_scores"]
+        return w
+
+    # -- the round ---------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        n, ps = self.n, self.players
+        if n == 0:
+            return Outcome((), None)
+        ok = self.ok
+        allowed = lambda a, b: ok[a][b] == 1  # noqa: E731
+        mate = maximum_matching(n, allowed)
+        exposed = [v for v in range(n) if mate[v] == -1]
+        self.bye_score = 0
+        self.unplayed_rank: dict[int, int] = {}
+        flag = False
+        if n % 2:
+            if len(exposed) != 1:
+                raise NoPairing(tuple(ps[v].e.number for v in exposed))
+            found, even = augment(exposed[0], mate, range(n), allowed)
+            candidates = [v for v in range(n) if even[v] and ps[v].eligible]
+            if not candidates:
+                raise NoPairing(tuple(ps[v].e.number for v in exposed))
+            self.bye_score = min(ps[v].score for v in candidates)
+            counts = sorted((p.e.played for p in ps if p.score == self.bye_score), reverse=True)
+            self.unplayed_rank = {c: k for k, c in enumerate(counts)}
+            if self.bye_score >= ps[0].score:
+                flag = self._top_pairs_inside(candidates)
+        elif exposed:
+            raise NoPairing(tuple(ps[v].e.number for v in exposed))
+        self._layout()
+        self.flag_init = flag
+        weights = [[0] * n for _ in range(n)]
+        for a in range(n):
+            row = weights[a]
+            for b in range(a + 1, n):
+                if ok[a][b]:
+                    row[b] = weights[b][a] = self._outside(a, b, flag)
+        self.m = WeightedMatching(weights)
+        self.m.solve()
+        self.stable = list(self.m.mate)
+        self.final: dict[int, int] = {}
+        mdps: list[int] = []
+        residents = self.groups[0]
+        g = 1
+        while len(mdps) + len(residents) > 1 or g < len(self.groups):
+            nxt = self.groups[g] if g < len(self.groups) else []
+            if not residents and not nxt:
+                break
+            mdps, flag = self._bracket(mdps, residents, nxt, flag)
+            residents = nxt
+            g += 1
+        left = [v for v in range(n) if v not in self.final]
+        if len(left) > 1:
+            raise NoPairing(tuple(ps[v].e.number for v in left))
+        pairs = []
+        for a, b in self.final.items():
+            if a < b:
+                pairs.append(self._colours(ps[a], ps[b]))
+        return Outcome(tuple(pairs), ps[left[0]].e.number if left else None)
+
+    def _top_pairs_inside(self, candidates: list[int]) -> bool:
+        """Whether the top scoregroup (which holds the bye) can be paired among itself but for the bye."""
+        top = self.groups[0]
+        if len(top) % 2 == 0:
+            return False
+        ok = self.ok
+        rest = [v for v in range(self.n) if v not in set(top)]
+        sub = lambda a, b: ok[rest[a]][rest[b]] == 1  # noqa: E731
+        if -1 in maximum_matching(len(rest), sub):
+            return False
+        inside = lambda a, b: ok[top[a]][top[b]] == 1  # noqa: E731
+        mate = maximum_matching(len(top), inside)
+        exposed = [v for v in range(len(top)) if mate[v] == -1]
+        if len(exposed) != 1:
+            return False
+        _, even = augment(exposed[0], mate, range(len(top)), inside)
+        return any(even[k] and self.players[v].eligible for k, v in enumerate(top))
+
+    # -- one bracket -------------------------------------------------------------------
+
+    def _bracket(self, mdps: list[int], residents: list[int], nxt: list[int], flag: bool) -> tuple[list[int], bool]:
+        m, ps, sh = self.m, self.players, self.shift
+        mate = self.stable  # the matching of the last solve: decisions read it, as weights change
+        final = self.final
+
+        def solve() -> None:
+            m.solve()
+            mate[:] = m.mate
+        members = mdps + residents + nxt
+        in_res = set(residents)
+        in_next = set(nxt)
+        base: dict[tuple[int, int], int] = {}
+        for y in residents + nxt:
+            changes = {}
+            for x in members:
+                if x >= y:
+                    break
+                w = self._base(x, y, y in in_res, flag)
+                base[(x, y)] = w
+                changes[x] = w
+            m.set_weights(y, changes)
+        for k, a in enumerate(mdps):
+            m.set_weights(a, {b: 0 for b in mdps[k + 1:]})
+        solve()
+
+        def finalize(a: int, b: int) -> None:
+            final[a], final[b] = b, a
+            m.remove((a, b))
+
+        def with_resident(a: int) -> bool:
+            return mate[a] in in_res
+
+        # Which MDPs are paired: the highest scores first, then the highest ranked (C.6, Article 4).
+        nres = len(residents)
+        bonus: dict[int, int] = {}
+        chosen: set[int] = set()
+
+        def push_mdp(a: int, value: int) -> None:
+            bonus[a] = value
+            m.set_weights(a, {o: base[(a, o)] + (value << sh["low_a"]) for o in residents if base[(a, o)]})
+
+        k = 0
+        while k < len(mdps):
+            level = [a for a in mdps[k:] if ps[a].score == ps[mdps[k]].score]
+            k += len(level)
+            matched = sum(with_resident(a) for a in level)
+            remaining = len(level)
+            for a in level:
+                if not matched:
+                    break
+                if remaining <= matched:
+                    chosen.add(a)
+                    continue
+                remaining -= 1
+                if not with_resident(a):
+                    push_mdp(a, 1)
+                    solve()
+                if with_resident(a):
+                    chosen.add(a)
+                    matched -= 1
+                    push_mdp(a, nres + 1)
+        # Their opponents: each MDP in turn gets the highest resident it can (the first transposition).
+        for a in mdps:
+            if a not in chosen:
+                continue
+            changes, pos = {}, 0
+            for o in reversed(residents):
+                if o in final:
+                    continue
+                w = base[(a, o)]
+                if w:
+                    changes[o] = w + (bonus.get(a, 0) << sh["low_a"]) + (pos << sh["low_b"])
+                    pos += 1
+            m.set_weights(a, changes)
+            solve()
+            o = mate[a]
+            assert o in in_res and o not in final, "an MDP chosen to be paired lost its opponent"
+            finalize(a, o)
+
+        # The remainder: S1 and S2, the fewest exchanges and the smallest difference of BSNs.
+        rem = [o for o in residents if o not in final]
+        at = {o: i for i, o in enumerate(rem)}
+        size = len(rem)
+        pairs = sum(1 for o in rem if mate[o] in at and at[mate[o]] < at[o])
+
+        def higher(p: int) -> bool:
+            q = mate[p]
+            return q in at and at[q] > at[p]
+
+        def exch_weight(p: int, o: int, c: int = 1) -> int:
+            w = base[(p, o)]
+            if not w:
+                return 0
+            return w + ((at[p] < pairs) << sh["low_a"]) + ((size - at[p]) << sh["low_b"]) + (c << sh["low_c"])
+
+        for i, o in enumerate(rem):
+            m.set_weights(o, {p: exch_weight(p, o) for p in rem[:i]})
+        solve()
+        exchanges = sum(1 for p in rem[:pairs] if not higher(p))
+        # Exchanged from S1: the lowest ones first.
+        remaining = exchanges
+        for i in range(pairs - 1, -1, -1):
+            if not remaining:
+                break
+            p = rem[i]
+            later = rem[i + 1:]
+            if higher(p):
+                m.set_weights(p, {o: exch_weight(p, o, 0) for o in later})
+                solve()
+            exchanged = not higher(p)
+            remaining -= exchanged
+            if exchanged:
+                for o in later:
+                    base[(p, o)] = 0
+            m.set_weights(p, {o: exch_weight(p, o) for o in later})
+        # Exchanged from S2: the highest ones first.
+        remaining = exchanges
+        for i in range(pairs, size):
+            if remaining <= 1:
+                break
+            p = rem[i]
+            later = rem[i + 1:]
+            already = higher(p)
+            if not already:
+                m.set_weights(p, {o: exch_weight(p, o, 2) for o in later})
+                solve()
+            if higher(p):
+                remaining -= 1
+                cut = {}
+                for o in rem[:i]:
+                    base[(o, p)] = 0
+                    cut[o] = 0
+                for o in nxt:
+                    base[(p, o)] = 0
+                    cut[o] = 0
+                m.set_weights(p, cut)
+            if not already:
+                m.set_weights(p, {o: exch_weight(p, o) for o in later})
+        # The roles are final: S1 players only meet S2 players.
+        roles = {p: higher(p) for p in rem}
+        for i, p in enumerate(rem):
+            changes = {}
+            for o in rem[i + 1:]:
+                if not roles[p] or roles[o]:
+                    base[(p, o)] = 0
+                changes[o] = base[(p, o)]
+            m.set_weights(p, changes)
+        # Transpositions: each S1 player in turn gets the highest S2 player he can.
+        for i, p in enumerate(rem):
+            if p in final or not roles[p]:
+                continue
+            changes, pos = {}, 0
+            for o in reversed(rem[i + 1:]):
+                if o in final:
+                    continue
+                w = base[(p, o)]
+                if w:
+                    changes[o] = w + (pos << sh["low_b"])
+                pos += 1
+            m.set_weights(p, changes)
+            solve()
+            o = mate[p]
+            assert o in at and o not in final, "an S1 player lost his opponent"
+            finalize(p, o)
+
+        floaters = [v for v in mdps + residents if v not in final]
+        new_flag = False
+        if self.n % 2 and nxt and self.bye_score >= ps[nxt[0]].score:
+            # ... and the next bracket (these floaters and the next scoregroup) pairs within itself
+            new_flag = all(mate[f] == -1 or ps[mate[f]].score >= ps[nxt[0]].score for f in floaters + nxt)
+        return floaters, new_flag
+
+    # -- colours -----------------------------------------------------------------------
+
+    def _colours(self, a: _Player, b: _Player) -> tuple[int, int]:
+        """(white, black) pairing numbers by the colour allocation rules (Article 5)."""
+        colour = _neutral(a, b)
+        if colour == NO_COLOUR:
+            a_higher = (a.score, -a.e.rank) > (b.score, -b.e.rank)
+            higher = a if a_higher else b
+            if a.pref == NO_COLOUR:  # neither has a preference: the initial colour by rank parity
+                initial = WHITE if self.initial_white else BLACK
+                higher_colour = initial if higher.e.rank % 2 == 0 else 1 - initial
+            else:  # the same preference, the same history: the higher ranked gets his
+                higher_colour = higher.pref
+            colour = higher_colour if a_higher else 1 - higher_colour
+        return (a.e.number, b.e.number) if colour == WHITE else (b.e.number, a.e.number)
+
+
+def _neutral(a: _Player, b: _Player) -> int:
+    """a's colour by every rule before rank decides (NO_COLOUR when rank must)."""
+    if a.pref == NO_COLOUR or b.pref == NO_COLOUR or a.pref != b.pref:
+        if a.pref != NO_COLOUR:
+            return a.pref
+        return 1 - b.pref if b.pref != NO_COLOUR else NO_COLOUR
+    if a.absolute and (a.imbalance > b.imbalance or not b.absolute):
+        return a.pref
+    if b.absolute and (b.imbalance > a.imbalance or not a.absolute):
+        return 1 - b.pref
+    if a.strong and not b.strong:
+        return a.pref
+    if b.strong and not a.strong:
+        return 1 - b.pref
+    for mine, theirs in zip(reversed(a.e.colours), reversed(b.e.colours)):
+        if mine != theirs:
+            return theirs
+    return NO_COLOUR
