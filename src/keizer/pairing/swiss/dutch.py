@@ -95,11 +95,12 @@ class _Player:
 
 
 def pair(entrants: Iterable[Entrant], met: Callable[[int, int], bool], last_round: bool,
-         played_rounds: int, initial_white: bool = True) -> Outcome:
+         played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
     """Pair one round.  ``met(a, b)`` (pairing numbers) says whether two players may not meet
     (they played each other, or are a forbidden pair); ``last_round`` switches on the
-    topscorer exceptions; ``played_rounds`` is the number of rounds before this one."""
-    return _Round(list(entrants), met, last_round, played_rounds, initial_white).run()
+    topscorer exceptions; ``played_rounds`` is the number of rounds before this one;
+    ``whole`` searches every bracket with all players still to pair (slow: for tests)."""
+    return _Round(list(entrants), met, last_round, played_rounds, initial_white, whole).run()
 
 
 def _bits(x: int) -> int:
@@ -108,12 +109,13 @@ def _bits(x: int) -> int:
 
 class _Round:
     def __init__(self, entrants: list[Entrant], met: Callable[[int, int], bool], last_round: bool,
-                 played_rounds: int, initial_white: bool):
+                 played_rounds: int, initial_white: bool, whole: bool = False):
         entrants.sort(key=lambda e: (-e.score, e.rank))
         self.players = [_Player(i, e) for i, e in enumerate(entrants)]
         self.n = n = len(entrants)
         self.played_rounds = played_rounds
         self.initial_white = initial_white
+        self.whole = whole  # always search the whole remaining round (the reference; slow)
         ps = self.players
         self.ok = ok = [bytearray(n) for _ in range(n)]
         for a in range(n):
@@ -132,108 +134,6 @@ class _Round:
                 self.groups[-1].append(p.i)
             else:
                 self.groups.append([p.i])
-
-    # -- the weight layout -------------------------------------------------------------
-
-    def _layout(self) -> None:
-        """Field positions, most significant first (the same for the whole round, so that
-        edges outside the bracket keep their weights)."""
-        n, ps = self.n, self.players
-        count = _bits(n)
-        offset = 0  # score levels: the lowest score at the lowest bits
-        self.level_unit: dict[int, int] = {}
-        for g in reversed(self.groups):
-            self.level_unit[ps[g[0]].score] = 1 << offset
-            offset += _bits(len(g))
-        lw = offset
-        fields: list[tuple[str, int]] = [("complete", _bits(3 * n)), ("pairs", count), ("scores", lw),
-                                         ("next_pairs", count), ("next_scores", lw), ("bye", 2 * count),
-                                         ("top_diff", count), ("top_three", count), ("pref", count),
-                                         ("strong", count)]
-        if self.played_rounds >= 1:
-            fields += [("down1", count), ("up1", count)]
-        if self.played_rounds >= 2:
-            fields += [("down2", count), ("up2", count)]
-        if self.played_rounds >= 1:
-            fields += [("down1_scores", lw), ("up1_scores", lw)]
-        if self.played_rounds >= 2:
-            fields += [("down2_scores", lw), ("up2_scores", lw)]
-        big = _bits(n * n) + 2
-        fields += [("low_a", big), ("low_b", big), ("low_c", big)]
-        self.shift: dict[str, int] = {}
-        total = 0
-        for name, width in reversed(fields):
-            self.shift[name] = total
-            total += width
-        for name in ("complete", "pairs", "scores", "next_pairs", "next_scores", "bye", "top_diff", "top_three",
-                     "pref", "strong", "down1", "up1", "down2", "up2", "down1_scores", "up1_scores",
-                     "down2_scores", "up2_scores", "low_a", "low_b", "low_c"):
-            self.shift.setdefault(name, -1)
-
-    def _candidate(self, v: int) -> bool:
-        p = self.players[v]
-        return p.eligible and p.score <= self.bye_score
-
-    def _bye_rank(self, v: int) -> int:
-        p = self.players[v]
-        return self.unplayed_rank[p.e.played] if p.score == self.bye_score and self.unplayed_rank else 0
-
-    def _outside(self, a: int, b: int, flag: bool) -> int:
-        """Weight of an edge no bracket looks at: only completion (and the bye's unplayed games)."""
-        if not self.ok[a][b]:
-            return 0
-        w = (1 + (not self._candidate(a)) + (not self._candidate(b))) << self.shift["complete"]
-        if flag:
-            w += (self._bye_rank(a) + self._bye_rank(b)) << self.shift["bye"]
-        return w
-
-    def _base(self, x: int, y: int, in_bracket: bool, flag: bool) -> int:
-        """Weight of the edge between x (higher) and y (lower, a resident or in the next scoregroup)."""
-        if not self.ok[x][y]:
-            return 0
-        sh = self.shift
-        px, py = self.players[x], self.players[y]
-        w = (1 + (not self._candidate(x)) + (not self._candidate(y))) << sh["complete"]
-        unit_x = self.level_unit[px.score]
-        if in_bracket:
-            w += (1 << sh["pairs"]) + (unit_x << sh["scores"])
-        else:
-            w += (1 << sh["next_pairs"]) + (unit_x << sh["next_scores"])
-        if flag:
-            w += (self._bye_rank(x) + self._bye_rank(y)) << sh["bye"]
-        if not in_bracket:
-            return w
-        same = px.pref == py.pref
-        if not (px.imbalance > 1 and py.imbalance > 1 and same):
-            w += 1 << sh["top_diff"]
-        if not (px.absolute and py.absolute and same):
-            good = True
-        elif px.imbalance == py.imbalance:
-            good = py.repeated == NO_COLOUR or py.repeated != px.repeated
-        else:
-            loser = px if py.imbalance > px.imbalance else py
-            good = loser.repeated != 1 - py.pref
-        if good:
-            w += 1 << sh["top_three"]
-        if not same or px.pref == NO_COLOUR or py.pref == NO_COLOUR:
-            w += 1 << sh["pref"]
-        if ((not py.strong and not py.absolute) or (not px.strong and not px.absolute)
-                or (py.absolute and px.absolute) or not same):
-            w += 1 << sh["strong"]
-        higher_score = px.score > py.score
-        if self.played_rounds >= 1:
-            w += ((py.f1 == DOWN) + (not higher_score and px.f1 == DOWN)) << sh["down1"]
-            w += (not (higher_score and py.f1 == UP)) << sh["up1"]
-            w += (((py.f1 == DOWN) * self.level_unit[py.score]) + ((px.f1 == DOWN) * unit_x)) << sh["down1_scores"]
-            if not (py.f1 == UP and higher_score):
-                w += unit_x << sh["up1_scores"]
-        if self.played_rounds >= 2:
-            w += ((py.f2 == DOWN) + (not higher_score and px.f2 == DOWN)) << sh["down2"]
-            w += (not (higher_score and py.f2 == UP)) << sh["up2"]
-            w += (((py.f2 == DOWN) * self.level_unit[py.score]) + ((px.f2 == DOWN) * unit_x)) << sh["down2_scores"]
-            if not (py.f2 == UP and higher_score):
-                w += unit_x << sh["up2_scores"]
-        return w
 
     # -- the round ---------------------------------------------------------------------
 
@@ -262,18 +162,9 @@ class _Round:
                 flag = self._top_pairs_inside(candidates)
         elif exposed:
             raise NoPairing(tuple(ps[v].e.number for v in exposed))
-        self._layout()
         self.flag_init = flag
-        weights = [[0] * n for _ in range(n)]
-        for a in range(n):
-            row = weights[a]
-            for b in range(a + 1, n):
-                if ok[a][b]:
-                    row[b] = weights[b][a] = self._outside(a, b, flag)
-        self.m = WeightedMatching(weights)
-        self.m.solve()
-        self.stable = list(self.m.mate)
         self.final: dict[int, int] = {}
+        self.later: list[int] = []  # the players below the next scoregroup
         mdps: list[int] = []
         residents = self.groups[0]
         g = 1
@@ -281,7 +172,16 @@ class _Round:
             nxt = self.groups[g] if g < len(self.groups) else []
             if not residents and not nxt:
                 break
-            mdps, flag = self._bracket(mdps, residents, nxt, flag)
+            self.later = [v for group in self.groups[g + 1:] for v in group]
+            # The bracket whose end decides the bye's bracket reads the whole round's matching.
+            whole = self.whole or self.flag_init or bool(n % 2 and nxt and self.bye_score >= ps[nxt[0]].score)
+            done = None if whole else _Bracket(self, mdps, residents, nxt, flag, False).run()
+            if done is None:
+                done = _Bracket(self, mdps, residents, nxt, flag, True).run()
+                assert done is not None
+            pairs, mdps, flag = done
+            for a, b in pairs:
+                self.final[a], self.final[b] = b, a
             residents = nxt
             g += 1
         left = [v for v in range(n) if v not in self.final]
@@ -292,6 +192,51 @@ class _Round:
             if a < b:
                 pairs.append(self._colours(ps[a], ps[b]))
         return Outcome(tuple(pairs), ps[left[0]].e.number if left else None)
+
+    def candidate(self, v: int) -> bool:
+        """May receive the bye without making the round worse than it can be (C.2, C.4)."""
+        p = self.players[v]
+        return bool(self.n % 2) and p.eligible and p.score <= self.bye_score
+
+    def bye_rank(self, v: int) -> int:
+        p = self.players[v]
+        return self.unplayed_rank.get(p.e.played, 0) if p.score == self.bye_score else 0
+
+    def completable(self, exposed: list[int]) -> bool:
+        """Whether these players and all below the next scoregroup can be paired, but for one
+        bye candidate when their number is odd."""
+        group = sorted(exposed) + self.later
+        size = len(group)
+        if not size:
+            return True
+        ok, ps = self.ok, self.players
+        odd = size % 2
+        if odd:  # a dummy vertex stands for the bye: it may take any candidate
+            cand = bytearray(1 if self.candidate(v) else 0 for v in group)
+            if not any(cand):
+                return False
+        rows = [ok[v] for v in group]
+        total = size + odd
+
+        def allowed(a: int, b: int) -> bool:
+            if a == size:
+                return cand[b] == 1
+            if b == size:
+                return cand[a] == 1
+            return rows[a][group[b]] == 1
+
+        mate = [-1] * total
+        for i in range(size):
+            if mate[i] == -1:
+                row = rows[i]
+                for j in range(i + 1, size):
+                    if mate[j] == -1 and row[group[j]]:
+                        mate[i], mate[j] = j, i
+                        break
+        for v in range(total):
+            if mate[v] == -1 and not augment(v, mate, range(total), allowed)[0]:
+                return False
+        return True
 
     def _top_pairs_inside(self, candidates: list[int]) -> bool:
         """Whether the top scoregroup (which holds the bye) can be paired among itself but for the bye."""
@@ -311,36 +256,200 @@ class _Round:
         _, even = augment(exposed[0], mate, range(len(top)), inside)
         return any(even[k] and self.players[v].eligible for k, v in enumerate(top))
 
-    # -- one bracket -------------------------------------------------------------------
+    # -- colours -----------------------------------------------------------------------
 
-    def _bracket(self, mdps: list[int], residents: list[int], nxt: list[int], flag: bool) -> tuple[list[int], bool]:
-        m, ps, sh = self.m, self.players, self.shift
-        mate = self.stable  # the matching of the last solve: decisions read it, as weights change
-        final = self.final
+    def _colours(self, a: _Player, b: _Player) -> tuple[int, int]:
+        """(white, black) pairing numbers by the colour allocation rules (Article 5)."""
+        colour = _neutral(a, b)
+        if colour == NO_COLOUR:
+            a_higher = (a.score, -a.e.rank) > (b.score, -b.e.rank)
+            higher = a if a_higher else b
+            if a.pref == NO_COLOUR:  # neither has a preference: the initial colour by rank parity
+                initial = WHITE if self.initial_white else BLACK
+                higher_colour = initial if higher.e.rank % 2 == 0 else 1 - initial
+            else:  # the same preference, the same history: the higher ranked gets his
+                higher_colour = higher.pref
+            colour = higher_colour if a_higher else 1 - higher_colour
+        return (a.e.number, b.e.number) if colour == WHITE else (b.e.number, a.e.number)
 
-        def solve() -> None:
-            m.solve()
-            mate[:] = m.mate
-        members = mdps + residents + nxt
-        in_res = set(residents)
-        in_next = set(nxt)
+
+class _Bracket:
+    """One bracket: its MDPs and residents, with the next scoregroup.
+
+    ``whole``: the graph holds every player still to pair, so that completion (C.4) is
+    part of the weights, as in the rules' own description.  Otherwise it holds the
+    bracket and the next scoregroup only; a player left unmatched there is one the
+    players below must take, and the result is kept only if they can (else the
+    bracket is searched again with the whole graph)."""
+
+    def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], nxt: list[int], flag: bool,
+                 whole: bool):
+        self.r, self.mdps, self.residents, self.nxt, self.flag, self.whole = rnd, mdps, residents, nxt, flag, whole
+        ps = rnd.players
+        self.members = mdps + residents + nxt
+        self.vs = self.members + (rnd.later if whole else [])
+        self.loc = {v: k for k, v in enumerate(self.vs)}
+        self.in_res = set(residents)
+        self.layout()
+
+    # -- the weights -------------------------------------------------------------------
+
+    def layout(self) -> None:
+        """Field positions, most significant first; score levels are those of the bracket and
+        the next scoregroup, the lowest score at the lowest bits."""
+        r, ps = self.r, self.r.players
+        size = len(self.vs)
+        count = _bits(size)
+        offset = 0
+        self.level_unit: dict[int, int] = {}
+        levels: dict[int, int] = {}
+        for v in self.members:
+            levels[ps[v].score] = levels.get(ps[v].score, 0) + 1
+        for score in sorted(levels):
+            self.level_unit[score] = 1 << offset
+            offset += _bits(levels[score])
+        lw = offset
+        fields: list[tuple[str, int]] = [("complete", _bits(3 * size))] if self.whole else [("must", count)]
+        fields += [("pairs", count), ("scores", lw), ("next_pairs", count), ("next_scores", lw),
+                   ("bye", 2 * count), ("top_diff", count), ("top_three", count), ("pref", count),
+                   ("strong", count)]
+        if r.played_rounds >= 1:
+            fields += [("down1", count), ("up1", count)]
+        if r.played_rounds >= 2:
+            fields += [("down2", count), ("up2", count)]
+        if r.played_rounds >= 1:
+            fields += [("down1_scores", lw), ("up1_scores", lw)]
+        if r.played_rounds >= 2:
+            fields += [("down2_scores", lw), ("up2_scores", lw)]
+        big = _bits(size * size) + 2
+        fields += [("low_a", big), ("low_b", big), ("low_c", big)]
+        self.shift: dict[str, int] = {}
+        total = 0
+        for name, width in reversed(fields):
+            self.shift[name] = total
+            total += width
+        if not self.whole:  # a player nobody below can take must be paired here (C.4)
+            later = r.later
+            self.must = {v for v in self.members
+                         if not r.candidate(v) and not any(r.ok[v][u] for u in later)}
+
+    def top_fields(self, x: int, y: int) -> int:
+        """Completion, or the players who must be paired here, and the bye's unplayed games."""
+        r, sh = self.r, self.shift
+        if self.whole:
+            w = (1 + (not r.candidate(x)) + (not r.candidate(y))) << sh["complete"]
+        else:
+            w = ((x in self.must) + (y in self.must)) << sh["must"]
+        return w
+
+    def outside(self, x: int, y: int) -> int:
+        """An edge no bracket criterion looks at (whole graph only)."""
+        r = self.r
+        if not r.ok[x][y]:
+            return 0
+        w = self.top_fields(x, y)
+        if r.flag_init:
+            w += (r.bye_rank(x) + r.bye_rank(y)) << self.shift["bye"]
+        return w
+
+    def base(self, x: int, y: int, in_bracket: bool) -> int:
+        """The edge between x (higher) and y (lower: a resident, or in the next scoregroup)."""
+        r = self.r
+        if not r.ok[x][y]:
+            return 0
+        sh = self.shift
+        px, py = r.players[x], r.players[y]
+        w = self.top_fields(x, y)
+        unit_x = self.level_unit[px.score]
+        if in_bracket:
+            w += (1 << sh["pairs"]) + (unit_x << sh["scores"])
+        else:
+            w += (1 << sh["next_pairs"]) + (unit_x << sh["next_scores"])
+        if self.flag:
+            w += (r.bye_rank(x) + r.bye_rank(y)) << sh["bye"]
+        if not in_bracket:
+            return w
+        same = px.pref == py.pref
+        if not (px.imbalance > 1 and py.imbalance > 1 and same):
+            w += 1 << sh["top_diff"]
+        if not (px.absolute and py.absolute and same):
+            good = True
+        elif px.imbalance == py.imbalance:
+            good = py.repeated == NO_COLOUR or py.repeated != px.repeated
+        else:
+            loser = px if py.imbalance > px.imbalance else py
+            good = loser.repeated != 1 - py.pref
+        if good:
+            w += 1 << sh["top_three"]
+        if not same or px.pref == NO_COLOUR or py.pref == NO_COLOUR:
+            w += 1 << sh["pref"]
+        if ((not py.strong and not py.absolute) or (not px.strong and not px.absolute)
+                or (py.absolute and px.absolute) or not same):
+            w += 1 << sh["strong"]
+        higher_score = px.score > py.score
+        if r.played_rounds >= 1:
+            w += ((py.f1 == DOWN) + (not higher_score and px.f1 == DOWN)) << sh["down1"]
+            w += (not (higher_score and py.f1 == UP)) << sh["up1"]
+            w += (((py.f1 == DOWN) * self.level_unit[py.score]) + ((px.f1 == DOWN) * unit_x)) << sh["down1_scores"]
+            if not (py.f1 == UP and higher_score):
+                w += unit_x << sh["up1_scores"]
+        if r.played_rounds >= 2:
+            w += ((py.f2 == DOWN) + (not higher_score and px.f2 == DOWN)) << sh["down2"]
+            w += (not (higher_score and py.f2 == UP)) << sh["up2"]
+            w += (((py.f2 == DOWN) * self.level_unit[py.score]) + ((px.f2 == DOWN) * unit_x)) << sh["down2_scores"]
+            if not (py.f2 == UP and higher_score):
+                w += unit_x << sh["up2_scores"]
+        return w
+
+    # -- the matching, in the players' own numbers ---------------------------------------
+
+    def setw(self, v: int, changes: dict[int, int]) -> None:
+        loc = self.loc
+        self.m.set_weights(loc[v], {loc[u]: w for u, w in changes.items()})
+
+    def solve(self) -> None:
+        self.m.solve()
+        vs, stable = self.vs, self.stable
+        for k, q in enumerate(self.m.mate):
+            stable[vs[k]] = vs[q] if q != -1 else -1
+
+    def finalize(self, a: int, b: int) -> None:
+        self.pairs.append((a, b))
+        self.done.add(a)
+        self.done.add(b)
+        self.m.remove((self.loc[a], self.loc[b]))
+
+    # -- the search ----------------------------------------------------------------------
+
+    def run(self) -> tuple[list[tuple[int, int]], list[int], bool] | None:
+        r, ps, sh = self.r, self.r.players, self.shift
+        mdps, residents, nxt = self.mdps, self.residents, self.nxt
+        in_res, members, vs, loc = self.in_res, self.members, self.vs, self.loc
+        size = len(vs)
         base: dict[tuple[int, int], int] = {}
-        for y in residents + nxt:
-            changes = {}
-            for x in members:
-                if x >= y:
-                    break
-                w = self._base(x, y, y in in_res, flag)
-                base[(x, y)] = w
-                changes[x] = w
-            m.set_weights(y, changes)
-        for k, a in enumerate(mdps):
-            m.set_weights(a, {b: 0 for b in mdps[k + 1:]})
-        solve()
-
-        def finalize(a: int, b: int) -> None:
-            final[a], final[b] = b, a
-            m.remove((a, b))
+        weights = [[0] * size for _ in range(size)]
+        bracket_end = len(mdps)
+        for j, y in enumerate(members):
+            if j < bracket_end:
+                continue  # MDPs do not meet each other
+            row = weights[j]
+            in_bracket = y in in_res
+            for i in range(j):
+                w = self.base(members[i], y, in_bracket)
+                base[(members[i], y)] = w
+                row[i] = weights[i][j] = w
+        if self.whole:
+            for j in range(len(members), size):
+                y = vs[j]
+                row = weights[j]
+                for i in range(j):
+                    row[i] = weights[i][j] = self.outside(vs[i], y)
+        self.m = WeightedMatching(weights)
+        self.stable: dict[int, int] = {}
+        self.pairs: list[tuple[int, int]] = []
+        self.done: set[int] = set()
+        self.solve()
+        mate, done = self.stable, self.done
 
         def with_resident(a: int) -> bool:
             return mate[a] in in_res
@@ -352,7 +461,7 @@ class _Round:
 
         def push_mdp(a: int, value: int) -> None:
             bonus[a] = value
-            m.set_weights(a, {o: base[(a, o)] + (value << sh["low_a"]) for o in residents if base[(a, o)]})
+            self.setw(a, {o: base[(a, o)] + (value << sh["low_a"]) for o in residents if base[(a, o)]})
 
         k = 0
         while k < len(mdps):
@@ -369,7 +478,7 @@ class _Round:
                 remaining -= 1
                 if not with_resident(a):
                     push_mdp(a, 1)
-                    solve()
+                    self.solve()
                 if with_resident(a):
                     chosen.add(a)
                     matched -= 1
@@ -380,22 +489,22 @@ class _Round:
                 continue
             changes, pos = {}, 0
             for o in reversed(residents):
-                if o in final:
+                if o in done:
                     continue
                 w = base[(a, o)]
                 if w:
                     changes[o] = w + (bonus.get(a, 0) << sh["low_a"]) + (pos << sh["low_b"])
                     pos += 1
-            m.set_weights(a, changes)
-            solve()
+            self.setw(a, changes)
+            self.solve()
             o = mate[a]
-            assert o in in_res and o not in final, "an MDP chosen to be paired lost its opponent"
-            finalize(a, o)
+            assert o in in_res and o not in done, "an MDP chosen to be paired lost its opponent"
+            self.finalize(a, o)
 
         # The remainder: S1 and S2, the fewest exchanges and the smallest difference of BSNs.
-        rem = [o for o in residents if o not in final]
+        rem = [o for o in residents if o not in done]
         at = {o: i for i, o in enumerate(rem)}
-        size = len(rem)
+        count = len(rem)
         pairs = sum(1 for o in rem if mate[o] in at and at[mate[o]] < at[o])
 
         def higher(p: int) -> bool:
@@ -406,11 +515,11 @@ class _Round:
             w = base[(p, o)]
             if not w:
                 return 0
-            return w + ((at[p] < pairs) << sh["low_a"]) + ((size - at[p]) << sh["low_b"]) + (c << sh["low_c"])
+            return w + ((at[p] < pairs) << sh["low_a"]) + ((count - at[p]) << sh["low_b"]) + (c << sh["low_c"])
 
         for i, o in enumerate(rem):
-            m.set_weights(o, {p: exch_weight(p, o) for p in rem[:i]})
-        solve()
+            self.setw(o, {p: exch_weight(p, o) for p in rem[:i]})
+        self.solve()
         exchanges = sum(1 for p in rem[:pairs] if not higher(p))
         # Exchanged from S1: the lowest ones first.
         remaining = exchanges
@@ -420,25 +529,25 @@ class _Round:
             p = rem[i]
             later = rem[i + 1:]
             if higher(p):
-                m.set_weights(p, {o: exch_weight(p, o, 0) for o in later})
-                solve()
+                self.setw(p, {o: exch_weight(p, o, 0) for o in later})
+                self.solve()
             exchanged = not higher(p)
             remaining -= exchanged
             if exchanged:
                 for o in later:
                     base[(p, o)] = 0
-            m.set_weights(p, {o: exch_weight(p, o) for o in later})
+            self.setw(p, {o: exch_weight(p, o) for o in later})
         # Exchanged from S2: the highest ones first.
         remaining = exchanges
-        for i in range(pairs, size):
+        for i in range(pairs, count):
             if remaining <= 1:
                 break
             p = rem[i]
             later = rem[i + 1:]
             already = higher(p)
             if not already:
-                m.set_weights(p, {o: exch_weight(p, o, 2) for o in later})
-                solve()
+                self.setw(p, {o: exch_weight(p, o, 2) for o in later})
+                self.solve()
             if higher(p):
                 remaining -= 1
                 cut = {}
@@ -448,9 +557,9 @@ class _Round:
                 for o in nxt:
                     base[(p, o)] = 0
                     cut[o] = 0
-                m.set_weights(p, cut)
+                self.setw(p, cut)
             if not already:
-                m.set_weights(p, {o: exch_weight(p, o) for o in later})
+                self.setw(p, {o: exch_weight(p, o) for o in later})
         # The roles are final: S1 players only meet S2 players.
         roles = {p: higher(p) for p in rem}
         for i, p in enumerate(rem):
@@ -459,47 +568,36 @@ class _Round:
                 if not roles[p] or roles[o]:
                     base[(p, o)] = 0
                 changes[o] = base[(p, o)]
-            m.set_weights(p, changes)
+            self.setw(p, changes)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
-            if p in final or not roles[p]:
+            if p in done or not roles[p]:
                 continue
             changes, pos = {}, 0
             for o in reversed(rem[i + 1:]):
-                if o in final:
+                if o in done:
                     continue
                 w = base[(p, o)]
                 if w:
                     changes[o] = w + (pos << sh["low_b"])
                 pos += 1
-            m.set_weights(p, changes)
-            solve()
+            self.setw(p, changes)
+            self.solve()
             o = mate[p]
-            assert o in at and o not in final, "an S1 player lost his opponent"
-            finalize(p, o)
+            assert o in at and o not in done, "an S1 player lost his opponent"
+            self.finalize(p, o)
 
-        floaters = [v for v in mdps + residents if v not in final]
+        floaters = [v for v in mdps + residents if v not in done]
+        if not self.whole:
+            exposed = [v for v in members if v not in done and mate[v] == -1]
+            if not r.completable(exposed):
+                return None
         new_flag = False
-        if self.n % 2 and nxt and self.bye_score >= ps[nxt[0]].score:
-            # ... and the next bracket (these floaters and the next scoregroup) pairs within itself
+        if r.n % 2 and nxt and r.bye_score >= ps[nxt[0]].score:
+            # The next bracket holds the bye if it (these floaters and the next scoregroup) pairs
+            # within itself but for one player (C.9 then applies there).
             new_flag = all(mate[f] == -1 or ps[mate[f]].score >= ps[nxt[0]].score for f in floaters + nxt)
-        return floaters, new_flag
-
-    # -- colours -----------------------------------------------------------------------
-
-    def _colours(self, a: _Player, b: _Player) -> tuple[int, int]:
-        """(white, black) pairing numbers by the colour allocation rules (Article 5)."""
-        colour = _neutral(a, b)
-        if colour == NO_COLOUR:
-            a_higher = (a.score, -a.e.rank) > (b.score, -b.e.rank)
-            higher = a if a_higher else b
-            if a.pref == NO_COLOUR:  # neither has a preference: the initial colour by rank parity
-                initial = WHITE if self.initial_white else BLACK
-                higher_colour = initial if higher.e.rank % 2 == 0 else 1 - initial
-            else:  # the same preference, the same history: the higher ranked gets his
-                higher_colour = higher.pref
-            colour = higher_colour if a_higher else 1 - higher_colour
-        return (a.e.number, b.e.number) if colour == WHITE else (b.e.number, a.e.number)
+        return self.pairs, floaters, new_flag
 
 
 def _neutral(a: _Player, b: _Player) -> int:
