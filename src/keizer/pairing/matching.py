@@ -51,59 +51,135 @@ class WeightedMatching:
     taken over, not copied.  Call :meth:`solve` after construction and after changes.
     """
 
-    def __init__(self, weights: list[list[int]]):
+    def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = ()):
+        """``prefer``: (vertex, partners) in the order the first greedy matching should try them
+        (among the heaviest edges only, so the optimum is unchanged; a good guess saves work)."""
         n = len(weights)
         self.n = n
+        for row in weights:  # kept doubled: every slack is then a plain sum of duals minus a weight
+            for u, weight in enumerate(row):
+                if weight:
+                    row[u] = 2 * weight
         self.w = weights
         self.mate = [-1] * n
         self.alive = [True] * n
-        top_weight = max((max(row) for row in weights if row), default=0)
-        # Doubled duals: vertex v at dual[v], blossom b (ids n..2n-1) at dual[b].
-        self.dual = [top_weight] * n + [0] * n
+        # Doubled duals: vertex v at dual[v], blossom b (ids n..2n-1) at dual[b].  Each vertex
+        # starts at its heaviest edge (feasible: y_u + y_v >= w), so edges heaviest for both
+        # ends are tight at once.
+        self.dual = [max(row, default=0) // 2 for row in weights] + [0] * n
+        top_weight = max(self.dual[:n], default=0)
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
         self.children: list[list[int] | None] = [None] * (2 * n)
         self.edges: list[list[tuple[int, int]] | None] = [None] * (2 * n)
         self.base = list(range(n)) + [-1] * n
         self.unused = list(range(2 * n - 1, n - 1, -1))
-        self.roots: set[int] = set(range(n)) if top_weight else set()
-        for u in range(n):  # the heaviest edges are tight at the start: take them greedily
-            if self.mate[u] == -1:
-                row = weights[u]
-                for v in range(u + 1, n):
-                    if self.mate[v] == -1 and row[v] == top_weight and top_weight:
-                        self.mate[u], self.mate[v] = v, u
-                        self.roots.discard(u)
-                        self.roots.discard(v)
+        dual, mate = self.dual, self.mate
+        for u, partners in list(prefer) + [(u, range(u + 1, n)) for u in range(n)]:
+            if mate[u] == -1 and dual[u]:
+                row, yu = weights[u], dual[u]
+                for v in partners:
+                    if mate[v] == -1 and row[v] and yu + dual[v] == row[v]:
+                        mate[u], mate[v] = v, u
                         break
+        self.roots: set[int] = {v for v in range(n) if mate[v] == -1 and dual[v]}
 
     # -- the public interface ---------------------------------------------------------
 
     def weight(self) -> int:
         """The total weight of the matching."""
-        return sum(self.w[v][m] for v, m in enumerate(self.mate) if m > v)
+        return sum(self.w[v][m] for v, m in enumerate(self.mate) if m > v) // 2
 
     def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
-        """Give the edges (v, u) new weights; :meth:`solve` restores the optimum."""
+        """Give the edges (v, u) new weights; :meth:`solve` restores the optimum.
+
+        A change that keeps every slack non-negative once v's dual moves with its
+        matched edge costs nothing more: the matching stays optimal."""
         items = changes.items() if isinstance(changes, Mapping) else changes
-        self._dissolve_around(v)
-        row, w, mate = self.w[v], self.w, self.mate
-        matched_changed = False
-        for u, weight in items:
-            if row[u] != weight:
-                row[u] = w[u][v] = weight
-                if mate[v] == u:
-                    matched_changed = True
-        dual = self.dual
-        need = max((2 * weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+        row, w, mate, dual = self.w[v], self.w, self.mate, self.dual
+        items = [(u, 2 * weight) for u, weight in items if row[u] != 2 * weight]
+        if not items:
+            return
+        if self.top[v] != v:
+            if self._loose(v, items):
+                for u, weight in items:
+                    row[u] = w[u][v] = weight
+                return
+            self._dissolve_around(v)
         m = mate[v]
-        if m != -1 and (matched_changed or need > dual[v]):
-            if need > dual[v] or dual[v] + dual[m] != 2 * row[m]:
-                self._unmatch(v)
+        before = row[m] if m != -1 else 0
+        for u, weight in items:
+            row[u] = w[u][v] = weight
+        if m != -1:
+            y = dual[v] + row[m] - before
+            if row[m] and y >= 0 and all(y + dual[u] >= weight for u, weight in enumerate(row) if weight):
+                dual[v] = y
+                return
+            self._unmatch(v)
+        need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
         if need > dual[v]:
             dual[v] = need
         if mate[v] == -1 and dual[v] > 0:
             self.roots.add(v)
+
+    def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> None:
+        """Change many edges at once, each vertex v's dual rising by ``raise_by[v]`` (in weight
+        units) with them: a good guess keeps most matched edges tight and every slack
+        non-negative, and only the vertices where it does not are re-examined."""
+        w, dual, mate, top = self.w, self.dual, self.mate, self.top
+        touched = set(changes) | set(raise_by)
+        for v in touched:
+            if top[v] != v:
+                self._dissolve_around(v)
+        for v, row_changes in changes.items():
+            row = w[v]
+            for u, weight in row_changes.items():
+                row[u] = w[u][v] = 2 * weight
+        for v, d in raise_by.items():
+            dual[v] += 2 * d
+        for v in touched:
+            row, m = w[v], mate[v]
+            if m != -1 and (not row[m] or dual[v] + dual[m] != row[m]):
+                self._unmatch(v)
+        for v in touched:
+            row, yv = w[v], dual[v]
+            need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+            if need > yv or yv < 0:
+                dual[v] = max(need, 0)
+                if mate[v] != -1:
+                    self._unmatch(v)
+            if mate[v] == -1 and dual[v] > 0:
+                self.roots.add(v)
+
+    def _loose(self, v: int, items: list[tuple[int, int]]) -> bool:
+        """Whether changing these edges of v (inside a blossom) touches no tight edge and keeps
+        every slack non-negative: then the blossoms and the matching stay as they are."""
+        parent, dual, row = self.parent, self.dual, self.w[v]
+        above: dict[int, int] = {}   # blossom holding v -> sum of the duals of it and those around it
+        chain = []
+        b = parent[v]
+        while b != -1:
+            chain.append(b)
+            b = parent[b]
+        total = 0
+        for b in reversed(chain):
+            total += dual[b]
+            above[b] = total
+        mate = self.mate[v]
+        for u, weight in items:
+            if u == mate:
+                return False
+            z = 0
+            b = parent[u]
+            while b != -1:
+                if b in above:
+                    z = above[b]
+                    break
+                b = parent[b]
+            slack = dual[v] + dual[u] + z
+            if slack - row[u] <= 0 or slack - weight < 0:
+                return False
+        return True
 
     def remove(self, vertices: Iterable[int]) -> None:
         """Take vertices out of the graph (a pair that is final, for instance)."""
@@ -130,19 +206,14 @@ class WeightedMatching:
                     row[u] = self.w[u][v] = 0
 
     def solve(self) -> None:
-        """Make the matching maximum-weight again."""
-        roots = [r for r in self.roots if self.alive[r] and self.mate[r] == -1 and self.dual[r] > 0]
+        """Make the matching maximum-weight again: one stage per exposed vertex whose dual is
+        positive (a single tree, so the roots need no common dual)."""
+        mate, dual, alive = self.mate, self.dual, self.alive
+        roots = sorted(r for r in self.roots if alive[r] and mate[r] == -1 and dual[r] > 0)
         self.roots = set()
-        if not roots:
-            return
-        dual = self.dual
-        highest = max(dual[r] for r in roots)
-        for r in roots:  # the stages need equal duals at their roots
-            dual[r] = highest
-        while roots:
-            if not self._stage(roots):
-                break
-            roots = [r for r in roots if self.mate[r] == -1 and dual[r] > 0]
+        for r in roots:
+            while alive[r] and mate[r] == -1 and dual[r] > 0:
+                self._stage([r])
 
     # -- blossoms --------------------------------------------------------------------
 
@@ -251,31 +322,32 @@ class WeightedMatching:
         reach = [-1] * n                      # an S vertex with a tight edge to v inside a T blossom
         best2 = [-1] * n                      # least-slack S neighbour of a vertex not in S
         best3 = [-1] * n                      # least-slack S neighbour (other blossom) of an S vertex
-        queue: list[int] = []
+        queue: deque[int] = deque()
+        tree: list[int] = []                  # vertices labelled in this stage (their label may change)
+        intree = bytearray(n)
+        blist: list[int] = []                 # blossoms labelled in this stage
+        touched: list[int] = []               # vertices given a best2
         self._label, self._via, self._queue = label, via, queue
+        self._tree, self._intree, self._blist = tree, intree, blist
 
         for r in roots:
             b = top[r]
             if label[b] == 0:
                 label[b] = 1
                 via[b] = None
-                queue.extend(self._leaves(b))
+                self._enter(b, True)
 
         while True:
             while queue:
-                v = queue.pop()
+                v = queue.popleft()
                 bv = top[v]
                 yv = dual[v]
                 row = w[v]
-                for u in range(n):
-                    weight = row[u]
-                    if not weight:
-                        continue
-                    bu = top[u]
-                    if bu == bv:
+                for u, weight, bu in zip(range(n), row, top):
+                    if not weight or bu == bv:
                         continue
                     lu = label[bu]
-                    slack = yv + dual[u] - 2 * weight
+                    slack = yv + dual[u] - weight
                     if lu == 1:
                         if slack == 0:
                             base = self._common_base(v, u)
@@ -288,10 +360,10 @@ class WeightedMatching:
                             bv = top[v]
                         else:
                             b3 = best3[v]
-                            if b3 == -1 or slack < dual[v] + dual[b3] - 2 * row[b3]:
+                            if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
                                 best3[v] = u
                             b3 = best3[u]
-                            if b3 == -1 or slack < dual[u] + dual[b3] - 2 * w[u][b3]:
+                            if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
                                 best3[u] = v
                     elif slack == 0:
                         if lu == 0:
@@ -307,15 +379,17 @@ class WeightedMatching:
                             reach[u] = v
                     else:
                         b2 = best2[u]
-                        if b2 == -1 or slack < dual[b2] + dual[u] - 2 * w[b2][u]:
+                        if b2 == -1:
+                            best2[u] = v
+                            touched.append(u)
+                        elif slack < dual[b2] + dual[u] - w[b2][u]:
                             best2[u] = v
 
             # No tight edge left to follow: the largest dual step that keeps every slack.
             kind, step, at, other = 1, None, -1, -1
-            for v in range(n):
+            for v in tree:
                 b = top[v]
-                lb = label[b]
-                if lb == 1:
+                if label[b] == 1:
                     if step is None or dual[v] < step:
                         kind, step, at = 1, dual[v], v
                     u = best3[v]
@@ -323,31 +397,34 @@ class WeightedMatching:
                         if top[u] == b or label[top[u]] != 1:
                             best3[v] = u = self._rescan3(v)
                         if u != -1:
-                            s = (dual[v] + dual[u] - 2 * w[v][u]) // 2
+                            s = (dual[v] + dual[u] - w[v][u]) // 2
                             if s < step:
                                 kind, step, at, other = 3, s, v, u
-                elif lb == 0:
+            for v in touched:
+                if label[top[v]] == 0:
                     u = best2[v]
-                    if u != -1 and label[top[u]] == 1:
-                        s = dual[u] + dual[v] - 2 * w[u][v]
-                        if step is None or s < step:
-                            kind, step, at, other = 2, s, v, u
-            for b in range(n, 2 * n):
-                if self.parent[b] == -1 and self.children[b] is not None and label[b] == 2:
+                    s = dual[u] + dual[v] - w[u][v]
+                    if step is None or s < step:
+                        kind, step, at, other = 2, s, v, u
+            parent, children = self.parent, self.children
+            for b in blist:
+                if parent[b] == -1 and children[b] is not None and label[b] == 2:
                     s = dual[b] // 2
                     if step is None or s < step:
                         kind, step, at = 4, s, b
             if step is None:  # no S vertex at all (cannot happen with a root)
                 return False
             if step:
-                for v in range(n):
+                seen = set()
+                for v in tree:
                     lb = label[top[v]]
                     if lb == 1:
                         dual[v] -= step
                     elif lb == 2:
                         dual[v] += step
-                for b in range(n, 2 * n):
-                    if self.parent[b] == -1 and self.children[b] is not None:
+                for b in blist:
+                    if b not in seen and parent[b] == -1 and children[b] is not None:
+                        seen.add(b)
                         if label[b] == 1:
                             dual[b] += 2 * step
                         elif label[b] == 2:
@@ -390,10 +467,23 @@ class WeightedMatching:
         for u in range(self.n):
             weight = row[u]
             if weight and top[u] != bv and label[top[u]] == 1:
-                s = yv + dual[u] - 2 * weight
+                s = yv + dual[u] - weight
                 if best is None or s < best:
                     best, found = s, u
         return found
+
+    def _enter(self, b: int, outer: bool) -> None:
+        """Record the labelled blossom b in the stage's lists (and queue it when outer)."""
+        leaves = self._leaves(b)
+        if b >= self.n:
+            self._blist.append(b)
+        intree, tree = self._intree, self._tree
+        for v in leaves:
+            if not intree[v]:
+                intree[v] = 1
+                tree.append(v)
+        if outer:
+            self._queue.extend(leaves)
 
     def _assign_t(self, u: int, s: int) -> None:
         """Label u's blossom inner (reached from outer vertex s); its base's mate becomes outer."""
@@ -401,12 +491,13 @@ class WeightedMatching:
         b = top[u]
         label[b] = 2
         via[b] = (s, u)
+        self._enter(b, False)
         base = self.base[b]
         m = self.mate[base]
         bm = top[m]
         label[bm] = 1
         via[bm] = (base, m)
-        self._queue.extend(self._leaves(bm))
+        self._enter(bm, True)
 
     def _common_base(self, v: int, u: int) -> int:
         """The base of the nearest common outer blossom of two outer vertices, -1 if in different trees."""
@@ -454,6 +545,7 @@ class WeightedMatching:
         self.edges[b] = edges
         label[b] = 1
         via[b] = via[bb]
+        self._blist.append(b)
         for c in children:
             parent[c] = b
             leaves = self._leaves(c)
@@ -478,6 +570,7 @@ class WeightedMatching:
         j = idx = children.index(entry)  # type: ignore[union-attr]
         label[entry] = 2
         via[entry] = (p, q)
+        self._enter(entry, False)
         forward = bool(j & 1)
         while idx != 0:
             for inner in (False, True):
@@ -490,8 +583,7 @@ class WeightedMatching:
                 c = children[nxt]  # type: ignore[index]
                 label[c] = 2 if inner else 1
                 via[c] = (x, y)
-                if not inner:
-                    self._queue.extend(self._leaves(c))
+                self._enter(c, not inner)
                 idx = nxt
         for c in children:  # type: ignore[union-attr]
             if label[c]:

@@ -32,6 +32,7 @@ from typing import Callable, Iterable
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
 
 WHITE, BLACK, NO_COLOUR = 0, 1, -1
+BRACKET, NEXT, WHOLE = 0, 1, 2  # what a bracket's graph holds: itself, the next scoregroup too, everyone left
 DOWN, UP = "down", "up"
 
 
@@ -175,10 +176,12 @@ class _Round:
             self.later = [v for group in self.groups[g + 1:] for v in group]
             # The bracket whose end decides the bye's bracket reads the whole round's matching.
             whole = self.whole or self.flag_init or bool(n % 2 and nxt and self.bye_score >= ps[nxt[0]].score)
-            done = None if whole else _Bracket(self, mdps, residents, nxt, flag, False).run()
-            if done is None:
-                done = _Bracket(self, mdps, residents, nxt, flag, True).run()
-                assert done is not None
+            done = None
+            for mode in ((WHOLE,) if whole else (BRACKET, NEXT, WHOLE)):
+                done = _Bracket(self, mdps, residents, nxt, flag, mode).run()
+                if done is not None:
+                    break
+            assert done is not None
             pairs, mdps, flag = done
             for a, b in pairs:
                 self.final[a], self.final[b] = b, a
@@ -238,6 +241,19 @@ class _Round:
                 return False
         return True
 
+    def next_structure(self, group: list[int]) -> tuple[dict[int, int], list[int]]:
+        """A maximum matching of a scoregroup, and the players some maximum matching leaves
+        out (Gallai-Edmonds: those an even alternating path from an exposed player reaches)."""
+        ok = self.ok
+        allowed = lambda a, b: ok[group[a]][group[b]] == 1  # noqa: E731
+        local = maximum_matching(len(group), allowed)
+        free: set[int] = set()
+        for k, q in enumerate(local):
+            if q == -1 and group[k] not in free:
+                _, even = augment(k, local, range(len(group)), allowed)
+                free |= {group[j] for j, e in enumerate(even) if e}
+        return {v: (group[q] if q != -1 else -1) for v, q in zip(group, local)}, sorted(free)
+
     def _top_pairs_inside(self, candidates: list[int]) -> bool:
         """Whether the top scoregroup (which holds the bye) can be paired among itself but for the bye."""
         top = self.groups[0]
@@ -276,20 +292,25 @@ class _Round:
 class _Bracket:
     """One bracket: its MDPs and residents, with the next scoregroup.
 
-    ``whole``: the graph holds every player still to pair, so that completion (C.4) is
-    part of the weights, as in the rules' own description.  Otherwise it holds the
-    bracket and the next scoregroup only; a player left unmatched there is one the
-    players below must take, and the result is kept only if they can (else the
-    bracket is searched again with the whole graph)."""
+    The graph holds, by ``mode``: WHOLE — every player still to pair, so that
+    completion (C.4) is part of the weights, as the rules describe it; NEXT — the
+    bracket and the next scoregroup, whose pairs and scores C.7 weighs; BRACKET —
+    the bracket alone, each player's worth as a downfloater to the next bracket
+    (C.7) known in advance, which is exact when at most one player floats.  A
+    player left unmatched is one the players below must take; a result is kept
+    only when they can and the floaters are as few as the mode can weigh, else the
+    bracket is searched again with the next larger graph."""
 
     def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], nxt: list[int], flag: bool,
-                 whole: bool):
-        self.r, self.mdps, self.residents, self.nxt, self.flag, self.whole = rnd, mdps, residents, nxt, flag, whole
-        ps = rnd.players
-        self.members = mdps + residents + nxt
-        self.vs = self.members + (rnd.later if whole else [])
+                 mode: int):
+        self.r, self.mdps, self.residents, self.nxt, self.flag, self.mode = rnd, mdps, residents, nxt, flag, mode
+        self.whole = mode == WHOLE
+        self.members = mdps + residents + (nxt if mode != BRACKET else [])
+        self.vs = self.members + (rnd.later if self.whole else [])
         self.loc = {v: k for k, v in enumerate(self.vs)}
         self.in_res = set(residents)
+        if mode == BRACKET:
+            self.next_mate, self.next_free = rnd.next_structure(nxt)
         self.layout()
 
     # -- the weights -------------------------------------------------------------------
@@ -303,7 +324,7 @@ class _Bracket:
         offset = 0
         self.level_unit: dict[int, int] = {}
         levels: dict[int, int] = {}
-        for v in self.members:
+        for v in self.mdps + self.residents + self.nxt:
             levels[ps[v].score] = levels.get(ps[v].score, 0) + 1
         for score in sorted(levels):
             self.level_unit[score] = 1 << offset
@@ -322,16 +343,34 @@ class _Bracket:
         if r.played_rounds >= 2:
             fields += [("down2_scores", lw), ("up2_scores", lw)]
         big = _bits(size * size) + 2
-        fields += [("low_a", big), ("low_b", big), ("low_c", big)]
+        fields += [("low_a", big), ("low_b", big), ("low_c", big), ("low_d", big)]
         self.shift: dict[str, int] = {}
         total = 0
         for name, width in reversed(fields):
             self.shift[name] = total
             total += width
         if not self.whole:  # a player nobody below can take must be paired here (C.4)
-            later = r.later
+            later = r.later + (self.nxt if self.mode == BRACKET else [])
             self.must = {v for v in self.members
                          if not r.candidate(v) and not any(r.ok[v][u] for u in later)}
+        if self.mode == BRACKET:
+            self.worth = {v: self.float_worth(v) for v in self.members}
+            self.worth_top = 2 * max(self.worth.values(), default=0)
+
+    def float_worth(self, v: int) -> int:
+        """What v adds to the next bracket as its only downfloater (C.7): one pair more if
+        it meets a player some maximum matching of the next scoregroup leaves out, else
+        one pair at its own score instead of one at the next scoregroup's, if it meets
+        anyone there, else nothing."""
+        if not self.nxt:
+            return 0
+        ok, sh = self.r.ok[v], self.shift
+        unit_v, unit_next = self.level_unit[self.r.players[v].score], self.level_unit[self.r.players[self.nxt[0]].score]
+        if any(ok[u] for u in self.next_free):
+            return (1 << sh["next_pairs"]) + (unit_v << sh["next_scores"])
+        if any(ok[u] for u in self.nxt):
+            return (unit_v - unit_next) << sh["next_scores"]
+        return 0
 
     def top_fields(self, x: int, y: int) -> int:
         """Completion, or the players who must be paired here, and the bye's unplayed games."""
@@ -360,6 +399,8 @@ class _Bracket:
         sh = self.shift
         px, py = r.players[x], r.players[y]
         w = self.top_fields(x, y)
+        if self.mode == BRACKET:  # pairing x and y gives up what they were worth as floaters
+            w += self.worth_top - self.worth[x] - self.worth[y]
         unit_x = self.level_unit[px.score]
         if in_bracket:
             w += (1 << sh["pairs"]) + (unit_x << sh["scores"])
@@ -401,6 +442,38 @@ class _Bracket:
                 w += unit_x << sh["up2_scores"]
         return w
 
+    def next_exposed(self, floaters: list[int]) -> list[int] | None:
+        """The players of the next scoregroup (and the floater) left for those below, with the
+        next scoregroup paired as the floater's worth says (None: not built)."""
+        r, nxt = self.r, self.nxt
+        mate = dict(self.next_mate)
+        if floaters:
+            f = floaters[0]
+            ok = r.ok[f]
+            worth = self.worth[f]
+            if worth and worth >> self.shift["next_pairs"]:   # a pair more: an augmenting path from f
+                group = [f] + nxt
+                local = [-1] + [group.index(mate[v]) if mate[v] != -1 else -1 for v in nxt]
+                allowed = lambda a, b: (r.ok[group[a]][group[b]] == 1) and not (a == 0 and b == 0)  # noqa: E731
+                if not augment(0, local, range(len(group)), allowed)[0]:
+                    return None
+                mate = {group[k]: (group[q] if q != -1 else -1) for k, q in enumerate(local)}
+            elif worth:                                      # f takes a partner's place
+                n = next(u for u in nxt if ok[u])
+                if mate[n] != -1:
+                    mate[mate[n]] = -1
+                mate[n], mate[f] = f, n
+            else:
+                mate[f] = -1
+        return [v for v, q in mate.items() if q == -1]
+
+    def exchange(self, index: int, pairs: int, count: int, test: int = 1) -> int:
+        """The exchange criteria of a remainder pair whose higher player is at ``index``: its
+        higher player in S1 (the fewest exchanges), the smallest BSN sum of the new S1 (the
+        smallest difference of the exchanged BSNs), and room for testing one exchange."""
+        sh = self.shift
+        return ((index < pairs) << sh["low_a"]) + ((count - index) << sh["low_b"]) + (test << sh["low_c"])
+
     # -- the matching, in the players' own numbers ---------------------------------------
 
     def setw(self, v: int, changes: dict[int, int]) -> None:
@@ -435,8 +508,9 @@ class _Bracket:
             row = weights[j]
             in_bracket = y in in_res
             for i in range(j):
-                w = self.base(members[i], y, in_bracket)
-                base[(members[i], y)] = w
+                x = members[i]
+                w = self.base(x, y, in_bracket)
+                base[(x, y)] = w
                 row[i] = weights[i][j] = w
         if self.whole:
             for j in range(len(members), size):
@@ -444,7 +518,12 @@ class _Bracket:
                 row = weights[j]
                 for i in range(j):
                     row[i] = weights[i][j] = self.outside(vs[i], y)
-        self.m = WeightedMatching(weights)
+        # The first greedy matching tries the Dutch order: MDPs with the residents from the top,
+        # then S1 (the upper half of the residents) with S2 from the top.
+        half = len(residents) // 2
+        prefer = [(loc[a], [loc[o] for o in residents]) for a in mdps]
+        prefer += [(loc[p], [loc[o] for o in residents[half:]]) for p in residents[:half]]
+        self.m = WeightedMatching(weights, prefer)
         self.stable: dict[int, int] = {}
         self.pairs: list[tuple[int, int]] = []
         self.done: set[int] = set()
@@ -506,20 +585,33 @@ class _Bracket:
         at = {o: i for i, o in enumerate(rem)}
         count = len(rem)
         pairs = sum(1 for o in rem if mate[o] in at and at[mate[o]] < at[o])
+        weighed = False  # whether the remainder's edges carry the exchange criteria
 
         def higher(p: int) -> bool:
             q = mate[p]
             return q in at and at[q] > at[p]
 
-        def exch_weight(p: int, o: int, c: int = 1) -> int:
+        def rem_weight(p: int, o: int, test: int = 1, pos: int = 0) -> int:
             w = base[(p, o)]
             if not w:
                 return 0
-            return w + ((at[p] < pairs) << sh["low_a"]) + ((count - at[p]) << sh["low_b"]) + (c << sh["low_c"])
+            if weighed:
+                w += self.exchange(at[p], pairs, count, test)
+            return w + (pos << sh["low_d"])
 
-        for i, o in enumerate(rem):
-            self.setw(o, {p: exch_weight(p, o) for p in rem[:i]})
-        self.solve()
+        # The exchange criteria are met at best when every pair has its higher player in S1 (it
+        # is then S1 against S2): only otherwise do they need a search.  Their weight rises
+        # with the higher player; the duals rise with it (S1: its own criteria less those of
+        # S2's first player, S2: those), which keeps every pair S1-S2 tight.
+        if any(mate[p] not in at or at[mate[p]] < pairs for p in rem[:pairs]):
+            weighed = True
+            first_s2 = self.exchange(pairs, pairs, count)
+            changes = {o: {p: rem_weight(p, o) for p in rem[:i]} for i, o in enumerate(rem)}
+            rises = {p: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
+                     for i, p in enumerate(rem)}
+            self.m.shift({loc[o]: {loc[p]: w for p, w in row.items()} for o, row in changes.items()},
+                         {loc[p]: d for p, d in rises.items()})
+            self.solve()
         exchanges = sum(1 for p in rem[:pairs] if not higher(p))
         # Exchanged from S1: the lowest ones first.
         remaining = exchanges
@@ -529,14 +621,14 @@ class _Bracket:
             p = rem[i]
             later = rem[i + 1:]
             if higher(p):
-                self.setw(p, {o: exch_weight(p, o, 0) for o in later})
+                self.setw(p, {o: rem_weight(p, o, 0) for o in later})
                 self.solve()
             exchanged = not higher(p)
             remaining -= exchanged
             if exchanged:
                 for o in later:
                     base[(p, o)] = 0
-            self.setw(p, {o: exch_weight(p, o) for o in later})
+            self.setw(p, {o: rem_weight(p, o) for o in later})
         # Exchanged from S2: the highest ones first.
         remaining = exchanges
         for i in range(pairs, count):
@@ -546,7 +638,7 @@ class _Bracket:
             later = rem[i + 1:]
             already = higher(p)
             if not already:
-                self.setw(p, {o: exch_weight(p, o, 2) for o in later})
+                self.setw(p, {o: rem_weight(p, o, 2) for o in later})
                 self.solve()
             if higher(p):
                 remaining -= 1
@@ -554,21 +646,24 @@ class _Bracket:
                 for o in rem[:i]:
                     base[(o, p)] = 0
                     cut[o] = 0
-                for o in nxt:
-                    base[(p, o)] = 0
-                    cut[o] = 0
+                if self.mode != BRACKET:
+                    for o in nxt:
+                        base[(p, o)] = 0
+                        cut[o] = 0
                 self.setw(p, cut)
             if not already:
-                self.setw(p, {o: exch_weight(p, o) for o in later})
-        # The roles are final: S1 players only meet S2 players.
+                self.setw(p, {o: rem_weight(p, o) for o in later})
+        # The roles are final: S1 players only meet S2 players.  (The exchange criteria stay in
+        # the weights: every pairing with these roles has the same.)
         roles = {p: higher(p) for p in rem}
         for i, p in enumerate(rem):
             changes = {}
             for o in rem[i + 1:]:
-                if not roles[p] or roles[o]:
+                if base[(p, o)] and (not roles[p] or roles[o]):
                     base[(p, o)] = 0
-                changes[o] = base[(p, o)]
-            self.setw(p, changes)
+                    changes[o] = 0
+            if changes:
+                self.setw(p, changes)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
             if p in done or not roles[p]:
@@ -577,9 +672,8 @@ class _Bracket:
             for o in reversed(rem[i + 1:]):
                 if o in done:
                     continue
-                w = base[(p, o)]
-                if w:
-                    changes[o] = w + (pos << sh["low_b"])
+                if base[(p, o)]:
+                    changes[o] = rem_weight(p, o, pos=pos)
                 pos += 1
             self.setw(p, changes)
             self.solve()
@@ -588,7 +682,13 @@ class _Bracket:
             self.finalize(p, o)
 
         floaters = [v for v in mdps + residents if v not in done]
-        if not self.whole:
+        if self.mode == BRACKET:
+            if len(floaters) > 1:
+                return None  # their worth to the next bracket is not the sum of their single worths
+            exposed = self.next_exposed(floaters)
+            if exposed is None or not r.completable(exposed):
+                return None
+        elif self.mode == NEXT:
             exposed = [v for v in members if v not in done and mate[v] == -1]
             if not r.completable(exposed):
                 return None
