@@ -56,10 +56,14 @@ class WeightedMatching:
         (among the heaviest edges only, so the optimum is unchanged; a good guess saves work)."""
         n = len(weights)
         self.n = n
+        doubled: dict[int, int] = {}
         for row in weights:  # kept doubled: every slack is then a plain sum of duals minus a weight
             for u, weight in enumerate(row):
                 if weight:
-                    row[u] = 2 * weight
+                    twice = doubled.get(weight)
+                    if twice is None:
+                        twice = doubled[weight] = 2 * weight
+                    row[u] = twice
         self.w = weights
         self.mate = [-1] * n
         self.alive = [True] * n

@@ -356,6 +356,9 @@ class _Bracket:
         if self.mode == BRACKET:
             self.worth = {v: self.float_worth(v) for v in self.members}
             self.worth_top = 2 * max(self.worth.values(), default=0)
+        ids: dict[tuple, int] = {}
+        self.kinds = {v: ids.setdefault(self.kind(v), len(ids)) for v in self.members}
+        self.weights: dict[tuple[int, int, bool], int] = {}
 
     def float_worth(self, v: int) -> int:
         """What v adds to the next bracket as its only downfloater (C.7): one pair more if
@@ -371,6 +374,24 @@ class _Bracket:
         if any(ok[u] for u in self.nxt):
             return (unit_v - unit_next) << sh["next_scores"]
         return 0
+
+    def kind(self, v: int) -> tuple:
+        """Everything an edge's weight reads of player v (so equal kinds share weights)."""
+        r, p = self.r, self.r.players[v]
+        return (p.score, p.pref, p.imbalance, p.repeated, p.absolute, p.strong, p.f1, p.f2,
+                r.candidate(v), r.bye_rank(v) if self.flag or r.flag_init else 0,
+                v in self.must if not self.whole else False,
+                self.worth[v] if self.mode == BRACKET else 0)
+
+    def cached(self, x: int, y: int, in_bracket: bool) -> int:
+        """The base weight of edge (x, y), x higher, shared between equal kinds."""
+        if not self.r.ok[x][y]:
+            return 0
+        key = (self.kinds[x], self.kinds[y], in_bracket)
+        w = self.weights.get(key)
+        if w is None:
+            w = self.weights[key] = self.base(x, y, in_bracket)
+        return w
 
     def top_fields(self, x: int, y: int) -> int:
         """Completion, or the players who must be paired here, and the bye's unplayed games."""
@@ -499,8 +520,16 @@ class _Bracket:
         mdps, residents, nxt = self.mdps, self.residents, self.nxt
         in_res, members, vs, loc = self.in_res, self.members, self.vs, self.loc
         size = len(vs)
-        base: dict[tuple[int, int], int] = {}
         weights = [[0] * size for _ in range(size)]
+        cut: set[tuple[int, int]] = set()       # edges the search took away
+        roles: dict[int, bool] = {}             # once final: S1 players only meet S2 players
+        edge = self.cached
+
+        def base(x: int, y: int) -> int:
+            if (x, y) in cut or roles and x in roles and y in roles and (not roles[x] or roles[y]):
+                return 0
+            return edge(x, y, y in in_res)
+
         bracket_end = len(mdps)
         for j, y in enumerate(members):
             if j < bracket_end:
@@ -508,10 +537,7 @@ class _Bracket:
             row = weights[j]
             in_bracket = y in in_res
             for i in range(j):
-                x = members[i]
-                w = self.base(x, y, in_bracket)
-                base[(x, y)] = w
-                row[i] = weights[i][j] = w
+                row[i] = weights[i][j] = edge(members[i], y, in_bracket)
         if self.whole:
             for j in range(len(members), size):
                 y = vs[j]
@@ -540,7 +566,7 @@ class _Bracket:
 
         def push_mdp(a: int, value: int) -> None:
             bonus[a] = value
-            self.setw(a, {o: base[(a, o)] + (value << sh["low_a"]) for o in residents if base[(a, o)]})
+            self.setw(a, {o: base(a, o) + (value << sh["low_a"]) for o in residents if base(a, o)})
 
         k = 0
         while k < len(mdps):
@@ -570,7 +596,7 @@ class _Bracket:
             for o in reversed(residents):
                 if o in done:
                     continue
-                w = base[(a, o)]
+                w = base(a, o)
                 if w:
                     changes[o] = w + (bonus.get(a, 0) << sh["low_a"]) + (pos << sh["low_b"])
                     pos += 1
@@ -592,7 +618,7 @@ class _Bracket:
             return q in at and at[q] > at[p]
 
         def rem_weight(p: int, o: int, test: int = 1, pos: int = 0) -> int:
-            w = base[(p, o)]
+            w = base(p, o)
             if not w:
                 return 0
             if weighed:
@@ -626,8 +652,7 @@ class _Bracket:
             exchanged = not higher(p)
             remaining -= exchanged
             if exchanged:
-                for o in later:
-                    base[(p, o)] = 0
+                cut.update((p, o) for o in later)
             self.setw(p, {o: rem_weight(p, o) for o in later})
         # Exchanged from S2: the highest ones first.
         remaining = exchanges
@@ -643,27 +668,25 @@ class _Bracket:
             if higher(p):
                 remaining -= 1
                 cut = {}
+                gone = {}
                 for o in rem[:i]:
-                    base[(o, p)] = 0
-                    cut[o] = 0
+                    cut.add((o, p))
+                    gone[o] = 0
                 if self.mode != BRACKET:
                     for o in nxt:
-                        base[(p, o)] = 0
-                        cut[o] = 0
-                self.setw(p, cut)
+                        cut.add((p, o))
+                        gone[o] = 0
+                self.setw(p, gone)
             if not already:
                 self.setw(p, {o: rem_weight(p, o) for o in later})
         # The roles are final: S1 players only meet S2 players.  (The exchange criteria stay in
         # the weights: every pairing with these roles has the same.)
-        roles = {p: higher(p) for p in rem}
+        was = {p: higher(p) for p in rem}
         for i, p in enumerate(rem):
-            changes = {}
-            for o in rem[i + 1:]:
-                if base[(p, o)] and (not roles[p] or roles[o]):
-                    base[(p, o)] = 0
-                    changes[o] = 0
+            changes = {o: 0 for o in rem[i + 1:] if (not was[p] or was[o]) and base(p, o)}
             if changes:
                 self.setw(p, changes)
+        roles.update(was)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
             if p in done or not roles[p]:
@@ -672,7 +695,7 @@ class _Bracket:
             for o in reversed(rem[i + 1:]):
                 if o in done:
                     continue
-                if base[(p, o)]:
+                if base(p, o):
                     changes[o] = rem_weight(p, o, pos=pos)
                 pos += 1
             self.setw(p, changes)
