@@ -667,7 +667,6 @@ class _Bracket:
                 self.solve()
             if higher(p):
                 remaining -= 1
-                cut = {}
                 gone = {}
                 for o in rem[:i]:
                     cut.add((o, p))
