@@ -165,9 +165,45 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     must not meet (for instance players of one family, C.04.1 rules allow it as
     if they had met).
     """
-    from keizer.pairing.swiss.dutch import BLACK, WHITE, Entrant, NoPairing, pair
+    from keizer.pairing.swiss.dutch import NoPairing, pair
 
     upto = t.rounds if upto is None else upto
+    inputs = round_inputs(t, rounds, present, upto, forbidden)
+    try:
+        found = pair(inputs.entrants, inputs.met, inputs.last_round, upto, initial_colour is Colour.WHITE)
+    except NoPairing as e:
+        left = tuple(sorted(e.args[0])) if e.args else ()
+        shown = f" (players {', '.join(map(str, left))} are left over)" if left else ""
+        raise SwissError(f"round {upto + 1} has no pairing that meets the absolute criteria — no rematch, no "
+                         f"second bye, no third colour in a row or colour difference beyond 2 outside the last "
+                         f"round's top scorers{shown}", left) from None
+    pairs = list(found.pairs)
+    data = inputs.data
+    _check(inputs.numbers, pairs, found.bye, {frozenset((n, o)) for n in inputs.numbers for o in data[n].opponents}
+           | inputs.apart, data)
+    return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: board_key(pair, data))), found.bye)
+
+
+@dataclass(frozen=True)
+class RoundInputs:
+    """What the Dutch engine is given for one round (see :func:`round_inputs`)."""
+
+    numbers: list[int]
+    data: dict[int, DutchInput]
+    entrants: list
+    apart: set[frozenset[int]]
+    last_round: bool
+
+    def met(self, a: int, b: int) -> bool:
+        """May not meet: they played each other, or are a forbidden pair."""
+        return b in self.data[a].opponents or frozenset((a, b)) in self.apart
+
+
+def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto: int,
+                 forbidden: Iterable[tuple[int, int]] = ()) -> RoundInputs:
+    """The engine's view of round ``upto + 1``: each player's Dutch data, scores in integer units."""
+    from keizer.pairing.swiss.dutch import BLACK, WHITE, Entrant
+
     numbers = sorted(p.start_no for p in t.players) if present is None else sorted(set(present))
     known = {p.start_no for p in t.players}
     if unknown := [n for n in numbers if n not in known]:
@@ -176,9 +212,7 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
         raise SwissError("a Swiss round needs at least two players to pair")
     if upto + 1 > rounds:
         raise SwissError(f"all {rounds} rounds have been paired; raise the number of rounds to go on")
-    data = dutch_inputs(t, upto)
-    apart = {frozenset(pair) for pair in forbidden}
-    data = effective_numbers(t, upto, numbers, data)
+    data = effective_numbers(t, upto, numbers, dutch_inputs(t, upto))
     last_round = upto + 1 >= rounds
     threshold = upto * max(t.scoring.win, t.scoring.draw) / 2   # topscorers: more than half the maximum
     unit = 1
@@ -193,21 +227,7 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
             n, d.effective, int(d.score * unit), tuple(WHITE if c is Colour.WHITE else BLACK for c in d.colours),
             floats[upto - 1] if upto >= 1 else None, floats[upto - 2] if upto >= 2 else None,
             len(d.colours), d.bye_eligible, last_round and d.score > threshold))
-
-    def met(a: int, b: int) -> bool:
-        return b in data[a].opponents or frozenset((a, b)) in apart
-
-    try:
-        found = pair(entrants, met, last_round, upto, initial_colour is Colour.WHITE)
-    except NoPairing as e:
-        left = tuple(sorted(e.args[0])) if e.args else ()
-        shown = f" (players {', '.join(map(str, left))} are left over)" if left else ""
-        raise SwissError(f"round {upto + 1} has no pairing that meets the absolute criteria — no rematch, no "
-                         f"second bye, no third colour in a row or colour difference beyond 2 outside the last "
-                         f"round's top scorers{shown}", left) from None
-    pairs = list(found.pairs)
-    _check(numbers, pairs, found.bye, {frozenset((n, o)) for n in numbers for o in data[n].opponents} | apart, data)
-    return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: _board_key(pair, data))), found.bye)
+    return RoundInputs(numbers, data, entrants, {frozenset(pair) for pair in forbidden}, last_round)
 
 
 def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
@@ -234,7 +254,7 @@ def _ranks_above(a: DutchInput, b: DutchInput) -> bool:
     return (a.score, -a.number) > (b.score, -b.number)
 
 
-def _board_key(pair: tuple[int, int], data: dict[int, DutchInput]) -> tuple:
+def board_key(pair: tuple[int, int], data: dict[int, DutchInput]) -> tuple:
     """Board order (General Handling Rules): the higher score of the higher-ranked
     player first, then the score of the lower-ranked one, then the higher-ranked
     player's pairing number."""

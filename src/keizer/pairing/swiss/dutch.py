@@ -95,6 +95,12 @@ class _Player:
         self.top = e.topscorer
 
 
+def assess(entrants: Iterable[Entrant], met: Callable[[int, int], bool], last_round: bool,
+           played_rounds: int, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, list[tuple[str, int]]]]:
+    """The Dutch criteria of a given round pairing, bracket by bracket (see :meth:`_Round.assess`)."""
+    return _Round(list(entrants), met, last_round, played_rounds, True).assess(pairs)
+
+
 def pair(entrants: Iterable[Entrant], met: Callable[[int, int], bool], last_round: bool,
          played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
     """Pair one round.  ``met(a, b)`` (pairing numbers) says whether two players may not meet
@@ -142,30 +148,8 @@ class _Round:
         n, ps = self.n, self.players
         if n == 0:
             return Outcome((), None)
-        ok = self.ok
-        allowed = lambda a, b: ok[a][b] == 1  # noqa: E731
-        mate = maximum_matching(n, allowed)
-        exposed = [v for v in range(n) if mate[v] == -1]
-        self.bye_score = 0
-        self.unplayed_rank: dict[int, int] = {}
-        flag = False
-        if n % 2:
-            if len(exposed) != 1:
-                raise NoPairing(tuple(ps[v].e.number for v in exposed))
-            found, even = augment(exposed[0], mate, range(n), allowed)
-            candidates = [v for v in range(n) if even[v] and ps[v].eligible]
-            if not candidates:
-                raise NoPairing(tuple(ps[v].e.number for v in exposed))
-            self.bye_score = min(ps[v].score for v in candidates)
-            counts = sorted((p.e.played for p in ps if p.score == self.bye_score), reverse=True)
-            self.unplayed_rank = {c: k for k, c in enumerate(counts)}
-            if self.bye_score >= ps[0].score:
-                flag = self._top_pairs_inside(candidates)
-        elif exposed:
-            raise NoPairing(tuple(ps[v].e.number for v in exposed))
-        self.flag_init = flag
+        flag = self.prepare()
         self.final: dict[int, int] = {}
-        self.later: list[int] = []  # the players below the next scoregroup
         mdps: list[int] = []
         residents = self.groups[0]
         g = 1
@@ -195,6 +179,71 @@ class _Round:
             if a < b:
                 pairs.append(self._colours(ps[a], ps[b]))
         return Outcome(tuple(pairs), ps[left[0]].e.number if left else None)
+
+    def prepare(self) -> bool:
+        """The bye's score (C.4: the lowest that still completes the round) and whether the
+        top scoregroup holds the bye; raises NoPairing when the absolute criteria cannot hold."""
+        n, ps, ok = self.n, self.players, self.ok
+        self.later = []  # the players below the next scoregroup
+        allowed = lambda a, b: ok[a][b] == 1  # noqa: E731
+        mate = maximum_matching(n, allowed)
+        exposed = [v for v in range(n) if mate[v] == -1]
+        self.bye_score = 0
+        self.unplayed_rank: dict[int, int] = {}
+        flag = False
+        if n % 2:
+            if len(exposed) != 1:
+                raise NoPairing(tuple(ps[v].e.number for v in exposed))
+            found, even = augment(exposed[0], mate, range(n), allowed)
+            candidates = [v for v in range(n) if even[v] and ps[v].eligible]
+            if not candidates:
+                raise NoPairing(tuple(ps[v].e.number for v in exposed))
+            self.bye_score = min(ps[v].score for v in candidates)
+            counts = sorted((p.e.played for p in ps if p.score == self.bye_score), reverse=True)
+            self.unplayed_rank = {c: k for k, c in enumerate(counts)}
+            if self.bye_score >= ps[0].score:
+                flag = self._top_pairs_inside(candidates)
+        elif exposed:
+            raise NoPairing(tuple(ps[v].e.number for v in exposed))
+        self.flag_init = flag
+        return flag
+
+    def assess(self, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, list[tuple[str, int]]]]:
+        """The criteria of each bracket of a given pairing (pairing numbers), its own floaters
+        making the brackets: (the bracket's score, [(criterion, value)…]) from the top, each
+        value the engine's own (more is better), for a checker to compare two pairings."""
+        ps = self.players
+        flag = self.prepare()
+        index = {p.e.number: p.i for p in ps}
+        mate: dict[int, int] = {}
+        for a, b in pairs:
+            mate[index[a]], mate[index[b]] = index[b], index[a]
+        out = []
+        mdps: list[int] = []
+        residents = self.groups[0]
+        g = 1
+        while residents:
+            nxt = self.groups[g] if g < len(self.groups) else []
+            self.later = [v for group in self.groups[g + 1:] for v in group]
+            br = _Bracket(self, mdps, residents, nxt, flag, NEXT)
+            inside = set(mdps + residents)
+            total = 0
+            for y in residents:
+                x = mate.get(y, -1)
+                if x in inside and x < y:
+                    total += br.base(x, y, True)
+            floaters = [v for v in mdps + residents if mate.get(v, -1) not in inside]
+            later = set(floaters + nxt)
+            for y in nxt:
+                x = mate.get(y, -1)
+                if x in later and x < y:
+                    total += br.base(x, y, False)
+            out.append((ps[residents[0]].score, br.decode(total)))
+            flag = bool(self.n % 2 and nxt and self.bye_score >= ps[nxt[0]].score
+                        and all(ps[mate[f]].score >= ps[nxt[0]].score for f in floaters + nxt if f in mate))
+            mdps, residents = floaters, nxt
+            g += 1
+        return out
 
     def candidate(self, v: int) -> bool:
         """May receive the bye without making the round worse than it can be (C.2, C.4)."""
@@ -345,6 +394,7 @@ class _Bracket:
         big = _bits(size * size) + 2
         fields += [("low_a", big), ("low_b", big), ("low_c", big), ("low_d", big)]
         self.shift: dict[str, int] = {}
+        self.fields = fields
         total = 0
         for name, width in reversed(fields):
             self.shift[name] = total
@@ -374,6 +424,11 @@ class _Bracket:
         if any(ok[u] for u in self.nxt):
             return (unit_v - unit_next) << sh["next_scores"]
         return 0
+
+    def decode(self, total: int) -> list[tuple[str, int]]:
+        """A sum of edge weights split back into its criteria (the fields never carry over)."""
+        return [(name, (total >> self.shift[name]) & ((1 << width) - 1)) for name, width in self.fields
+                if not name.startswith("low_") and name not in ("must", "complete")]
 
     def kind(self, v: int) -> tuple:
         """Everything an edge's weight reads of player v (so equal kinds share weights)."""
