@@ -71,7 +71,6 @@ class WeightedMatching:
         # starts at its heaviest edge (feasible: y_u + y_v >= w), so edges heaviest for both
         # ends are tight at once.
         self.dual = [max(row, default=0) // 2 for row in weights] + [0] * n
-        top_weight = max(self.dual[:n], default=0)
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
         self.children: list[list[int] | None] = [None] * (2 * n)
@@ -522,7 +521,7 @@ class WeightedMatching:
                 return -1
 
     def _add_blossom(self, base: int, v: int, u: int) -> None:
-        n, top, via, label, parent = self.n, self.top, self._via, self._label, self.parent
+        top, via, label, parent = self.top, self._via, self._label, self.parent
         bb = top[base]
         b = self.unused.pop()
         self.base[b] = base
@@ -560,7 +559,7 @@ class WeightedMatching:
 
     def _expand_t(self, b: int, reach: list[int]) -> None:
         """An inner blossom whose dual reached 0: its children take its place in the tree."""
-        n, top, label, via = self.n, self.top, self._label, self._via
+        top, label, via = self.top, self._label, self._via
         children, edges = self.children[b], self.edges[b]
         k = len(children)  # type: ignore[arg-type]
         entry_edge = via[b]

@@ -261,7 +261,7 @@ class _Round:
         size = len(group)
         if not size:
             return True
-        ok, ps = self.ok, self.players
+        ok = self.ok
         odd = size % 2
         if odd:  # a dummy vertex stands for the bye: it may take any candidate
             cand = bytearray(1 if self.candidate(v) else 0 for v in group)
