@@ -51,9 +51,12 @@ class WeightedMatching:
     taken over, not copied.  Call :meth:`solve` after construction and after changes.
     """
 
-    def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = ()):
+    def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = (),
+                 share: list[int] | None = None):
         """``prefer``: (vertex, partners) in the order the first greedy matching should try them
-        (among the heaviest edges only, so the optimum is unchanged; a good guess saves work)."""
+        (among the edges tight at the start, so the optimum is unchanged: a good guess saves
+        work); ``share``: each vertex's own part of its edges' weights, if known, in half units
+        (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly)."""
         n = len(weights)
         self.n = n
         doubled: dict[int, int] = {}
@@ -70,7 +73,15 @@ class WeightedMatching:
         # Doubled duals: vertex v at dual[v], blossom b (ids n..2n-1) at dual[b].  Each vertex
         # starts at its heaviest edge (feasible: y_u + y_v >= w), so edges heaviest for both
         # ends are tight at once.
-        self.dual = [max(row, default=0) // 2 for row in weights] + [0] * n
+        # A share of a weight may belong to one vertex (a bonus it has on all its edges):
+        # ``share[v]`` estimates it, and the rest of each edge is split evenly.  Any estimate
+        # keeps the duals feasible; a good one makes many edges tight for the greedy start.
+        share = [0] * n if share is None else share
+        self.dual = dual = [0] * (2 * n)
+        for v, row in enumerate(weights):
+            sv = share[v]
+            rest = max((x - sv - su for x, su in zip(row, share) if x), default=None)
+            dual[v] = max(0, sv + (rest + 1) // 2) if rest is not None else 0
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
         self.children: list[list[int] | None] = [None] * (2 * n)
@@ -209,14 +220,16 @@ class WeightedMatching:
                     row[u] = self.w[u][v] = 0
 
     def solve(self) -> None:
-        """Make the matching maximum-weight again: one stage per exposed vertex whose dual is
-        positive (a single tree, so the roots need no common dual)."""
+        """Make the matching maximum-weight again: the exposed vertices whose dual is
+        positive are the roots, those with the highest dual first (a forest needs equal
+        duals at its roots; the others are free meanwhile, and may be matched by it)."""
         mate, dual, alive = self.mate, self.dual, self.alive
-        roots = sorted(r for r in self.roots if alive[r] and mate[r] == -1 and dual[r] > 0)
+        roots = {r for r in self.roots if alive[r] and mate[r] == -1 and dual[r] > 0}
         self.roots = set()
-        for r in roots:
-            while alive[r] and mate[r] == -1 and dual[r] > 0:
-                self._stage([r])
+        while roots:
+            highest = max(dual[r] for r in roots)
+            self._stage(sorted(r for r in roots if dual[r] == highest))
+            roots = {r for r in roots if mate[r] == -1 and dual[r] > 0}
 
     # -- blossoms --------------------------------------------------------------------
 
@@ -317,11 +330,16 @@ class WeightedMatching:
 
     # -- one stage -------------------------------------------------------------------
 
-    def _stage(self, roots: list[int]) -> bool:
-        """Grow trees from the roots until an augmentation (True) or the roots' duals reach 0 (False)."""
+    def _stage(self, roots: list[int]) -> None:
+        """Grow a forest from the roots (equal duals) until each root is matched or its dual is 0.
+
+        After an augmentation only the two trees it ran through are taken apart; the
+        others keep their labels, so a graph with many roots is not searched again
+        from the start for each of them."""
         n, w, dual, top, mate = self.n, self.w, self.dual, self.top, self.mate
         label = [0] * (2 * n)                 # top-level blossoms: 0 free, 1 S (outer), 2 T (inner)
         via: list[tuple[int, int] | None] = [None] * (2 * n)  # the edge (outside, inside) that labelled it
+        owner = [-1] * (2 * n)                # the root of a labelled blossom's tree
         reach = [-1] * n                      # an S vertex with a tight edge to v inside a T blossom
         best2 = [-1] * n                      # least-slack S neighbour of a vertex not in S
         best3 = [-1] * n                      # least-slack S neighbour (other blossom) of an S vertex
@@ -330,20 +348,34 @@ class WeightedMatching:
         intree = bytearray(n)
         blist: list[int] = []                 # blossoms labelled in this stage
         touched: list[int] = []               # vertices given a best2
-        self._label, self._via, self._queue = label, via, queue
+        self._label, self._via, self._queue, self._owner = label, via, queue, owner
         self._tree, self._intree, self._blist = tree, intree, blist
+        live = set()
 
         for r in roots:
             b = top[r]
             if label[b] == 0:
                 label[b] = 1
                 via[b] = None
+                owner[b] = r
+                live.add(r)
                 self._enter(b, True)
 
-        while True:
+        def done(*ends: int) -> bool:
+            """An augmentation or swap reached the roots of these vertices' trees: take the
+            trees apart; True when no tree is left."""
+            dead = {owner[top[x]] for x in ends if x != -1}
+            live.difference_update(dead)
+            if live:
+                self._detach(dead, best2, best3, reach, touched)
+            return not live
+
+        while live:
             while queue:
                 v = queue.popleft()
                 bv = top[v]
+                if label[bv] != 1:
+                    continue
                 yv = dual[v]
                 row = w[v]
                 for u, weight, bu in zip(range(n), row, top):
@@ -355,10 +387,13 @@ class WeightedMatching:
                         if slack == 0:
                             base = self._common_base(v, u)
                             if base == -1:
+                                ends = (v, u)
                                 self._augment(v, u)
                                 self._augment(u, v)
-                                self._end_stage()
-                                return True
+                                if done(*ends):
+                                    self._end_stage()
+                                    return
+                                break
                             self._add_blossom(base, v, u)
                             bv = top[v]
                         else:
@@ -375,8 +410,10 @@ class WeightedMatching:
                                 if bu >= n:
                                     self._rotate(bu, u)
                                 mate[u] = v
-                                self._end_stage()
-                                return True
+                                if done(v):
+                                    self._end_stage()
+                                    return
+                                break
                             self._assign_t(u, v)
                         elif reach[u] == -1:
                             reach[u] = v
@@ -387,6 +424,10 @@ class WeightedMatching:
                             touched.append(u)
                         elif slack < dual[b2] + dual[u] - w[b2][u]:
                             best2[u] = v
+                else:
+                    continue
+                if label[top[v]] == 1:
+                    queue.appendleft(v)  # the scan stopped at an augmentation: finish it later
 
             # No tight edge left to follow: the largest dual step that keeps every slack.
             kind, step, at, other = 1, None, -1, -1
@@ -406,6 +447,10 @@ class WeightedMatching:
             for v in touched:
                 if label[top[v]] == 0:
                     u = best2[v]
+                    if u == -1 or label[top[u]] != 1:
+                        best2[v] = u = self._rescan2(v)
+                        if u == -1:
+                            continue
                     s = dual[u] + dual[v] - w[u][v]
                     if step is None or s < step:
                         kind, step, at, other = 2, s, v, u
@@ -416,7 +461,7 @@ class WeightedMatching:
                     if step is None or s < step:
                         kind, step, at = 4, s, b
             if step is None:  # no S vertex at all (cannot happen with a root)
-                return False
+                break
             if step:
                 seen = set()
                 for v in tree:
@@ -433,35 +478,73 @@ class WeightedMatching:
                         elif label[b] == 2:
                             dual[b] -= 2 * step
             if kind == 1:
-                if dual[roots[0]] == 0:  # the roots (equal duals) are done: optimum
-                    self._end_stage()
-                    return False
+                if mate[at] == -1 or any(dual[r] == 0 for r in live):  # the roots (equal duals) are done
+                    break
                 # A matched outer vertex reached dual 0 before its root: swapping the even path
                 # from the root to it gains weight and leaves it exposed at dual 0.
+                root = owner[top[at]]
                 self._augment(at, -1)
-                self._end_stage()
-                return True
-            if kind == 2:
+                if done(root):
+                    break
+            elif kind == 2:
                 u, v = other, at
                 if mate[self.base[top[v]]] == -1:
                     self._augment(u, v)
                     if top[v] >= n:
                         self._rotate(top[v], v)
                     mate[v] = u
-                    self._end_stage()
-                    return True
-                self._assign_t(v, u)
+                    if done(u):
+                        break
+                else:
+                    self._assign_t(v, u)
             elif kind == 3:
                 v, u = at, other
                 base = self._common_base(v, u)
                 if base == -1:
+                    ends = (v, u)
                     self._augment(v, u)
                     self._augment(u, v)
-                    self._end_stage()
-                    return True
-                self._add_blossom(base, v, u)
+                    if done(*ends):
+                        break
+                else:
+                    self._add_blossom(base, v, u)
             else:
                 self._expand_t(at, reach)
+        self._end_stage()
+
+    def _detach(self, dead: set[int], best2: list[int], best3: list[int], reach: list[int],
+                touched: list[int]) -> None:
+        """Unlabel the trees of these roots; their vertices are free again, each with its
+        least-slack edge to the outer vertices left."""
+        label, via, owner, top, intree = self._label, self._via, self._owner, self.top, self._intree
+        for v in self._tree:
+            b = top[v]
+            if label[b] and owner[b] in dead:
+                label[b] = 0
+                via[b] = None
+                owner[b] = -1
+        freed = [v for v in self._tree if not label[top[v]]]
+        for v in freed:
+            intree[v] = 0
+            reach[v] = -1
+            best3[v] = -1
+            was = best2[v]
+            best2[v] = self._rescan2(v)
+            if was == -1 and best2[v] != -1:
+                touched.append(v)
+        self._tree[:] = [v for v in self._tree if intree[v]]
+
+    def _rescan2(self, v: int) -> int:
+        """v's least-slack edge to an outer vertex (-1: none)."""
+        top, label, dual, row = self.top, self._label, self.dual, self.w[v]
+        bv, yv, best, found = top[v], self.dual[v], None, -1
+        for u in range(self.n):
+            weight = row[u]
+            if weight and top[u] != bv and label[top[u]] == 1:
+                s = yv + dual[u] - weight
+                if best is None or s < best:
+                    best, found = s, u
+        return found
 
     def _rescan3(self, v: int) -> int:
         """v's least-slack edge to an outer vertex of another blossom (-1: none)."""
@@ -494,12 +577,15 @@ class WeightedMatching:
         b = top[u]
         label[b] = 2
         via[b] = (s, u)
+        owner = self._owner
+        owner[b] = owner[top[s]]
         self._enter(b, False)
         base = self.base[b]
         m = self.mate[base]
         bm = top[m]
         label[bm] = 1
         via[bm] = (base, m)
+        owner[bm] = owner[b]
         self._enter(bm, True)
 
     def _common_base(self, v: int, u: int) -> int:
@@ -548,6 +634,7 @@ class WeightedMatching:
         self.edges[b] = edges
         label[b] = 1
         via[b] = via[bb]
+        self._owner[b] = self._owner[bb]
         self._blist.append(b)
         for c in children:
             parent[c] = b
@@ -570,6 +657,9 @@ class WeightedMatching:
                 top[leaf] = c
         p, q = entry_edge  # type: ignore[misc]
         entry = top[q]
+        owner = self._owner
+        for c in children:  # type: ignore[union-attr]
+            owner[c] = owner[b]
         j = idx = children.index(entry)  # type: ignore[union-attr]
         label[entry] = 2
         via[entry] = (p, q)
@@ -592,7 +682,7 @@ class WeightedMatching:
             if label[c]:
                 continue
             for leaf in self._leaves(c):
-                if reach[leaf] != -1:
+                if reach[leaf] != -1 and label[top[reach[leaf]]] == 1:
                     self._assign_t(leaf, reach[leaf])
                     break
         self.children[b] = self.edges[b] = None

@@ -358,6 +358,7 @@ class _Bracket:
         self.vs = self.members + (rnd.later if self.whole else [])
         self.loc = {v: k for k, v in enumerate(self.vs)}
         self.in_res = set(residents)
+        self.mdp_set = set(mdps)
         if mode == BRACKET:
             self.next_mate, self.next_free = rnd.next_structure(nxt)
         self.layout()
@@ -424,6 +425,31 @@ class _Bracket:
         if any(ok[u] for u in self.nxt):
             return (unit_v - unit_next) << sh["next_scores"]
         return 0
+
+    def share(self, v: int) -> int:
+        """v's own part of the weight of its edges in the bracket, in half units (a hint for the
+        matching's first duals: the terms of the weights that count v alone)."""
+        r, sh, p = self.r, self.shift, self.r.players[v]
+        own = 0
+        if not self.whole and v in self.must:
+            own += 1 << sh["must"]
+        if self.mode == BRACKET:
+            own += self.worth_top // 2 - self.worth[v]
+        if self.flag:
+            own += r.bye_rank(v) << sh["bye"]
+        unit = self.level_unit[p.score]
+        if v in self.in_res:
+            if r.played_rounds >= 1 and p.f1 == DOWN:
+                own += (1 << sh["down1"]) + (unit << sh["down1_scores"])
+            if r.played_rounds >= 2 and p.f2 == DOWN:
+                own += (1 << sh["down2"]) + (unit << sh["down2_scores"])
+            spread = unit
+        elif v in self.mdp_set:  # an MDP's edges count its score where a resident pair counts the residents'
+            spread = 2 * unit - self.level_unit[r.players[self.residents[0]].score]
+        else:
+            return 2 * own
+        fields = ["scores"] + ["up1_scores"] * (r.played_rounds >= 1) + ["up2_scores"] * (r.played_rounds >= 2)
+        return 2 * own + sum(spread << sh[name] for name in fields)
 
     def decode(self, total: int) -> list[tuple[str, int]]:
         """A sum of edge weights split back into its criteria (the fields never carry over)."""
@@ -604,7 +630,7 @@ class _Bracket:
         half = len(residents) // 2
         prefer = [(loc[a], [loc[o] for o in residents]) for a in mdps]
         prefer += [(loc[p], [loc[o] for o in residents[half:]]) for p in residents[:half]]
-        self.m = WeightedMatching(weights, prefer)
+        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)))
         self.stable: dict[int, int] = {}
         self.pairs: list[tuple[int, int]] = []
         self.done: set[int] = set()
