@@ -357,7 +357,7 @@ def test_the_bracket_graphs_pair_as_the_whole_round_graph_does(n, rounds, seed):
     for r, (t, got, present) in enumerate(played):
         inputs = round_inputs(t, rounds, present, r)
         try:
-            whole = pair(inputs.entrants, inputs.met, inputs.last_round, r, True, whole=True)
+            whole = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True, whole=True)
         except NoPairing:
             pytest.fail(f"round {r + 1}: the whole graph finds no pairing")
         assert (set(whole.pairs), whole.bye) == (set(got.pairs), got.bye), f"round {r + 1}"

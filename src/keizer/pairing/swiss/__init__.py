@@ -170,7 +170,7 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     upto = t.rounds if upto is None else upto
     inputs = round_inputs(t, rounds, present, upto, forbidden)
     try:
-        found = pair(inputs.entrants, inputs.met, inputs.last_round, upto, initial_colour is Colour.WHITE)
+        found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
         left = tuple(sorted(e.args[0])) if e.args else ()
         shown = f" (players {', '.join(map(str, left))} are left over)" if left else ""
@@ -197,6 +197,16 @@ class RoundInputs:
     def met(self, a: int, b: int) -> bool:
         """May not meet: they played each other, or are a forbidden pair."""
         return b in self.data[a].opponents or frozenset((a, b)) in self.apart
+
+    @property
+    def avoid(self) -> dict[int, set[int]]:
+        """Each player's pairing numbers he may not meet."""
+        out = {n: set(self.data[n].opponents) for n in self.numbers}
+        for pair in self.apart:
+            a, b = tuple(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+        return out
 
 
 def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto: int,

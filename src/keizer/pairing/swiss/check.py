@@ -159,8 +159,8 @@ def _why(t: Tournament, inputs, r: int, result: RoundCheck) -> str:
     engine = [(b.white, b.black) for b in result.engine]
     if sorted(map(sorted, played)) == sorted(map(sorted, engine)) and result.played_bye == result.engine_bye:
         return "Article 5: the colour allocation"
-    theirs = assess(inputs.entrants, inputs.met, inputs.last_round, r, played)
-    ours = assess(inputs.entrants, inputs.met, inputs.last_round, r, engine)
+    theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
+    ours = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, engine)
     points = {e.score: data[e.number].score for e in inputs.entrants}
     for (score, mine), (_, other) in zip(ours, theirs):
         for (name, value), (_, value2) in zip(mine, other):

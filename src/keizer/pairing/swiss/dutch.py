@@ -27,7 +27,7 @@ is incremental), so each step costs one or two augmenting searches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Iterable, Mapping
 
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
 
@@ -95,19 +95,19 @@ class _Player:
         self.top = e.topscorer
 
 
-def assess(entrants: Iterable[Entrant], met: Callable[[int, int], bool], last_round: bool,
+def assess(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
            played_rounds: int, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, list[tuple[str, int]]]]:
     """The Dutch criteria of a given round pairing, bracket by bracket (see :meth:`_Round.assess`)."""
-    return _Round(list(entrants), met, last_round, played_rounds, True).assess(pairs)
+    return _Round(list(entrants), avoid, last_round, played_rounds, True).assess(pairs)
 
 
-def pair(entrants: Iterable[Entrant], met: Callable[[int, int], bool], last_round: bool,
+def pair(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
          played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
-    """Pair one round.  ``met(a, b)`` (pairing numbers) says whether two players may not meet
-    (they played each other, or are a forbidden pair); ``last_round`` switches on the
+    """Pair one round.  ``avoid[n]``: the pairing numbers player n may not meet (those he
+    played, a forbidden pair — both ways); ``last_round`` switches on the
     topscorer exceptions; ``played_rounds`` is the number of rounds before this one;
     ``whole`` searches every bracket with all players still to pair (slow: for tests)."""
-    return _Round(list(entrants), met, last_round, played_rounds, initial_white, whole).run()
+    return _Round(list(entrants), avoid, last_round, played_rounds, initial_white, whole).run()
 
 
 def _bits(x: int) -> int:
@@ -115,7 +115,7 @@ def _bits(x: int) -> int:
 
 
 class _Round:
-    def __init__(self, entrants: list[Entrant], met: Callable[[int, int], bool], last_round: bool,
+    def __init__(self, entrants: list[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
                  played_rounds: int, initial_white: bool, whole: bool = False):
         entrants.sort(key=lambda e: (-e.score, e.rank))
         self.players = [_Player(i, e) for i, e in enumerate(entrants)]
@@ -124,17 +124,23 @@ class _Round:
         self.initial_white = initial_white
         self.whole = whole  # always search the whole remaining round (the reference; slow)
         ps = self.players
-        self.ok = ok = [bytearray(n) for _ in range(n)]
-        for a in range(n):
-            pa, row = ps[a], ok[a]
-            for b in range(a + 1, n):
-                pb = ps[b]
-                if met(pa.e.number, pb.e.number):
-                    continue
-                if (pa.absolute and pb.absolute and pa.pref == pb.pref
-                        and not (last_round and (pa.top or pb.top))):
-                    continue
-                row[b] = ok[b][a] = 1
+        index = {p.e.number: p.i for p in ps}
+        # Who may meet whom (C.1, C.3): everyone, but not themselves, the players they may not
+        # meet, nor — outside the last round's topscorers — someone of the same absolute preference.
+        self.ok = ok = []
+        same = {WHITE: [p.i for p in ps if p.absolute and p.pref == WHITE],
+                BLACK: [p.i for p in ps if p.absolute and p.pref == BLACK]}
+        for p in ps:
+            row = bytearray(b"\x01") * n
+            row[p.i] = 0
+            for number in avoid.get(p.e.number, ()):
+                if number in index:
+                    row[index[number]] = 0
+            if p.absolute and not (last_round and p.top):
+                for j in same[p.pref]:
+                    if not (last_round and ps[j].top):
+                        row[j] = 0
+            ok.append(row)
         self.groups: list[list[int]] = []
         for p in ps:
             if self.groups and ps[self.groups[-1][0]].score == p.score:
@@ -612,13 +618,20 @@ class _Bracket:
             return edge(x, y, y in in_res)
 
         bracket_end = len(mdps)
+        kinds = [self.kinds[x] for x in members]
         for j, y in enumerate(members):
             if j < bracket_end:
                 continue  # MDPs do not meet each other
-            row = weights[j]
+            row, oky = weights[j], r.ok[y]
             in_bracket = y in in_res
+            by_kind: dict[int, int] = {}
             for i in range(j):
-                row[i] = weights[i][j] = edge(members[i], y, in_bracket)
+                x = members[i]
+                if oky[x]:
+                    w = by_kind.get(kinds[i])
+                    if w is None:
+                        w = by_kind[kinds[i]] = edge(x, y, in_bracket)
+                    row[i] = weights[i][j] = w
         if self.whole:
             for j in range(len(members), size):
                 y = vs[j]
@@ -762,8 +775,10 @@ class _Bracket:
         # The roles are final: S1 players only meet S2 players.  (The exchange criteria stay in
         # the weights: every pairing with these roles has the same.)
         was = {p: higher(p) for p in rem}
+        current = self.m.w
         for i, p in enumerate(rem):
-            changes = {o: 0 for o in rem[i + 1:] if (not was[p] or was[o]) and base(p, o)}
+            row = current[loc[p]]
+            changes = {o: 0 for o in rem[i + 1:] if row[loc[o]] and (not was[p] or was[o])}
             if changes:
                 self.setw(p, changes)
         roles.update(was)
