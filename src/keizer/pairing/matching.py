@@ -41,7 +41,7 @@ with a greedy start), for feasibility questions.
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 
 class WeightedMatching:
@@ -306,27 +306,35 @@ class WeightedMatching:
         if t >= n:
             self._rotate(t, v)
         children, edges = self.children[b], self.edges[b]
-        k = len(children)  # type: ignore[arg-type]
-        i = idx = children.index(t)  # type: ignore[union-attr]
-        forward = bool(i & 1)
-        while idx != 0:
-            idx = idx + 1 if forward else idx - 1   # across a matched edge, which becomes unmatched
-            if forward:
-                a, c = edges[idx]  # type: ignore[index]
-                nxt = (idx + 1) % k
-            else:
-                c, a = edges[idx - 1]  # type: ignore[index]
-                nxt = idx - 1
-            ca, cc = children[idx], children[nxt]  # type: ignore[index]
-            if ca >= n:
-                self._rotate(ca, a)
-            if cc >= n:
-                self._rotate(cc, c)
-            mate[a], mate[c] = c, a
-            idx = nxt
+        i = current = children.index(t)  # type: ignore[union-attr]
+        for step, (a, c, nxt) in enumerate(self._walk(b, i)):
+            if step % 2:  # every second edge was unmatched and becomes matched
+                ca, cc = children[current], children[nxt]  # type: ignore[index]
+                if ca >= n:
+                    self._rotate(ca, a)
+                if cc >= n:
+                    self._rotate(cc, c)
+                mate[a], mate[c] = c, a
+            current = nxt
         self.children[b] = children[i:] + children[:i]  # type: ignore[index]
         self.edges[b] = edges[i:] + edges[:i]  # type: ignore[index]
         self.base[b] = v
+
+    def _walk(self, b: int, i: int) -> Iterator[tuple[int, int, int]]:
+        """The edges of the even alternating path inside blossom b from its child i to its base
+        child: (x, y, j), x in the child reached so far, y in child j, the next one."""
+        children, edges = self.children[b], self.edges[b]
+        k = len(children)  # type: ignore[arg-type]
+        forward = bool(i & 1)  # the matched edge at child i lies forward when i is odd
+        while i != 0:
+            if forward:
+                x, y = edges[i]  # type: ignore[index]
+                nxt = (i + 1) % k
+            else:
+                y, x = edges[i - 1]  # type: ignore[index]
+                nxt = i - 1
+            yield x, y, nxt
+            i = nxt
 
     # -- one stage -------------------------------------------------------------------
 
@@ -370,6 +378,33 @@ class WeightedMatching:
                 self._detach(dead, best2, best3, reach, touched)
             return not live
 
+        def follow(v: int, u: int) -> bool:
+            """A tight edge from outer vertex v to u: grow the forest, shrink a blossom, or
+            augment (True when that ends the stage)."""
+            bu = top[u]
+            lu = label[bu]
+            if lu == 1:
+                base = self._common_base(v, u)
+                if base != -1:
+                    self._add_blossom(base, v, u)
+                    return False
+                ends = (v, u)
+                self._augment(v, u)
+                self._augment(u, v)
+                return done(*ends)
+            if lu == 2:
+                if reach[u] == -1:
+                    reach[u] = v
+                return False
+            if mate[self.base[bu]] != -1:
+                self._assign_t(u, v)
+                return False
+            self._augment(v, u)
+            if bu >= n:
+                self._rotate(bu, u)
+            mate[u] = v
+            return done(v)
+
         while live:
             while queue:
                 v = queue.popleft()
@@ -381,42 +416,22 @@ class WeightedMatching:
                 for u, weight, bu in zip(range(n), row, top):
                     if not weight or bu == bv:
                         continue
-                    lu = label[bu]
                     slack = yv + dual[u] - weight
-                    if lu == 1:
-                        if slack == 0:
-                            base = self._common_base(v, u)
-                            if base == -1:
-                                ends = (v, u)
-                                self._augment(v, u)
-                                self._augment(u, v)
-                                if done(*ends):
-                                    self._end_stage()
-                                    return
-                                break
-                            self._add_blossom(base, v, u)
-                            bv = top[v]
-                        else:
-                            b3 = best3[v]
-                            if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
-                                best3[v] = u
-                            b3 = best3[u]
-                            if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
-                                best3[u] = v
-                    elif slack == 0:
-                        if lu == 0:
-                            if mate[self.base[bu]] == -1:
-                                self._augment(v, u)
-                                if bu >= n:
-                                    self._rotate(bu, u)
-                                mate[u] = v
-                                if done(v):
-                                    self._end_stage()
-                                    return
-                                break
-                            self._assign_t(u, v)
-                        elif reach[u] == -1:
-                            reach[u] = v
+                    if slack == 0:
+                        matched = mate[v]
+                        if follow(v, u):
+                            self._end_stage()
+                            return
+                        if mate[v] != matched or label[top[v]] != 1:
+                            break  # an augmentation changed v's tree: finish its scan later
+                        bv = top[v]
+                    elif label[bu] == 1:
+                        b3 = best3[v]
+                        if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
+                            best3[v] = u
+                        b3 = best3[u]
+                        if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
+                            best3[u] = v
                     else:
                         b2 = best2[u]
                         if b2 == -1:
@@ -439,7 +454,7 @@ class WeightedMatching:
                     u = best3[v]
                     if u != -1:
                         if top[u] == b or label[top[u]] != 1:
-                            best3[v] = u = self._rescan3(v)
+                            best3[v] = u = self._nearest_outer(v)
                         if u != -1:
                             s = (dual[v] + dual[u] - w[v][u]) // 2
                             if s < step:
@@ -448,7 +463,7 @@ class WeightedMatching:
                 if label[top[v]] == 0:
                     u = best2[v]
                     if u == -1 or label[top[u]] != 1:
-                        best2[v] = u = self._rescan2(v)
+                        best2[v] = u = self._nearest_outer(v)
                         if u == -1:
                             continue
                     s = dual[u] + dual[v] - w[u][v]
@@ -486,28 +501,9 @@ class WeightedMatching:
                 self._augment(at, -1)
                 if done(root):
                     break
-            elif kind == 2:
-                u, v = other, at
-                if mate[self.base[top[v]]] == -1:
-                    self._augment(u, v)
-                    if top[v] >= n:
-                        self._rotate(top[v], v)
-                    mate[v] = u
-                    if done(u):
-                        break
-                else:
-                    self._assign_t(v, u)
-            elif kind == 3:
-                v, u = at, other
-                base = self._common_base(v, u)
-                if base == -1:
-                    ends = (v, u)
-                    self._augment(v, u)
-                    self._augment(u, v)
-                    if done(*ends):
-                        break
-                else:
-                    self._add_blossom(base, v, u)
+            elif kind in (2, 3):
+                if follow(other, at) if kind == 2 else follow(at, other):
+                    break
             else:
                 self._expand_t(at, reach)
         self._end_stage()
@@ -529,24 +525,12 @@ class WeightedMatching:
             reach[v] = -1
             best3[v] = -1
             was = best2[v]
-            best2[v] = self._rescan2(v)
+            best2[v] = self._nearest_outer(v)
             if was == -1 and best2[v] != -1:
                 touched.append(v)
         self._tree[:] = [v for v in self._tree if intree[v]]
 
-    def _rescan2(self, v: int) -> int:
-        """v's least-slack edge to an outer vertex (-1: none)."""
-        top, label, dual, row = self.top, self._label, self.dual, self.w[v]
-        bv, yv, best, found = top[v], self.dual[v], None, -1
-        for u in range(self.n):
-            weight = row[u]
-            if weight and top[u] != bv and label[top[u]] == 1:
-                s = yv + dual[u] - weight
-                if best is None or s < best:
-                    best, found = s, u
-        return found
-
-    def _rescan3(self, v: int) -> int:
+    def _nearest_outer(self, v: int) -> int:
         """v's least-slack edge to an outer vertex of another blossom (-1: none)."""
         top, label, dual, row = self.top, self._label, self.dual, self.w[v]
         bv, yv, best, found = top[v], self.dual[v], None, -1
@@ -606,6 +590,18 @@ class WeightedMatching:
             elif a == -1:
                 return -1
 
+    def _up_to(self, x: int, stop: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """The labelled blossoms from x up the tree to ``stop`` (not included), and the edge
+        (parent side, child side) that labelled each."""
+        via, top = self._via, self.top
+        blossoms, edges = [], []
+        while x != stop:
+            blossoms.append(x)
+            p, q = via[x]  # type: ignore[misc]
+            edges.append((p, q))
+            x = top[p]
+        return blossoms, edges
+
     def _add_blossom(self, base: int, v: int, u: int) -> None:
         top, via, label, parent = self.top, self._via, self._label, self.parent
         bb = top[base]
@@ -613,23 +609,10 @@ class WeightedMatching:
         self.base[b] = base
         self.dual[b] = 0
         parent[b] = -1
-        chain: list[int] = []
-        chain_edges: list[tuple[int, int]] = []
-        x = top[v]
-        while x != bb:
-            chain.append(x)
-            p, q = via[x]  # type: ignore[misc]
-            chain_edges.append((p, q))
-            x = top[p]
-        children = [bb] + chain[::-1]
-        edges = chain_edges[::-1]
-        edges.append((v, u))
-        x = top[u]
-        while x != bb:
-            children.append(x)
-            p, q = via[x]  # type: ignore[misc]
-            edges.append((q, p))
-            x = top[p]
+        down, down_edges = self._up_to(top[v], bb)   # the cycle: bb down to v's blossom …
+        up, up_edges = self._up_to(top[u], bb)       # … across (v, u), and up from u's to bb
+        children = [bb] + down[::-1] + up
+        edges = down_edges[::-1] + [(v, u)] + [(q, p) for p, q in up_edges]
         self.children[b] = children
         self.edges[b] = edges
         label[b] = 1
@@ -647,8 +630,7 @@ class WeightedMatching:
     def _expand_t(self, b: int, reach: list[int]) -> None:
         """An inner blossom whose dual reached 0: its children take its place in the tree."""
         top, label, via = self.top, self._label, self._via
-        children, edges = self.children[b], self.edges[b]
-        k = len(children)  # type: ignore[arg-type]
+        children = self.children[b]
         entry_edge = via[b]
         for c in children:  # type: ignore[union-attr]
             self.parent[c] = -1
@@ -660,24 +642,16 @@ class WeightedMatching:
         owner = self._owner
         for c in children:  # type: ignore[union-attr]
             owner[c] = owner[b]
-        j = idx = children.index(entry)  # type: ignore[union-attr]
+        j = children.index(entry)  # type: ignore[union-attr]
         label[entry] = 2
         via[entry] = (p, q)
         self._enter(entry, False)
-        forward = bool(j & 1)
-        while idx != 0:
-            for inner in (False, True):
-                if forward:
-                    x, y = edges[idx]  # type: ignore[index]
-                    nxt = (idx + 1) % k
-                else:
-                    y, x = edges[idx - 1]  # type: ignore[index]
-                    nxt = idx - 1
-                c = children[nxt]  # type: ignore[index]
-                label[c] = 2 if inner else 1
-                via[c] = (x, y)
-                self._enter(c, not inner)
-                idx = nxt
+        for step, (x, y, nxt) in enumerate(self._walk(b, j)):  # outer, inner, outer … inner (the base)
+            c = children[nxt]  # type: ignore[index]
+            inner = bool(step % 2)
+            label[c] = 2 if inner else 1
+            via[c] = (x, y)
+            self._enter(c, not inner)
         for c in children:  # type: ignore[union-attr]
             if label[c]:
                 continue

@@ -27,7 +27,7 @@ is incremental), so each step costs one or two augmenting searches.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
 
@@ -536,18 +536,15 @@ class _Bracket:
                 or (py.absolute and px.absolute) or not same):
             w += 1 << sh["strong"]
         higher_score = px.score > py.score
-        if r.played_rounds >= 1:
-            w += ((py.f1 == DOWN) + (not higher_score and px.f1 == DOWN)) << sh["down1"]
-            w += (not (higher_score and py.f1 == UP)) << sh["up1"]
-            w += (((py.f1 == DOWN) * self.level_unit[py.score]) + ((px.f1 == DOWN) * unit_x)) << sh["down1_scores"]
-            if not (py.f1 == UP and higher_score):
-                w += unit_x << sh["up1_scores"]
-        if r.played_rounds >= 2:
-            w += ((py.f2 == DOWN) + (not higher_score and px.f2 == DOWN)) << sh["down2"]
-            w += (not (higher_score and py.f2 == UP)) << sh["up2"]
-            w += (((py.f2 == DOWN) * self.level_unit[py.score]) + ((px.f2 == DOWN) * unit_x)) << sh["down2_scores"]
-            if not (py.f2 == UP and higher_score):
-                w += unit_x << sh["up2_scores"]
+        for back, fx, fy in ((1, px.f1, py.f1), (2, px.f2, py.f2))[:r.played_rounds]:
+            # C.14-C.21: a repeated downfloat is one the lower player had (he gets none now) or
+            # the higher player had and is spared (equal scores); an upfloat repeats when the
+            # lower player floats up again.
+            w += ((fy == DOWN) + (not higher_score and fx == DOWN)) << sh[f"down{back}"]
+            w += (not (higher_score and fy == UP)) << sh[f"up{back}"]
+            w += (((fy == DOWN) * self.level_unit[py.score]) + ((fx == DOWN) * unit_x)) << sh[f"down{back}_scores"]
+            if not (fy == UP and higher_score):
+                w += unit_x << sh[f"up{back}_scores"]
         return w
 
     def next_exposed(self, floaters: list[int]) -> list[int] | None:
@@ -599,6 +596,20 @@ class _Bracket:
         self.done.add(a)
         self.done.add(b)
         self.m.remove((self.loc[a], self.loc[b]))
+
+    def take_highest(self, p: int, candidates: list[int], weight: Callable[[int], int], field: str) -> None:
+        """Pair p, for good, with the highest-ranked of ``candidates`` (in ranking order) that
+        an optimal pairing allows: each gets a bonus by rank, in the lowest field."""
+        changes = {}
+        for pos, o in enumerate(o for o in reversed(candidates) if o not in self.done):
+            w = weight(o)
+            if w:
+                changes[o] = w + (pos << self.shift[field])
+        self.setw(p, changes)
+        self.solve()
+        o = self.stable[p]
+        assert o in changes and o not in self.done, "a player chosen to be paired lost his opponent"
+        self.finalize(p, o)
 
     # -- the search ----------------------------------------------------------------------
 
@@ -684,21 +695,9 @@ class _Bracket:
                     push_mdp(a, nres + 1)
         # Their opponents: each MDP in turn gets the highest resident it can (the first transposition).
         for a in mdps:
-            if a not in chosen:
-                continue
-            changes, pos = {}, 0
-            for o in reversed(residents):
-                if o in done:
-                    continue
-                w = base(a, o)
-                if w:
-                    changes[o] = w + (bonus.get(a, 0) << sh["low_a"]) + (pos << sh["low_b"])
-                    pos += 1
-            self.setw(a, changes)
-            self.solve()
-            o = mate[a]
-            assert o in in_res and o not in done, "an MDP chosen to be paired lost its opponent"
-            self.finalize(a, o)
+            if a in chosen:
+                self.take_highest(a, residents, lambda o, a=a: base(a, o) + (bonus.get(a, 0) << sh["low_a"])
+                                  if base(a, o) else 0, "low_b")
 
         # The remainder: S1 and S2, the fewest exchanges and the smallest difference of BSNs.
         rem = [o for o in residents if o not in done]
@@ -784,20 +783,8 @@ class _Bracket:
         roles.update(was)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
-            if p in done or not roles[p]:
-                continue
-            changes, pos = {}, 0
-            for o in reversed(rem[i + 1:]):
-                if o in done:
-                    continue
-                if base(p, o):
-                    changes[o] = rem_weight(p, o, pos=pos)
-                pos += 1
-            self.setw(p, changes)
-            self.solve()
-            o = mate[p]
-            assert o in at and o not in done, "an S1 player lost his opponent"
-            self.finalize(p, o)
+            if p not in done and roles[p]:
+                self.take_highest(p, rem[i + 1:], lambda o, p=p: rem_weight(p, o), "low_d")
 
         floaters = [v for v in mdps + residents if v not in done]
         if self.mode == BRACKET:
