@@ -12,7 +12,7 @@ explains how each criterion maps to the search; in short:
   criteria, most important first, in fields that cannot overflow into each
   other: that the whole round can still be completed (C.4) with a legal bye
   (C.2), the pairs made in the bracket (C.5) and their scores (C.6), the pairs
-  and scores of the next bracket (C.7), the unplayed games of the bye
+  and scores of the next bracket (C.7, C.8), the unplayed games of the bye
   (C.9), the colour criteria for topscorers (C.10, C.11) and everyone (C.12,
   C.13), and the repeated floats (C.14-C.21).
 * The order of the Dutch candidates (Article 4: which MDPs, their opponents,
@@ -21,7 +21,11 @@ explains how each criterion maps to the search; in short:
   matching exists with that choice, and the choice is made final.
 
 The matching is kept between these steps (:class:`~keizer.pairing.matching.WeightedMatching`
-is incremental), so each step costs one or two augmenting searches.
+is incremental), so each step costs one or two augmenting searches.  Its graph is
+the bracket (and the next scoregroup when more than one player floats); the
+players below are asked only whether they can take who is left, and the bracket
+is searched with every player still to pair when they cannot — the rules' own
+formulation, which ``whole=True`` uses throughout (the tests compare the two).
 """
 
 from __future__ import annotations
