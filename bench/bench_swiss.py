@@ -153,7 +153,7 @@ def main() -> None:
                 numbers = list(map(int, result.read_text().split()))
                 boards = [numbers[1 + 2 * k: 3 + 2 * k] for k in range(numbers[0])]
                 same = boards == inner["boards"] + ([[inner["bye"], 0]] if inner["bye"] else [])
-                row += (f"  {seconds:>8.3f}s  {bbp_mb:>4}  {seconds / inner['cpu']:>9.0f}x"
+                row += (f"  {seconds:>8.3f}s  {bbp_mb:>4}  {seconds / inner['cpu']:>9.1f}x"
                         f"  {'yes' if same else 'NO'}")
         print(row, flush=True)
     if not args.keep:

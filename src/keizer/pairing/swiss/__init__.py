@@ -38,7 +38,9 @@ from fractions import Fraction
 from typing import Iterable
 
 from keizer.model import Colour
-from keizer.tiebreaks import Code, Tournament
+from keizer.tiebreaks import Code, RoundResult, Tournament
+
+_ABSENT = RoundResult(Code.ZPB)
 
 
 class SwissError(ValueError):
@@ -148,10 +150,8 @@ def _took_part(res) -> bool:
     return res.opponent is not None or res.code in (Code.PAB, Code.FORFEIT_WIN)
 
 
-def _result(player, r: int):
-    from keizer.tiebreaks import RoundResult
-
-    return player.results[r] if r < len(player.results) else RoundResult(Code.ZPB)
+def _result(player, r: int) -> RoundResult:
+    return player.results[r] if r < len(player.results) else _ABSENT
 
 
 def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None, upto: int | None = None,
