@@ -1,63 +1,163 @@
-"""Time Swiss (FIDE Dutch) pairings: a club rapid tournament and ten times its size.
+"""Benchmark: one middle round of a FIDE Dutch Swiss, keizer beside bbpPairings.
 
-Usage (from the repository root)::
+    python bench/bench_swiss.py [--sizes 100 300 1000 3000] [--rounds 9] [--bbp-timeout S]
+    KEIZER_BBP=/path/to/bbpPairings.exe python bench/bench_swiss.py
 
-    PYTHONPATH=src python bench/bench_swiss.py [--runs N]
+For each size a tournament is played with keizer's engine up to the middle
+round (results drawn from ratings by a fixed seed: 30 % draws, 2 % forfeits, a
+few half-point byes and absences) and written as a TRF file with the planned
+rounds (142) and the initial colour (152).  Then the middle round is paired:
 
-Plays a random tournament round by round with the engine (fixed seed: results
-30 % draws) and prints the time to pair round 1, the middle round and the last
-round, for 30 players × 7 rounds (a club's rapid tournament: median of N runs),
-100 × 7 and 300 players × 9 rounds (a large open: one run each, as the tournament
-is played; the 300-player run takes about half an hour).
+* ``keizer``: the engine in this process (``pair_swiss`` on the parsed file),
+  CPU seconds, and the peak memory of the process pairing it;
+* ``keizer trf pair``: the command as a user runs it (start-up included), wall
+  seconds and peak memory (maximum resident set of the child process);
+* ``bbp``: when ``KEIZER_BBP`` names a local bbpPairings binary, ``bbp --dutch
+  FILE -p OUT`` on the same file, wall seconds and peak memory, and whether its
+  pairing (boards in order, the bye) equals keizer's.  Without it the column is
+  skipped with a note.  bbpPairings is not part of keizer: build it yourself from
+  its public source.
+
+The files are kept in a temporary folder (``--keep DIR`` to keep them).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
 import time
+from pathlib import Path
 
+from keizer.formats.trf import dump, read
 from keizer.model import Colour
-from keizer.pairing.swiss import pair_swiss
+from keizer.pairing.swiss import initial_colour_of, pair_swiss
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
-from timing import median_ms  # noqa: E402  (bench/ is the script's folder)
 
 
-def history(players: int, rounds: int, seed: int = 2026) -> tuple[list[Tournament], list[float]]:
-    """The tournament before each round, paired by the engine with random results,
-    and the milliseconds each pairing took."""
+def play(players: int, rounds: int, upto: int, seed: int = 2026) -> Tournament:
+    """The tournament before round ``upto + 1``, each round paired by keizer."""
     rnd = random.Random(seed)
+    ratings = sorted((rnd.randint(1000, 2700) for _ in range(players)), reverse=True)
     results: dict[int, list[RoundResult]] = {k: [] for k in range(1, players + 1)}
-    before, times = [], []
-    for r in range(rounds):
-        t = Tournament(tuple(Player(k, results=tuple(v)) for k, v in results.items()), rounds=r)
-        before.append(t)
-        start = time.perf_counter()
-        got = pair_swiss(t, rounds, upto=r)
-        times.append((time.perf_counter() - start) * 1000)
+
+    def tournament() -> Tournament:
+        return Tournament(tuple(Player(k, f"Player {k}", ratings[k - 1], tuple(v)) for k, v in results.items()),
+                          rounds, info=("152 W",))
+
+    for r in range(upto):
+        present = [k for k in results if rnd.random() > 0.03]
+        got = pair_swiss(tournament(), rounds, present, r)
         for white, black in got.pairs:
+            if rnd.random() < 0.02:
+                results[white].append(RoundResult(Code.FORFEIT_WIN, black))
+                results[black].append(RoundResult(Code.FORFEIT_LOSS, white))
+                continue
+            expected = 1 / (1 + 10 ** ((ratings[black - 1] - ratings[white - 1]) / 400))
             x = rnd.random()
-            mine, theirs = (Code.DRAW, Code.DRAW) if x < 0.3 else (Code.WIN, Code.LOSS) if x < 0.65 \
-                else (Code.LOSS, Code.WIN)
+            mine, theirs = ((Code.DRAW, Code.DRAW) if x < 0.3 else (Code.WIN, Code.LOSS)
+                            if x < 0.3 + 0.7 * expected else (Code.LOSS, Code.WIN))
             results[white].append(RoundResult(mine, black, Colour.WHITE))
             results[black].append(RoundResult(theirs, white, Colour.BLACK))
         if got.bye:
             results[got.bye].append(RoundResult(Code.PAB))
-    return before, times
+        for k, v in results.items():
+            if len(v) < r + 1:
+                v.append(RoundResult(Code.HPB if rnd.random() < 0.5 else Code.ZPB))
+    return tournament()
+
+
+def child(command: list[str], timeout: float | None) -> tuple[float | None, int, str]:
+    """Wall seconds (None: timed out), peak memory in MB and stdout of a child process."""
+    gnu_time = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
+    report = tempfile.NamedTemporaryFile(suffix=".rss", delete=False).name
+    if gnu_time:  # the child's own peak (the kernel's figure for a child counts the fork before exec)
+        command = [gnu_time, "-f", "%M", "-o", report] + command
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    timer = threading.Timer(timeout, proc.kill) if timeout else None
+    if timer:
+        timer.start()
+    out = proc.stdout.read()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if timer:
+        timer.cancel()
+        if proc.returncode < 0:
+            return None, 0, ""
+    peak = usage.ru_maxrss
+    if gnu_time:
+        try:
+            peak = int(Path(report).read_text().split()[-1])
+        except (OSError, ValueError, IndexError):
+            pass
+    os.unlink(report)
+    return elapsed, peak // 1024, out
+
+
+def engine_run(file: str) -> None:
+    """Pair FILE's next round in this process; print CPU seconds and the pairing (for --inner)."""
+    t = read(file)
+    upto = max(r + 1 for p in t.players for r, res in enumerate(p.results) if res.opponent is not None)
+    start = time.process_time()
+    got = pair_swiss(t, t.rounds, None, upto, initial_colour_of(t))
+    elapsed = time.process_time() - start
+    print(json.dumps({"cpu": elapsed, "boards": [list(p) for p in got.pairs], "bye": got.bye}))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1000, 3000])
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--bbp-timeout", type=float, default=7200, help="seconds before bbp is given up")
+    parser.add_argument("--keep", help="folder to keep the TRF files in")
+    parser.add_argument("--inner", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    before, _ = history(30, 7)
-    for r in (0, 3, 6):
-        ms = median_ms(lambda: pair_swiss(before[r], 7, upto=r), args.runs)
-        print(f"  30 players, pair round {r + 1} of 7: {ms:9.1f} ms (median of {args.runs})", flush=True)
-    for players, rounds in ((100, 7), (300, 9)):
-        _, times = history(players, rounds)
-        for r in (0, rounds // 2, rounds - 1):
-            print(f"{players:4d} players, pair round {r + 1} of {rounds}: {times[r]:9.1f} ms (one run)", flush=True)
+    if args.inner:
+        engine_run(args.inner)
+        return
+    bbp = os.environ.get("KEIZER_BBP")
+    if not bbp:
+        print("note: KEIZER_BBP is not set (the path to a local bbpPairings binary): bbp is skipped")
+    folder = Path(args.keep or tempfile.mkdtemp(prefix="bench-swiss-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    middle = args.rounds // 2
+    keizer = [str(Path(sys.executable).with_name("keizer"))]
+    header = f"{'players':>7}  {'keizer':>9}  {'MB':>4}  {'trf pair':>9}  {'MB':>4}"
+    header += f"  {'bbp':>9}  {'MB':>4}  {'bbp/keizer':>10}  same" if bbp else ""
+    print(f"pairing round {middle + 1} of {args.rounds}")
+    print(header)
+    for size in args.sizes:
+        t = play(size, args.rounds, middle)
+        file = folder / f"swiss-{size}-round{middle + 1}.trf"
+        file.write_text(dump(t), encoding="utf-8")
+        _, mb, out = child([sys.executable, __file__, "--inner", str(file)], None)
+        inner = json.loads(out)
+        inner["mb"] = mb
+        wall, cli_mb, _ = child(keizer + ["trf", "pair", str(file), "--format", "json"], None)
+        row = f"{size:>7}  {inner['cpu']:>8.3f}s  {inner['mb']:>4}  {wall:>8.3f}s  {cli_mb:>4}"
+        if bbp:
+            result = folder / f"swiss-{size}-round{middle + 1}.bbp.txt"
+            seconds, bbp_mb, _ = child([bbp, "--dutch", str(file), "-p", str(result)], args.bbp_timeout)
+            if seconds is None:
+                row += f"  {'>' + format(args.bbp_timeout, '.0f') + 's':>9}  {'':>4}  {'':>10}  ?"
+            else:
+                numbers = list(map(int, result.read_text().split()))
+                boards = [numbers[1 + 2 * k: 3 + 2 * k] for k in range(numbers[0])]
+                same = boards == inner["boards"] + ([[inner["bye"], 0]] if inner["bye"] else [])
+                row += (f"  {seconds:>8.3f}s  {bbp_mb:>4}  {seconds / inner['cpu']:>9.1f}x"
+                        f"  {'yes' if same else 'NO'}")
+        print(row, flush=True)
+    if not args.keep:
+        print(f"(files in {folder})")
 
 
 if __name__ == "__main__":

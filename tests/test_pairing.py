@@ -18,15 +18,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from keizer.model import Game, Result
+from keizer.pairing.matching import augment as _augment, maximum_matching as _maximum_matching
 from keizer.pairing.keizer import (
     Board,
     Pairing,
     PairingError,
     PairingRequest,
-    _augment,
     _least_bent,
     _make_top_down,
-    _maximum_matching,
     pair_round,
 )
 from keizer.settings import Settings

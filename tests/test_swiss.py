@@ -55,6 +55,94 @@ def test_every_round_of_a_bbp_tournament_is_paired_the_same(path):
         assert (set(got.pairs), got.bye) == (pairs, bye), f"round {r + 1}"
 
 
+STORED = sorted(DATA.glob("generated/*.trf")) + sorted(DATA.glob("driven/*.trf"))
+
+
+@pytest.mark.parametrize("path", STORED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_the_checker_finds_every_round_of_a_stored_bbp_tournament_as_played(path):
+    """bbpPairings paired these tournaments (its generator, or round by round with late
+    entries, withdrawals and byes asked ahead): keizer re-pairs every round the same."""
+    from keizer.pairing.swiss.check import check
+
+    t = load(path)
+    rounds = max(t.rounds, max(len(p.results) for p in t.players))
+    results = check(t, rounds, initial_colour_of(t))
+    assert results and [c.round for c in results if c.differs] == []
+
+
+NEXT = sorted(DATA.glob("next/*.trf"))
+
+
+@pytest.mark.parametrize("path", NEXT, ids=lambda p: p.stem)
+def test_trf_pair_reads_the_round_to_pair_as_bbp_does(path, tmp_path, capsys):
+    """Files as bbpPairings -p was given them (the round to pair may hold 0000 - H/F/Z for
+    players not to pair; late entrants and other players have no column): the same
+    boards, in the same order, and the same bye."""
+    numbers = list(map(int, path.with_suffix(".txt").read_text().split()))
+    expected = [numbers[1 + 2 * k: 3 + 2 * k] for k in range(numbers[0])]
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "pair", str(path), "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["pairs"] + ([[got["bye"], 0]] if got["bye"] else []) == expected
+
+
+def test_a_next_round_listing_only_requested_byes_pairs_everyone_else(tmp_path, capsys):
+    """Round 6 holds entries for two players only (a half-point bye, an absence): everyone
+    else is paired, as in bbpPairings and JaVaFo (keizer used to refuse such a file)."""
+    lines = (DATA / "bbp-12_5_2.trf").read_bytes().decode("latin-1").replace("\r", "\n").splitlines()
+    marked = {"1": "0000 - H", "7": "0000 - Z"}
+    out_lines = []
+    for line in lines:
+        if line.startswith("001") and line[4:8].strip() in marked:
+            line = line.ljust(91 + 10 * 5) + marked[line[4:8].strip()]
+        out_lines.append(line)
+    file = tmp_path / "next.trf"
+    file.write_text("\n".join(out_lines + ["XXR 7"]) + "\n", encoding="latin-1")
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "pair", str(file), "--format", "json")
+    assert code == 0, err
+    got = json.loads(out)
+    paired = {n for pair in got["pairs"] for n in pair} | ({got["bye"]} if got["bye"] else set())
+    assert got["round"] == 6 and paired == set(range(1, 13)) - {1, 7}
+
+
+def test_trf_check_reports_a_changed_round_and_the_rule_that_decided(tmp_path, capsys):
+    """Round 7 of a bbp tournament re-arranged (15-12, 19-20, 21-13 instead of bbp's 19-12,
+    20-13, 21-15): the boards, and C.16 — 19 had a downfloat two rounds before and would get
+    another one."""
+    text = (DATA / "bbp-21_7_38.trf").read_bytes().decode("latin-1").replace("\r\n", "\n").replace("\r", "\n")
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "check", str(DATA / "bbp-21_7_38.trf"))
+    assert code == 0 and "7 rounds re-paired, every one as played" in out, err
+    lines = text.split("\n")
+    for player, opponent, colour in ((15, 12, "w"), (12, 15, "b"), (19, 20, "w"), (20, 19, "b"),
+                                     (21, 13, "w"), (13, 21, "b")):
+        k = next(i for i, line in enumerate(lines) if line.startswith("001") and int(line[4:8]) == player)
+        line = lines[k].ljust(161)
+        lines[k] = (line[:151] + f"{opponent:4d} {colour} =  " + line[161:]).rstrip()
+    file = tmp_path / "changed.trf"
+    file.write_text("\n".join(lines), encoding="latin-1")
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "check", str(file))
+    assert code == 1
+    assert "7 rounds re-paired, 1 differ" in out
+    assert "round 7: C.16 (players spared the downfloat they had two rounds before)" in out
+    assert "keizer's pairing has more (keizer 2, played 1)" in out
+    assert "played board   7: 15 - 12" in out and "keizer board   7: 19 - 12" in out
+    code, out, err = run(capsys, tmp_path / "none.db", "trf", "check", str(file), "--format", "json")
+    report = json.loads(out)
+    assert code == 1 and report["differences"] == 1
+    assert [c["round"] for c in report["checked"] if c["differs"]] == [7]
+
+
+def test_trf_check_names_a_rematch():
+    from keizer.pairing.swiss.check import check
+
+    # Round 2 repeats round 1's game 1-2: C.1.
+    results = {1: [win(2, W), win(2, B)], 2: [loss(1, B), loss(1, W)], 3: [win(4, W), win(4, B)],
+               4: [loss(3, B), loss(3, W)]}
+    found = check(players(4, results), rounds=3)
+    assert [c.differs for c in found] == [True, True]
+    assert found[1].reason == "C.1: 1 and 2 met before" or found[1].reason == "C.1: 2 and 1 met before"
+
+
 def test_board_order_and_colours_of_a_next_round_match_bbp(tmp_path, capsys):
     """The round bbpPairings pairs after the file, compared board by board through `keizer trf pair`."""
     expected = (DATA / "bbp-40_9_4.round10.txt").read_text().split()
@@ -251,6 +339,50 @@ def test_every_round_obeys_the_absolute_criteria(n, rounds, seed):
                 assert not (pw.absolute and pw.colour is B) and not (pb.absolute and pb.colour is W)
         boards = [max(data[w].score, data[b].score) for w, b in got.pairs]
         assert boards == sorted(boards, reverse=True)                # top boards first
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 20), st.integers(3, 9), st.integers(0, 10_000))
+def test_the_bracket_graphs_pair_as_the_whole_round_graph_does(n, rounds, seed):
+    """The engine searches each bracket with its own players (and the next scoregroup when
+    needed), asking the players below only whether they can take who is left; the rules'
+    own formulation weighs every player still to pair in every decision.  Same pairings."""
+    from keizer.pairing.swiss import round_inputs
+    from keizer.pairing.swiss.dutch import NoPairing, pair
+
+    try:
+        played = play_out(n, rounds, seed)
+    except SwissError:
+        return
+    for r, (t, got, present) in enumerate(played):
+        inputs = round_inputs(t, rounds, present, r)
+        try:
+            whole = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True, whole=True)
+        except NoPairing:
+            pytest.fail(f"round {r + 1}: the whole graph finds no pairing")
+        assert (set(whole.pairs), whole.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(DATA.glob("driven/*.trf"))), st.randoms(use_true_random=False))
+def test_the_pairing_does_not_depend_on_the_order_of_the_lines(path, rnd):
+    """The 001 lines of a file in any order (and the tournament's players in any order):
+    the same pairing of the next round."""
+    from keizer.pairing.swiss.check import played_round
+
+    text = path.read_text(encoding="latin-1")
+    lines = text.splitlines()
+    players_ = [line for line in lines if line.startswith("001")]
+    rnd.shuffle(players_)
+    shuffled = [line for line in lines if not line.startswith("001")] + players_
+    t, u = trf.parse(text), trf.parse("\n".join(shuffled))
+    rounds = max(len(p.results) for p in t.players)
+    r = rnd.randrange(rounds)
+    present = played_round(t, r)[0]
+    expected = pair_swiss(t, t.rounds, present, r, initial_colour_of(t))
+    assert pair_swiss(u, u.rounds, present, r, initial_colour_of(u)) == expected
+    mixed = Tournament(tuple(rnd.sample(t.players, len(t.players))), t.rounds, info=t.info)
+    assert pair_swiss(mixed, t.rounds, present, r, initial_colour_of(t)) == expected
 
 
 # -- the Swiss tournament in the database ------------------------------------------

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from keizer.operations.seasons import refuse_closed
 from keizer.output import FORMATS
-from keizer.store import Store
+
+if TYPE_CHECKING:  # the store is imported when a command opens it: 'keizer trf …' never does
+    from keizer.store import Store
 
 
 class Context:
@@ -28,6 +29,8 @@ class Context:
         self.writing = False  # inside writing(): the competition a command fetches is the one it writes
 
     def store(self, create: bool = False, replace_empty: bool = False) -> Store:
+        from keizer.store import Store
+
         if self._store is None:
             existed = self.db.exists() and self.db.stat().st_size > 0
             self._store = Store.open(self.db, create=create, defer_upgrade=True, replace_empty=replace_empty)
@@ -37,6 +40,8 @@ class Context:
     def comp(self, store: Store) -> dict[str, Any]:
         row = store.competition(self.competition_ref)
         if self.writing:  # every command writes its competition through here: a closed one is refused
+            from keizer.operations.seasons import refuse_closed
+
             refuse_closed(row)
             store.subject = row["name"]  # the log says which competition the change is about
         return row

@@ -22,33 +22,45 @@ from pathlib import Path
 
 import click
 
-from keizer.cli import competitions, events, io, members, rounds, standings
 from keizer.cli.base import Context, format_option, pass_ctx
 from keizer.cli.params import COUNT
 from keizer.formats.season_json import FormatError
 from keizer.output import render
 from keizer.settings import SettingsError
-from keizer.store import StoreError, explain
 
 _OPENED: list[Context] = []  # for cleaning up after a failed command
 
+#: Every command of the topic modules, imported only when used: 'keizer trf pair' loads
+#: neither the store nor the operations (tests/test_startup.py keeps this list true).
+TOPICS = {
+    "keizer.cli.members": ("member",),
+    "keizer.cli.competitions": ("competition", "timecontrol", "presets", "player", "forbid"),
+    "keizer.cli.rounds": ("attend", "attendance", "pair", "unpair", "swap", "late", "noshow", "pairings", "result"),
+    "keizer.cli.standings": ("standings", "history"),
+    "keizer.cli.events": ("swiss", "roundrobin", "knockout"),
+    "keizer.cli.io": ("club", "publish", "import", "export"),
+}
+
 
 class _Commands(click.Group):
-    """The command groups that live in modules of their own are imported only when
-    used, so that the everyday commands start quickly."""
+    """The commands live in modules of their own, imported only when used, so that
+    every command starts quickly."""
 
     lazy = {"trf": "keizer.cli.trf:trf", "team": "keizer.cli.teams:team", "season": "keizer.cli.seasons:season",
             "ratings": "keizer.cli.ratings:ratings", "serve": "keizer.cli.serve:serve",
             "user": "keizer.cli.serve:user", "member-link": "keizer.cli.links:member_link",
             "notices": "keizer.cli.links:notices"}
+    topic = {name: module for module, names in TOPICS.items() for name in names}
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *self.lazy])
+        return sorted([*super().list_commands(ctx), *self.lazy, *self.topic])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.lazy:
             module, attr = self.lazy[name].split(":")
             return getattr(importlib.import_module(module), attr)
+        if name in self.topic:
+            return next(c for c in importlib.import_module(self.topic[name]).COMMANDS if c.name == name)
         return super().get_command(ctx, name)
 
 
@@ -62,11 +74,6 @@ def cli(ctx: click.Context, db: str, competition: str | None) -> None:
     """Run a chess club's Keizer competition: attendance, pairings, results, standings."""
     ctx.obj = Context(db, competition)
     _OPENED.append(ctx.obj)
-
-
-for _module in (members, competitions, rounds, standings, events, io):
-    for _command in _module.COMMANDS:
-        cli.add_command(_command)
 
 
 # -- database -----------------------------------------------------------------
@@ -94,6 +101,8 @@ def undo(ctx: Context, yes: bool) -> None:
     reverting it: on a shared file it may be someone else's work.  A script (input not
     a terminal) is not asked.
     """
+    from keizer.store import StoreError
+
     store = ctx.store()
     last = store.last_change()
     if last is None:
@@ -161,15 +170,27 @@ def main(argv: list[str] | None = None) -> None:
         # The reader went away (e.g. `keizer standings | head`): stop quietly.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
-    except (StoreError, FormatError, SettingsError) as e:
+    except (FormatError, SettingsError) as e:
         _fail(f"error: {e}")
     except sqlite3.Error as e:
+        from keizer.store import explain
+
         where = _OPENED[-1].db if _OPENED else Path("club.db")
         _fail(f"error: {explain(e, where) or f'database problem: {e}'}")
     except UnicodeEncodeError:  # a lone surrogate: bytes of an argument that are not UTF-8
         _fail("error: an argument is not valid text (bytes that are not UTF-8); check the terminal's encoding")
     except OSError as e:
         _fail(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
+    except Exception as e:
+        if not _is_store_error(e):
+            raise
+        _fail(f"error: {e}")
+
+
+def _is_store_error(e: Exception) -> bool:
+    """A refusal of the store (only a command that opened it can raise one)."""
+    store = sys.modules.get("keizer.store")
+    return store is not None and isinstance(e, store.StoreError)
 
 
 def _fail(message: str) -> None:

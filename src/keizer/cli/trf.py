@@ -1,4 +1,4 @@
-"""``keizer trf …``: tie-break standings of a FIDE TRF file, its next Dutch round, random TRF tournaments.
+"""``keizer trf …``: tie-break standings, Dutch pairing, the pairings checker and random tournaments for FIDE TRF files.
 
 Register with ``cli.add_command(trf)``.  User errors raise :class:`TrfUsageError`
 (a :class:`FormatError`), which ``keizer.cli.main`` prints as one line.
@@ -34,7 +34,7 @@ class TrfUsageError(FormatError):
 
 @click.group("trf")
 def trf() -> None:
-    """FIDE Tournament Report Files (TRF16, TRF26): standings with tie-breaks, Dutch pairings, random tournaments."""
+    """FIDE Tournament Report Files (TRF16, TRF26): standings with tie-breaks, Dutch pairings, checking, random tournaments."""
 
 
 @trf.command("standings")
@@ -91,35 +91,30 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
 def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     """Pair a round of FILE by the FIDE Dutch system (2026 rules).
 
-    Players whose entry for that round is already a bye (H, F, Z, U) are not paired,
-    as in other pairing programs; the round's existing games are ignored.
+    As bbpPairings and JaVaFo read a file: in the round to be paired a player whose
+    entry is already there (0000 - H, F, U, Z or -) is not paired, and every other
+    player is, whether or not his line reaches that round.  Games the file already
+    holds for that round are ignored.
     """
+    from keizer.formats.trf import entered, parse, text_of
     from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss
-    from keizer.tiebreaks import Code
 
-    t = read(file)
+    text = text_of(file)
+    t = parse(text)
     if t.is_team:
         raise TrfUsageError("team files cannot be paired here; a team Swiss is paired in the database "
                             "('keizer competition create NAME --system team --schedule swiss')")
-    # Files may announce more rounds than they hold (142/XXR): pair after the last round with games.
-    entries = [[p.results[r] if r < len(p.results) else None for p in t.players]
-               for r in range(max((len(p.results) for p in t.players), default=0))]
-    played = max((r + 1 for r, row in enumerate(entries) if any(e and e.opponent for e in row)), default=0)
+    played = _paired_rounds(t)
     number_ = round_no if round_no is not None else played + 1
     if not 1 <= number_ <= played + 1:
         raise TrfUsageError(f"round {number_} cannot be paired: the file has {played} rounds")
-    # The Dutch rules pair the last round differently (top scorers): the planned number must be known.
-    planned = rounds or t.rounds
-    if number_ > planned:
-        raise TrfUsageError(f"{file} plans {planned} rounds (record 142 or XXR, else the rounds it holds); "
-                            f"to pair round {number_} give the planned number with --rounds N")
-    row = entries[number_ - 1] if number_ <= len(entries) else []
-    started = any(e and e.code is not Code.ZPB for e in row)  # byes entered before pairing (H, F, Z)
-    absent = {p.start_no for p, e in zip(t.players, row)
-              if started and e is not None and e.opponent is None and e.code is not Code.PAB}
-    present = [p.start_no for p in t.players if p.start_no not in absent]
+    planned = _planned(file, t, rounds, number_)
+    marks = entered(text)
+    r = number_ - 1
+    present = [p.start_no for p in t.players
+               if r not in marks.get(p.start_no, ()) or _took_part(p, r)]
     try:
-        found = pair_swiss(t, planned, present, number_ - 1, initial_colour_of(t))
+        found = pair_swiss(t, planned, present, r, initial_colour_of(t))
     except SwissError as e:
         raise TrfUsageError(f"{file}: {e}") from None
     names = {p.start_no: p.name for p in t.players}
@@ -220,6 +215,93 @@ def _decimal_text(value: Fraction) -> str:
         places += 1
     digits = str(int(value * 10**places)).rjust(places + 1, "0")
     return f"{digits[:-places]}.{digits[-places:]}" if places else digits
+
+@trf.command("check")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="Output format.")
+def check(file: str, rounds: int | None, fmt: str) -> None:
+    """Re-pair every round of FILE by the FIDE Dutch system and report each difference.
+
+    The free pairings checker: each round is paired from what was known before it
+    (the history, who took part) and compared with the pairing played — pairs,
+    colours and the bye.  For a difference it names the boards and the rule that
+    decided: an absolute criterion the played pairing breaks, the first quality
+    criterion (C.5–C.21) on which the two differ, or the order of the candidates
+    (Article 4) or colours (Article 5).  Exit status 1 when any round differs.
+    """
+    from keizer.pairing.swiss import initial_colour_of
+    from keizer.pairing.swiss.check import check as check_rounds
+
+    t = read(file)
+    if t.is_team:
+        raise TrfUsageError("team files cannot be checked here: the Dutch checker pairs individual tournaments")
+    played = _paired_rounds(t)
+    if not played:
+        raise TrfUsageError(f"{file} holds no paired round to check")
+    planned = _planned(file, t, rounds, played)
+    results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1))
+    bad = [c for c in results if c.differs]
+    if fmt == "json":
+        click.echo(json.dumps({"file": file, "rounds": len(results), "differences": len(bad),
+                               "checked": [_check_json(c) for c in results]}))
+    else:
+        click.echo(f"{file}: {len(results)} rounds re-paired, "
+                   + (f"{len(bad)} differ" if bad else "every one as played"))
+        for c in bad:
+            click.echo(_check_text(c))
+    if bad:
+        raise click.exceptions.Exit(1)
+
+
+def _paired_rounds(t: Tournament) -> int:
+    """The last round in which anyone was paired (files may announce more, or hold byes ahead)."""
+    from keizer.pairing.swiss.check import played_round
+
+    rounds = max((len(p.results) for p in t.players), default=0)
+    return max((r + 1 for r in range(rounds) if played_round(t, r)[0]), default=0)
+
+
+def _planned(file: str, t: Tournament, rounds: int | None, needed: int) -> int:
+    """The planned number of rounds (the Dutch rules treat the last round's topscorers apart)."""
+    planned = rounds or t.rounds
+    if needed > planned:
+        raise TrfUsageError(f"{file} plans {planned} rounds (record 142 or XXR, else the rounds it holds); "
+                            f"to pair round {needed} give the planned number with --rounds N")
+    return planned
+
+
+def _took_part(p, r: int) -> bool:
+    """Paired in round r (0-based): a game or forfeit, or the pairing-allocated bye."""
+    from keizer.tiebreaks import Code
+
+    res = p.results[r] if r < len(p.results) else None
+    return res is not None and (res.opponent is not None or res.code in (Code.PAB, Code.FORFEIT_WIN))
+
+
+def _board(b) -> str:
+    return f"{b.white} - {b.black}" if b.coloured else f"{b.white} / {b.black} (no colours)"
+
+
+def _check_text(c) -> str:
+    lines = [f"round {c.round}: " + (f"the engine found no pairing: {c.error}" if c.error else c.reason or "")]
+    if not c.error:
+        mine, theirs = c.only_engine(), c.only_played()
+        for k in range(max(len(mine), len(theirs))):
+            left = f"played board {theirs[k][0]:>3}: {_board(theirs[k][1])}" if k < len(theirs) else ""
+            right = f"keizer board {mine[k][0]:>3}: {_board(mine[k][1])}" if k < len(mine) else ""
+            lines.append(f"  {left:<36}{right}".rstrip())
+        if c.played_bye != c.engine_bye:
+            lines.append(f"  bye: played {c.played_bye or 'none'}, keizer {c.engine_bye or 'none'}")
+    return "\n".join(lines)
+
+
+def _check_json(c) -> dict[str, Any]:
+    board = lambda b: [b.white, b.black]  # noqa: E731
+    return {"round": c.round, "differs": c.differs, "reason": c.reason, "error": c.error,
+            "played": [board(b) for b in c.played], "played_bye": c.played_bye,
+            "keizer": [board(b) for b in c.engine], "keizer_bye": c.engine_bye}
 
 
 def _json_row(s: Standing, names: list[str]) -> dict[str, Any]:

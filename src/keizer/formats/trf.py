@@ -54,12 +54,39 @@ class TrfError(FormatError):
 
 def read(path: str | Path) -> Tournament:
     """Parse a file: UTF-8 (with or without BOM), else Latin-1 as older programs write."""
+    return parse(text_of(path))
+
+
+def text_of(path: str | Path) -> str:
+    """A file's text: UTF-8 (with or without BOM), else Latin-1 as older programs write."""
     data = Path(path).read_bytes()
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse(text)
+        return data.decode("latin-1")
+
+
+def entered(text: str) -> dict[int, frozenset[int]]:
+    """For each start rank, the rounds (0-based) whose ten columns on the player's line are
+    not blank.  The model reads a blank round and ``0000 - Z`` alike (a zero-point bye);
+    pairing programs do not: in the round to be paired a player with any entry
+    (``0000 - H``, ``F``, ``U``, ``Z`` or ``-``) has it already, and every other player is
+    paired.
+
+    >>> line = '001    1      Anna'.ljust(91) + '    2 w 1  ' + ' ' * 10 + '0000 - H'
+    >>> entered(line)   # round 1 played, round 2 blank, round 3 a half-point bye asked for
+    {1: frozenset({0, 2})}
+    """
+    out: dict[int, frozenset[int]] = {}
+    for raw in text.lstrip("\ufeff").splitlines():
+        if raw[:3] != "001":
+            continue
+        number = raw[4:8].strip()
+        if not number.isdigit():
+            continue
+        out[int(number)] = frozenset(r for r in range((len(raw) - 91 + 9) // 10)
+                                     if raw[91 + 10 * r:99 + 10 * r].strip())
+    return out
 
 
 def parse(text: str) -> Tournament:

@@ -38,11 +38,11 @@ one does not.
 How (exact in both cases):
 
 * clean case — a maximum-cardinality matching of the graph of allowed pairs
-  (Edmonds' blossom search, here) is made lexicographically first by fixing
+  (Edmonds' blossom search, :mod:`keizer.pairing.matching`) is made lexicographically first by fixing
   partners top-down: a candidate nearer than the current partner is accepted
   only if an augmenting path re-pairs the two players it leaves alone, an
   incremental feasibility check that leaves the matching perfect;
-* otherwise — networkx's weighted blossom on all pairs with the tiered integer
+* otherwise — the exact maximum-weight matching of :mod:`keizer.pairing.matching` on all pairs with the tiered integer
   costs (``docs/pairing.md``): each rule tier weighs more than all
   lower tiers together can, and below them the pair (a, b), a < b, costs
   m^(m−1−a)·(b−a−1), whose minimum is the top-down closest matching.  These are
@@ -58,12 +58,12 @@ How (exact in both cases):
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from keizer.model import Colour, Game
+from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
 from keizer.settings import Settings
 
 #: The rules a pairing can bend, most important first.
@@ -431,11 +431,11 @@ def _choose_bye(req: PairingRequest, pool: Sequence[str], rules: _Rules) -> tupl
     # some maximum matching leaves it exposed: the even vertices of Edmonds'
     # search from the one exposed vertex (Gallai–Edmonds).
     ok = rules.allowed(pool)
-    mate = _maximum_matching(len(pool), ok)
+    mate = maximum_matching(len(pool), ok)
     exposed = [v for v, partner in enumerate(mate) if partner == -1]
     spare: set[str] = set()
     if len(exposed) == 1:
-        _, even = _augment(exposed[0], mate, range(len(pool)), ok)
+        _, even = augment(exposed[0], mate, range(len(pool)), ok)
         spare = {pool[v] for v, e in enumerate(even) if e}
     for k, p in enumerate(order):
         if p in spare:  # never order[0]: that was ruled out above
@@ -456,124 +456,8 @@ def _listing(items: list[str], most: int = 3) -> str:
 # Vertices are indices into the pool (ranking order); mate[v] is v's partner or -1.
 
 
-def _augment(root: int, mate: list[int], alive: Iterable[int], ok: _Ok) -> tuple[bool, list[bool]]:
-    """Edmonds' search for an augmenting path from the exposed vertex `root`,
-    using only the vertices in `alive` (which must include `root`).
-
-    Found: the path is flipped in `mate` (one more pair) and True returned.
-    Not found: `mate` is unchanged; the marks returned are the vertices reachable
-    from `root` by an even alternating path.
-    """
-    alive = list(alive)
-    free = [u for u in alive if mate[u] == -1 and u != root]
-    n = len(mate)
-    parent = [-1] * n  # the tree edge into an odd vertex (or across a blossom)
-    base = list(range(n))  # base of the blossom containing each vertex
-    members: dict[int, list[int]] = {}  # blossom base → its vertices (absent: just itself)
-    even = [False] * n
-    even[root] = True
-    queue = deque([root])
-
-    def reaches_free(w: int) -> bool:
-        """Augment at once if the new even vertex w is next to an exposed one:
-        in the dense graphs of club pairings that happens long before the
-        whole tree is grown."""
-        for u in free:
-            if ok(w, u):
-                parent[u] = w
-                _flip(u, mate, parent)
-                return True
-        return False
-
-    if reaches_free(root):
-        return True, even
-    while queue:
-        v = queue.popleft()
-        for u in alive:
-            if u == v or base[u] == base[v] or mate[v] == u or not ok(v, u):
-                continue
-            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
-                # Both ends even: an odd cycle.  Shrink it into one blossom.
-                top = _blossom_base(v, u, mate, parent, base)
-                inside: set[int] = set()
-                _mark_blossom(v, u, top, mate, parent, base, inside)
-                _mark_blossom(u, v, top, mate, parent, base, inside)
-                group = members.setdefault(top, [top])
-                for old in inside:
-                    for w in members.pop(old, [old]):
-                        base[w] = top
-                        group.append(w)
-                        if not even[w]:
-                            even[w] = True
-                            if reaches_free(w):
-                                return True, even
-                            queue.append(w)
-            elif parent[u] == -1 and mate[u] != -1:
-                parent[u] = v
-                w = mate[u]
-                even[w] = True
-                if reaches_free(w):
-                    return True, even
-                queue.append(w)
-    return False, even
-
-
-def _flip(u: int, mate: list[int], parent: list[int]) -> None:
-    """Swap matched and unmatched edges along the path from exposed `u` to the root."""
-    while u != -1:
-        p = parent[u]
-        after = mate[p]
-        mate[u], mate[p] = p, u
-        u = after
-
-
-def _blossom_base(a: int, b: int, mate: list[int], parent: list[int], base: list[int]) -> int:
-    """The nearest common even ancestor of two even vertices (by blossom base)."""
-    path: set[int] = set()
-    while True:
-        a = base[a]
-        path.add(a)
-        if mate[a] == -1:
-            break
-        a = parent[mate[a]]
-    while True:
-        b = base[b]
-        if b in path:
-            return b
-        b = parent[mate[b]]
-
-
-def _mark_blossom(v: int, child: int, top: int, mate: list[int], parent: list[int],
-                  base: list[int], inside: set[int]) -> None:
-    """Walk from v up to the blossom base, recording bases and re-pointing parents
-    so paths through the blossom can later be flipped from either side."""
-    while base[v] != top:
-        inside.add(base[v])
-        inside.add(base[mate[v]])
-        parent[v] = child
-        child = mate[v]
-        v = parent[mate[v]]
-
-
-def _maximum_matching(m: int, ok: _Ok) -> list[int]:
-    """A maximum matching of the allowed pairs: greedy top-down nearest first
-    (often already the answer), then one augmenting search per exposed vertex —
-    a vertex whose search fails stays exposed in every later matching too."""
-    mate = [-1] * m
-    for i in range(m):
-        if mate[i] == -1:
-            for j in range(i + 1, m):
-                if mate[j] == -1 and ok(i, j):
-                    mate[i], mate[j] = j, i
-                    break
-    for v in range(m):
-        if mate[v] == -1:
-            _augment(v, mate, range(m), ok)
-    return mate
-
-
 def _perfect_matching(m: int, ok: _Ok) -> list[int] | None:
-    mate = _maximum_matching(m, ok)
+    mate = maximum_matching(m, ok)
     return None if -1 in mate else mate
 
 
@@ -597,7 +481,7 @@ def _make_top_down(mate: list[int], ok: _Ok) -> None:
             b = mate[j]
             mate[a] = mate[b] = mate[i] = mate[j] = -1
             rest = [v for v in range(i + 1, m) if not fixed[v] and v != j]
-            if _augment(a, mate, rest, ok)[0]:
+            if augment(a, mate, rest, ok)[0]:
                 mate[i], mate[j] = j, i
                 break
             mate[i], mate[a], mate[j], mate[b] = a, i, b, j
@@ -607,31 +491,28 @@ def _make_top_down(mate: list[int], ok: _Ok) -> None:
 def _least_bent(m: int, cost: Callable[[int, int], _Cost], gap: int) -> list[int]:
     """The perfect matching with the fewest bends by tier, then top-down closest.
 
-    One maximum-weight perfect matching (networkx, exact for integers) with
+    One maximum-weight matching (exact, big integers; perfect, since every pair
+    is an edge of positive weight and m is even) with
     cost(a, b) = tiers·m^m + m^(m−1−a)·(b−a−1): every tier's unit exceeds what
     all lower tiers can add up to in one matching (m/2 pairs), and the distance
     term of all pairs below a's can never outweigh one step further for a.
     """
-    import networkx as nx  # imported here: only bent pairings need it, and it is slow to load
-
     pairs = m // 2
     bounds = (pairs, pairs, pairs, pairs * gap, pairs, pairs)  # most a tier can sum to
     unit = m ** m
     power = [m ** (m - 1 - a) for a in range(m)]
-    edges: list[tuple[int, int, int]] = []
+    costs = [[0] * m for _ in range(m)]
     for a in range(m):
         for b in range(a + 1, m):
             tiers = 0
             for value, bound in zip(cost(a, b), bounds):
                 tiers = tiers * (bound + 1) + value
-            edges.append((a, b, tiers * unit + power[a] * (b - a - 1)))
-    top = max(c for _, _, c in edges) + 1  # weights stay positive
-    graph = nx.Graph()
-    graph.add_weighted_edges_from((a, b, top - c) for a, b, c in edges)
-    mate = [-1] * m
-    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
-        mate[a], mate[b] = b, a
-    return mate
+            costs[a][b] = costs[b][a] = tiers * unit + power[a] * (b - a - 1)
+    top = max((max(row) for row in costs), default=0) + 1  # weights stay positive
+    weights = [[top - c if a != b else 0 for b, c in enumerate(row)] for a, row in enumerate(costs)]
+    matching = WeightedMatching(weights)
+    matching.solve()
+    return matching.mate
 
 
 # --- explanations and colours -------------------------------------------------

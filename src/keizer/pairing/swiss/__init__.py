@@ -11,19 +11,19 @@ This module derives every input the Dutch rules define from that history:
   pairing-allocated bye at ½);
 * the colour history of games played on the board (forfeits have no colour,
   C.04.1 and A.6);
-* the float of every round (A.4: a player who did not play but scored more
+* the float of every round (1.4: a player who did not play but scored more
   than a loss floated down; a played game floats the higher scorer down and the
   lower up — scores before that round);
 * bye eligibility (C.2: no second bye for a player who had a pairing-allocated
   bye or scored a win without playing, a forfeit win included);
 * previous opponents (C.1; forfeited games count as not played, so the two may
-  meet again, as C.04.1.b says).
+  meet again, as C.04.1.b says);
+* the effective pairing number: the rank among the players who take part in
+  this round or did in an earlier one (a late entrant is not counted before
+  he plays), which decides colours when nobody has a preference.
 
-The bracket-by-bracket search is done by ``caissify-pairings`` (Apache-2.0),
-a Dutch engine its authors checked against the FIDE-endorsed bbpPairings on
-70 000 rounds; our own tests replay bbpPairings-generated tournaments round by
-round (``tests/test_swiss.py``).  Writing and certifying a Dutch engine is a
-project of its own; this interface keeps the choice replaceable.
+The bracket search is :mod:`keizer.pairing.swiss.dutch`, our own, checked
+round by round against the FIDE-endorsed bbpPairings (``docs/swiss.md``).
 
 >>> from keizer.tiebreaks import Player, Tournament
 >>> t = Tournament(tuple(Player(n) for n in range(1, 7)), rounds=0)
@@ -33,18 +33,14 @@ project of its own; this interface keeps the choice replaceable.
 
 from __future__ import annotations
 
-import logging
-import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable
 
 from keizer.model import Colour
-from keizer.tiebreaks import Code, Tournament
+from keizer.tiebreaks import Code, RoundResult, Tournament
 
-
-# The engine logs its fallbacks as warnings; an impossible round reaches the user as a SwissError instead.
-logging.getLogger("caissify_pairings").addHandler(logging.NullHandler())
+_ABSENT = RoundResult(Code.ZPB)
 
 
 class SwissError(ValueError):
@@ -75,6 +71,11 @@ class DutchInput:
     floats: tuple[str, ...]  # "up", "down" or "none" for every round so far
     bye_eligible: bool
     opponents: frozenset[int]
+    rank: int = -1  # effective pairing number, 0-based (-1: the start number's)
+
+    @property
+    def effective(self) -> int:
+        return self.number - 1 if self.rank < 0 else self.rank
 
 
 def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
@@ -114,33 +115,43 @@ def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
 
 def initial_colour_of(t: Tournament) -> Colour:
     """The initial colour of a tournament: its TRF record (``152 W``/``B``, or the
-    older ``XXC white1``/``black1``), else read back from round 1 — the
-    best-ranked player who played then had the initial colour if his number is
-    odd — else White.
+    older ``XXC white1``/``black1``), else read back from the first round with a
+    colour on the board, as bbpPairings and JaVaFo read it: the highest-numbered
+    player who took part by then had the initial colour if his effective pairing
+    number among those players is odd (1-based), else the other one; else White.
 
     >>> from keizer.tiebreaks import Player, RoundResult
     >>> a = Player(1, results=(RoundResult(Code.ZPB),))
     >>> b = Player(2, results=(RoundResult(Code.WIN, 3, Colour.WHITE),))
     >>> c = Player(3, results=(RoundResult(Code.LOSS, 2, Colour.BLACK),))
-    >>> initial_colour_of(Tournament((a, b, c), rounds=1)).value
-    'black'
+    >>> initial_colour_of(Tournament((a, b, c), rounds=1)).value   # 2 is the first who took part
+    'white'
     """
     for line in t.info:
         code, _, value = line.partition(" ")
         value = value.strip().lower()
         if code == "152" and value[:1] in ("w", "b") or code == "XXC" and value in ("white1", "black1"):
             return Colour.BLACK if value.startswith("b") else Colour.WHITE
+    first = min((r for p in t.players for r, res in enumerate(p.results) if res.colour is not None), default=None)
+    if first is None:
+        return Colour.WHITE
+    effective = 0
     for p in sorted(t.players, key=lambda p: p.start_no):
-        res = _result(p, 0)
-        if res.code.is_game and res.colour is not None:
-            return res.colour if p.start_no % 2 else res.colour.opposite
+        if any(_took_part(_result(p, r)) for r in range(first + 1)):
+            colour = _result(p, first).colour
+            if colour is not None:
+                return colour.opposite if effective % 2 else colour
+            effective += 1
     return Colour.WHITE
 
 
-def _result(player, r: int):
-    from keizer.tiebreaks import RoundResult
+def _took_part(res) -> bool:
+    """Paired in that round: a game or forfeit against someone, or the pairing-allocated bye."""
+    return res.opponent is not None or res.code in (Code.PAB, Code.FORFEIT_WIN)
 
-    return player.results[r] if r < len(player.results) else RoundResult(Code.ZPB)
+
+def _result(player, r: int) -> RoundResult:
+    return player.results[r] if r < len(player.results) else _ABSENT
 
 
 def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None, upto: int | None = None,
@@ -154,9 +165,55 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     must not meet (for instance players of one family, C.04.1 rules allow it as
     if they had met).
     """
-    from caissify_pairings import generate_pairings
+    from keizer.pairing.swiss.dutch import NoPairing, pair
 
     upto = t.rounds if upto is None else upto
+    inputs = round_inputs(t, rounds, present, upto, forbidden)
+    try:
+        found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
+    except NoPairing as e:
+        left = tuple(sorted(e.args[0])) if e.args else ()
+        shown = f" (players {', '.join(map(str, left))} are left over)" if left else ""
+        raise SwissError(f"round {upto + 1} has no pairing that meets the absolute criteria — no rematch, no "
+                         f"second bye, no third colour in a row or colour difference beyond 2 outside the last "
+                         f"round's top scorers{shown}", left) from None
+    pairs = list(found.pairs)
+    data = inputs.data
+    _check(inputs.numbers, pairs, found.bye, {frozenset((n, o)) for n in inputs.numbers for o in data[n].opponents}
+           | inputs.apart, data)
+    return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: board_key(pair, data))), found.bye)
+
+
+@dataclass(frozen=True)
+class RoundInputs:
+    """What the Dutch engine is given for one round (see :func:`round_inputs`)."""
+
+    numbers: list[int]
+    data: dict[int, DutchInput]
+    entrants: list
+    apart: set[frozenset[int]]
+    last_round: bool
+
+    def met(self, a: int, b: int) -> bool:
+        """May not meet: they played each other, or are a forbidden pair."""
+        return b in self.data[a].opponents or frozenset((a, b)) in self.apart
+
+    @property
+    def avoid(self) -> dict[int, set[int]]:
+        """Each player's pairing numbers he may not meet."""
+        out = {n: set(self.data[n].opponents) for n in self.numbers}
+        for pair in self.apart:
+            a, b = tuple(pair) if len(pair) == 2 else (next(iter(pair)),) * 2
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+        return out
+
+
+def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto: int,
+                 forbidden: Iterable[tuple[int, int]] = ()) -> RoundInputs:
+    """The engine's view of round ``upto + 1``: each player's Dutch data, scores in integer units."""
+    from keizer.pairing.swiss.dutch import BLACK, WHITE, Entrant
+
     numbers = sorted(p.start_no for p in t.players) if present is None else sorted(set(present))
     known = {p.start_no for p in t.players}
     if unknown := [n for n in numbers if n not in known]:
@@ -165,44 +222,41 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
         raise SwissError("a Swiss round needs at least two players to pair")
     if upto + 1 > rounds:
         raise SwissError(f"all {rounds} rounds have been paired; raise the number of rounds to go on")
-    data = dutch_inputs(t, upto)
-    previous = {tuple(sorted((n, o))) for n in numbers for o in data[n].opponents}
-    forbidden = {tuple(sorted(pair)) for pair in forbidden}
-    previous |= forbidden
-    players = [
-        {"id": n, "pairing_number": n, "starting_number": n, "name": str(n), "rating": 0,
-         "score": float(data[n].score),  # exact: scores are multiples of ½ or ¼ in every scoring we allow
-         "color_hist": ["white" if c is Colour.WHITE else "black" for c in data[n].colours],
-         "float_history": list(data[n].floats),
-         "bye_count": 0 if data[n].bye_eligible else 1, "forfeit_win_count": 0}
-        for n in numbers
-    ]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the engine's own advice on float histories; ours are complete
-        try:
-            # The engine pairs round 1 by the fixed top-half/bottom-half split and would not see
-            # a forbidden pair; its general bracket search gives the same split when none is.
-            engine_round = 2 if upto == 0 and forbidden else upto + 1
-            found = generate_pairings(system="dutch", players=players, previous_pairings=previous,
-                                      round_number=engine_round, total_rounds=max(rounds, engine_round),
-                                      initial_color="white" if initial_colour is Colour.WHITE else "black",
-                                      bye_value=float(t.scoring.pab))
-        except Exception as e:  # the engine's own exception types; none is part of its documented interface
-            raise SwissError(f"round {upto + 1} cannot be paired: {e}") from None
-    pairs, byes = [], []
-    for item in found:
-        if item.get("bye") or item.get("black_id") is None:
-            byes.append(item["white_id"])
-        else:
-            pairs.append(allocate_colours(data[item["white_id"]], data[item["black_id"]], initial_colour))
-    if len(byes) > 1:  # the engine's way of saying that no lawful pairing exists
-        left = ", ".join(map(str, sorted(byes)))
-        raise SwissError(f"round {upto + 1} has no pairing that meets the absolute criteria — no rematch, no "
-                         f"second bye, no third colour in a row or colour difference beyond 2 outside the last "
-                         f"round's top scorers (players {left} are left over)", tuple(sorted(byes)))
-    bye = byes[0] if byes else None
-    _check(numbers, pairs, bye, previous, data)
-    return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: _board_key(pair, data))), bye)
+    data = effective_numbers(t, upto, numbers, dutch_inputs(t, upto))
+    last_round = upto + 1 >= rounds
+    threshold = upto * max(t.scoring.win, t.scoring.draw) / 2   # topscorers: more than half the maximum
+    unit = 1
+    for n in numbers:
+        unit = _lcm(unit, data[n].score.denominator)
+    unit = _lcm(unit, threshold.denominator)
+    entrants = []
+    for n in numbers:
+        d = data[n]
+        floats = [None if f == "none" else f for f in d.floats]
+        entrants.append(Entrant(
+            n, d.effective, int(d.score * unit), tuple(WHITE if c is Colour.WHITE else BLACK for c in d.colours),
+            floats[upto - 1] if upto >= 1 else None, floats[upto - 2] if upto >= 2 else None,
+            len(d.colours), d.bye_eligible, last_round and d.score > threshold))
+    return RoundInputs(numbers, data, entrants, {frozenset(pair) for pair in forbidden}, last_round)
+
+
+def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
+                      data: dict[int, DutchInput]) -> dict[int, DutchInput]:
+    """``data`` with each player's effective pairing number: his rank by start number among
+    the players paired in this round or an earlier one."""
+    from dataclasses import replace
+
+    taking_part = set(present) | {p.start_no for p in t.players
+                                  if any(_took_part(_result(p, r)) for r in range(upto))}
+    order = sorted(taking_part)
+    rank = {n: k for k, n in enumerate(order)}
+    return {n: replace(d, rank=rank.get(n, -1)) for n, d in data.items()}
+
+
+def _lcm(a: int, b: int) -> int:
+    from math import gcd
+
+    return a * b // gcd(a, b)
 
 
 def _ranks_above(a: DutchInput, b: DutchInput) -> bool:
@@ -210,7 +264,7 @@ def _ranks_above(a: DutchInput, b: DutchInput) -> bool:
     return (a.score, -a.number) > (b.score, -b.number)
 
 
-def _board_key(pair: tuple[int, int], data: dict[int, DutchInput]) -> tuple:
+def board_key(pair: tuple[int, int], data: dict[int, DutchInput]) -> tuple:
     """Board order (General Handling Rules): the higher score of the higher-ranked
     player first, then the score of the lower-ranked one, then the higher-ranked
     player's pairing number."""
@@ -277,7 +331,7 @@ def allocate_colours(a: DutchInput, b: DutchInput, initial_colour: Colour = Colo
         higher_is_a = _ranks_above(a, b)
         if pa.colour is None:  # neither has a preference
             higher = a if higher_is_a else b
-            colour_of_higher = initial_colour if higher.number % 2 else initial_colour.opposite
+            colour_of_higher = initial_colour if higher.effective % 2 == 0 else initial_colour.opposite
             colour = colour_of_higher if higher_is_a else colour_of_higher.opposite
         else:  # both prefer the same colour, with identical histories
             colour = pa.colour if higher_is_a else pb.colour.opposite
@@ -305,12 +359,12 @@ def _neutral_colour(a: DutchInput, b: DutchInput, pa: _Preference, pb: _Preferen
 
 
 def _check(numbers: list[int], pairs: list[tuple[int, int]], bye: int | None,
-           previous: set[tuple[int, int]], data: dict[int, DutchInput]) -> None:
+           previous: set[frozenset[int]], data: dict[int, DutchInput]) -> None:
     """The absolute criteria, checked on the answer: every player once, no rematch, a lawful bye."""
     seen = [n for pair in pairs for n in pair] + ([bye] if bye is not None else [])
     if sorted(seen) != numbers:
         raise SwissError("the Dutch engine returned a pairing that misses or repeats a player")
-    if any(tuple(sorted(p)) in previous for p in pairs):
+    if any(frozenset(p) in previous for p in pairs):
         raise SwissError("no pairing without a rematch (or a forbidden pair) exists for this round")
     if bye is not None and not data[bye].bye_eligible:
         raise SwissError("no pairing without a second bye exists for this round")

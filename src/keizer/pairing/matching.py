@@ -1,0 +1,810 @@
+"""Maximum-weight matching with exact integer weights, and maximum matchings.
+
+:class:`WeightedMatching` is Edmonds' primal-dual blossom method, written for
+dense graphs (a weight matrix, 0 meaning "no edge") with arbitrary Python
+integers as weights, so lexicographic criteria packed into one big integer are
+compared exactly.  It is *incremental*: after :meth:`~WeightedMatching.set_weights`
+or :meth:`~WeightedMatching.remove` only the vertices whose optimality was
+disturbed are re-examined, which is what the Dutch bracket search needs (many
+small changes, each followed by a new optimum).
+
+The method (Galil, "Efficient algorithms for finding maximum matching in
+graphs", ACM Computing Surveys 18, 1986): vertex duals ``y`` and blossom duals
+``z`` with every edge's slack ``y_u + y_v + z(blossoms holding both) - w >= 0``,
+matched edges tight, and — for a maximum-weight (not necessarily perfect)
+matching — exposed vertices at ``y = 0``.  A stage grows alternating trees
+from the exposed vertices whose dual is still positive along tight edges,
+shrinks odd cycles into blossoms, and changes the duals by the largest step
+that keeps them feasible, until it finds an augmenting path or the roots' duals
+reach zero.  Duals are stored doubled so that every step stays an integer.
+
+A warm start changes edges of one vertex: the blossoms around it are dissolved
+(their dual is handed to their vertices, which keeps every slack), the vertex's
+dual is raised to cover its new edges, and a matched edge that is no longer
+tight is undone; the vertices left exposed with a positive dual are the roots
+of the next stages.  A root whose dual exceeds that of a matched vertex in its
+tree is handled by swapping along the even path to that vertex (it gains
+weight) — the case a cold start never meets.
+
+:func:`maximum_matching` is the unweighted version (Edmonds' blossom search
+with a greedy start), for feasibility questions.
+
+>>> m = WeightedMatching([[0, 5, 1, 0], [5, 0, 4, 2], [1, 4, 0, 6], [0, 2, 6, 0]])
+>>> m.solve(); m.mate
+[1, 0, 3, 2]
+>>> m.set_weights(0, {1: 1, 2: 9}); m.solve(); m.mate
+[2, 3, 0, 1]
+>>> m.weight()
+11
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Callable, Iterable, Iterator, Mapping
+
+
+class WeightedMatching:
+    """A maximum-weight matching of a dense graph, kept optimal through changes.
+
+    ``weights`` is a symmetric matrix of non-negative integers (0: no edge); it is
+    taken over, not copied.  Call :meth:`solve` after construction and after changes.
+    """
+
+    def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = (),
+                 share: list[int] | None = None):
+        """``prefer``: (vertex, partners) in the order the first greedy matching should try them
+        (among the edges tight at the start, so the optimum is unchanged: a good guess saves
+        work); ``share``: each vertex's own part of its edges' weights, if known, in half units
+        (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly)."""
+        n = len(weights)
+        self.n = n
+        doubled: dict[int, int] = {}
+        for row in weights:  # kept doubled: every slack is then a plain sum of duals minus a weight
+            for u, weight in enumerate(row):
+                if weight:
+                    twice = doubled.get(weight)
+                    if twice is None:
+                        twice = doubled[weight] = 2 * weight
+                    row[u] = twice
+        self.w = weights
+        self.mate = [-1] * n
+        self.alive = [True] * n
+        # Doubled duals: vertex v at dual[v], blossom b (ids n..2n-1) at dual[b].  Each vertex
+        # starts at its heaviest edge (feasible: y_u + y_v >= w), so edges heaviest for both
+        # ends are tight at once.
+        # A share of a weight may belong to one vertex (a bonus it has on all its edges):
+        # ``share[v]`` estimates it, and the rest of each edge is split evenly.  Any estimate
+        # keeps the duals feasible; a good one makes many edges tight for the greedy start.
+        share = [0] * n if share is None else share
+        self.dual = dual = [0] * (2 * n)
+        for v, row in enumerate(weights):
+            sv = share[v]
+            rest = max((x - sv - su for x, su in zip(row, share) if x), default=None)
+            dual[v] = max(0, sv + (rest + 1) // 2) if rest is not None else 0
+        self.top = list(range(n))            # outermost blossom of each vertex
+        self.parent = [-1] * (2 * n)          # enclosing blossom
+        self.children: list[list[int] | None] = [None] * (2 * n)
+        self.edges: list[list[tuple[int, int]] | None] = [None] * (2 * n)
+        self.base = list(range(n)) + [-1] * n
+        self.unused = list(range(2 * n - 1, n - 1, -1))
+        dual, mate = self.dual, self.mate
+        for u, partners in list(prefer) + [(u, range(u + 1, n)) for u in range(n)]:
+            if mate[u] == -1 and dual[u]:
+                row, yu = weights[u], dual[u]
+                for v in partners:
+                    if mate[v] == -1 and row[v] and yu + dual[v] == row[v]:
+                        mate[u], mate[v] = v, u
+                        break
+        self.roots: set[int] = {v for v in range(n) if mate[v] == -1 and dual[v]}
+
+    # -- the public interface ---------------------------------------------------------
+
+    def weight(self) -> int:
+        """The total weight of the matching."""
+        return sum(self.w[v][m] for v, m in enumerate(self.mate) if m > v) // 2
+
+    def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
+        """Give the edges (v, u) new weights; :meth:`solve` restores the optimum.
+
+        A change that keeps every slack non-negative once v's dual moves with its
+        matched edge costs nothing more: the matching stays optimal."""
+        items = changes.items() if isinstance(changes, Mapping) else changes
+        row, w, mate, dual = self.w[v], self.w, self.mate, self.dual
+        items = [(u, 2 * weight) for u, weight in items if row[u] != 2 * weight]
+        if not items:
+            return
+        if self.top[v] != v:
+            if self._loose(v, items):
+                for u, weight in items:
+                    row[u] = w[u][v] = weight
+                return
+            self._dissolve_around(v)
+        m = mate[v]
+        before = row[m] if m != -1 else 0
+        for u, weight in items:
+            row[u] = w[u][v] = weight
+        if m != -1:
+            y = dual[v] + row[m] - before
+            if row[m] and y >= 0 and all(y + dual[u] >= weight for u, weight in enumerate(row) if weight):
+                dual[v] = y
+                return
+            self._unmatch(v)
+        need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+        if need > dual[v]:
+            dual[v] = need
+        if mate[v] == -1 and dual[v] > 0:
+            self.roots.add(v)
+
+    def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> None:
+        """Change many edges at once, each vertex v's dual rising by ``raise_by[v]`` (in weight
+        units) with them: a good guess keeps most matched edges tight and every slack
+        non-negative, and only the vertices where it does not are re-examined."""
+        w, dual, mate, top = self.w, self.dual, self.mate, self.top
+        touched = set(changes) | set(raise_by)
+        for v in touched:
+            if top[v] != v:
+                self._dissolve_around(v)
+        for v, row_changes in changes.items():
+            row = w[v]
+            for u, weight in row_changes.items():
+                row[u] = w[u][v] = 2 * weight
+        for v, d in raise_by.items():
+            dual[v] += 2 * d
+        for v in touched:
+            row, m = w[v], mate[v]
+            if m != -1 and (not row[m] or dual[v] + dual[m] != row[m]):
+                self._unmatch(v)
+        for v in touched:
+            row, yv = w[v], dual[v]
+            need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+            if need > yv or yv < 0:
+                dual[v] = max(need, 0)
+                if mate[v] != -1:
+                    self._unmatch(v)
+            if mate[v] == -1 and dual[v] > 0:
+                self.roots.add(v)
+
+    def _loose(self, v: int, items: list[tuple[int, int]]) -> bool:
+        """Whether changing these edges of v (inside a blossom) touches no tight edge and keeps
+        every slack non-negative: then the blossoms and the matching stay as they are."""
+        parent, dual, row = self.parent, self.dual, self.w[v]
+        above: dict[int, int] = {}   # blossom holding v -> sum of the duals of it and those around it
+        chain = []
+        b = parent[v]
+        while b != -1:
+            chain.append(b)
+            b = parent[b]
+        total = 0
+        for b in reversed(chain):
+            total += dual[b]
+            above[b] = total
+        mate = self.mate[v]
+        for u, weight in items:
+            if u == mate:
+                return False
+            z = 0
+            b = parent[u]
+            while b != -1:
+                if b in above:
+                    z = above[b]
+                    break
+                b = parent[b]
+            slack = dual[v] + dual[u] + z
+            if slack - row[u] <= 0 or slack - weight < 0:
+                return False
+        return True
+
+    def remove(self, vertices: Iterable[int]) -> None:
+        """Take vertices out of the graph (a pair that is final, for instance)."""
+        gone = list(vertices)
+        for v in gone:
+            if self.alive[v]:
+                self._dissolve_around(v)
+        for v in gone:
+            if not self.alive[v]:
+                continue
+            m = self.mate[v]
+            if m != -1:
+                self.mate[m] = -1
+                if self.alive[m] and m not in gone:
+                    self._dissolve_around(m)
+                    if self.dual[m] > 0:
+                        self.roots.add(m)
+            self.mate[v] = -1
+            self.alive[v] = False
+            self.roots.discard(v)
+            row = self.w[v]
+            for u in range(self.n):
+                if row[u]:
+                    row[u] = self.w[u][v] = 0
+
+    def solve(self) -> None:
+        """Make the matching maximum-weight again: the exposed vertices whose dual is
+        positive are the roots, those with the highest dual first (a forest needs equal
+        duals at its roots; the others are free meanwhile, and may be matched by it)."""
+        mate, dual, alive = self.mate, self.dual, self.alive
+        roots = {r for r in self.roots if alive[r] and mate[r] == -1 and dual[r] > 0}
+        self.roots = set()
+        while roots:
+            highest = max(dual[r] for r in roots)
+            self._stage(sorted(r for r in roots if dual[r] == highest))
+            roots = {r for r in roots if mate[r] == -1 and dual[r] > 0}
+
+    # -- blossoms --------------------------------------------------------------------
+
+    def _leaves(self, b: int) -> list[int]:
+        if b < self.n:
+            return [b]
+        out, stack, children = [], [b], self.children
+        while stack:
+            x = stack.pop()
+            if x < self.n:
+                out.append(x)
+            else:
+                stack.extend(children[x])  # type: ignore[arg-type]
+        return out
+
+    def _unmatch(self, v: int) -> None:
+        """Undo v's matched edge; both ends become roots (after their blossoms dissolve)."""
+        m = self.mate[v]
+        self.mate[v] = -1
+        if m != -1:
+            self.mate[m] = -1
+            self._dissolve_around(m)
+            if self.dual[m] > 0:
+                self.roots.add(m)
+        if self.dual[v] > 0:
+            self.roots.add(v)
+
+    def _dissolve_around(self, v: int) -> None:
+        """Dissolve every blossom holding v, handing each one's dual to its vertices.
+
+        Each vertex gets half the blossom's (doubled) dual, so every slack inside
+        stays and every slack leaving the blossom grows; the one matched edge that
+        leaves it (at its base) is then no longer tight and is undone."""
+        top, dual, mate = self.top, self.dual, self.mate
+        exposed = []
+        while top[v] != v:
+            b = top[v]
+            z = dual[b]
+            if z:
+                half = z // 2
+                for leaf in self._leaves(b):
+                    dual[leaf] += half
+                dual[b] = 0
+            base = self.base[b]
+            self._release(b)
+            if z:
+                m = mate[base]
+                if m != -1:
+                    mate[base] = mate[m] = -1
+                    exposed.append(m)
+                exposed.append(base)  # exposed before or now: its dual grew
+        for x in exposed:
+            if top[x] != x:
+                self._dissolve_around(x)
+            if mate[x] == -1 and dual[x] > 0:
+                self.roots.add(x)
+
+    def _release(self, b: int) -> None:
+        """Make b's children top-level (b must be top-level) and free its id."""
+        for c in self.children[b]:  # type: ignore[union-attr]
+            self.parent[c] = -1
+            for leaf in self._leaves(c):
+                self.top[leaf] = c
+        self.children[b] = self.edges[b] = None
+        self.base[b] = -1
+        self.unused.append(b)
+
+    def _rotate(self, b: int, v: int) -> None:
+        """Swap matched and unmatched edges inside blossom b so that vertex v becomes its base."""
+        n, parent, mate = self.n, self.parent, self.mate
+        t = v
+        while parent[t] != b:
+            t = parent[t]
+        if t >= n:
+            self._rotate(t, v)
+        children, edges = self.children[b], self.edges[b]
+        i = current = children.index(t)  # type: ignore[union-attr]
+        for step, (a, c, nxt) in enumerate(self._walk(b, i)):
+            if step % 2:  # every second edge was unmatched and becomes matched
+                ca, cc = children[current], children[nxt]  # type: ignore[index]
+                if ca >= n:
+                    self._rotate(ca, a)
+                if cc >= n:
+                    self._rotate(cc, c)
+                mate[a], mate[c] = c, a
+            current = nxt
+        self.children[b] = children[i:] + children[:i]  # type: ignore[index]
+        self.edges[b] = edges[i:] + edges[:i]  # type: ignore[index]
+        self.base[b] = v
+
+    def _walk(self, b: int, i: int) -> Iterator[tuple[int, int, int]]:
+        """The edges of the even alternating path inside blossom b from its child i to its base
+        child: (x, y, j), x in the child reached so far, y in child j, the next one."""
+        children, edges = self.children[b], self.edges[b]
+        k = len(children)  # type: ignore[arg-type]
+        forward = bool(i & 1)  # the matched edge at child i lies forward when i is odd
+        while i != 0:
+            if forward:
+                x, y = edges[i]  # type: ignore[index]
+                nxt = (i + 1) % k
+            else:
+                y, x = edges[i - 1]  # type: ignore[index]
+                nxt = i - 1
+            yield x, y, nxt
+            i = nxt
+
+    # -- one stage -------------------------------------------------------------------
+
+    def _stage(self, roots: list[int]) -> None:
+        """Grow a forest from the roots (equal duals) until each root is matched or its dual is 0.
+
+        After an augmentation only the two trees it ran through are taken apart; the
+        others keep their labels, so a graph with many roots is not searched again
+        from the start for each of them."""
+        n, w, dual, top, mate = self.n, self.w, self.dual, self.top, self.mate
+        label = [0] * (2 * n)                 # top-level blossoms: 0 free, 1 S (outer), 2 T (inner)
+        via: list[tuple[int, int] | None] = [None] * (2 * n)  # the edge (outside, inside) that labelled it
+        owner = [-1] * (2 * n)                # the root of a labelled blossom's tree
+        reach = [-1] * n                      # an S vertex with a tight edge to v inside a T blossom
+        best2 = [-1] * n                      # least-slack S neighbour of a vertex not in S
+        best3 = [-1] * n                      # least-slack S neighbour (other blossom) of an S vertex
+        queue: deque[int] = deque()
+        tree: list[int] = []                  # vertices labelled in this stage (their label may change)
+        intree = bytearray(n)
+        blist: list[int] = []                 # blossoms labelled in this stage
+        touched: list[int] = []               # vertices given a best2
+        self._label, self._via, self._queue, self._owner = label, via, queue, owner
+        self._tree, self._intree, self._blist = tree, intree, blist
+        live = set()
+
+        for r in roots:
+            b = top[r]
+            if label[b] == 0:
+                label[b] = 1
+                via[b] = None
+                owner[b] = r
+                live.add(r)
+                self._enter(b, True)
+
+        def done(*ends: int) -> bool:
+            """An augmentation or swap reached the roots of these vertices' trees: take the
+            trees apart; True when no tree is left."""
+            dead = {owner[top[x]] for x in ends if x != -1}
+            live.difference_update(dead)
+            if live:
+                self._detach(dead, best2, best3, reach, touched)
+            return not live
+
+        def follow(v: int, u: int) -> bool:
+            """A tight edge from outer vertex v to u: grow the forest, shrink a blossom, or
+            augment (True when that ends the stage)."""
+            bu = top[u]
+            lu = label[bu]
+            if lu == 1:
+                base = self._common_base(v, u)
+                if base != -1:
+                    self._add_blossom(base, v, u)
+                    return False
+                ends = (v, u)
+                self._augment(v, u)
+                self._augment(u, v)
+                return done(*ends)
+            if lu == 2:
+                if reach[u] == -1:
+                    reach[u] = v
+                return False
+            if mate[self.base[bu]] != -1:
+                self._assign_t(u, v)
+                return False
+            self._augment(v, u)
+            if bu >= n:
+                self._rotate(bu, u)
+            mate[u] = v
+            return done(v)
+
+        while live:
+            while queue:
+                v = queue.popleft()
+                bv = top[v]
+                if label[bv] != 1:
+                    continue
+                yv = dual[v]
+                row = w[v]
+                for u, weight, bu in zip(range(n), row, top):
+                    if not weight or bu == bv:
+                        continue
+                    slack = yv + dual[u] - weight
+                    if slack == 0:
+                        matched = mate[v]
+                        if follow(v, u):
+                            self._end_stage()
+                            return
+                        if mate[v] != matched or label[top[v]] != 1:
+                            break  # an augmentation changed v's tree: finish its scan later
+                        bv = top[v]
+                    elif label[bu] == 1:
+                        b3 = best3[v]
+                        if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
+                            best3[v] = u
+                        b3 = best3[u]
+                        if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
+                            best3[u] = v
+                    else:
+                        b2 = best2[u]
+                        if b2 == -1:
+                            best2[u] = v
+                            touched.append(u)
+                        elif slack < dual[b2] + dual[u] - w[b2][u]:
+                            best2[u] = v
+                else:
+                    continue
+                if label[top[v]] == 1:
+                    queue.appendleft(v)  # the scan stopped at an augmentation: finish it later
+
+            # No tight edge left to follow: the largest dual step that keeps every slack.
+            kind, step, at, other = 1, None, -1, -1
+            for v in tree:
+                b = top[v]
+                if label[b] == 1:
+                    if step is None or dual[v] < step:
+                        kind, step, at = 1, dual[v], v
+                    u = best3[v]
+                    if u != -1:
+                        if top[u] == b or label[top[u]] != 1:
+                            best3[v] = u = self._nearest_outer(v)
+                        if u != -1:
+                            s = (dual[v] + dual[u] - w[v][u]) // 2
+                            if s < step:
+                                kind, step, at, other = 3, s, v, u
+            for v in touched:
+                if label[top[v]] == 0:
+                    u = best2[v]
+                    if u == -1 or label[top[u]] != 1:
+                        best2[v] = u = self._nearest_outer(v)
+                        if u == -1:
+                            continue
+                    s = dual[u] + dual[v] - w[u][v]
+                    if step is None or s < step:
+                        kind, step, at, other = 2, s, v, u
+            parent, children = self.parent, self.children
+            for b in blist:
+                if parent[b] == -1 and children[b] is not None and label[b] == 2:
+                    s = dual[b] // 2
+                    if step is None or s < step:
+                        kind, step, at = 4, s, b
+            if step is None:  # no S vertex at all (cannot happen with a root)
+                break
+            if step:
+                seen = set()
+                for v in tree:
+                    lb = label[top[v]]
+                    if lb == 1:
+                        dual[v] -= step
+                    elif lb == 2:
+                        dual[v] += step
+                for b in blist:
+                    if b not in seen and parent[b] == -1 and children[b] is not None:
+                        seen.add(b)
+                        if label[b] == 1:
+                            dual[b] += 2 * step
+                        elif label[b] == 2:
+                            dual[b] -= 2 * step
+            if kind == 1:
+                if mate[at] == -1 or any(dual[r] == 0 for r in live):  # the roots (equal duals) are done
+                    break
+                # A matched outer vertex reached dual 0 before its root: swapping the even path
+                # from the root to it gains weight and leaves it exposed at dual 0.
+                root = owner[top[at]]
+                self._augment(at, -1)
+                if done(root):
+                    break
+            elif kind in (2, 3):
+                if follow(other, at) if kind == 2 else follow(at, other):
+                    break
+            else:
+                self._expand_t(at, reach)
+        self._end_stage()
+
+    def _detach(self, dead: set[int], best2: list[int], best3: list[int], reach: list[int],
+                touched: list[int]) -> None:
+        """Unlabel the trees of these roots; their vertices are free again, each with its
+        least-slack edge to the outer vertices left."""
+        label, via, owner, top, intree = self._label, self._via, self._owner, self.top, self._intree
+        for v in self._tree:
+            b = top[v]
+            if label[b] and owner[b] in dead:
+                label[b] = 0
+                via[b] = None
+                owner[b] = -1
+        freed = [v for v in self._tree if not label[top[v]]]
+        for v in freed:
+            intree[v] = 0
+            reach[v] = -1
+            best3[v] = -1
+            was = best2[v]
+            best2[v] = self._nearest_outer(v)
+            if was == -1 and best2[v] != -1:
+                touched.append(v)
+        self._tree[:] = [v for v in self._tree if intree[v]]
+
+    def _nearest_outer(self, v: int) -> int:
+        """v's least-slack edge to an outer vertex of another blossom (-1: none)."""
+        top, label, dual, row = self.top, self._label, self.dual, self.w[v]
+        bv, yv, best, found = top[v], self.dual[v], None, -1
+        for u in range(self.n):
+            weight = row[u]
+            if weight and top[u] != bv and label[top[u]] == 1:
+                s = yv + dual[u] - weight
+                if best is None or s < best:
+                    best, found = s, u
+        return found
+
+    def _enter(self, b: int, outer: bool) -> None:
+        """Record the labelled blossom b in the stage's lists (and queue it when outer)."""
+        leaves = self._leaves(b)
+        if b >= self.n:
+            self._blist.append(b)
+        intree, tree = self._intree, self._tree
+        for v in leaves:
+            if not intree[v]:
+                intree[v] = 1
+                tree.append(v)
+        if outer:
+            self._queue.extend(leaves)
+
+    def _assign_t(self, u: int, s: int) -> None:
+        """Label u's blossom inner (reached from outer vertex s); its base's mate becomes outer."""
+        label, via, top = self._label, self._via, self.top
+        b = top[u]
+        label[b] = 2
+        via[b] = (s, u)
+        owner = self._owner
+        owner[b] = owner[top[s]]
+        self._enter(b, False)
+        base = self.base[b]
+        m = self.mate[base]
+        bm = top[m]
+        label[bm] = 1
+        via[bm] = (base, m)
+        owner[bm] = owner[b]
+        self._enter(bm, True)
+
+    def _common_base(self, v: int, u: int) -> int:
+        """The base of the nearest common outer blossom of two outer vertices, -1 if in different trees."""
+        top, via = self.top, self._via
+        seen: set[int] = set()
+        a, b = v, u
+        while True:
+            if a != -1:
+                ba = top[a]
+                if ba in seen:
+                    return self.base[ba]
+                seen.add(ba)
+                edge = via[ba]
+                a = -1 if edge is None else via[top[edge[0]]][0]  # type: ignore[index]
+            if b != -1:
+                a, b = b, a
+            elif a == -1:
+                return -1
+
+    def _up_to(self, x: int, stop: int) -> tuple[list[int], list[tuple[int, int]]]:
+        """The labelled blossoms from x up the tree to ``stop`` (not included), and the edge
+        (parent side, child side) that labelled each."""
+        via, top = self._via, self.top
+        blossoms, edges = [], []
+        while x != stop:
+            blossoms.append(x)
+            p, q = via[x]  # type: ignore[misc]
+            edges.append((p, q))
+            x = top[p]
+        return blossoms, edges
+
+    def _add_blossom(self, base: int, v: int, u: int) -> None:
+        top, via, label, parent = self.top, self._via, self._label, self.parent
+        bb = top[base]
+        b = self.unused.pop()
+        self.base[b] = base
+        self.dual[b] = 0
+        parent[b] = -1
+        down, down_edges = self._up_to(top[v], bb)   # the cycle: bb down to v's blossom …
+        up, up_edges = self._up_to(top[u], bb)       # … across (v, u), and up from u's to bb
+        children = [bb] + down[::-1] + up
+        edges = down_edges[::-1] + [(v, u)] + [(q, p) for p, q in up_edges]
+        self.children[b] = children
+        self.edges[b] = edges
+        label[b] = 1
+        via[b] = via[bb]
+        self._owner[b] = self._owner[bb]
+        self._blist.append(b)
+        for c in children:
+            parent[c] = b
+            leaves = self._leaves(c)
+            if label[c] == 2:
+                self._queue.extend(leaves)
+            for leaf in leaves:
+                top[leaf] = b
+
+    def _expand_t(self, b: int, reach: list[int]) -> None:
+        """An inner blossom whose dual reached 0: its children take its place in the tree."""
+        top, label, via = self.top, self._label, self._via
+        children = self.children[b]
+        entry_edge = via[b]
+        for c in children:  # type: ignore[union-attr]
+            self.parent[c] = -1
+            label[c] = 0
+            for leaf in self._leaves(c):
+                top[leaf] = c
+        p, q = entry_edge  # type: ignore[misc]
+        entry = top[q]
+        owner = self._owner
+        for c in children:  # type: ignore[union-attr]
+            owner[c] = owner[b]
+        j = children.index(entry)  # type: ignore[union-attr]
+        label[entry] = 2
+        via[entry] = (p, q)
+        self._enter(entry, False)
+        for step, (x, y, nxt) in enumerate(self._walk(b, j)):  # outer, inner, outer … inner (the base)
+            c = children[nxt]  # type: ignore[index]
+            inner = bool(step % 2)
+            label[c] = 2 if inner else 1
+            via[c] = (x, y)
+            self._enter(c, not inner)
+        for c in children:  # type: ignore[union-attr]
+            if label[c]:
+                continue
+            for leaf in self._leaves(c):
+                if reach[leaf] != -1 and label[top[reach[leaf]]] == 1:
+                    self._assign_t(leaf, reach[leaf])
+                    break
+        self.children[b] = self.edges[b] = None
+        self.base[b] = -1
+        label[b] = 0
+        self.unused.append(b)
+
+    def _augment(self, s: int, j: int) -> None:
+        """Match outer vertex s to j and swap along the alternating path from s to its root."""
+        n, top, via, mate = self.n, self.top, self._via, self.mate
+        while True:
+            bs = top[s]
+            if bs >= n:
+                self._rotate(bs, s)
+            mate[s] = j
+            edge = via[bs]
+            if edge is None:
+                return
+            x = edge[0]
+            bt = top[x]
+            p, t = via[bt]  # type: ignore[misc]
+            if bt >= n:
+                self._rotate(bt, t)
+            mate[t] = p
+            s, j = p, t
+
+    def _end_stage(self) -> None:
+        """Expand the outer blossoms whose dual is zero (and their zero-dual sub-blossoms)."""
+        n = self.n
+        for b in range(n, 2 * n):
+            if self.parent[b] == -1 and self.children[b] is not None and self.dual[b] == 0:
+                self._expand_zero(b)
+
+    def _expand_zero(self, b: int) -> None:
+        children = self.children[b]
+        self._release(b)
+        for c in children:  # type: ignore[union-attr]
+            if c >= self.n and self.dual[c] == 0:
+                self._expand_zero(c)
+
+
+# -- maximum matchings (no weights) ---------------------------------------------------------------
+
+
+def maximum_matching(m: int, ok: Callable[[int, int], bool], mate: list[int] | None = None) -> list[int]:
+    """A maximum matching of vertices 0..m-1 where ``ok(a, b)`` says an edge exists:
+    a greedy start (or the given ``mate``), then one augmenting search per exposed vertex."""
+    mate = [-1] * m if mate is None else mate
+    for i in range(m):
+        if mate[i] == -1:
+            for j in range(i + 1, m):
+                if mate[j] == -1 and ok(i, j):
+                    mate[i], mate[j] = j, i
+                    break
+    for v in range(m):
+        if mate[v] == -1:
+            augment(v, mate, range(m), ok)
+    return mate
+
+
+def augment(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int, int], bool]) -> tuple[bool, list[bool]]:
+    """Search an augmenting path from exposed ``root`` among ``alive`` vertices and flip it.
+
+    Returns (found, even): when nothing is found, ``even[v]`` marks the vertices an
+    even alternating path from the root reaches — those that could be left exposed
+    instead of the root in a maximum matching."""
+    alive = list(alive)
+    size = len(mate)
+    parent = [-1] * size
+    base = list(range(size))
+    even = [False] * size
+    even[root] = True
+    members: dict[int, list[int]] = {}
+    queue = deque([root])
+
+    def reaches_free(w: int) -> bool:
+        for u in alive:
+            if u != w and mate[u] == -1 and u != root and ok(w, u):
+                parent[u] = w
+                _flip(u, mate, parent)
+                return True
+        return False
+
+    if reaches_free(root):
+        return True, even
+    while queue:
+        v = queue.popleft()
+        for u in alive:
+            if u == v or base[u] == base[v] or mate[v] == u or not ok(v, u):
+                continue
+            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
+                # Both ends even: an odd cycle.  Shrink it into one blossom.
+                top = _blossom_base(v, u, mate, parent, base)
+                inside: set[int] = set()
+                _mark_blossom(v, u, top, mate, parent, base, inside)
+                _mark_blossom(u, v, top, mate, parent, base, inside)
+                group = members.setdefault(top, [top])
+                for old in inside:
+                    for w in members.pop(old, [old]):
+                        base[w] = top
+                        group.append(w)
+                        if not even[w]:
+                            even[w] = True
+                            if reaches_free(w):
+                                return True, even
+                            queue.append(w)
+            elif parent[u] == -1 and mate[u] != -1:
+                parent[u] = v
+                w = mate[u]
+                even[w] = True
+                if reaches_free(w):
+                    return True, even
+                queue.append(w)
+    return False, even
+
+
+def _flip(u: int, mate: list[int], parent: list[int]) -> None:
+    """Swap matched and unmatched edges along the path from exposed `u` to the root."""
+    while u != -1:
+        p = parent[u]
+        after = mate[p]
+        mate[u], mate[p] = p, u
+        u = after
+
+
+def _blossom_base(a: int, b: int, mate: list[int], parent: list[int], base: list[int]) -> int:
+    """The nearest common even ancestor of two even vertices (by blossom base)."""
+    path: set[int] = set()
+    while True:
+        a = base[a]
+        path.add(a)
+        if mate[a] == -1:
+            break
+        a = parent[mate[a]]
+    while True:
+        b = base[b]
+        if b in path:
+            return b
+        b = parent[mate[b]]
+
+
+def _mark_blossom(v: int, child: int, top: int, mate: list[int], parent: list[int],
+                  base: list[int], inside: set[int]) -> None:
+    """Walk from v up to the blossom base, recording bases and re-pointing parents
+    so paths through the blossom can later be flipped from either side."""
+    while base[v] != top:
+        inside.add(base[v])
+        inside.add(base[mate[v]])
+        parent[v] = child
+        child = mate[v]
+        v = parent[mate[v]]

@@ -1,0 +1,180 @@
+"""A free pairings checker: re-pair every round of a Swiss tournament and compare.
+
+For each round the engine is given exactly what the tournament knew before it
+(the history, who took part), and its pairing is compared with the one played:
+pairs, colours and the pairing-allocated bye.  Where they differ the checker
+says why, in the rules' own terms: an absolute criterion the played pairing
+breaks (C.1–C.3), else the first quality criterion (C.5–C.21) on which the two
+pairings differ in the highest bracket where they differ, else the order of the
+Dutch candidates (Article 4) or the colour allocation (Article 5).
+
+>>> from keizer.tiebreaks import Player, RoundResult, Tournament
+>>> from keizer.model import Colour
+>>> W, B = Colour.WHITE, Colour.BLACK
+>>> a = Player(1, results=(RoundResult(Code.WIN, 2, W),))
+>>> b = Player(2, results=(RoundResult(Code.LOSS, 1, B),))
+>>> c = Player(3, results=(RoundResult(Code.WIN, 4, W),))
+>>> d = Player(4, results=(RoundResult(Code.LOSS, 3, B),))
+>>> [r.differs for r in check(Tournament((a, b, c, d), rounds=1), rounds=3)]   # round 1 should be 1-3, 4-2
+[True]
+>>> check(Tournament((a, b, c, d), rounds=1), rounds=3)[0].reason
+'Article 4: the order of the Dutch candidates (which MDPs, exchanges, transpositions) — both pairings meet every criterion equally'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from keizer.model import Colour
+from keizer.tiebreaks import Code, Tournament
+
+#: The quality criteria as the engine weighs them (more is better in each), with the rules' numbers.
+CRITERIA = {
+    "pairs": ("C.5", "pairs in the bracket"),
+    "scores": ("C.6", "scores paired in the bracket (the highest moved-down players paired)"),
+    "next_pairs": ("C.7", "pairs in the next bracket"),
+    "next_scores": ("C.8", "scores paired in the next bracket"),
+    "bye": ("C.9", "games played by the players paired, so the bye has the fewest unplayed"),
+    "top_diff": ("C.10", "pairs giving no topscorer a colour difference beyond 2"),
+    "top_three": ("C.11", "pairs giving no topscorer one colour three times in a row"),
+    "pref": ("C.12", "pairs granting both colour preferences"),
+    "strong": ("C.13", "pairs granting every strong colour preference"),
+    "down1": ("C.14", "players spared a downfloat two rounds in a row"),
+    "up1": ("C.15", "pairs sparing an upfloat two rounds in a row"),
+    "down2": ("C.16", "players spared the downfloat they had two rounds before"),
+    "up2": ("C.17", "pairs sparing the upfloat of two rounds before"),
+    "down1_scores": ("C.18", "scores of the players spared a second downfloat"),
+    "up1_scores": ("C.19", "scores met by the players spared a second upfloat"),
+    "down2_scores": ("C.20", "scores of the players spared the downfloat of two rounds before"),
+    "up2_scores": ("C.21", "scores met by the players spared the upfloat of two rounds before"),
+}
+_COUNTS = {"pairs", "next_pairs", "top_diff", "top_three", "pref", "strong", "down1", "up1", "down2", "up2"}
+
+
+@dataclass(frozen=True)
+class Board:
+    """A pair as (white, black); ``coloured`` is False for a forfeit the file gives no colours."""
+
+    white: int
+    black: int
+    coloured: bool = True
+
+    def same(self, other: "Board") -> bool:
+        if self.coloured and other.coloured:
+            return (self.white, self.black) == (other.white, other.black)
+        return {self.white, self.black} == {other.white, other.black}
+
+
+@dataclass(frozen=True)
+class RoundCheck:
+    """One round: the pairing played (``played``), the engine's (``engine``, None when it
+    found none: ``error`` says why), and why they differ (``reason``)."""
+
+    round: int
+    played: tuple[Board, ...]
+    played_bye: int | None
+    engine: tuple[Board, ...] = ()
+    engine_bye: int | None = None
+    error: str | None = None
+    reason: str | None = None
+
+    @property
+    def differs(self) -> bool:
+        if self.error:
+            return True
+        return self.played_bye != self.engine_bye or len(self.played) != len(self.engine) or \
+            any(not any(b.same(e) for e in self.engine) for b in self.played)
+
+    def only_played(self) -> list[tuple[int, Board]]:
+        """The played boards (numbered as played) the engine does not have."""
+        return [(k, b) for k, b in enumerate(self.played, 1) if not any(b.same(e) for e in self.engine)]
+
+    def only_engine(self) -> list[tuple[int, Board]]:
+        """The engine's boards (numbered by the pairing rules) the played pairing does not have."""
+        return [(k, e) for k, e in enumerate(self.engine, 1) if not any(b.same(e) for b in self.played)]
+
+
+def played_round(t: Tournament, r: int) -> tuple[list[int], tuple[Board, ...], int | None]:
+    """Who took part in round r (0-based), its boards (white, black) and the pairing-allocated bye."""
+    present, boards, bye = [], [], None
+    seen: set[int] = set()
+    for p in sorted(t.players, key=lambda p: p.start_no):
+        res = p.results[r] if r < len(p.results) else None
+        if res is None:
+            continue
+        if res.opponent is None:
+            if res.code in (Code.PAB, Code.FORFEIT_WIN):
+                present.append(p.start_no)
+                bye = p.start_no
+            continue
+        present.append(p.start_no)
+        if p.start_no in seen:
+            continue
+        seen |= {p.start_no, res.opponent}
+        if res.colour is Colour.BLACK:
+            boards.append(Board(res.opponent, p.start_no))
+        else:
+            boards.append(Board(p.start_no, res.opponent, res.colour is Colour.WHITE))
+    return present, tuple(boards), bye
+
+
+def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
+          upto: Iterable[int] | None = None) -> list[RoundCheck]:
+    """Re-pair every round of ``t`` (or the 1-based rounds ``upto``) and compare."""
+    from keizer.pairing.swiss import SwissError, board_key, pair_swiss, round_inputs
+
+    played_rounds = max((len(p.results) for p in t.players), default=0)
+    out = []
+    for r in range(played_rounds) if upto is None else (k - 1 for k in upto):
+        present, boards, bye = played_round(t, r)
+        if len(present) < 2:
+            continue
+        inputs = round_inputs(t, rounds, present, r)
+        boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
+        try:
+            got = pair_swiss(t, rounds, present, r, initial_colour)
+        except SwissError as e:
+            out.append(RoundCheck(r + 1, boards, bye, error=str(e)))
+            continue
+        engine = tuple(Board(w, b) for w, b in got.pairs)
+        result = RoundCheck(r + 1, boards, bye, engine, got.bye)
+        if result.differs:
+            result = RoundCheck(r + 1, boards, bye, engine, got.bye, reason=_why(t, inputs, r, result))
+        out.append(result)
+    return out
+
+
+def _why(t: Tournament, inputs, r: int, result: RoundCheck) -> str:
+    """The first rule on which the played pairing and the engine's differ."""
+    from keizer.pairing.swiss.dutch import assess
+
+    data = inputs.data
+    for b in result.played:
+        if inputs.met(b.white, b.black):
+            return f"C.1: {b.white} and {b.black} met before"
+    if result.played_bye is not None and not data[result.played_bye].bye_eligible:
+        return f"C.2: {result.played_bye} had a pairing-allocated bye or a win without playing already"
+    played = [(b.white, b.black) for b in result.played]
+    engine = [(b.white, b.black) for b in result.engine]
+    if sorted(map(sorted, played)) == sorted(map(sorted, engine)) and result.played_bye == result.engine_bye:
+        return "Article 5: the colour allocation"
+    theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
+    ours = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, engine)
+    points = {e.score: data[e.number].score for e in inputs.entrants}
+    for (score, mine), (_, other) in zip(ours, theirs):
+        for (name, value), (_, value2) in zip(mine, other):
+            if value != value2:
+                number, what = CRITERIA[name]
+                where = f"in the bracket of {_points(points[score])}"
+                better = "keizer's pairing" if value > value2 else "the played pairing"
+                counts = f" (keizer {value}, played {value2})" if name in _COUNTS else ""
+                return f"{number} ({what}) {where}: {better} has more{counts}"
+    return ("Article 4: the order of the Dutch candidates (which MDPs, exchanges, transpositions) — "
+            "both pairings meet every criterion equally")
+
+
+def _points(value) -> str:
+    from keizer.output import number
+
+    return f"{number(value, 1)} points" if value != 1 else "1 point"

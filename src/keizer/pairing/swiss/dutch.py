@@ -1,0 +1,829 @@
+"""The bracket search of the FIDE Dutch system (C.04.3, rules of 2025/2026) for one round.
+
+Input: the players to pair, each an :class:`Entrant` (score, colours, floats,
+bye eligibility, effective pairing number), and who may not meet.  Output:
+the pairs with colours and the pairing-allocated bye.  ``docs/swiss.md``
+explains how each criterion maps to the search; in short:
+
+* Players are ranked by score, then pairing number, and split into
+  scoregroups.  Brackets are paired from the top: a bracket is the players
+  moved down from above (MDPs) plus one scoregroup (the residents).
+* Every decision is a maximum-weight matching whose integer weight packs the
+  criteria, most important first, in fields that cannot overflow into each
+  other: that the whole round can still be completed (C.4) with a legal bye
+  (C.2), the pairs made in the bracket (C.5) and their scores (C.6), the pairs
+  and scores of the next bracket (C.7, C.8), the unplayed games of the bye
+  (C.9), the colour criteria for topscorers (C.10, C.11) and everyone (C.12,
+  C.13), and the repeated floats (C.14-C.21).
+* The order of the Dutch candidates (Article 4: which MDPs, their opponents,
+  exchanges between S1 and S2, transpositions) is then fixed one choice at a
+  time: a small bonus on one player's edges asks whether an optimal
+  matching exists with that choice, and the choice is made final.
+
+The matching is kept between these steps (:class:`~keizer.pairing.matching.WeightedMatching`
+is incremental), so each step costs one or two augmenting searches.  Its graph is
+the bracket (and the next scoregroup when more than one player floats); the
+players below are asked only whether they can take who is left, and the bracket
+is searched with every player still to pair when they cannot — the rules' own
+formulation, which ``whole=True`` uses throughout (the tests compare the two).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Mapping
+
+from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
+
+WHITE, BLACK, NO_COLOUR = 0, 1, -1
+BRACKET, NEXT, WHOLE = 0, 1, 2  # what a bracket's graph holds: itself, the next scoregroup too, everyone left
+DOWN, UP = "down", "up"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One player to be paired, as the Dutch rules see him before the round."""
+
+    number: int                   # pairing number, as reported
+    rank: int                     # effective pairing number (0-based) among this round's players
+    score: int                    # in the tournament's smallest score unit
+    colours: tuple[int, ...]      # WHITE/BLACK of the games played, oldest first
+    float1: str | None            # DOWN, UP or None in the previous round
+    float2: str | None            # ... and in the round before that
+    played: int                   # games played (C.9: the bye goes to the fewest unplayed games)
+    eligible: bool                # may receive the pairing-allocated bye (C.2)
+    topscorer: bool = False       # more than half the maximum score, when the last round is paired
+
+
+class NoPairing(Exception):
+    """No pairing meets the absolute criteria."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The round: (white, black) pairing numbers, and the pairing-allocated bye."""
+
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None
+
+
+class _Player:
+    __slots__ = ("i", "e", "score", "pref", "imbalance", "repeated", "absolute", "strong", "f1", "f2",
+                 "eligible", "top")
+
+    def __init__(self, i: int, e: Entrant):
+        self.i, self.e, self.score = i, e, e.score
+        whites = sum(1 for c in e.colours if c == WHITE)
+        blacks = len(e.colours) - whites
+        fewer = BLACK if whites > blacks else WHITE
+        run, last = 0, NO_COLOUR
+        for c in e.colours:
+            run = run + 1 if c == last else 1
+            last = c
+        self.imbalance = abs(whites - blacks)
+        if self.imbalance > 1:
+            self.pref = fewer
+        elif run > 1:
+            self.pref = 1 - last
+        elif self.imbalance:
+            self.pref = fewer
+        elif run:
+            self.pref = 1 - last
+        else:
+            self.pref = NO_COLOUR
+        self.repeated = last if run > 1 else NO_COLOUR
+        self.absolute = self.imbalance > 1 or self.repeated != NO_COLOUR
+        self.strong = not self.absolute and self.imbalance > 0
+        self.f1, self.f2 = e.float1, e.float2
+        self.eligible = e.eligible
+        self.top = e.topscorer
+
+
+def assess(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
+           played_rounds: int, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, list[tuple[str, int]]]]:
+    """The Dutch criteria of a given round pairing, bracket by bracket (see :meth:`_Round.assess`)."""
+    return _Round(list(entrants), avoid, last_round, played_rounds, True).assess(pairs)
+
+
+def pair(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
+         played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
+    """Pair one round.  ``avoid[n]``: the pairing numbers player n may not meet (those he
+    played, a forbidden pair — both ways); ``last_round`` switches on the
+    topscorer exceptions; ``played_rounds`` is the number of rounds before this one;
+    ``whole`` searches every bracket with all players still to pair (slow: for tests)."""
+    return _Round(list(entrants), avoid, last_round, played_rounds, initial_white, whole).run()
+
+
+def _bits(x: int) -> int:
+    return max(1, x.bit_length()) + 1
+
+
+class _Round:
+    def __init__(self, entrants: list[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
+                 played_rounds: int, initial_white: bool, whole: bool = False):
+        entrants.sort(key=lambda e: (-e.score, e.rank))
+        self.players = [_Player(i, e) for i, e in enumerate(entrants)]
+        self.n = n = len(entrants)
+        self.played_rounds = played_rounds
+        self.initial_white = initial_white
+        self.whole = whole  # always search the whole remaining round (the reference; slow)
+        ps = self.players
+        index = {p.e.number: p.i for p in ps}
+        # Who may meet whom (C.1, C.3): everyone, but not themselves, the players they may not
+        # meet, nor — outside the last round's topscorers — someone of the same absolute preference.
+        self.ok = ok = []
+        same = {WHITE: [p.i for p in ps if p.absolute and p.pref == WHITE],
+                BLACK: [p.i for p in ps if p.absolute and p.pref == BLACK]}
+        for p in ps:
+            row = bytearray(b"\x01") * n
+            row[p.i] = 0
+            for number in avoid.get(p.e.number, ()):
+                if number in index:
+                    row[index[number]] = 0
+            if p.absolute and not (last_round and p.top):
+                for j in same[p.pref]:
+                    if not (last_round and ps[j].top):
+                        row[j] = 0
+            ok.append(row)
+        self.groups: list[list[int]] = []
+        for p in ps:
+            if self.groups and ps[self.groups[-1][0]].score == p.score:
+                self.groups[-1].append(p.i)
+            else:
+                self.groups.append([p.i])
+
+    # -- the round ---------------------------------------------------------------------
+
+    def run(self) -> Outcome:
+        n, ps = self.n, self.players
+        if n == 0:
+            return Outcome((), None)
+        flag = self.prepare()
+        self.final: dict[int, int] = {}
+        mdps: list[int] = []
+        residents = self.groups[0]
+        g = 1
+        while len(mdps) + len(residents) > 1 or g < len(self.groups):
+            nxt = self.groups[g] if g < len(self.groups) else []
+            if not residents and not nxt:
+                break
+            self.later = [v for group in self.groups[g + 1:] for v in group]
+            # The bracket whose end decides the bye's bracket reads the whole round's matching.
+            whole = self.whole or self.flag_init or bool(n % 2 and nxt and self.bye_score >= ps[nxt[0]].score)
+            done = None
+            for mode in ((WHOLE,) if whole else (BRACKET, NEXT, WHOLE)):
+                done = _Bracket(self, mdps, residents, nxt, flag, mode).run()
+                if done is not None:
+                    break
+            assert done is not None
+            pairs, mdps, flag = done
+            for a, b in pairs:
+                self.final[a], self.final[b] = b, a
+            residents = nxt
+            g += 1
+        left = [v for v in range(n) if v not in self.final]
+        if len(left) > 1:
+            raise NoPairing(tuple(ps[v].e.number for v in left))
+        pairs = []
+        for a, b in self.final.items():
+            if a < b:
+                pairs.append(self._colours(ps[a], ps[b]))
+        return Outcome(tuple(pairs), ps[left[0]].e.number if left else None)
+
+    def prepare(self) -> bool:
+        """The bye's score (C.4: the lowest that still completes the round) and whether the
+        top scoregroup holds the bye; raises NoPairing when the absolute criteria cannot hold."""
+        n, ps, ok = self.n, self.players, self.ok
+        self.later = []  # the players below the next scoregroup
+        allowed = lambda a, b: ok[a][b] == 1  # noqa: E731
+        mate = maximum_matching(n, allowed)
+        exposed = [v for v in range(n) if mate[v] == -1]
+        self.bye_score = 0
+        self.unplayed_rank: dict[int, int] = {}
+        flag = False
+        if n % 2:
+            if len(exposed) != 1:
+                raise NoPairing(tuple(ps[v].e.number for v in exposed))
+            found, even = augment(exposed[0], mate, range(n), allowed)
+            candidates = [v for v in range(n) if even[v] and ps[v].eligible]
+            if not candidates:
+                raise NoPairing(tuple(ps[v].e.number for v in exposed))
+            self.bye_score = min(ps[v].score for v in candidates)
+            counts = sorted((p.e.played for p in ps if p.score == self.bye_score), reverse=True)
+            self.unplayed_rank = {c: k for k, c in enumerate(counts)}
+            if self.bye_score >= ps[0].score:
+                flag = self._top_pairs_inside(candidates)
+        elif exposed:
+            raise NoPairing(tuple(ps[v].e.number for v in exposed))
+        self.flag_init = flag
+        return flag
+
+    def assess(self, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, list[tuple[str, int]]]]:
+        """The criteria of each bracket of a given pairing (pairing numbers), its own floaters
+        making the brackets: (the bracket's score, [(criterion, value)…]) from the top, each
+        value the engine's own (more is better), for a checker to compare two pairings."""
+        ps = self.players
+        flag = self.prepare()
+        index = {p.e.number: p.i for p in ps}
+        mate: dict[int, int] = {}
+        for a, b in pairs:
+            mate[index[a]], mate[index[b]] = index[b], index[a]
+        out = []
+        mdps: list[int] = []
+        residents = self.groups[0]
+        g = 1
+        while residents:
+            nxt = self.groups[g] if g < len(self.groups) else []
+            self.later = [v for group in self.groups[g + 1:] for v in group]
+            br = _Bracket(self, mdps, residents, nxt, flag, NEXT)
+            inside = set(mdps + residents)
+            total = 0
+            for y in residents:
+                x = mate.get(y, -1)
+                if x in inside and x < y:
+                    total += br.base(x, y, True)
+            floaters = [v for v in mdps + residents if mate.get(v, -1) not in inside]
+            later = set(floaters + nxt)
+            for y in nxt:
+                x = mate.get(y, -1)
+                if x in later and x < y:
+                    total += br.base(x, y, False)
+            out.append((ps[residents[0]].score, br.decode(total)))
+            flag = bool(self.n % 2 and nxt and self.bye_score >= ps[nxt[0]].score
+                        and all(ps[mate[f]].score >= ps[nxt[0]].score for f in floaters + nxt if f in mate))
+            mdps, residents = floaters, nxt
+            g += 1
+        return out
+
+    def candidate(self, v: int) -> bool:
+        """May receive the bye without making the round worse than it can be (C.2, C.4)."""
+        p = self.players[v]
+        return bool(self.n % 2) and p.eligible and p.score <= self.bye_score
+
+    def bye_rank(self, v: int) -> int:
+        p = self.players[v]
+        return self.unplayed_rank.get(p.e.played, 0) if p.score == self.bye_score else 0
+
+    def completable(self, exposed: list[int]) -> bool:
+        """Whether these players and all below the next scoregroup can be paired, but for one
+        bye candidate when their number is odd."""
+        group = sorted(exposed) + self.later
+        size = len(group)
+        if not size:
+            return True
+        ok = self.ok
+        odd = size % 2
+        if odd:  # a dummy vertex stands for the bye: it may take any candidate
+            cand = bytearray(1 if self.candidate(v) else 0 for v in group)
+            if not any(cand):
+                return False
+        rows = [ok[v] for v in group]
+        total = size + odd
+
+        def allowed(a: int, b: int) -> bool:
+            if a == size:
+                return cand[b] == 1
+            if b == size:
+                return cand[a] == 1
+            return rows[a][group[b]] == 1
+
+        mate = [-1] * total
+        for i in range(size):
+            if mate[i] == -1:
+                row = rows[i]
+                for j in range(i + 1, size):
+                    if mate[j] == -1 and row[group[j]]:
+                        mate[i], mate[j] = j, i
+                        break
+        for v in range(total):
+            if mate[v] == -1 and not augment(v, mate, range(total), allowed)[0]:
+                return False
+        return True
+
+    def next_structure(self, group: list[int]) -> tuple[dict[int, int], list[int]]:
+        """A maximum matching of a scoregroup, and the players some maximum matching leaves
+        out (Gallai-Edmonds: those an even alternating path from an exposed player reaches)."""
+        ok = self.ok
+        allowed = lambda a, b: ok[group[a]][group[b]] == 1  # noqa: E731
+        local = maximum_matching(len(group), allowed)
+        free: set[int] = set()
+        for k, q in enumerate(local):
+            if q == -1 and group[k] not in free:
+                _, even = augment(k, local, range(len(group)), allowed)
+                free |= {group[j] for j, e in enumerate(even) if e}
+        return {v: (group[q] if q != -1 else -1) for v, q in zip(group, local)}, sorted(free)
+
+    def _top_pairs_inside(self, candidates: list[int]) -> bool:
+        """Whether the top scoregroup (which holds the bye) can be paired among itself but for the bye."""
+        top = self.groups[0]
+        if len(top) % 2 == 0:
+            return False
+        ok = self.ok
+        rest = [v for v in range(self.n) if v not in set(top)]
+        sub = lambda a, b: ok[rest[a]][rest[b]] == 1  # noqa: E731
+        if -1 in maximum_matching(len(rest), sub):
+            return False
+        inside = lambda a, b: ok[top[a]][top[b]] == 1  # noqa: E731
+        mate = maximum_matching(len(top), inside)
+        exposed = [v for v in range(len(top)) if mate[v] == -1]
+        if len(exposed) != 1:
+            return False
+        _, even = augment(exposed[0], mate, range(len(top)), inside)
+        return any(even[k] and self.players[v].eligible for k, v in enumerate(top))
+
+    # -- colours -----------------------------------------------------------------------
+
+    def _colours(self, a: _Player, b: _Player) -> tuple[int, int]:
+        """(white, black) pairing numbers by the colour allocation rules (Article 5)."""
+        colour = _neutral(a, b)
+        if colour == NO_COLOUR:
+            a_higher = (a.score, -a.e.rank) > (b.score, -b.e.rank)
+            higher = a if a_higher else b
+            if a.pref == NO_COLOUR:  # neither has a preference: the initial colour by rank parity
+                initial = WHITE if self.initial_white else BLACK
+                higher_colour = initial if higher.e.rank % 2 == 0 else 1 - initial
+            else:  # the same preference, the same history: the higher ranked gets his
+                higher_colour = higher.pref
+            colour = higher_colour if a_higher else 1 - higher_colour
+        return (a.e.number, b.e.number) if colour == WHITE else (b.e.number, a.e.number)
+
+
+class _Bracket:
+    """One bracket: its MDPs and residents, with the next scoregroup.
+
+    The graph holds, by ``mode``: WHOLE — every player still to pair, so that
+    completion (C.4) is part of the weights, as the rules describe it; NEXT — the
+    bracket and the next scoregroup, whose pairs and scores C.7 weighs; BRACKET —
+    the bracket alone, each player's worth as a downfloater to the next bracket
+    (C.7) known in advance, which is exact when at most one player floats.  A
+    player left unmatched is one the players below must take; a result is kept
+    only when they can and the floaters are as few as the mode can weigh, else the
+    bracket is searched again with the next larger graph."""
+
+    def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], nxt: list[int], flag: bool,
+                 mode: int):
+        self.r, self.mdps, self.residents, self.nxt, self.flag, self.mode = rnd, mdps, residents, nxt, flag, mode
+        self.whole = mode == WHOLE
+        self.members = mdps + residents + (nxt if mode != BRACKET else [])
+        self.vs = self.members + (rnd.later if self.whole else [])
+        self.loc = {v: k for k, v in enumerate(self.vs)}
+        self.in_res = set(residents)
+        self.mdp_set = set(mdps)
+        if mode == BRACKET:
+            self.next_mate, self.next_free = rnd.next_structure(nxt)
+        self.layout()
+
+    # -- the weights -------------------------------------------------------------------
+
+    def layout(self) -> None:
+        """Field positions, most significant first; score levels are those of the bracket and
+        the next scoregroup, the lowest score at the lowest bits."""
+        r, ps = self.r, self.r.players
+        size = len(self.vs)
+        count = _bits(size)
+        offset = 0
+        self.level_unit: dict[int, int] = {}
+        levels: dict[int, int] = {}
+        for v in self.mdps + self.residents + self.nxt:
+            levels[ps[v].score] = levels.get(ps[v].score, 0) + 1
+        for score in sorted(levels):
+            self.level_unit[score] = 1 << offset
+            offset += _bits(levels[score])
+        lw = offset
+        fields: list[tuple[str, int]] = [("complete", _bits(3 * size))] if self.whole else [("must", count)]
+        fields += [("pairs", count), ("scores", lw), ("next_pairs", count), ("next_scores", lw),
+                   ("bye", 2 * count), ("top_diff", count), ("top_three", count), ("pref", count),
+                   ("strong", count)]
+        if r.played_rounds >= 1:
+            fields += [("down1", count), ("up1", count)]
+        if r.played_rounds >= 2:
+            fields += [("down2", count), ("up2", count)]
+        if r.played_rounds >= 1:
+            fields += [("down1_scores", lw), ("up1_scores", lw)]
+        if r.played_rounds >= 2:
+            fields += [("down2_scores", lw), ("up2_scores", lw)]
+        big = _bits(size * size) + 2
+        fields += [("low_a", big), ("low_b", big), ("low_c", big), ("low_d", big)]
+        self.shift: dict[str, int] = {}
+        self.fields = fields
+        total = 0
+        for name, width in reversed(fields):
+            self.shift[name] = total
+            total += width
+        if not self.whole:  # a player nobody below can take must be paired here (C.4)
+            later = r.later + (self.nxt if self.mode == BRACKET else [])
+            self.must = {v for v in self.members
+                         if not r.candidate(v) and not any(r.ok[v][u] for u in later)}
+        if self.mode == BRACKET:
+            self.worth = {v: self.float_worth(v) for v in self.members}
+            self.worth_top = 2 * max(self.worth.values(), default=0)
+        ids: dict[tuple, int] = {}
+        self.kinds = {v: ids.setdefault(self.kind(v), len(ids)) for v in self.members}
+        self.weights: dict[tuple[int, int, bool], int] = {}
+
+    def float_worth(self, v: int) -> int:
+        """What v adds to the next bracket as its only downfloater (C.7): one pair more if
+        it meets a player some maximum matching of the next scoregroup leaves out, else
+        one pair at its own score instead of one at the next scoregroup's, if it meets
+        anyone there, else nothing."""
+        if not self.nxt:
+            return 0
+        ok, sh = self.r.ok[v], self.shift
+        unit_v, unit_next = self.level_unit[self.r.players[v].score], self.level_unit[self.r.players[self.nxt[0]].score]
+        if any(ok[u] for u in self.next_free):
+            return (1 << sh["next_pairs"]) + (unit_v << sh["next_scores"])
+        if any(ok[u] for u in self.nxt):
+            return (unit_v - unit_next) << sh["next_scores"]
+        return 0
+
+    def share(self, v: int) -> int:
+        """v's own part of the weight of its edges in the bracket, in half units (a hint for the
+        matching's first duals: the terms of the weights that count v alone)."""
+        r, sh, p = self.r, self.shift, self.r.players[v]
+        own = 0
+        if not self.whole and v in self.must:
+            own += 1 << sh["must"]
+        if self.mode == BRACKET:
+            own += self.worth_top // 2 - self.worth[v]
+        if self.flag:
+            own += r.bye_rank(v) << sh["bye"]
+        unit = self.level_unit[p.score]
+        if v in self.in_res:
+            if r.played_rounds >= 1 and p.f1 == DOWN:
+                own += (1 << sh["down1"]) + (unit << sh["down1_scores"])
+            if r.played_rounds >= 2 and p.f2 == DOWN:
+                own += (1 << sh["down2"]) + (unit << sh["down2_scores"])
+            spread = unit
+        elif v in self.mdp_set:  # an MDP's edges count its score where a resident pair counts the residents'
+            spread = 2 * unit - self.level_unit[r.players[self.residents[0]].score]
+        else:
+            return 2 * own
+        fields = ["scores"] + ["up1_scores"] * (r.played_rounds >= 1) + ["up2_scores"] * (r.played_rounds >= 2)
+        return 2 * own + sum(spread << sh[name] for name in fields)
+
+    def decode(self, total: int) -> list[tuple[str, int]]:
+        """A sum of edge weights split back into its criteria (the fields never carry over)."""
+        return [(name, (total >> self.shift[name]) & ((1 << width) - 1)) for name, width in self.fields
+                if not name.startswith("low_") and name not in ("must", "complete")]
+
+    def kind(self, v: int) -> tuple:
+        """Everything an edge's weight reads of player v (so equal kinds share weights)."""
+        r, p = self.r, self.r.players[v]
+        return (p.score, p.pref, p.imbalance, p.repeated, p.absolute, p.strong, p.f1, p.f2,
+                r.candidate(v), r.bye_rank(v) if self.flag or r.flag_init else 0,
+                v in self.must if not self.whole else False,
+                self.worth[v] if self.mode == BRACKET else 0)
+
+    def cached(self, x: int, y: int, in_bracket: bool) -> int:
+        """The base weight of edge (x, y), x higher, shared between equal kinds."""
+        if not self.r.ok[x][y]:
+            return 0
+        key = (self.kinds[x], self.kinds[y], in_bracket)
+        w = self.weights.get(key)
+        if w is None:
+            w = self.weights[key] = self.base(x, y, in_bracket)
+        return w
+
+    def top_fields(self, x: int, y: int) -> int:
+        """Completion, or the players who must be paired here, and the bye's unplayed games."""
+        r, sh = self.r, self.shift
+        if self.whole:
+            w = (1 + (not r.candidate(x)) + (not r.candidate(y))) << sh["complete"]
+        else:
+            w = ((x in self.must) + (y in self.must)) << sh["must"]
+        return w
+
+    def outside(self, x: int, y: int) -> int:
+        """An edge no bracket criterion looks at (whole graph only)."""
+        r = self.r
+        if not r.ok[x][y]:
+            return 0
+        w = self.top_fields(x, y)
+        if r.flag_init:
+            w += (r.bye_rank(x) + r.bye_rank(y)) << self.shift["bye"]
+        return w
+
+    def base(self, x: int, y: int, in_bracket: bool) -> int:
+        """The edge between x (higher) and y (lower: a resident, or in the next scoregroup)."""
+        r = self.r
+        if not r.ok[x][y]:
+            return 0
+        sh = self.shift
+        px, py = r.players[x], r.players[y]
+        w = self.top_fields(x, y)
+        if self.mode == BRACKET:  # pairing x and y gives up what they were worth as floaters
+            w += self.worth_top - self.worth[x] - self.worth[y]
+        unit_x = self.level_unit[px.score]
+        if in_bracket:
+            w += (1 << sh["pairs"]) + (unit_x << sh["scores"])
+        else:
+            w += (1 << sh["next_pairs"]) + (unit_x << sh["next_scores"])
+        if self.flag:
+            w += (r.bye_rank(x) + r.bye_rank(y)) << sh["bye"]
+        if not in_bracket:
+            return w
+        same = px.pref == py.pref
+        if not (px.imbalance > 1 and py.imbalance > 1 and same):
+            w += 1 << sh["top_diff"]
+        if not (px.absolute and py.absolute and same):
+            good = True
+        elif px.imbalance == py.imbalance:
+            good = py.repeated == NO_COLOUR or py.repeated != px.repeated
+        else:
+            loser = px if py.imbalance > px.imbalance else py
+            good = loser.repeated != 1 - py.pref
+        if good:
+            w += 1 << sh["top_three"]
+        if not same or px.pref == NO_COLOUR or py.pref == NO_COLOUR:
+            w += 1 << sh["pref"]
+        if ((not py.strong and not py.absolute) or (not px.strong and not px.absolute)
+                or (py.absolute and px.absolute) or not same):
+            w += 1 << sh["strong"]
+        higher_score = px.score > py.score
+        for back, fx, fy in ((1, px.f1, py.f1), (2, px.f2, py.f2))[:r.played_rounds]:
+            # C.14-C.21: a repeated downfloat is one the lower player had (he gets none now) or
+            # the higher player had and is spared (equal scores); an upfloat repeats when the
+            # lower player floats up again.
+            w += ((fy == DOWN) + (not higher_score and fx == DOWN)) << sh[f"down{back}"]
+            w += (not (higher_score and fy == UP)) << sh[f"up{back}"]
+            w += (((fy == DOWN) * self.level_unit[py.score]) + ((fx == DOWN) * unit_x)) << sh[f"down{back}_scores"]
+            if not (fy == UP and higher_score):
+                w += unit_x << sh[f"up{back}_scores"]
+        return w
+
+    def next_exposed(self, floaters: list[int]) -> list[int] | None:
+        """The players of the next scoregroup (and the floater) left for those below, with the
+        next scoregroup paired as the floater's worth says (None: not built)."""
+        r, nxt = self.r, self.nxt
+        mate = dict(self.next_mate)
+        if floaters:
+            f = floaters[0]
+            ok = r.ok[f]
+            worth = self.worth[f]
+            if worth and worth >> self.shift["next_pairs"]:   # a pair more: an augmenting path from f
+                group = [f] + nxt
+                local = [-1] + [group.index(mate[v]) if mate[v] != -1 else -1 for v in nxt]
+                allowed = lambda a, b: (r.ok[group[a]][group[b]] == 1) and not (a == 0 and b == 0)  # noqa: E731
+                if not augment(0, local, range(len(group)), allowed)[0]:
+                    return None
+                mate = {group[k]: (group[q] if q != -1 else -1) for k, q in enumerate(local)}
+            elif worth:                                      # f takes a partner's place
+                n = next(u for u in nxt if ok[u])
+                if mate[n] != -1:
+                    mate[mate[n]] = -1
+                mate[n], mate[f] = f, n
+            else:
+                mate[f] = -1
+        return [v for v, q in mate.items() if q == -1]
+
+    def exchange(self, index: int, pairs: int, count: int, test: int = 1) -> int:
+        """The exchange criteria of a remainder pair whose higher player is at ``index``: its
+        higher player in S1 (the fewest exchanges), the smallest BSN sum of the new S1 (the
+        smallest difference of the exchanged BSNs), and room for testing one exchange."""
+        sh = self.shift
+        return ((index < pairs) << sh["low_a"]) + ((count - index) << sh["low_b"]) + (test << sh["low_c"])
+
+    # -- the matching, in the players' own numbers ---------------------------------------
+
+    def setw(self, v: int, changes: dict[int, int]) -> None:
+        loc = self.loc
+        self.m.set_weights(loc[v], {loc[u]: w for u, w in changes.items()})
+
+    def solve(self) -> None:
+        self.m.solve()
+        vs, stable = self.vs, self.stable
+        for k, q in enumerate(self.m.mate):
+            stable[vs[k]] = vs[q] if q != -1 else -1
+
+    def finalize(self, a: int, b: int) -> None:
+        self.pairs.append((a, b))
+        self.done.add(a)
+        self.done.add(b)
+        self.m.remove((self.loc[a], self.loc[b]))
+
+    def take_highest(self, p: int, candidates: list[int], weight: Callable[[int], int], field: str) -> None:
+        """Pair p, for good, with the highest-ranked of ``candidates`` (in ranking order) that
+        an optimal pairing allows: each gets a bonus by rank, in the lowest field."""
+        changes = {}
+        for pos, o in enumerate(o for o in reversed(candidates) if o not in self.done):
+            w = weight(o)
+            if w:
+                changes[o] = w + (pos << self.shift[field])
+        self.setw(p, changes)
+        self.solve()
+        o = self.stable[p]
+        assert o in changes and o not in self.done, "a player chosen to be paired lost his opponent"
+        self.finalize(p, o)
+
+    # -- the search ----------------------------------------------------------------------
+
+    def run(self) -> tuple[list[tuple[int, int]], list[int], bool] | None:
+        r, ps, sh = self.r, self.r.players, self.shift
+        mdps, residents, nxt = self.mdps, self.residents, self.nxt
+        in_res, members, vs, loc = self.in_res, self.members, self.vs, self.loc
+        size = len(vs)
+        weights = [[0] * size for _ in range(size)]
+        cut: set[tuple[int, int]] = set()       # edges the search took away
+        roles: dict[int, bool] = {}             # once final: S1 players only meet S2 players
+        edge = self.cached
+
+        def base(x: int, y: int) -> int:
+            if (x, y) in cut or roles and x in roles and y in roles and (not roles[x] or roles[y]):
+                return 0
+            return edge(x, y, y in in_res)
+
+        bracket_end = len(mdps)
+        kinds = [self.kinds[x] for x in members]
+        for j, y in enumerate(members):
+            if j < bracket_end:
+                continue  # MDPs do not meet each other
+            row, oky = weights[j], r.ok[y]
+            in_bracket = y in in_res
+            by_kind: dict[int, int] = {}
+            for i in range(j):
+                x = members[i]
+                if oky[x]:
+                    w = by_kind.get(kinds[i])
+                    if w is None:
+                        w = by_kind[kinds[i]] = edge(x, y, in_bracket)
+                    row[i] = weights[i][j] = w
+        if self.whole:
+            for j in range(len(members), size):
+                y = vs[j]
+                row = weights[j]
+                for i in range(j):
+                    row[i] = weights[i][j] = self.outside(vs[i], y)
+        # The first greedy matching tries the Dutch order: MDPs with the residents from the top,
+        # then S1 (the upper half of the residents) with S2 from the top.
+        half = len(residents) // 2
+        prefer = [(loc[a], [loc[o] for o in residents]) for a in mdps]
+        prefer += [(loc[p], [loc[o] for o in residents[half:]]) for p in residents[:half]]
+        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)))
+        self.stable: dict[int, int] = {}
+        self.pairs: list[tuple[int, int]] = []
+        self.done: set[int] = set()
+        self.solve()
+        mate, done = self.stable, self.done
+
+        def with_resident(a: int) -> bool:
+            return mate[a] in in_res
+
+        # Which MDPs are paired: the highest scores first, then the highest ranked (C.6, Article 4).
+        nres = len(residents)
+        bonus: dict[int, int] = {}
+        chosen: set[int] = set()
+
+        def push_mdp(a: int, value: int) -> None:
+            bonus[a] = value
+            self.setw(a, {o: base(a, o) + (value << sh["low_a"]) for o in residents if base(a, o)})
+
+        k = 0
+        while k < len(mdps):
+            level = [a for a in mdps[k:] if ps[a].score == ps[mdps[k]].score]
+            k += len(level)
+            matched = sum(with_resident(a) for a in level)
+            remaining = len(level)
+            for a in level:
+                if not matched:
+                    break
+                if remaining <= matched:
+                    chosen.add(a)
+                    continue
+                remaining -= 1
+                if not with_resident(a):
+                    push_mdp(a, 1)
+                    self.solve()
+                if with_resident(a):
+                    chosen.add(a)
+                    matched -= 1
+                    push_mdp(a, nres + 1)
+        # Their opponents: each MDP in turn gets the highest resident it can (the first transposition).
+        for a in mdps:
+            if a in chosen:
+                self.take_highest(a, residents, lambda o, a=a: base(a, o) + (bonus.get(a, 0) << sh["low_a"])
+                                  if base(a, o) else 0, "low_b")
+
+        # The remainder: S1 and S2, the fewest exchanges and the smallest difference of BSNs.
+        rem = [o for o in residents if o not in done]
+        at = {o: i for i, o in enumerate(rem)}
+        count = len(rem)
+        pairs = sum(1 for o in rem if mate[o] in at and at[mate[o]] < at[o])
+        weighed = False  # whether the remainder's edges carry the exchange criteria
+
+        def higher(p: int) -> bool:
+            q = mate[p]
+            return q in at and at[q] > at[p]
+
+        def rem_weight(p: int, o: int, test: int = 1, pos: int = 0) -> int:
+            w = base(p, o)
+            if not w:
+                return 0
+            if weighed:
+                w += self.exchange(at[p], pairs, count, test)
+            return w + (pos << sh["low_d"])
+
+        # The exchange criteria are met at best when every pair has its higher player in S1 (it
+        # is then S1 against S2): only otherwise do they need a search.  Their weight rises
+        # with the higher player; the duals rise with it (S1: its own criteria less those of
+        # S2's first player, S2: those), which keeps every pair S1-S2 tight.
+        if any(mate[p] not in at or at[mate[p]] < pairs for p in rem[:pairs]):
+            weighed = True
+            first_s2 = self.exchange(pairs, pairs, count)
+            changes = {o: {p: rem_weight(p, o) for p in rem[:i]} for i, o in enumerate(rem)}
+            rises = {p: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
+                     for i, p in enumerate(rem)}
+            self.m.shift({loc[o]: {loc[p]: w for p, w in row.items()} for o, row in changes.items()},
+                         {loc[p]: d for p, d in rises.items()})
+            self.solve()
+        exchanges = sum(1 for p in rem[:pairs] if not higher(p))
+        # Exchanged from S1: the lowest ones first.
+        remaining = exchanges
+        for i in range(pairs - 1, -1, -1):
+            if not remaining:
+                break
+            p = rem[i]
+            later = rem[i + 1:]
+            if higher(p):
+                self.setw(p, {o: rem_weight(p, o, 0) for o in later})
+                self.solve()
+            exchanged = not higher(p)
+            remaining -= exchanged
+            if exchanged:
+                cut.update((p, o) for o in later)
+            self.setw(p, {o: rem_weight(p, o) for o in later})
+        # Exchanged from S2: the highest ones first.
+        remaining = exchanges
+        for i in range(pairs, count):
+            if remaining <= 1:
+                break
+            p = rem[i]
+            later = rem[i + 1:]
+            already = higher(p)
+            if not already:
+                self.setw(p, {o: rem_weight(p, o, 2) for o in later})
+                self.solve()
+            if higher(p):
+                remaining -= 1
+                gone = {}
+                for o in rem[:i]:
+                    cut.add((o, p))
+                    gone[o] = 0
+                if self.mode != BRACKET:
+                    for o in nxt:
+                        cut.add((p, o))
+                        gone[o] = 0
+                self.setw(p, gone)
+            if not already:
+                self.setw(p, {o: rem_weight(p, o) for o in later})
+        # The roles are final: S1 players only meet S2 players.  (The exchange criteria stay in
+        # the weights: every pairing with these roles has the same.)
+        was = {p: higher(p) for p in rem}
+        current = self.m.w
+        for i, p in enumerate(rem):
+            row = current[loc[p]]
+            changes = {o: 0 for o in rem[i + 1:] if row[loc[o]] and (not was[p] or was[o])}
+            if changes:
+                self.setw(p, changes)
+        roles.update(was)
+        # Transpositions: each S1 player in turn gets the highest S2 player he can.
+        for i, p in enumerate(rem):
+            if p not in done and roles[p]:
+                self.take_highest(p, rem[i + 1:], lambda o, p=p: rem_weight(p, o), "low_d")
+
+        floaters = [v for v in mdps + residents if v not in done]
+        if self.mode == BRACKET:
+            if len(floaters) > 1:
+                return None  # their worth to the next bracket is not the sum of their single worths
+            exposed = self.next_exposed(floaters)
+            if exposed is None or not r.completable(exposed):
+                return None
+        elif self.mode == NEXT:
+            exposed = [v for v in members if v not in done and mate[v] == -1]
+            if not r.completable(exposed):
+                return None
+        new_flag = False
+        if r.n % 2 and nxt and r.bye_score >= ps[nxt[0]].score:
+            # The next bracket holds the bye if it (these floaters and the next scoregroup) pairs
+            # within itself but for one player (C.9 then applies there).
+            new_flag = all(mate[f] == -1 or ps[mate[f]].score >= ps[nxt[0]].score for f in floaters + nxt)
+        return self.pairs, floaters, new_flag
+
+
+def _neutral(a: _Player, b: _Player) -> int:
+    """a's colour by every rule before rank decides (NO_COLOUR when rank must)."""
+    if a.pref == NO_COLOUR or b.pref == NO_COLOUR or a.pref != b.pref:
+        if a.pref != NO_COLOUR:
+            return a.pref
+        return 1 - b.pref if b.pref != NO_COLOUR else NO_COLOUR
+    if a.absolute and (a.imbalance > b.imbalance or not b.absolute):
+        return a.pref
+    if b.absolute and (b.imbalance > a.imbalance or not a.absolute):
+        return 1 - b.pref
+    if a.strong and not b.strong:
+        return a.pref
+    if b.strong and not a.strong:
+        return 1 - b.pref
+    for mine, theirs in zip(reversed(a.e.colours), reversed(b.e.colours)):
+        if mine != theirs:
+            return theirs
+    return NO_COLOUR

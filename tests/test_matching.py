@@ -1,0 +1,161 @@
+"""Our maximum-weight matching (keizer.pairing.matching): against brute force on small
+graphs, against networkx's independent implementation on larger ones, through long
+sequences of changes (the warm starts the Dutch engine relies on), exactly with big
+integers, and with the optimality certificate (the duals) checked after every solve."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+from hypothesis import given, settings, strategies as st
+
+from keizer.pairing.matching import WeightedMatching, maximum_matching
+
+
+def random_weights(n: int, density: float, bits: int, rng: random.Random) -> list[list[int]]:
+    w = [[0] * n for _ in range(n)]
+    for a in range(n):
+        for b in range(a + 1, n):
+            if rng.random() < density:
+                w[a][b] = w[b][a] = rng.randint(1, 2 ** bits)
+    return w
+
+
+def reference(w: list[list[int]], alive: list[bool] | None = None) -> int:
+    graph = nx.Graph()
+    for a in range(len(w)):
+        for b in range(a + 1, len(w)):
+            if w[a][b] and (alive is None or alive[a] and alive[b]):
+                graph.add_edge(a, b, weight=w[a][b])
+    return sum(w[a][b] for a, b in nx.max_weight_matching(graph))
+
+
+def brute_force(w: list[list[int]]) -> int:
+    n = len(w)
+
+    def best(free: tuple[int, ...]) -> int:
+        if len(free) < 2:
+            return 0
+        v, rest = free[0], free[1:]
+        out = best(rest)  # v stays exposed
+        for k, u in enumerate(rest):
+            if w[v][u]:
+                out = max(out, w[v][u] + best(rest[:k] + rest[k + 1:]))
+        return out
+
+    return best(tuple(range(n)))
+
+
+def certified(m: WeightedMatching) -> None:
+    """LP duality: every slack non-negative, matched edges tight, exposed vertices at dual 0,
+    blossoms with a positive dual full — then no matching weighs more."""
+    n = m.n
+    chains = []
+    for v in range(n):
+        chain, b = set(), m.parent[v]
+        while b != -1:
+            chain.add(b)
+            b = m.parent[b]
+        chains.append(chain)
+    for a in range(n):
+        if not m.alive[a]:
+            continue
+        assert m.dual[a] >= 0
+        if m.mate[a] == -1:
+            assert m.dual[a] == 0
+        else:
+            assert m.mate[m.mate[a]] == a and m.w[a][m.mate[a]]
+        for b in range(a + 1, n):
+            if m.alive[b] and m.w[a][b]:  # weights are kept doubled inside
+                slack = m.dual[a] + m.dual[b] + sum(m.dual[x] for x in chains[a] & chains[b]) - m.w[a][b]
+                assert slack >= 0 and (slack == 0 or m.mate[a] != b)
+    for b in range(n, 2 * n):
+        if m.children[b] is not None and m.dual[b] > 0:
+            inside = [v for v in range(n) if b in chains[v]]
+            assert sum(1 for v in inside if m.mate[v] != -1 and b in chains[m.mate[v]]) == len(inside) - 1
+
+
+def test_a_hand_made_graph():
+    # A triangle 0-1-2 with a pendant 3: the heaviest matching takes 0-1 and 2-3.
+    w = [[0, 6, 5, 0], [6, 0, 5, 0], [5, 5, 0, 4], [0, 0, 4, 0]]
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    assert m.mate == [1, 0, 3, 2] and m.weight() == 10
+    certified(m)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 9), st.floats(0.1, 1.0), st.sampled_from([1, 2, 4, 60]), st.integers(0, 10 ** 6))
+def test_small_graphs_against_brute_force(n, density, bits, seed):
+    w = random_weights(n, density, bits, random.Random(seed))
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    assert m.weight() == brute_force(w)
+    certified(m)
+
+
+def test_weights_beyond_floating_point_stay_exact():
+    # Weights differ only in their lowest bits: a float would see one value.
+    rng = random.Random(7)
+    big = 1 << 600
+    for _ in range(30):
+        w = random_weights(8, 0.8, 3, rng)
+        w = [[big + x if x else 0 for x in row] for row in w]
+        m = WeightedMatching([row[:] for row in w])
+        m.solve()
+        assert m.weight() == brute_force(w)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(10, 45), st.floats(0.1, 1.0), st.sampled_from([1, 2, 8, 100]), st.integers(0, 10 ** 6))
+def test_changes_keep_the_matching_optimal(n, density, bits, seed):
+    """Cold start, then edges of one vertex changed, vertices removed, or many edges and
+    duals shifted at once, each followed by a solve: always networkx's optimum."""
+    rng = random.Random(seed)
+    w = random_weights(n, density, bits, rng)
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    assert m.weight() == reference(w)
+    certified(m)
+    for _ in range(10):
+        alive = [v for v in range(n) if m.alive[v]]
+        if len(alive) < 2:
+            break
+        v = rng.choice(alive)
+        op = rng.random()
+        if op < 0.6:
+            m.set_weights(v, {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits)
+                              for u in alive if u != v and rng.random() < 0.5})
+        elif op < 0.8:
+            some = rng.sample(alive, min(len(alive), 5))
+            changes = {x: {u: rng.randint(1, 2 ** bits) for u in alive if u != x and rng.random() < 0.3}
+                       for x in some}
+            m.shift(changes, {x: rng.randint(0, 2 ** bits) for x in some})
+        else:
+            mate = m.mate[v]
+            m.remove([v] if mate == -1 or rng.random() < 0.5 else [v, mate])
+        m.solve()
+        current = [[x // 2 for x in row] for row in m.w]
+        assert m.weight() == reference(current, m.alive)
+        certified(m)
+
+
+def test_preferred_first_matching_changes_nothing_but_the_work():
+    rng = random.Random(3)
+    w = random_weights(30, 0.9, 2, rng)
+    plain = WeightedMatching([row[:] for row in w])
+    plain.solve()
+    guided = WeightedMatching([row[:] for row in w], prefer=[(v, range(29, -1, -1)) for v in range(30)])
+    guided.solve()
+    assert guided.weight() == plain.weight() == reference(w)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 30), st.floats(0.05, 1.0), st.integers(0, 10 ** 6))
+def test_maximum_matching_size(n, density, seed):
+    rng = random.Random(seed)
+    edges = {(a, b) for a in range(n) for b in range(a + 1, n) if rng.random() < density}
+    mate = maximum_matching(n, lambda a, b: (min(a, b), max(a, b)) in edges)
+    graph = nx.Graph(list(edges))
+    assert sum(v != -1 for v in mate) // 2 == len(nx.max_weight_matching(graph, maxcardinality=True))
