@@ -27,8 +27,8 @@ from keizer.store import Store  # noqa: E402
 def season_db(folder: Path, players: int, rounds: int, seed: int, name: str) -> Store:
     store = Store.open(folder / f"{name}.db", create=True)
     with store.change("bench", "bench"):
+        set_club(store, season=name, name="Schaakclub Bench")  # before the import: the competition is of that season
         ops.import_season(store, synthetic_season(players, rounds, seed=seed), name="Interne competitie")
-        set_club(store, season=name, name="Schaakclub Bench")
     return store
 
 

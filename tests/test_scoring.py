@@ -518,3 +518,11 @@ def test_the_standing_after_a_round_alone_is_the_last_of_all_standings(seed, n, 
         s = replace(s, players=(gone, *s.players[1:]))
     for upto in range(s.completed_rounds() + 1):
         assert standing_after(s, upto) == compute_standings(s, upto)[-1]
+
+
+def test_the_count_columns_are_in_the_order_of_a_standings_entry():
+    from dataclasses import fields
+
+    from keizer.scoring import StandingEntry, _Stats
+
+    assert tuple(f.name for f in fields(StandingEntry))[5:] == _Stats.FIELDS

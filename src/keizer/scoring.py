@@ -385,6 +385,7 @@ def _game_item(settings: Settings, pid: str, game: Game, off: frozenset[str]) ->
 class _Stats:
     """Cumulative game and absence counts per player after each round."""
 
+    # In StandingEntry's order (its entries are built from these columns by position).
     FIELDS = ("games", "wins", "draws", "losses", "forfeit_wins", "forfeit_losses",
               "byes", "excused", "unexcused", "club", "external")
 
@@ -599,15 +600,10 @@ class _Chain:
 
     def _standing(self, r, ranking, scores, denominator, before, pricing, own_map, off,
                   iterations, cycle) -> Standing:
+        ids, table = self.ids, self.stats.table  # (the counts come in StandingEntry's field order)
         entries = tuple(
-            StandingEntry(
-                player=self.ids[i],
-                rank=pos + 1,
-                score=Fraction(scores[i], denominator),
-                value=self.fvalues[pos],
-                value_before=before[self.ids[i]],
-                **self.stats.counts(i, r),
-            )
+            StandingEntry(ids[i], pos + 1, Fraction(scores[i], denominator), self.fvalues[pos], before[ids[i]],
+                          *table[i][r])
             for pos, i in enumerate(ranking)
         )
         return Standing(r, entries, pricing, own_map, off, iterations, cycle)

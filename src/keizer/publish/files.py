@@ -89,11 +89,13 @@ def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str
     _write_manifest(outdir, old, intent)
     _remove_leftover_temporaries(outdir)
     written = []
+    made: set[Path] = set()  # folders known to exist: a large site has a thousand files in a few
     for rel, data in sorted(files.items()):
         target = outdir / rel
         if target.is_file() and target.read_bytes() == data:
             continue
-        write_atomic(target, data)
+        write_atomic(target, data, folder_exists=target.parent in made)
+        made.add(target.parent)
         written.append(rel)
     final = {}
     for rel, sha in intent.items():
@@ -113,13 +115,14 @@ def temporary_name(name: str, tag: str | None = None) -> str:
     return f".{name}.{tag or secrets.token_hex(8)}.keizer-tmp"
 
 
-def write_atomic(target: Path, data: bytes, tag: str | None = None) -> None:
+def write_atomic(target: Path, data: bytes, tag: str | None = None, folder_exists: bool = False) -> None:
     """Replace ``target`` by ``data`` in one step (a reader sees the old or the new file).
 
     ``tag`` (16 hex digits) names the temporary file instead of a random one, so that a
     caller that records it can find a leftover again; a leftover of that name is replaced.
     """
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if not folder_exists:
+        target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_name(temporary_name(target.name, tag))
     # 0o666 less the umask, as a plain write would create it; an existing file keeps its mode.
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if tag else os.O_EXCL), 0o666)

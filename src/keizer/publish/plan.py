@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Collection, Mapping, Sequence
+from functools import partial
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from keizer.limits import fold_name
 from keizer.model import Absence, Result, Season
@@ -50,9 +51,16 @@ class CompetitionData:
 
 @dataclass(frozen=True)
 class Page:
-    path: str  # relative to the output folder, with forward slashes
+    """One page of the site: its path (relative to the output folder, with forward slashes),
+    its template and its data — or, for the many pages of a large site (rounds, players), the
+    function that makes its data, called when the page is rendered (on a worker's core)."""
+
+    path: str
     template: str
-    context: dict[str, Any] = field(default_factory=dict)
+    context: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict)
+
+    def values(self) -> dict[str, Any]:
+        return self.context() if callable(self.context) else self.context
 
 
 #: Names Windows keeps for devices, whatever the extension: a site copied there must still open.
@@ -321,15 +329,19 @@ class _Competition:
         for info in rounds:
             pages.append(self._round_page(info["number"], rounds, ctx))
         pages.append(Page(f"{self.folder}/crosstable.html", "crosstable.html",
-                          {**ctx, "title": self.comp.name, "tab": "crosstable", **self._crosstable()}))
+                          partial(self._with, ctx, "crosstable", self._crosstable)))
         pages.append(Page(f"{self.folder}/attendance.html", "attendance.html",
-                          {**ctx, "title": self.comp.name, "tab": "attendance", **self._attendance()}))
+                          partial(self._with, ctx, "attendance", self._attendance)))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
-                          {**ctx, "title": self.comp.name, "tab": "report", **self._report()}))
+                          partial(self._with, ctx, "report", self._report)))
         pages.append(self._embed_page(ctx))
         for pid in self.slugs:
             pages.append(self._player_page(pid, ctx))
         return pages
+
+    def _with(self, ctx: dict[str, Any], tab: str, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """A tab's page data, made when the page is rendered."""
+        return {**ctx, "title": self.comp.name, "tab": tab, **make()}
 
     def _embed_page(self, ctx: dict[str, Any], shown: int = 10) -> Page:
         """The first places of the standing alone, for a club's own website (an iframe)."""
@@ -337,6 +349,9 @@ class _Competition:
                     {**ctx, "title": self.comp.name, "summary": self.summary(), "shown": shown})
 
     def _round_page(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> Page:
+        return Page(self.round_link(r), "round.html", partial(self._round_context, r, rounds, ctx))
+
+    def _round_context(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> dict[str, Any]:
         rnd = self.season.rounds[r - 1]
         absent: dict[str, list] = {}
         for kind in (Absence.EXCUSED, Absence.UNEXCUSED, Absence.CLUB):
@@ -346,7 +361,7 @@ class _Competition:
         complete = r <= self.played
         numbers = [x["number"] for x in rounds]
         k = numbers.index(r)
-        return Page(self.round_link(r), "round.html", {
+        return {
             **ctx, "title": self.comp.name, "round": r, "date": rnd.date, "complete": complete,
             "time_control": rnd.time_control,
             "boards": self.boards(r), "board_extra": self.board_extra, "bye": self.names(rnd.byes), "absent": absent,
@@ -356,7 +371,7 @@ class _Competition:
             "standing": self.standing_after(r) if complete else None, "tiebreaks": self.tiebreak_codes(),
             "previous": self.round_link(numbers[k - 1]) if k > 0 else None,
             "next": self.round_link(numbers[k + 1]) if k + 1 < len(numbers) else None,
-        })
+        }
 
     def _cell(self, pid: str, r: int, rank_of: dict[str, int]) -> dict[str, Any]:
         """One crosstable cell: what the player did in round r."""
@@ -415,6 +430,9 @@ class _Competition:
         return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows}
 
     def _player_page(self, pid: str, ctx: dict[str, Any]) -> Page:
+        return Page(self.player_link(pid), "player.html", partial(self._player_context, pid, ctx))
+
+    def _player_context(self, pid: str, ctx: dict[str, Any]) -> dict[str, Any]:
         player = self.players[pid]
         on_ladder = pid not in self.final.off_ladder
         entry = self.final.entry(pid) if on_ladder else None
@@ -443,14 +461,14 @@ class _Competition:
         counts: dict[str, int] = {}
         for line in lines:
             counts[line["kind"]] = counts.get(line["kind"], 0) + 1
-        return Page(self.player_link(pid), "player.html", {
+        return {
             **ctx, "title": player.name, "player": {"name": player.name, "rating": player.rating,
                                                     "category": player.category, "joined": player.joined,
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
             "member_link": self.member_pages.get(pid),
-        })
+        }
 
     def _report(self) -> dict[str, Any]:
         final = self.ranking(self.played)
@@ -521,9 +539,9 @@ class _RoundRobin(_Competition):
         })]
         pages.extend(self._round_page(info["number"], rounds, ctx) for info in rounds)
         pages.append(Page(f"{self.folder}/crosstable.html", "rr_crosstable.html",
-                          {**ctx, "title": self.comp.name, "tab": "crosstable", **self._matrix()}))
+                          partial(self._with, ctx, "crosstable", self._matrix)))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
-                          {**ctx, "title": self.comp.name, "tab": "report", **self._report()}))
+                          partial(self._with, ctx, "report", self._report)))
         pages.append(self._embed_page(ctx))
         pages.extend(self._games_page(pid, ctx) for pid in self.slugs)
         return pages
@@ -545,6 +563,9 @@ class _RoundRobin(_Competition):
         return {"numbers": [p.start_no for p in order], "rows": rows, "standing_round": self.played}
 
     def _games_page(self, pid: str, ctx: dict[str, Any]) -> Page:
+        return Page(self.player_link(pid), "rr_player.html", partial(self._games_context, pid, ctx))
+
+    def _games_context(self, pid: str, ctx: dict[str, Any]) -> dict[str, Any]:
         player = self.players[pid]
         lines = []
         for rnd, games in zip(self.season.rounds, self.game_of):
@@ -566,12 +587,12 @@ class _RoundRobin(_Competition):
             charts["rank"] = line_chart([(player.name, [(r, places[r][pid].rank) for r in range(1, self.played + 1)])],
                                         self.played, 1, max(len(self.season.players), 2), invert=True)
         entry = places[-1][pid]
-        return Page(self.player_link(pid), "rr_player.html", {
+        return {
             **ctx, "title": player.name, "player": {"name": player.name, "rating": player.rating,
                                                     "start_no": player.start_no},
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
             "standing_round": self.played, "member_link": self.member_pages.get(pid),
-        })
+        }
 
 
     def _round_points(self, pid: str, r: int) -> Fraction | None:
@@ -600,7 +621,7 @@ class _Swiss(_RoundRobin):
 
     def pages(self) -> list[Page]:
         pages = super().pages()
-        return [Page(p.path, "swiss_crosstable.html", p.context) if p.template == "rr_crosstable.html" else p
+        return [Page(p.path, "swiss_crosstable.html", p.values()) if p.template == "rr_crosstable.html" else p
                 for p in pages]
 
     def _matrix(self) -> dict[str, Any]:

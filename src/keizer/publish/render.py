@@ -1,8 +1,9 @@
 """Rendering the page plan: every page through its template — on several cores for a large
 site, where the computer can fork (Linux, macOS) and nothing else runs in the process.
 
-The pages come out the same either way: each worker renders every n-th page with the
-same environment, inherited by the fork, and hands back the bytes.  The web app publishes
+The pages come out the same either way: the workers render the pages (and make the data of
+those whose data is made late, :class:`~keizer.publish.plan.Page`) with the same environment,
+inherited by the fork, a few at a time as they come free, and hand back the bytes.  The web app publishes
 from one of its threads, and forking a process with other threads is not safe, so there
 (as on Windows, and for a small site, where a fork costs more than it saves) the pages are
 rendered one after the other.  ``$KEIZER_PUBLISH_WORKERS`` sets the number of workers
@@ -36,7 +37,7 @@ class PageError(Exception):
 
 def render_page(env: Environment, page: Page) -> bytes:
     try:
-        return env.get_template(page.template).render(page_path=page.path, **page.context).encode("utf-8")
+        return env.get_template(page.template).render(page_path=page.path, **page.values()).encode("utf-8")
     except TemplateError as e:
         where = f"{getattr(e, 'name', None) or page.template}" + (f" line {e.lineno}" if getattr(e, "lineno", None) else "")
         raise PageError(where, e.message or str(e)) from None
@@ -50,30 +51,28 @@ def render_pages(env: Environment, pages: Sequence[Page]) -> dict[str, bytes]:
         return {page.path: render_page(env, page) for page in pages}
     global _shared
     _shared = (env, pages)
+    out: dict[str, bytes] = {}
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            shares = pool.map(_render_share, [(k, workers) for k in range(workers)])
+            # Small batches handed out as workers come free: a crosstable costs a hundred player pages.
+            for page, done in zip(pages, pool.imap(_render_one, range(len(pages)), chunksize=8)):
+                if isinstance(done, PageError):
+                    raise done
+                out[page.path] = done
     finally:
         _shared = None
-    out: dict[str, bytes] = {}
-    for k in range(len(pages)):  # back in the plan's order
-        share = shares[k % workers]
-        if isinstance(share, PageError):
-            raise share
-        out[pages[k].path] = share[k // workers]
     return out
 
 
 _shared: tuple[Environment, Sequence[Page]] | None = None
 
 
-def _render_share(job: tuple[int, int]) -> list[bytes] | PageError:
-    """In a worker: pages k, k + n, k + 2n … of the plan the fork inherited."""
+def _render_one(k: int) -> bytes | PageError:
+    """In a worker: page k of the plan the fork inherited."""
     assert _shared is not None
     env, pages = _shared
-    k, n = job
     try:
-        return [render_page(env, page) for page in pages[k::n]]
+        return render_page(env, pages[k])
     except PageError as e:
         return e
 
