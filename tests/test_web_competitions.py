@@ -4,6 +4,7 @@ and the time-control plan, each compared with what the CLI does on a copy."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from fractions import Fraction
 from pathlib import Path
@@ -298,3 +299,23 @@ def test_a_refused_form_comes_back_as_it_was_typed(web):
     # Shown once: the next visit is a fresh form.
     again = client.get("/competitions").get_data(as_text=True)
     assert "Snel &lt;b&gt;" not in again
+
+
+def test_a_setting_of_a_few_words_is_a_list_and_a_wrong_value_says_what_is_right(web, capsys):
+    app, db, client = web
+    page = client.get("/c/1/settings").get_data(as_text=True)
+    assert '<select id="s-recalculation" name="s-recalculation"' in page
+    assert "<option selected>per-round</option><option>fixed-point</option><option>frozen</option>" in page
+    assert '<select id="s-absence_decay"' in page
+    # Sending the page as it is changes nothing (yes/no stands for the list's false/true).
+    form = dict(re.findall(r'name="(s-[a-z_]+)" value="([^"]*)"', page))
+    form.update({n: "per-round" if n == "s-recalculation" else v for n, v in form.items()})
+    for name in re.findall(r'<select id="s-([a-z_]+)"', page):
+        chosen = re.search(rf'name="s-{name}".*?<option selected>([^<]*)</option>', page, re.S)
+        form[f"s-{name}"] = chosen[1]
+    before = digest(db)
+    assert "nothing changed" in text(post(client, "/c/1/settings", {**form, "back": "/c/1/settings"}))
+    assert digest(db) == before
+    refused = post(client, "/c/1/settings", {**form, "s-excused": "abc", "back": "/c/1/settings"})
+    assert "setting excused: 'abc' is not a valid value; give a number such as 1/2, 0.35 or 35%" in text(refused)
+    assert digest(db) == before

@@ -257,7 +257,33 @@ def _coerce(name: str, raw: Any) -> Any:
         return str(raw).strip()
     except (ValueError, ZeroDivisionError, TypeError):
         shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:37] + "…"
-        raise SettingsError(f"setting {name}: {shown} is not a valid value") from None
+        raise SettingsError(f"setting {name}: {shown} is not a valid value; {_wanted(name)}") from None
+
+
+def _wanted(name: str) -> str:
+    """What a setting takes, for the message that refuses a value.
+
+    >>> _wanted("excused"), _wanted("top")
+    ('give a number such as 1/2, 0.35 or 35%', 'give a whole number, or auto')
+    """
+    if name in _FRACTION_FIELDS:
+        said = "give a number such as 1/2, 0.35 or 35%"
+    elif name in _INT_FIELDS:
+        said = "give a whole number"
+    elif name in ("absence_decay", "colour_limit"):
+        said = "give yes or no"
+    else:
+        said = "see 'keizer presets' for the values it takes"
+    return said + (", or auto" if name == "top" else ", or none" if name in _OPTIONAL else "")
+
+
+#: The settings that take one of a few words, and those words (the app offers them as a list).
+CHOICES: dict[str, tuple[str, ...]] = {
+    "ladder": LADDERS, "top_rounding": TOP_ROUNDINGS, "own_value": OWN_VALUES, "recalculation": RECALCULATIONS,
+    "bye_policy": BYE_POLICIES, "default_attendance": ATTENDANCE_DEFAULTS, "category_pairing": CATEGORY_PAIRINGS,
+    "colour_tiebreak": COLOUR_TIEBREAKS, "tiebreak_edition": TIEBREAK_EDITIONS,
+    "absence_decay": ("yes", "no"), "colour_limit": ("yes", "no"),
+}
 
 
 def _dump(value: Any) -> Any:

@@ -13,12 +13,15 @@ from keizer import limits
 from keizer.operations import competition as comp_ops
 from keizer.operations import setup
 from keizer.operations.evening import evening
-from keizer.settings import PRESETS
+from keizer.settings import CHOICES, PRESETS
 from keizer.store import StoreError
 from keizer.web.auth import officer_only
 from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("competitions", __name__)
+
+#: A yes/no setting as the settings list writes it, and as its choice says it.
+YES_NO = {"true": "yes", "false": "no"}
 
 #: What each system's creation form asks (besides name, season and "register all members").
 SYSTEM_LABELS = {"keizer": "Keizer competition", "swiss": "Swiss tournament", "roundrobin": "Round-robin",
@@ -210,6 +213,7 @@ def settings(comp_id: int) -> Any:
     others = [c for c in s.competitions() if c["id"] != comp_id]
     return render("app/settings.html", comp=comp, tab="settings", nav="competitions",
                   title=f"{_('Settings')} · {comp['name']}", rows=rows, changeable=can, order=order,
+                  choices=CHOICES if comp["system"] == "keizer" else {}, yes_no=YES_NO,
                   order_heading=heading, others=others, plan=setup.time_control_rows(s, comp_id),
                   started=s.started(comp_id))
 
@@ -220,7 +224,7 @@ def _change_settings(comp_id: int) -> Any:
     overrides = {}
     for name, shown in current.items():
         sent = request.form.get(f"s-{name}")
-        if sent is not None and sent.strip() != shown:
+        if sent is not None and sent.strip() not in (shown, YES_NO.get(shown)):
             overrides[name] = sent.strip()
     if not overrides:
         flash(_("nothing changed"), "info")
