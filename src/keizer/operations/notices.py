@@ -16,7 +16,7 @@ the notice arrived keeps its marks.
 
 The club evenings a member is offered: the dates of rounds still to come, and the
 weekly evenings of the next eight weeks on the club's evening weekday (the
-``evening_day`` setting, else the weekday of the latest round date).  Any other date
+``evening_day`` setting, else the weekday most recent rounds were on).  Any other date
 can be given too.
 
 Settings live in the database's meta table (``club_notice_days``, ``club_notice_time``,
@@ -60,7 +60,7 @@ class NoticeRules:
     notice_time: str  # … at this time (HH:MM, the server's local time)
     late_notice: str  # what a notice after the deadline counts as: excused or unexcused
     link_days: int  # a member link older than this is expired
-    evening_day: str  # the club's evening weekday ('' = the weekday of the latest round)
+    evening_day: str  # the club's evening weekday ('' = the weekday most recent rounds were on)
 
     def deadline(self, day: str) -> datetime:
         """The moment a notice for the evening ``day`` must have come by (aware, local time)."""
@@ -194,16 +194,33 @@ def member_for_token(store: Store, token: str, now: datetime | None = None) -> d
 def club_evenings(store: Store, today: date, weeks: int = WEEKS) -> list[str]:
     """The club evenings of the next ``weeks`` weeks (today included): the dates of rounds
     to come, and each week's evening weekday (the ``evening_day`` setting, else the
-    weekday of the latest round date)."""
+    weekday most of the latest rounds were played on)."""
     rules = notice_settings(store)
     horizon = today + timedelta(weeks=weeks)
     dates = [d for d in (_date(text) for text in store.round_dates()) if d is not None]
     found = {d for d in dates if today <= d < horizon}
-    weekday = WEEKDAYS.index(rules.evening_day) if rules.evening_day else (dates[-1].weekday() if dates else None)
+    weekday = WEEKDAYS.index(rules.evening_day) if rules.evening_day else usual_weekday(dates)
     if weekday is not None:
         first = today + timedelta(days=(weekday - today.weekday()) % 7)
         found |= {first + timedelta(weeks=k) for k in range(weeks) if first + timedelta(weeks=k) < horizon}
     return [d.isoformat() for d in sorted(found)]
+
+
+def usual_weekday(dates: list[date], recent: int = 20) -> int | None:
+    """The weekday most of the latest rounds were played on (ties: the latest's): a Saturday's
+    rapid tournament does not move a club's Tuesday evenings.
+
+    >>> tuesdays = [date(2026, 9, 1) + timedelta(weeks=k) for k in range(5)]
+    >>> usual_weekday(tuesdays + [date(2026, 10, 10)])   # one Saturday after five Tuesdays
+    1
+    """
+    latest = sorted(dates)[-recent:]
+    if not latest:
+        return None
+    counts: dict[int, int] = {}
+    for d in latest:
+        counts[d.weekday()] = counts.get(d.weekday(), 0) + 1
+    return max(counts, key=lambda w: (counts[w], max(d for d in latest if d.weekday() == w)))
 
 
 def check_notice_date(text: str, today: date) -> str:
