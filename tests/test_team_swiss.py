@@ -144,3 +144,11 @@ def test_a_team_file_with_boards_without_games_is_refused(tmp_path, capsys):
     db = tmp_path / "none.db"
     bad(capsys, db, "import", str(external(GRANDMOMMY)), match="without a game")
     assert not db.exists()
+
+
+def test_our_team_file_with_a_forfeited_match_is_refused(tmp_path, capsys):
+    from conftest import DATA
+
+    db = tmp_path / "none.db"
+    bad(capsys, db, "import", str(DATA / "trf26-team-swiss-own.trf"), match="round 2: Knights – Pawns has a board without a game")
+    assert not db.exists()

@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import GRANDMOMMY, KARL_MALA, TEC, external
+from conftest import DATA, GRANDMOMMY, KARL_MALA, TEC, external
 from keizer.cli import cli, main
 from keizer.cli.trf import trf
 from keizer.formats.season_json import FormatError
@@ -18,7 +18,10 @@ from keizer.formats.trf import TRF16, TrfError, dump, parse, read
 from keizer.model import Colour
 from keizer.tiebreaks import Code, Match, Player, RoundResult, Scoring, System, Tournament, compute
 
-SAMPLES = [*sorted(TEC.glob("*.trf")), GRANDMOMMY, KARL_MALA]
+#: Our own team Swiss (tests/data/SOURCES.md): every team record, read in a clone without
+#: the TEC sample too.
+OWN_TEAMS = DATA / "trf26-team-swiss-own.trf"
+SAMPLES = [*sorted(TEC.glob("*.trf")), OWN_TEAMS, GRANDMOMMY, KARL_MALA]
 SWISS = TEC / "tec2023-swiss16-5r.trf"
 TEAMS = GRANDMOMMY
 LEGACY = KARL_MALA
@@ -110,13 +113,51 @@ def test_team_totals_agree_with_the_files_310_records():
     assert (denmark.points - got["MP"][47], denmark.game_points - got["GP"][47]) == (1, 2)
 
 
+def test_own_team_file_records():
+    """5 teams of 2 boards (352 WB), 3 rounds; the matches worked out by hand from the games."""
+    t = read(OWN_TEAMS)
+    assert (len(t.players), len(t.teams), t.rounds, t.boards, t.system) == (15, 5, 3, 2, System.SWISS)
+    assert t.tiebreaks == ("EDET/P", "BH:MP/C1/P", "MPvGP")
+    assert (t.match_scoring.win, t.match_scoring.draw, t.match_scoring.loss, t.match_scoring.pab) == (2, 1, 0, 2)
+    rooks, knights, bishops, queens, pawns = t.teams
+    assert (rooks.name, rooks.nickname, rooks.members, rooks.rank) == ("Rooks", "ROO", (1, 2, 3), 1)
+    # 1-0 on board 1 (white), = on board 2 (black by WB)
+    assert rooks.matches[0] == Match(Code.WIN, 2, Colour.WHITE, F(3, 2), (F(1), F(1, 2)), (1, 2))
+    assert rooks.matches[1].lineup == (3, 1)  # 300: out of order
+    assert rooks.matches[1].code is queens.matches[1].code is Code.DRAW  # 0-1 and 1-0
+    assert bishops.matches[2].lineup == (7, 0)  # 300: board 2 empty
+    assert (rooks.matches[2].boards, bishops.matches[2].boards) == ((F(1, 2), F(1)), (F(1, 2), F(0)))
+    assert (pawns.matches[0].code, pawns.matches[0].game_points) == (Code.PAB, 2)  # 320
+    assert (bishops.matches[1].code, bishops.matches[1].game_points) == (Code.HPB, 1)  # 240 H: half the boards
+    assert (pawns.matches[2].code, pawns.matches[2].game_points) == (Code.FPB, 2)  # 240 F
+    assert (knights.matches[1].code, pawns.matches[1].code) == (Code.FORFEIT_WIN, Code.FORFEIT_LOSS)  # 330 +-
+    assert knights.matches[2].code is queens.matches[2].code is Code.FORFEIT_LOSS  # 330 --
+    assert knights.matches[1].game_points == 2 and knights.matches[1].colour is Colour.WHITE
+
+
+def test_own_team_file_totals_are_the_declared_ones():
+    t = read(OWN_TEAMS)
+    got = compute(t, "MP,GP")
+    # Rooks W D W, Knights L +F -F, Bishops L H L, Queens W D -F, Pawns PAB -F FPB
+    assert got == {"MP": {1: 5, 2: 2, 3: 1, 4: 3, 5: 4}, "GP": {1: 4, 2: F(5, 2), 3: 2, 4: F(5, 2), 5: 4}}
+    assert all((team.points, team.game_points) == (got["MP"][team.number], got["GP"][team.number])
+               for team in t.teams)
+
+
+def test_own_team_file_exports_as_trf16_013_records():
+    t = read(OWN_TEAMS)
+    text = dump(t, TRF16)
+    assert "\r\n013 Rooks                              1    2    3\r\n" in text and "\r\n310 " not in text
+    assert [team.members for team in parse(text).teams] == [team.members for team in t.teams]
+
+
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_samples_round_trip_through_trf26(path):
     t = read(external(path))
     assert parse(dump(t)) == t
 
 
-@pytest.mark.parametrize("path", [p for p in SAMPLES if p != TEAMS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [p for p in SAMPLES if p not in (TEAMS, OWN_TEAMS)], ids=lambda p: p.stem)
 def test_individual_samples_round_trip_through_trf16(path):
     t = read(external(path))
     assert parse(dump(t, TRF16)) == t
@@ -223,7 +264,7 @@ def test_trf_error_is_a_format_error():
     with pytest.raises(TrfError, match="unknown TRF version"):
         dump(read(SWISS), "TRF99")
     with pytest.raises(TrfError, match="without players"):
-        dump(Tournament(teams=(read(external(TEAMS)).teams[0],), rounds=1))
+        dump(Tournament(teams=(read(OWN_TEAMS).teams[0],), rounds=1))
 
 
 # -- properties --------------------------------------------------------------------------------------
@@ -305,6 +346,15 @@ def test_standings_edition_changes_values(run):
 def test_standings_default_lists(run):
     _, out, _ = run(str(SWISS), "--format", "json")
     assert list(json.loads(out)[0]["tiebreaks"]) == ["BH/C1", "BH", "DE", "ARO/C1", "WIN", "BWG", "BPG", "SB"]
+    code, out, err = run(str(OWN_TEAMS), "--format", "json")
+    rows = json.loads(out)
+    assert code == 0 and err == "" and list(rows[0]["tiebreaks"]) == ["EDET/P", "BH:MP/C1/P", "MPVGP"]
+    assert [(r["name"], r["points"]) for r in rows] == [
+        ("Rooks", 5), ("Pawns", 4), ("Queens", 3), ("Knights", 2), ("Bishops", 1)]
+    assert rows[0]["tiebreaks"]["BH:MP/C1/P"] == 5  # opponents' match points 2 + 3 + 1, less the lowest
+
+
+def test_standings_default_list_of_the_tec_team_sample(run):
     code, out, err = run(str(external(TEAMS)), "--format", "json")
     rows = json.loads(out)
     assert code == 0 and list(rows[0]["tiebreaks"]) == ["EDET/P", "EMGSB/C1/P", "BH:MP/C1/P", "MPVGP"]
