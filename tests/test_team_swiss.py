@@ -150,5 +150,6 @@ def test_our_team_file_with_a_forfeited_match_is_refused(tmp_path, capsys):
     from conftest import DATA
 
     db = tmp_path / "none.db"
-    bad(capsys, db, "import", str(DATA / "trf26-team-swiss-own.trf"), match="round 2: Knights – Pawns has a board without a game")
+    bad(capsys, db, "import", str(DATA / "trf26-team-swiss-own.trf"),
+        match="round 2: Knights – Pawns has a board without a game")
     assert not db.exists()

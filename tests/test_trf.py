@@ -64,6 +64,26 @@ def test_legacy_trf16_export():
     assert any(line.startswith("092 Individual: Swiss-System (Standard)") for line in t.info)
 
 
+def test_legacy_trf16_conventions():
+    """The same conventions in lines of our own: a one-letter title, a dotted birth date, a blank
+    federation, and a player who forfeits round 1 and is gone after it."""
+    def line(n: int, title: str, fed: str, fide: str, birth: str, points: str, rounds: str) -> str:
+        name = f"Player {n}"
+        return f"001 {n:>4} m{title:>3} {name:<33} 2000 {fed:<3} {fide:>11} {birth:<10} {points:>4} {n:>4}{rounds}"
+
+    t = parse("\n".join([
+        "012 Legacy", "092 Individual: Swiss-System (Standard)",
+        line(1, "g", "CHI", "3400042", "1969.12.06", "2.0", "     3 b +     2 w 1"),
+        line(2, "m", "", "", "", "0.0", "  0000 - Z     1 b 0"),
+        line(3, "", "GER", "", "", "0.0", "     1 w -  0000 - Z")]))
+    first = t.player(1)
+    assert (first.title, first.birth, first.federation, first.fide_id) == ("g", "1969.12.06", "CHI", "3400042")
+    assert t.player(2).federation == ""
+    quitter = t.player(3)
+    assert quitter.results[0] == RoundResult(Code.FORFEIT_LOSS, 1, Colour.WHITE)
+    assert {r.code for r in quitter.results[1:]} == {Code.ZPB}
+
+
 def test_trf26_team_file():
     t = read(external(TEAMS))
     assert (len(t.players), len(t.teams), t.rounds, t.boards) == (249, 50, 14, 4)
