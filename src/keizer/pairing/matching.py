@@ -701,10 +701,10 @@ class WeightedMatching:
 # -- maximum matchings (no weights) ---------------------------------------------------------------
 
 
-def maximum_matching(m: int, ok: Callable[[int, int], bool], mate: list[int] | None = None) -> list[int]:
+def maximum_matching(m: int, ok: Callable[[int, int], bool]) -> list[int]:
     """A maximum matching of vertices 0..m-1 where ``ok(a, b)`` says an edge exists:
-    a greedy start (or the given ``mate``), then one augmenting search per exposed vertex."""
-    mate = [-1] * m if mate is None else mate
+    a greedy start, then one augmenting search per exposed vertex."""
+    mate = [-1] * m
     for i in range(m):
         if mate[i] == -1:
             for j in range(i + 1, m):
@@ -724,6 +724,7 @@ def augment(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int,
     even alternating path from the root reaches — those that could be left exposed
     instead of the root in a maximum matching."""
     alive = list(alive)
+    free = [u for u in alive if mate[u] == -1 and u != root]  # no mate changes until a path is flipped
     size = len(mate)
     parent = [-1] * size
     base = list(range(size))
@@ -733,8 +734,10 @@ def augment(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int,
     queue = deque([root])
 
     def reaches_free(w: int) -> bool:
-        for u in alive:
-            if u != w and mate[u] == -1 and u != root and ok(w, u):
+        """Augment at once when the new even vertex is next to an exposed one: in the dense
+        graphs of club pairings that happens long before the whole tree is grown."""
+        for u in free:
+            if ok(w, u):
                 parent[u] = w
                 _flip(u, mate, parent)
                 return True
