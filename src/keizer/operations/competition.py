@@ -475,8 +475,9 @@ class Change:
     warnings: tuple[str, ...] = ()
 
 
-def _paired_round(store: Store, comp_id: int, action: str) -> tuple[Season, Any]:
-    require_system(store, comp_id, "keizer", action)
+def _paired_round(store: Store, comp_id: int, action: str, system: str = "keizer") -> tuple[Season, Any]:
+    """The open round of a Keizer competition (or ``system``), refused until it is paired."""
+    require_system(store, comp_id, system, action)
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
@@ -502,18 +503,19 @@ def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
     """A player who arrives after the pairing: they play whoever had the bye (on a new
     last board), or, when nobody had it, they take the bye.  Every board stays as it was.
     (A Swiss: :func:`keizer.operations.swiss.latecomer`.)"""
-    if store.system(comp_id) == "swiss":
-        from keizer.operations import swiss
-
-        return swiss.latecomer(store, comp_id, ref)
-    season, rnd = _paired_round(store, comp_id, "add a latecomer")
+    swiss = store.system(comp_id) == "swiss"
+    season, rnd = _paired_round(store, comp_id, "add a latecomer", "swiss" if swiss else "keizer")
     row = store.find_player(comp_id, ref)
     key, name = row["key"], row["name"]
-    names = {p.id: p.name for p in season.players}
     if any(key in (g.white, g.black) for g in rnd.games) or key in rnd.byes:
         raise StoreError(f"{name} is already paired in round {rnd.number}")
-    if not next(p for p in season.players if p.id == key).active_in(rnd.number):
+    if not season.player(key).active_in(rnd.number):
         raise StoreError(f"{name} does not take part in round {rnd.number} (not joined yet, or withdrawn)")
+    if swiss:
+        from keizer.operations import swiss as swiss_ops
+
+        return swiss_ops.latecomer(store, comp_id, season, rnd, key, name)
+    names = {p.id: p.name for p in season.players}
     if rnd.byes:
         other = rnd.byes[0]
         board = max((g.board for g in rnd.games), default=0) + 1
@@ -529,12 +531,13 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     opponent plays whoever had the bye (on the same board), or takes the bye."""
     if why not in ("unexcused", "excused"):
         raise StoreError(f"a no-show is unexcused or excused, not {why!r}")
-    if store.system(comp_id) == "swiss":  # a forfeit (keizer.operations.swiss.noshow)
-        from keizer.operations import swiss
-
-        return swiss.noshow(store, comp_id, ref)
-    season, rnd = _paired_round(store, comp_id, "remove a no-show")
+    swiss = store.system(comp_id) == "swiss"
+    season, rnd = _paired_round(store, comp_id, "remove a no-show", "swiss" if swiss else "keizer")
     row = store.find_player(comp_id, ref)
+    if swiss:  # a forfeit
+        from keizer.operations import swiss as swiss_ops
+
+        return swiss_ops.noshow(store, comp_id, season, rnd, row)
     key, name = row["key"], row["name"]
     names = {p.id: p.name for p in season.players}
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}

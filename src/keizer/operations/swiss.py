@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from keizer.operations.competition import POINTS_DEFAULTS, open_round, require_unpaired, stored_points_rules
-from keizer.model import Colour
+from keizer.model import Colour, Round, Season
 from keizer.output import number
 from keizer.store import Store, StoreError
 
@@ -69,7 +69,6 @@ def pair_next(store: Store, comp_id: int):
     from keizer.operations.competition import mark_attendance
     from keizer.pairing.keizer import Board, Pairing
     from keizer.pairing.swiss import SwissError, dutch_inputs, pair_swiss
-    from keizer.points import tournament
 
     settings = swiss_settings(store, comp_id)
     if not settings["rounds"]:
@@ -83,9 +82,7 @@ def pair_next(store: Store, comp_id: int):
     assign_numbers(store, comp_id)
     season = store.load_season(comp_id)
     rnd = season.rounds[target.number - 1]
-    rules = stored_points_rules(store, comp_id)
-    t = tournament(season, target.number - 1, rules.system, rules.scoring)
-    tpn = {p.id: p.start_no for p in season.players}
+    rules, t, tpn, forbidden, colour = _dutch_inputs(store, comp_id, season, settings, target.number - 1)
     key_of = {p.start_no: p.id for p in season.players}
     present = [tpn[p] for p in rnd.present]
     if len(season.players) < 2:
@@ -93,8 +90,6 @@ def pair_next(store: Store, comp_id: int):
     if len(present) < 2:
         raise StoreError(f"fewer than two players are present for round {target.number}; "
                          "mark players present with 'keizer attend'")
-    forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
-    colour = Colour.BLACK if settings["initial_colour"] == "black" else Colour.WHITE
     try:
         found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden)
     except SwissError as e:
@@ -120,32 +115,21 @@ def pair_next(store: Store, comp_id: int):
     return Pairing(target.number, tuple(boards), bye, bye_reason, ())
 
 
-def latecomer(store: Store, comp_id: int, ref: str):
-    """A player who arrives after the round is paired: they play whoever has the
+def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str):
+    """A player who arrives after the round is paired (checked by
+    :func:`keizer.operations.competition.add_latecomer`): they play whoever has the
     pairing-allocated bye (on a new last board, colours by the Dutch rules), unless the two
     met before or may not meet; without a bye to take over the latecomer cannot be paired."""
     from keizer.operations.competition import Change
     from keizer.pairing.swiss import SwissError, pair_swiss
-    from keizer.points import tournament
 
-    season, rnd = _paired(store, comp_id, "add a latecomer")
-    row = store.find_player(comp_id, ref)
-    key, name = row["key"], row["name"]
     names = {p.id: p.name for p in season.players}
-    if any(key in (g.white, g.black) for g in rnd.games) or key in rnd.byes:
-        raise StoreError(f"{name} is already paired in round {rnd.number}")
-    if not season.player(key).active_in(rnd.number):
-        raise StoreError(f"{name} does not take part in round {rnd.number} (not joined yet, or withdrawn)")
     if not rnd.byes:
         raise StoreError(f"nobody has the pairing-allocated bye in round {rnd.number}, so {name} cannot be paired "
                          "now; the round counts as marked for them (excused: a half-point bye)")
     other = rnd.byes[0]
     settings = swiss_settings(store, comp_id)
-    rules = stored_points_rules(store, comp_id)
-    t = tournament(season, rnd.number - 1, rules.system, rules.scoring)
-    tpn = {p.id: p.start_no for p in season.players}
-    forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
-    colour = Colour.BLACK if settings["initial_colour"] == "black" else Colour.WHITE
+    _, t, tpn, forbidden, colour = _dutch_inputs(store, comp_id, season, settings, rnd.number - 1)
     try:
         found = pair_swiss(t, settings["rounds"], [tpn[other], tpn[key]], rnd.number - 1, colour, forbidden)
     except SwissError:
@@ -162,13 +146,12 @@ def latecomer(store: Store, comp_id: int, ref: str):
                               f"{names[white]} has White")
 
 
-def noshow(store: Store, comp_id: int, ref: str):
+def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str, Any]):
     """A paired player who does not come loses by forfeit (FIDE's rule for a Swiss); a
-    player who had the pairing-allocated bye and is not there loses it (absent)."""
+    player who had the pairing-allocated bye and is not there loses it (absent).  Called by
+    :func:`keizer.operations.competition.remove_noshow` on the paired open round."""
     from keizer.operations.competition import Change, enter_results
 
-    season, rnd = _paired(store, comp_id, "remove a no-show")
-    row = store.find_player(comp_id, ref)
     key, name = row["key"], row["name"]
     if key in rnd.byes:
         store.set_attendance(comp_id, rnd.number, row["id"], "unexcused")
@@ -185,12 +168,17 @@ def noshow(store: Store, comp_id: int, ref: str):
                               f"({result})")
 
 
-def _paired(store: Store, comp_id: int, action: str):
-    season = store.load_season(comp_id)
-    target = open_round(season)
-    if not target.paired:
-        raise StoreError(f"round {target.number} is not paired yet: mark attendance with 'keizer attend' and pair it")
-    return season, season.rounds[target.number - 1]
+def _dutch_inputs(store: Store, comp_id: int, season: Season, settings: dict[str, Any], before: int):
+    """What the Dutch engine is given for the round after ``before``: the points rules, the
+    tournament so far, pairing numbers by player, forbidden pairs by number, the initial colour."""
+    from keizer.points import tournament
+
+    rules = stored_points_rules(store, comp_id)
+    t = tournament(season, before, rules.system, rules.scoring)
+    tpn = {p.id: p.start_no for p in season.players}
+    forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
+    colour = Colour.BLACK if settings["initial_colour"] == "black" else Colour.WHITE
+    return rules, t, tpn, forbidden, colour
 
 
 def parse_points(text: str, what: str) -> str:
