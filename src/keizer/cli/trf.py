@@ -97,7 +97,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     holds for that round are ignored.
     """
     from keizer.formats.trf import entered, parse, text_of
-    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss
+    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, took_part
 
     text = text_of(file)
     t = parse(text)
@@ -112,7 +112,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     marks = entered(text)
     r = number_ - 1
     present = [p.start_no for p in t.players
-               if r not in marks.get(p.start_no, ()) or _took_part(p, r)]
+               if r not in marks.get(p.start_no, ()) or took_part(p, r)]
     try:
         found = pair_swiss(t, planned, present, r, initial_colour_of(t))
     except SwissError as e:
@@ -270,14 +270,6 @@ def _planned(file: str, t: Tournament, rounds: int | None, needed: int) -> int:
         raise TrfUsageError(f"{file} plans {planned} rounds (record 142 or XXR, else the rounds it holds); "
                             f"to pair round {needed} give the planned number with --rounds N")
     return planned
-
-
-def _took_part(p, r: int) -> bool:
-    """Paired in round r (0-based): a game or forfeit, or the pairing-allocated bye."""
-    from keizer.tiebreaks import Code
-
-    res = p.results[r] if r < len(p.results) else None
-    return res is not None and (res.opponent is not None or res.code in (Code.PAB, Code.FORFEIT_WIN))
 
 
 def _board(b) -> str:

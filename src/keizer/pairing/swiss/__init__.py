@@ -137,7 +137,7 @@ def initial_colour_of(t: Tournament) -> Colour:
         return Colour.WHITE
     effective = 0
     for p in sorted(t.players, key=lambda p: p.start_no):
-        if any(_took_part(_result(p, r)) for r in range(first + 1)):
+        if any(took_part(p, r) for r in range(first + 1)):
             colour = _result(p, first).colour
             if colour is not None:
                 return colour.opposite if effective % 2 else colour
@@ -145,8 +145,9 @@ def initial_colour_of(t: Tournament) -> Colour:
     return Colour.WHITE
 
 
-def _took_part(res) -> bool:
-    """Paired in that round: a game or forfeit against someone, or the pairing-allocated bye."""
+def took_part(player, r: int) -> bool:
+    """Paired in round ``r`` (0-based): a game or forfeit against someone, or the pairing-allocated bye."""
+    res = _result(player, r)
     return res.opponent is not None or res.code in (Code.PAB, Code.FORFEIT_WIN)
 
 
@@ -165,10 +166,15 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     must not meet (for instance players of one family, C.04.1 rules allow it as
     if they had met).
     """
+    upto = t.rounds if upto is None else upto
+    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden), upto, initial_colour)
+
+
+def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE) -> SwissPairing:
+    """:func:`pair_swiss` on the inputs :func:`round_inputs` made for round ``upto + 1``
+    (the checker has them already)."""
     from keizer.pairing.swiss.dutch import NoPairing, pair
 
-    upto = t.rounds if upto is None else upto
-    inputs = round_inputs(t, rounds, present, upto, forbidden)
     try:
         found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
@@ -247,7 +253,7 @@ def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
     from dataclasses import replace
 
     taking_part = set(present) | {p.start_no for p in t.players
-                                  if any(_took_part(_result(p, r)) for r in range(upto))}
+                                  if any(took_part(p, r) for r in range(upto))}
     order = sorted(taking_part)
     rank = {n: k for k, n in enumerate(order)}
     return {n: replace(d, rank=rank.get(n, -1)) for n, d in data.items()}

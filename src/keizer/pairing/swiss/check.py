@@ -122,7 +122,7 @@ def played_round(t: Tournament, r: int) -> tuple[list[int], tuple[Board, ...], i
 def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
           upto: Iterable[int] | None = None) -> list[RoundCheck]:
     """Re-pair every round of ``t`` (or the 1-based rounds ``upto``) and compare."""
-    from keizer.pairing.swiss import SwissError, board_key, pair_swiss, round_inputs
+    from keizer.pairing.swiss import SwissError, board_key, pair_inputs, round_inputs
 
     played_rounds = max((len(p.results) for p in t.players), default=0)
     out = []
@@ -133,7 +133,7 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
         inputs = round_inputs(t, rounds, present, r)
         boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
         try:
-            got = pair_swiss(t, rounds, present, r, initial_colour)
+            got = pair_inputs(inputs, r, initial_colour)
         except SwissError as e:
             out.append(RoundCheck(r + 1, boards, bye, error=str(e)))
             continue
