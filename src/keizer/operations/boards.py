@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from keizer.model import Result
-from keizer.operations.competition import enter_results, open_round
+from keizer.operations.competition import WEEKLY_SYSTEMS, enter_results, open_round
 from keizer.operations.seasons import refuse_closed
 from keizer.store import Store, StoreError
 
@@ -37,8 +37,6 @@ REPORTABLE = (Result.WHITE_WIN.value, Result.DRAW.value, Result.BLACK_WIN.value)
 SIDES = ("white", "black")
 #: Who enters a reported result: the officer after looking, or two agreeing reports.
 CONFIRM_MODES = ("officer", "both")
-#: The competitions whose boards can have links (a weekly round of boards).
-SYSTEMS = ("keizer", "swiss", "roundrobin")
 #: The one answer to every link that does not lead to a board open for its result.
 REFUSED = "this link is not valid (any more)"
 
@@ -92,7 +90,7 @@ def set_confirm_mode(store: Store, comp_id: int, mode: str) -> None:
 
 def _require_system(store: Store, comp_id: int) -> str:
     system = store.system(comp_id)
-    if system not in SYSTEMS:
+    if system not in WEEKLY_SYSTEMS:
         raise StoreError(f"a {system} competition has no result links: they are for a round of boards "
                          "(Keizer, Swiss, round-robin)")
     return system
@@ -103,7 +101,7 @@ def _require_system(store: Store, comp_id: int) -> str:
 
 def linkable_round(store: Store, comp_id: int) -> int | None:
     """The round whose boards can have links: the open round once paired (else None)."""
-    if store.system(comp_id) not in SYSTEMS:
+    if store.system(comp_id) not in WEEKLY_SYSTEMS:
         return None
     target = open_round(store.load_season(comp_id))
     return target.number if target.paired else None
@@ -168,7 +166,7 @@ def board_for_code(store: Store, text: str) -> Board:
         raise LinkRefused()
     comp_id, number, board = link["competition_id"], link["round"], link["board"]
     comp = store.competition_by_id(comp_id)
-    if comp["system"] not in SYSTEMS or _closed(comp):
+    if comp["system"] not in WEEKLY_SYSTEMS or _closed(comp):
         raise LinkRefused()
     season = store.load_season(comp_id)
     target = open_round(season)

@@ -796,6 +796,8 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
 
 #: Systems ranked by game points and tie-breaks, with their tie-break engine system.
 POINTS_SYSTEMS = ("roundrobin", "swiss")
+#: Systems played round by round on club evenings: attendance, pairing, results by board.
+WEEKLY_SYSTEMS = ("keizer", "swiss", "roundrobin")
 #: System settings of a points competition, with their defaults.
 POINTS_DEFAULTS = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
                    "seed": None, "scoring": None, "lots": None}

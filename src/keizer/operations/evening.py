@@ -9,9 +9,6 @@ from dataclasses import dataclass
 from keizer.operations.competition import open_round
 from keizer.store import Store
 
-#: The weekly loop of the systems that have one (cups and team events have their own pages).
-WEEKLY = ("keizer", "swiss", "roundrobin")
-
 
 @dataclass(frozen=True)
 class Evening:

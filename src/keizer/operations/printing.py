@@ -10,17 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from keizer.operations.competition import POINTS_SYSTEMS, open_round
+from keizer.operations.competition import POINTS_SYSTEMS, WEEKLY_SYSTEMS, open_round
 from keizer.operations.rounds import pairing_list, pairings_round
 from keizer.store import Store, StoreError
 
-#: The systems with a weekly round of boards (cups and team events print their own pages).
-WEEKLY = ("keizer", "swiss", "roundrobin")
-
-
 def require_weekly(store: Store, comp_id: int, what: str) -> str:
     system = store.system(comp_id)
-    if system not in WEEKLY:
+    if system not in WEEKLY_SYSTEMS:
         raise StoreError(f"a {system} competition has no {what}: print its page from the browser instead")
     return system
 

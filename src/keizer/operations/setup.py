@@ -15,9 +15,8 @@ from typing import Any, Mapping, Sequence
 from keizer import limits
 from keizer.operations import competition as comp_ops
 from keizer.settings import DESCRIPTIONS, PRESETS
-from keizer.store import Store, StoreError
+from keizer.store import SYSTEMS, Store, StoreError
 
-SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 DEFAULT_CUP_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
 RATING_LIST_MEANING = ("national or fide: the rating that orders the players, frozen from that list "

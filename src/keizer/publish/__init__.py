@@ -33,7 +33,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSyst
 from jinja2.visitor import NodeTransformer
 
 from keizer.limits import MAX_NAME, clean_text
-from keizer.operations.competition import POINTS_SYSTEMS, stored_points_rules
+from keizer.operations.competition import POINTS_SYSTEMS, WEEKLY_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
@@ -206,7 +206,7 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any)
     files = {f"{folder}/calendar.ics": calendar(name, events).encode("utf-8"),
              f"{folder}/feed.xml": atom(name, f"{club.name}:{folder}", "index.html", entries).encode("utf-8")}
     for c in plan.summaries:
-        if c["system"] not in ("keizer", "swiss", "roundrobin"):
+        if c["system"] not in WEEKLY_SYSTEMS:
             continue
         points = c["system"] != "keizer"
         rows = [{"rank": r["rank"], "name": r["name"],
@@ -269,7 +269,7 @@ def _read_summaries(path: Path) -> list[dict[str, Any]]:
         return []
     if not isinstance(data, list) or not all(
             isinstance(c, dict) and _SUMMARY_KEYS <= set(c)
-            and (c["system"] not in ("keizer", "swiss", "roundrobin") or _WEEKLY_SUMMARY_KEYS <= set(c))
+            and (c["system"] not in WEEKLY_SYSTEMS or _WEEKLY_SUMMARY_KEYS <= set(c))
             for c in data):
         return []
     return data

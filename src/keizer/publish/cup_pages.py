@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
+from keizer.limits import fold_name
 from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text
 
 
@@ -15,6 +17,7 @@ class CupPages(_Competition):
 
     system = "knockout"
 
+    @cached_property
     def summary(self) -> dict[str, Any]:
         states = self.comp.extra["states"]
         final = states[-1] if states else None
@@ -31,10 +34,8 @@ class CupPages(_Competition):
 
     def people(self) -> list[dict[str, str]]:
         """The cup's entrants A–Z, linked to their pages of the season (a cup has no player pages)."""
-        from keizer.publish.plan import _sort_key
-
         return sorted(({"name": p.name, "link": self.member_pages.get(p.id)} for p in self.season.players),
-                      key=lambda p: (_sort_key(p["name"]), p["link"] or ""))
+                      key=lambda p: (fold_name(p["name"]), p["link"] or ""))
 
     def member_lines(self) -> dict[int, dict[str, Any]]:
         """How far each entrant came: the last round they played in, and whether they won it all

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, Callable, Collection, Mapping, Sequence
 
 from keizer.limits import fold_name
@@ -147,7 +147,7 @@ def plan_season(
     for comp, slug in zip(competitions, comp_slugs):
         builder = BUILDERS[comp.system](comp, f"{season_slug}/{slug}", base)
         pages.extend(builder.pages())
-        summaries.append(builder.summary())
+        summaries.append(builder.summary)
         rounds.extend({**r, "competition": comp.name, "folder": builder.folder} for r in builder.rounds_list())
         for member, line in builder.member_lines().items():
             lines.setdefault(member, []).append(line)
@@ -155,16 +155,10 @@ def plan_season(
         pages.append(Page(member_links[member], "member.html", {
             **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, [])}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
-                    key=lambda p: (_sort_key(p["name"]), p["link"]))
+                    key=lambda p: (fold_name(p["name"]), p["link"]))
     pages.append(Page(f"{season_slug}/index.html", "season.html",
                       {**base, "competitions": summaries, "title": season_name, "people": people}))
     return SeasonPlan(pages, summaries, people, rounds)
-
-
-def _sort_key(name: str) -> str:
-    """Names in A–Z order as a reader expects it: case and accents ignored (Émile with the Es,
-    Łukasz with the Ls)."""
-    return fold_name(name)
 
 
 def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
@@ -270,7 +264,9 @@ class _Competition:
 
     # -- pages ---------------------------------------------------------------
 
+    @cached_property
     def summary(self) -> dict[str, Any]:
+        """Where the competition stands (its page, its embed page and the season's pages show it)."""
         last = self.played
         open_round = self._open_round()
         return {
@@ -290,7 +286,7 @@ class _Competition:
     def people(self) -> list[dict[str, str]]:
         """The competition's players A–Z, with their pages."""
         return sorted(({"name": p.name, "link": self.player_link(p.id)} for p in self.season.players),
-                      key=lambda p: (_sort_key(p["name"]), p["link"]))
+                      key=lambda p: (fold_name(p["name"]), p["link"]))
 
     def member_lines(self) -> dict[int, dict[str, Any]]:
         """What each member's page of the season says of this competition: the rank and score
@@ -323,7 +319,7 @@ class _Competition:
         ctx = {**self.base, "decimals": self.decimals}
         rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
-            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "tab": "standings",
+            **ctx, "title": self.comp.name, "summary": self.summary, "rounds": rounds, "tab": "standings",
             "categories": sorted({p.category for p in self.season.players if p.category}), "people": self.people(),
         })]
         for info in rounds:
@@ -346,7 +342,7 @@ class _Competition:
     def _embed_page(self, ctx: dict[str, Any], shown: int = 10) -> Page:
         """The first places of the standing alone, for a club's own website (an iframe)."""
         return Page(f"{self.folder}/embed.html", "embed.html",
-                    {**ctx, "title": self.comp.name, "summary": self.summary(), "shown": shown})
+                    {**ctx, "title": self.comp.name, "summary": self.summary, "shown": shown})
 
     def _round_page(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> Page:
         return Page(self.round_link(r), "round.html", partial(self._round_context, r, rounds, ctx))
@@ -494,6 +490,7 @@ class _RoundRobin(_Competition):
     """A round-robin group: points and tie-breaks, a player-by-player crosstable."""
 
     system = "roundrobin"
+    crosstable_template = "rr_crosstable.html"
 
     def __init__(self, comp: CompetitionData, folder: str, base: dict[str, Any]):
         super().__init__(comp, folder, base)
@@ -534,11 +531,11 @@ class _RoundRobin(_Competition):
         ctx = {**self.base, "decimals": self.decimals}
         rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
-            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "categories": [],
+            **ctx, "title": self.comp.name, "summary": self.summary, "rounds": rounds, "categories": [],
             "tab": "standings", "people": self.people(),
         })]
         pages.extend(self._round_page(info["number"], rounds, ctx) for info in rounds)
-        pages.append(Page(f"{self.folder}/crosstable.html", "rr_crosstable.html",
+        pages.append(Page(f"{self.folder}/crosstable.html", self.crosstable_template,
                           partial(self._with, ctx, "crosstable", self._matrix)))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
                           partial(self._with, ctx, "report", self._report)))
@@ -611,18 +608,13 @@ def _no_game(rnd: Any, player: Any) -> str:
     return {Absence.BYE: "bye", Absence.EXCUSED: "excused"}.get(rnd.absent.get(player.id), "absent")
 
 
-#: The page builder of each competition system (other modules add theirs).
 class _Swiss(_RoundRobin):
     """A Swiss tournament: as a round-robin group, but the crosstable runs by round (rank
     order; per round the opponent's number, the colour and the result), as Swiss wall
     charts do, instead of player by player."""
 
     system = "swiss"
-
-    def pages(self) -> list[Page]:
-        pages = super().pages()
-        return [Page(p.path, "swiss_crosstable.html", p.values()) if p.template == "rr_crosstable.html" else p
-                for p in pages]
+    crosstable_template = "swiss_crosstable.html"
 
     def _matrix(self) -> dict[str, Any]:
         final = self.comp.points[self.played]
@@ -644,6 +636,7 @@ class _Swiss(_RoundRobin):
         return {"numbers": [r.number for r in rounds], "rows": rows, "standing_round": self.played}
 
 
+#: The page builder of each competition system (other modules add theirs).
 BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition, "roundrobin": _RoundRobin, "swiss": _Swiss}
 
 

@@ -8,6 +8,7 @@ board results, a team-by-team crosstable of match scores, and one page per team.
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, Sequence
 
 from keizer.model import Game
@@ -126,6 +127,7 @@ class TeamPages(_Competition):
 
     # -- pages ---------------------------------------------------------------
 
+    @cached_property
     def summary(self) -> dict[str, Any]:
         if self.knockout:
             return self._knockout_summary()
@@ -150,7 +152,7 @@ class TeamPages(_Competition):
         teams = [{"name": t["name"], "link": self.team_link(t["name"]), "start_no": t["start_no"]}
                  for t in self.event.teams]
         pages = [Page(f"{self.folder}/index.html", "team_competition.html", {
-            **ctx, "title": self.comp.name, "summary": self.summary(), "rounds": rounds, "teams": teams})]
+            **ctx, "title": self.comp.name, "summary": self.summary, "rounds": rounds, "teams": teams})]
         numbers = [r["number"] for r in rounds]
         for k, info in enumerate(rounds):
             r = info["number"]

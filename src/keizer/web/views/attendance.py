@@ -23,7 +23,7 @@ def index(comp_id: int) -> Any:
     if request.method == "POST":
         return _mark(comp_id)
     comp = competition(comp_id)
-    if comp["system"] not in ("keizer", "swiss", "roundrobin"):
+    if comp["system"] not in comp_ops.WEEKLY_SYSTEMS:
         raise StoreError(f"{comp['name']} has no weekly attendance: it is a {comp['system']} competition")
     round_no = _round_arg(request.args.get("round"))
     sheet = rounds_ops.attendance_sheet(store(), comp_id, round_no)

@@ -108,7 +108,7 @@ def players(comp_id: int) -> Any:
     others = [m for m in store().members() if m["id"] not in registered]
     return render("app/competitions_players.html", comp=comp, tab="settings", nav="competitions",
                   title=f"{_('Players')} · {comp['name']}", players=rows, others=others,
-                  weekly=comp["system"] in ("keizer", "swiss", "roundrobin"))
+                  weekly=comp["system"] in comp_ops.WEEKLY_SYSTEMS)
 
 
 @bp.route("/c/<int:comp_id>/players/add", methods=["POST"])

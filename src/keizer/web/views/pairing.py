@@ -26,7 +26,7 @@ def index(comp_id: int) -> Any:
 def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Proposal | None = None,
           fixed: list[tuple[str, str]] | None = None, bye: str | None = None) -> Any:
     comp = competition(comp_id)
-    if comp["system"] not in ("keizer", "swiss", "roundrobin"):
+    if comp["system"] not in comp_ops.WEEKLY_SYSTEMS:
         raise StoreError(f"{comp['name']} has no weekly pairing: it is a {comp['system']} competition")
     s = store()
     state = rounds_ops.pairing_state(s, comp_id, round_no)

@@ -20,6 +20,7 @@ from keizer import limits
 from keizer.operations import boards as board_ops
 from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
+from keizer.operations.competition import WEEKLY_SYSTEMS
 from keizer.store import StoreError
 from keizer.web.context import _, competition, render, store, writing
 
@@ -46,7 +47,7 @@ def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tu
 @bp.route("/c/<int:comp_id>/print")
 def index(comp_id: int) -> Any:
     comp = competition(comp_id)
-    weekly = comp["system"] in print_ops.WEEKLY
+    weekly = comp["system"] in WEEKLY_SYSTEMS
     return _page("app/print.html", comp, _("Print"), weekly=weekly,
                  rounds=print_ops.paired_rounds(store(), comp_id) if weekly else [],
                  link_round=board_ops.linkable_round(store(), comp_id))
