@@ -232,9 +232,11 @@ def test_kfc_players_become_members(tmp_path, capsys):
      "is not a KeizerForClubs database: it has no table Player, Pairing, ConfigTab"),
     (lambda p: build(p, pairings=PAIRINGS + [(2, 5, 2, 3, 13, 0, 0)]), "round 2 board 5: result code 13"),
     (lambda p: build(p, pairings=PAIRINGS + [(2, 5, 2, 99, 1, 0, 0)]), "player id 99 is not in table Player"),
+    (lambda p: build(p, pairings=PAIRINGS + [(2, 5, -1, 3, 1, 0, 0)]), "round 2 board 5: player id -1 is not in"),
     (lambda p: build(p, config=CONFIG | {"OPTION.RatioFirst2Last": 1}), "ratio must be above 1"),
     (lambda p: build(p, pairings=PAIRINGS + [("drei", 1, 2, 3, 1, 0, 0)]), "a value is not what KeizerForClubs"),
-], ids=["garbage", "cut-off", "cut-off-built", "other-sqlite", "bad-code", "unknown-player", "bad-ratio", "text-round"])
+], ids=["garbage", "cut-off", "cut-off-built", "other-sqlite", "bad-code", "unknown-player", "no-white-player",
+     "bad-ratio", "text-round"])
 def test_bad_file_is_refused_in_one_line(tmp_path, capsys, make, says):
     db = tmp_path / "club.db"
     assert run(capsys, db, "member", "add", "Anna")[0] == 0

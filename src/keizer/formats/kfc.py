@@ -198,7 +198,7 @@ def _build(file_name: str, players_raw: list[dict[str, Any]], pairings: list[tup
         rnd, board, white, black, code = (int(row[0]), int(row[1]), int(row[2]), int(row[3]),
                                           None if row[4] is None else int(row[4]))
         for p in (white, black):
-            if p != -1 and p not in known:
+            if p not in known and (p != -1 or p == white):  # -1 is no opponent, never the row's own player
                 raise FormatError(f"round {rnd} board {board}: player id {p} is not in table Player")
         by_round.setdefault(rnd, []).append((rnd, board, white, black, code, *row[5:]))
     if any(r < 1 for r in by_round):
