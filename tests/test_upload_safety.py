@@ -1,9 +1,10 @@
-"""Uploading and publishing stay inside their folder.
+"""Uploading and publishing stay inside their folder, and a stored password only goes where it may.
 
 A symbolic link inside the upload folder (a plain folder or a git work tree) or inside the
 local site folder is never followed: keizer refuses in one line, naming the link, before it
 writes anything, and nothing outside the folder is written or removed.  The folder itself
-may be a link.
+may be a link.  ``upload(..., stored_password=False)`` never hands ``$KEIZER_UPLOAD_PASSWORD``
+or the keyring's password to the target: the web app's form could name any host.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import pytest
 
 from keizer.publish import files
 from keizer.publish.files import MANIFEST, write_site
-from keizer.publish.transports import UploadError, parse_target, temporary_path
+from keizer.publish.transports import PASSWORD_ENV, UploadError, parse_target, temporary_path
 from keizer.publish.upload import upload
 from keizer.store import StoreError
 from test_cli import run
-from test_upload import V1, Host, git, on_host, sample, sha, site_folder, tree  # noqa: F401
+from test_upload import V1, Host, _host, git, on_host, quiet_home, sample, sha, site_folder, tree  # noqa: F401
+from upload_servers import PASSWORD, USER
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links"),
               pytest.mark.filterwarnings("ignore:The asyn:DeprecationWarning")]
@@ -237,3 +239,60 @@ def test_the_site_folder_itself_may_be_a_link(tmp_path):
     (tmp_path / "site").symlink_to(real, target_is_directory=True)
     assert sorted(write_site(tmp_path / "site", V1, lambda rel: True)) == sorted(V1)
     assert {rel: data for rel, data in tree(real).items() if rel != MANIFEST} == V1
+
+
+# -- the stored password -----------------------------------------------------------------------
+
+
+class RecordingKeyring:
+    """A keyring that holds the server's password and notes every time it is asked."""
+
+    def __init__(self, password: str):
+        from keyring.backend import KeyringBackend
+
+        outer = self
+        self.asked: list[str] = []
+
+        class Backend(KeyringBackend):
+            priority = 1  # type: ignore[assignment]
+
+            def get_password(self, service: str, username: str) -> str | None:
+                outer.asked.append(username)
+                return password
+
+            def set_password(self, service: str, username: str, password: str) -> None:
+                raise NotImplementedError
+
+            def delete_password(self, service: str, username: str) -> None:
+                raise NotImplementedError
+
+        self.backend = Backend()
+
+
+def test_a_stored_password_goes_only_where_the_caller_allows(tmp_path, monkeypatch, quiet_home):
+    import keyring
+    from pyftpdlib.handlers import FTPHandler
+
+    heard: list[str] = []  # every password the FTP server is sent
+    real_pass = FTPHandler.ftp_PASS
+    monkeypatch.setattr(FTPHandler, "ftp_PASS", lambda handler, line: heard.append(line) or real_pass(handler, line))
+    for host in _host("ftp", tmp_path, monkeypatch, quiet_home):  # an FTP server the web form names
+        site = site_folder(tmp_path / "site", V1)
+        target = parse_target(host.url)
+        stored = "the club's own host's password"
+        monkeypatch.setenv(PASSWORD_ENV, stored)
+        with pytest.raises(UploadError, match=f"^no password for {USER}@127.0.0.1"):
+            upload(site, target, stored_password=False)
+        monkeypatch.delenv(PASSWORD_ENV)
+        remembered = RecordingKeyring(stored)
+        keyring.set_keyring(remembered.backend)
+        with pytest.raises(UploadError, match=f"^no password for {USER}@127.0.0.1"):
+            upload(site, target, ask=lambda: None, stored_password=False)
+        assert heard == [] and remembered.asked == [] and on_host(host) == {}
+        done = upload(site, target, ask=lambda: PASSWORD, stored_password=False)  # typed in the form
+        assert sorted(done.sent) == sorted(V1) and heard == [PASSWORD] and remembered.asked == []
+        # The command line's way (the default): the stored password goes to the target it is given.
+        monkeypatch.setenv(PASSWORD_ENV, stored)
+        with pytest.raises(UploadError, match="refused the login"):
+            upload(site, target)
+        assert heard == [PASSWORD, stored]

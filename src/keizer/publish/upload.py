@@ -79,11 +79,13 @@ def local_site(site: Path) -> dict[str, bytes]:
 def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = None, dry_run: bool = False,
            resend: bool = False, replace: bool = False, progress: Callable[[int, int], None] | None = None,
            transport: Callable[[Target, str | None, Callable[[], str | None] | None], Transport] = connect,
-           flush_seconds: float | None = None) -> Uploaded:
+           flush_seconds: float | None = None, stored_password: bool = True) -> Uploaded:
     """Bring the host's copy of ``site`` up to date (or, with ``dry_run``, say what that would do).
 
     ``ask`` is asked for the password when neither ``$KEIZER_UPLOAD_PASSWORD`` nor the
-    system keyring has one and the host wants one; ``resend`` sends every file, also
+    system keyring has one and the host wants one; without ``stored_password`` neither is
+    looked at, only ``ask`` (a target someone else typed must not receive the stored
+    password of the club's host); ``resend`` sends every file, also
     those the host's manifest lists as up to date (after files were changed on the host).
     A file keizer did not put on the host is never replaced unless ``replace`` says so
     (one that already holds what keizer would send is taken as keizer's).
@@ -93,7 +95,7 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
         raise UploadError(f"the upload folder {target.path} lies in the site folder {site}; give another folder")
     local = local_site(site)
     wanted = {rel: digest(data) for rel, data in local.items()}
-    with transport(target, password_from_store(target), ask) as host:
+    with transport(target, password_from_store(target) if stored_password else None, ask) as host:
         state = _read_state(host)
         send = sorted((p for p in wanted if resend or state.files.get(p) != wanted[p]), key=_sending_order)
         candidates = sorted(state.ours() - set(wanted))
