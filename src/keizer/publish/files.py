@@ -11,14 +11,17 @@ manifest (published by an older keizer) thus loses nothing.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
 import re
 import secrets
 import stat
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from keizer.store import StoreError
 
@@ -39,14 +42,17 @@ def safe_relative(path: str) -> bool:
 
 def read_manifest(outdir: Path) -> dict[str, str]:
     """The files an earlier run wrote (none if the folder has no manifest)."""
-    path = outdir / MANIFEST
-    if not path.is_file():
-        return {}
+    return _read_manifest(Folder(outdir))
+
+
+def _read_manifest(folder: Folder) -> dict[str, str]:
     try:
-        data = path.read_bytes()
+        data = folder.read(MANIFEST)
     except OSError:
         data = b""
-    return parse_manifest(data, str(path))["files"]
+    if data is None:
+        return {}
+    return parse_manifest(data, str(folder.shown / MANIFEST))["files"]
 
 
 def parse_manifest(data: bytes, where: str) -> dict[str, Any]:
@@ -80,34 +86,35 @@ def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str
 
     Files listed in the manifest, ``in_scope`` and no longer in ``files`` are removed
     (with folders they leave empty).  Listed files out of scope (another database's
-    season in the same folder) stay listed.
+    season in the same folder) stay listed.  A symbolic link inside ``outdir`` where keizer
+    would read, write or remove is refused before anything is written.
     """
-    old = read_manifest(outdir)
+    folder = Folder(outdir)
+    old = _read_manifest(folder)
     planned = {rel: digest(data) for rel, data in files.items()}
-    # List what is about to be written first: a killed run leaves no unlisted page of ours.
     intent = {**old, **planned}
-    _write_manifest(outdir, old, intent)
-    _remove_leftover_temporaries(outdir)
-    written = []
-    made: set[Path] = set()  # folders known to exist: a large site has a thousand files in a few
-    for rel, data in sorted(files.items()):
-        target = outdir / rel
-        if target.is_file() and target.read_bytes() == data:
-            continue
-        write_atomic(target, data, folder_exists=target.parent in made)
-        made.add(target.parent)
-        written.append(rel)
-    final = {}
+    # Everything is looked at before anything is written, so that a link is refused with nothing changed.
+    changed = [rel for rel in sorted(files) if folder.read(rel) != files[rel]]
+    final = dict(planned)
+    ours = []
     for rel, sha in intent.items():
         if rel in files:
-            final[rel] = sha
-        elif not in_scope(rel):
-            if (outdir / rel).is_file():
+            continue
+        if not in_scope(rel):
+            if folder.is_file(rel):
                 final[rel] = sha
-        else:
-            _remove_if_ours(outdir, rel, sha)
-    _write_manifest(outdir, intent, final)
-    return written
+        elif _still_ours(folder, rel, sha):
+            ours.append(rel)
+    # List what is about to be written first: a killed run leaves no unlisted page of ours.
+    _write_manifest(folder, old, intent)
+    _remove_leftover_temporaries(folder)
+    for rel in changed:
+        folder.write(rel, files[rel])
+    for rel in ours:
+        folder.remove(rel)
+        _remove_empty_folders(folder, rel)
+    _write_manifest(folder, intent, final)
+    return changed
 
 
 def temporary_name(name: str, tag: str | None = None) -> str:
@@ -115,50 +122,216 @@ def temporary_name(name: str, tag: str | None = None) -> str:
     return f".{name}.{tag or secrets.token_hex(8)}.keizer-tmp"
 
 
-def write_atomic(target: Path, data: bytes, tag: str | None = None, folder_exists: bool = False) -> None:
-    """Replace ``target`` by ``data`` in one step (a reader sees the old or the new file).
-
-    ``tag`` (16 hex digits) names the temporary file instead of a random one, so that a
-    caller that records it can find a leftover again; a leftover of that name is replaced.
-    """
-    if not folder_exists:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_name(temporary_name(target.name, tag))
-    # 0o666 less the umask, as a plain write would create it; an existing file keeps its mode.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if tag else os.O_EXCL), 0o666)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        if target.is_file():
-            os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
+def _write_manifest(folder: Folder, before: Mapping[str, str], after: Mapping[str, str]) -> None:
+    if dict(before) != dict(after) or not folder.is_file(MANIFEST):
+        folder.write(MANIFEST, manifest_bytes(after))
 
 
-def _write_manifest(outdir: Path, before: Mapping[str, str], after: Mapping[str, str]) -> None:
-    if dict(before) != dict(after) or not (outdir / MANIFEST).is_file():
-        write_atomic(outdir / MANIFEST, manifest_bytes(after))
+def _still_ours(folder: Folder, rel: str, sha: str) -> bool:
+    """Whether a file keizer wrote still holds what it wrote (else someone changed it: it is theirs)."""
+    data = folder.read(rel)
+    return data is not None and digest(data) == sha
 
 
-def _remove_if_ours(outdir: Path, rel: str, sha: str) -> None:
-    """Remove a file keizer wrote, unless someone changed it since (then it is theirs)."""
-    target = outdir / rel
-    if target.is_symlink() or not target.is_file() or digest(target.read_bytes()) != sha:
-        return
-    target.unlink()
-    folder = target.parent
-    while folder != outdir:
-        try:
-            folder.rmdir()  # only an empty folder goes
-        except OSError:
-            break
-        folder = folder.parent
+def _remove_empty_folders(folder: Folder, rel: str) -> None:
+    steps = rel.split("/")[:-1]
+    while steps and folder.remove_folder("/".join(steps)):  # only an empty folder goes
+        steps.pop()
 
 
-def _remove_leftover_temporaries(outdir: Path) -> None:
+def _remove_leftover_temporaries(folder: Folder) -> None:
     """Temporary files a killed run left behind (only keizer names files this way)."""
-    for leftover in outdir.rglob("*.keizer-tmp"):
+    for leftover in folder.base.rglob("*.keizer-tmp"):  # rglob enters no linked folder
         if _TEMPORARY.fullmatch(leftover.name) and leftover.is_file() and not leftover.is_symlink():
-            leftover.unlink()
+            folder.remove(leftover.relative_to(folder.base).as_posix())
+
+
+# -- files below a folder, never through a symbolic link -----------------------------------------
+
+
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows opens in text mode otherwise and writes \r\n for \n
+# Where folders can be opened and worked in by descriptor (not on Windows), each step starts
+# from the folder checked before it: a folder swapped for a link after its check is not followed.
+_BY_DESCRIPTOR = bool(_NOFOLLOW) and hasattr(os, "O_DIRECTORY") and os.open in os.supports_dir_fd \
+    and os.scandir in os.supports_fd
+_JUNCTION = getattr(stat, "IO_REPARSE_TAG_MOUNT_POINT", None)  # Windows: a folder link anyone may make
+
+
+def _is_link(st: os.stat_result) -> bool:
+    return stat.S_ISLNK(st.st_mode) or (_JUNCTION is not None and getattr(st, "st_reparse_tag", None) == _JUNCTION)
+
+
+@dataclass
+class _Opened:
+    """A folder below the base, open: ``fd`` where the system can, else only its path."""
+
+    path: str
+    fd: int | None
+
+    def at(self, name: str) -> str:
+        """``name`` in this folder as the os functions take it along with ``dir_fd=self.fd``."""
+        return name if self.fd is not None else os.path.join(self.path, name)
+
+
+class Folder:
+    """The files below ``base`` by relative path (``2025-2026/index.html``), never through a link.
+
+    A symbolic link (or a Windows junction) met on the way to a file, or as the file itself,
+    raises ``error``, one line naming it: nothing is read, written, renamed, listed or
+    removed through it, so nothing outside ``base`` is touched.  ``base`` itself may be a
+    link the user chose: it is resolved once, here.
+    """
+
+    def __init__(self, base: Path, error: type[StoreError] = StoreError, place: str = "the site folder",
+                 fix: str = "remove the link or publish elsewhere") -> None:
+        self.shown = base
+        self.base = base.resolve()
+        self.error, self.place, self.fix = error, place, fix
+
+    def read(self, rel: str) -> bytes | None:
+        """The file's bytes, or ``None`` if there is no such file (a folder is none)."""
+        parent, _, name = rel.rpartition("/")
+        with self._opened(parent) as here:
+            st = self._lstat(here, name, rel) if here is not None else None
+            if here is None or st is None or not stat.S_ISREG(st.st_mode):
+                return None
+            with os.fdopen(self._open(here, name, rel, os.O_RDONLY), "rb") as f:
+                return f.read()
+
+    def is_file(self, rel: str) -> bool:
+        """Whether ``rel`` is a file (a link on the way or at the end is refused)."""
+        parent, _, name = rel.rpartition("/")
+        with self._opened(parent) as here:
+            st = self._lstat(here, name, rel) if here is not None else None
+        return st is not None and stat.S_ISREG(st.st_mode)
+
+    def names(self, rel: str) -> set[str] | None:
+        """The names in folder ``rel`` that are not folders (links among them), or ``None`` if it is none."""
+        with self._opened(rel) as here:
+            if here is None:
+                return None
+            with os.scandir(here.fd if here.fd is not None else here.path) as entries:
+                return {e.name for e in entries if not e.is_dir(follow_symlinks=False)}
+
+    def write(self, rel: str, data: bytes, tag: str | None = None) -> None:
+        """Replace ``rel`` by ``data`` in one step (a reader sees the old or the new file).
+
+        ``tag`` (16 hex digits) names the temporary file instead of a random one, so that a
+        caller that records it can find a leftover again; a leftover of that name is replaced.
+        """
+        parent, _, name = rel.rpartition("/")
+        temporary = temporary_name(name, tag)
+        try:
+            with self._opened(parent, create=True) as here:
+                assert here is not None
+                old = self._lstat(here, name, rel)
+                self._lstat(here, temporary, f"{parent}/{temporary}" if parent else temporary)
+                # 0o666 less the umask, as a plain write would create it; an existing file keeps its mode.
+                fd = self._open(here, temporary, rel, os.O_WRONLY | os.O_CREAT | (os.O_TRUNC if tag else os.O_EXCL))
+                try:
+                    with os.fdopen(fd, "wb") as out:
+                        out.write(data)
+                        if old is not None and stat.S_ISREG(old.st_mode):
+                            os.chmod(out.fileno() if os.chmod in os.supports_fd else os.path.join(here.path, temporary),
+                                     stat.S_IMODE(old.st_mode))
+                    # By path, as everywhere without folder descriptors: the temporary file is only in the
+                    # folder opened above, so were that folder swapped for a link since, the rename fails.
+                    os.replace(os.path.join(here.path, temporary), os.path.join(here.path, name))
+                except BaseException:
+                    with suppress(OSError):
+                        os.unlink(here.at(temporary), dir_fd=here.fd)
+                    raise
+        except OSError as e:
+            e.filename = str(self.shown / rel)  # not a name relative to an open folder, nor the temporary one
+            raise
+
+    def remove(self, rel: str) -> None:
+        """Remove the file (nothing if it is not there)."""
+        parent, _, name = rel.rpartition("/")
+        with self._opened(parent) as here:
+            if here is not None and self._lstat(here, name, rel) is not None:
+                os.unlink(here.at(name), dir_fd=here.fd)  # which removes a link swapped in since, not its target
+
+    def remove_folder(self, rel: str) -> bool:
+        """Remove the folder if it is empty; whether it went."""
+        parent, _, name = rel.rpartition("/")
+        try:
+            with self._opened(parent) as here:
+                if here is None or self._lstat(here, name, rel) is None:
+                    return False
+                os.rmdir(here.at(name), dir_fd=here.fd)
+        except OSError:  # not empty, or not ours to remove: it stays
+            return False
+        return True
+
+    def _refused(self, rel: str) -> StoreError:
+        return self.error(f"{self.shown / rel} is a symbolic link; keizer does not read or write through links in "
+                          f"{self.place}: {self.fix}")
+
+    def _lstat(self, here: _Opened, name: str, rel: str) -> os.stat_result | None:
+        """``name`` in ``here`` as it is, not followed; ``None`` if it is not there; a link refused."""
+        try:
+            st = os.stat(here.at(name), dir_fd=here.fd, follow_symlinks=False)
+        except FileNotFoundError:
+            return None
+        if _is_link(st):
+            raise self._refused(rel)
+        return st
+
+    def _open(self, here: _Opened, name: str, rel: str, flags: int) -> int:
+        try:
+            return os.open(here.at(name), flags | _NOFOLLOW | _BINARY, 0o666, dir_fd=here.fd)
+        except OSError:
+            self._lstat(here, name, rel)  # a link put there since it was looked at: refused as one
+            raise
+
+    @contextmanager
+    def _opened(self, rel: str, create: bool = False) -> Iterator[_Opened | None]:
+        """Folder ``rel`` (``""``: the base) open, every step below the base checked, or ``None``
+        if it is not there (or not a folder); with ``create``, the missing folders are made."""
+        here = self._walk(rel, create)
+        try:
+            yield here
+        finally:
+            if here is not None:
+                self._close(here)
+
+    def _walk(self, rel: str, create: bool) -> _Opened | None:
+        if create:
+            self.base.mkdir(parents=True, exist_ok=True)  # the base and above: the user's own folders
+        try:
+            here = _Opened(str(self.base), os.open(self.base, os.O_RDONLY | os.O_DIRECTORY) if _BY_DESCRIPTOR else None)
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        if here.fd is None and not self.base.is_dir():
+            return None
+        steps = rel.split("/") if rel else []
+        try:
+            for done, step in enumerate(steps, 1):
+                so_far = "/".join(steps[:done])
+                st = self._lstat(here, step, so_far)
+                if st is None and create:
+                    with suppress(FileExistsError):  # made in the meantime: looked at again below
+                        os.mkdir(here.at(step), dir_fd=here.fd)
+                    st = self._lstat(here, step, so_far)
+                if st is None or not stat.S_ISDIR(st.st_mode):
+                    if create:
+                        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(self.shown / so_far))
+                    self._close(here)
+                    return None
+                inner = _Opened(os.path.join(here.path, step), None)
+                if here.fd is not None:
+                    inner.fd = self._open(here, step, so_far, os.O_RDONLY | os.O_DIRECTORY)
+                self._close(here)
+                here = inner
+        except BaseException:
+            self._close(here)
+            raise
+        return here
+
+    @staticmethod
+    def _close(here: _Opened) -> None:
+        if here.fd is not None:
+            os.close(here.fd)
+            here.fd = None

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import quote, unquote, urlsplit
 
-from keizer.publish.files import MANIFEST, parse_manifest, temporary_name, write_atomic
+from keizer.publish.files import MANIFEST, Folder, parse_manifest, temporary_name
 from keizer.store import StoreError
 
 #: Seconds to wait for a host to answer before giving up.
@@ -164,6 +164,10 @@ class Transport(ABC):
     def put(self, rel: str, data: bytes, tag: str) -> None:
         """Write ``data`` to ``rel`` under :func:`temporary_name` (``tag``), then rename it over ``rel``."""
 
+    def check(self, rel: str, tag: str) -> None:
+        """Refuse now, before anything is written, a :meth:`put` of ``rel`` (``tag``) that would be
+        refused for where it leads (in a folder on this computer: through a symbolic link)."""
+
     @abstractmethod
     def remove(self, rel: str) -> None:
         """Remove the file (nothing if it is not there)."""
@@ -212,39 +216,49 @@ def temporary_path(rel: str, tag: str) -> str:
 
 
 class FolderTransport(Transport):
-    """A folder on this computer (a mounted share, or the folder a web server serves)."""
+    """A folder on this computer (a mounted share, or the folder a web server serves).
+
+    A symbolic link inside it is never followed (:class:`~keizer.publish.files.Folder`): whoever
+    may write the folder could otherwise make keizer write or remove files outside it.
+    """
 
     def __init__(self, base: Path):
         if base.exists() and not base.is_dir():
             raise UploadError(f"{base} is a file; give a folder to upload into")
-        self.base = base
+        self.folder = Folder(base, UploadError, "the upload folder", "remove the link or upload elsewhere")
         self.where = str(base)
 
     def read(self, rel: str) -> bytes | None:
-        path = self.base / rel
-        if path.is_symlink() or not path.is_file():
-            return None
-        return path.read_bytes()
+        with self._as_upload_error("read", rel, "readable"):
+            return self.folder.read(rel)
 
     def names(self, folder: str) -> set[str] | None:
-        path = self.base / folder
-        return {p.name for p in path.iterdir() if p.is_file()} if path.is_dir() else None
+        with self._as_upload_error("list", folder, "readable"):
+            return self.folder.names(folder)  # a link among them is refused when it is read
+
+    def check(self, rel: str, tag: str) -> None:
+        with self._as_upload_error("read", rel, "readable"):  # looking is enough: a link is refused when met
+            self.folder.is_file(rel)
+            self.folder.is_file(temporary_path(rel, tag))
 
     def put(self, rel: str, data: bytes, tag: str) -> None:
-        try:
-            write_atomic(self.base / rel, data, tag)
-        except OSError as e:
-            raise UploadError(f"cannot write {self.base / rel}: {e.strerror or e}; check that the folder is writable") from None
+        with self._as_upload_error("write", rel, "writable"):
+            self.folder.write(rel, data, tag)
 
     def remove(self, rel: str) -> None:
-        (self.base / rel).unlink(missing_ok=True)
+        with self._as_upload_error("remove", rel, "writable"):
+            self.folder.remove(rel)
 
     def remove_folder(self, rel: str) -> bool:
+        return self.folder.remove_folder(rel)
+
+    @contextmanager
+    def _as_upload_error(self, doing: str, rel: str, able: str) -> Iterator[None]:
         try:
-            (self.base / rel).rmdir()
-        except OSError:
-            return False
-        return True
+            yield
+        except OSError as e:
+            raise UploadError(f"cannot {doing} {self.folder.shown / rel}: {e.strerror or e}; check that the folder "
+                              f"is {able}") from None
 
 
 class GitTransport(FolderTransport):

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from keizer.publish.files import (MANIFEST, digest, is_sha256, manifest_bytes, parse_manifest, read_manifest, safe_relative)
+from keizer.publish.files import (MANIFEST, Folder, digest, is_sha256, manifest_bytes, parse_manifest, read_manifest,
+                                  safe_relative)
 from keizer.publish.transports import Target, Transport, UploadError, connect, password_from_store, temporary_path
 from keizer.store import StoreError
 
@@ -71,22 +72,20 @@ def local_site(site: Path) -> dict[str, bytes]:
     listed = read_manifest(site)
     if not listed:
         raise UploadError(f"{site} holds no site keizer published; run 'keizer publish {site}' first")
-    files = {}
-    for rel in listed:
-        path = site / rel
-        if path.is_file() and not path.is_symlink():
-            files[rel] = path.read_bytes()
-    return files
+    folder = Folder(site)  # a link in the site is refused: what it leads to is not the site, and would go public
+    return {rel: data for rel in listed if (data := folder.read(rel)) is not None}
 
 
 def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = None, dry_run: bool = False,
            resend: bool = False, replace: bool = False, progress: Callable[[int, int], None] | None = None,
            transport: Callable[[Target, str | None, Callable[[], str | None] | None], Transport] = connect,
-           flush_seconds: float | None = None) -> Uploaded:
+           flush_seconds: float | None = None, stored_password: bool = True) -> Uploaded:
     """Bring the host's copy of ``site`` up to date (or, with ``dry_run``, say what that would do).
 
     ``ask`` is asked for the password when neither ``$KEIZER_UPLOAD_PASSWORD`` nor the
-    system keyring has one and the host wants one; ``resend`` sends every file, also
+    system keyring has one and the host wants one; without ``stored_password`` neither is
+    looked at, only ``ask`` (a target someone else typed must not receive the stored
+    password of the club's host); ``resend`` sends every file, also
     those the host's manifest lists as up to date (after files were changed on the host).
     A file keizer did not put on the host is never replaced unless ``replace`` says so
     (one that already holds what keizer would send is taken as keizer's).
@@ -96,7 +95,7 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
         raise UploadError(f"the upload folder {target.path} lies in the site folder {site}; give another folder")
     local = local_site(site)
     wanted = {rel: digest(data) for rel, data in local.items()}
-    with transport(target, password_from_store(target), ask) as host:
+    with transport(target, password_from_store(target) if stored_password else None, ask) as host:
         state = _read_state(host)
         send = sorted((p for p in wanted if resend or state.files.get(p) != wanted[p]), key=_sending_order)
         candidates = sorted(state.ours() - set(wanted))
@@ -105,11 +104,13 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
         for rel in adopted:
             state.files[rel] = wanted[rel]
         unchanged = len(wanted) - len(send)
+        # What would be refused on the way is refused before anything is written.
+        for rel in send:
+            host.check(rel, _tag(wanted[rel]))
+        removed, kept = _removable(host, state, candidates)
         if dry_run:
-            removable, kept = _removable(host, state, candidates)
             sent = tuple(p for p in send if replace or p not in in_the_way)
-            return Uploaded(host.where, sent, tuple(removable), tuple(kept), unchanged, tuple(in_the_way),
-                            dry_run=True)
+            return Uploaded(host.where, sent, tuple(removed), tuple(kept), unchanged, tuple(in_the_way), dry_run=True)
         if in_the_way and not replace:
             raise UploadError(f"{len(in_the_way)} file{'s' * (len(in_the_way) != 1)} on {host.where} that keizer did "
                               f"not put there would be replaced (the first: {in_the_way[0]}); upload into a folder "
@@ -138,7 +139,6 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
                         state.files[sent] = wanted[sent]
                     _write_state(host, state)
                     last, confirmed = time.monotonic(), []
-        removed, kept = _removable(host, state, candidates)
         for rel in removed:
             host.remove(rel)
             _prune(host, rel)
@@ -184,7 +184,7 @@ def _already_there(host: Transport, new: list[str], wanted: dict[str, str]) -> t
         if folder not in listings:
             listings[folder] = host.names(folder)
         if name in (listings[folder] or ()):
-            data = host.read(rel)  # None: listed but not a file keizer can read (a link, a folder): in the way
+            data = host.read(rel)  # None: listed but not a file keizer can read (a folder): in the way
             (adopted if data is not None and digest(data) == wanted[rel] else in_the_way).append(rel)
     return adopted, in_the_way
 
