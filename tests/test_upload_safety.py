@@ -213,6 +213,21 @@ def test_a_site_read_through_a_link_is_not_uploaded(local_host, tmp_path, elsewh
     assert listing(local_host.root) == {}
 
 
+def test_a_site_whose_manifest_names_a_git_folder_is_not_uploaded(local_host, tmp_path):
+    """A git work tree's hooks run code at the next commit: a tampered site manifest naming
+    .git/hooks/… must not make keizer write there (the manifest counts as damaged)."""
+    site = site_folder(tmp_path / "site", V1)
+    manifest = json.loads((site / MANIFEST).read_bytes())
+    hook = b"#!/bin/sh\necho owned\n"
+    manifest["files"][".git/hooks/post-commit"] = sha(hook)
+    (site / ".git" / "hooks").mkdir(parents=True)
+    (site / ".git" / "hooks" / "post-commit").write_bytes(hook)
+    (site / MANIFEST).write_text(json.dumps(manifest))
+    with pytest.raises(StoreError, match="is damaged"):
+        send(site, local_host)
+    assert listing(local_host.root) == {} and not (local_host.root.parent / ".git" / "hooks" / "post-commit").exists()
+
+
 @pytest.mark.skipif(not files._BY_DESCRIPTOR, reason="folders opened by descriptor only where the system can")
 def test_a_folder_swapped_for_a_link_after_its_check_is_not_followed(tmp_path, elsewhere, monkeypatch):
     site = tmp_path / "site"

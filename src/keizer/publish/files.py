@@ -35,9 +35,16 @@ def digest(data: bytes) -> str:
 
 
 def safe_relative(path: str) -> bool:
-    """A path inside the output folder: relative, forward slashes, no empty, ``.`` or ``..`` step."""
+    """A path inside the output folder: relative, forward slashes, no empty, ``.`` or ``..`` step,
+    and never into a ``.git`` folder (a git work tree's hooks run code: a manifest that named one
+    must not make keizer write there).
+
+    >>> safe_relative("2026-2027/index.html"), safe_relative("../x"), safe_relative(".git/hooks/post-commit")
+    (True, False, False)
+    """
     parts = path.split("/")
-    return "\\" not in path and ":" not in path and all(p not in ("", ".", "..") for p in parts)
+    return "\\" not in path and ":" not in path and all(p not in ("", ".", "..") and p.casefold() != ".git"
+                                                         for p in parts)
 
 
 def read_manifest(outdir: Path) -> dict[str, str]:
