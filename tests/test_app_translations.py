@@ -113,7 +113,7 @@ def _sample_kinds() -> set[str]:
 
 def dynamic_words() -> set[str]:
     """Every value the app's templates pass to ``_()`` as a variable, from the Python code."""
-    words = {label for _e, label, _k, _o in MAIN_NAV}  # base.html: _(label)
+    words = {label for _e, label, _k in MAIN_NAV}  # base.html: _(label)
     words |= {label for system in SYSTEMS for _e, label, _k in comp_tabs({"system": system, "id": 1})}
     words |= set(accounts.ROLES)  # base.html, users.html: _(user.role), _(r)
     words |= set(SYSTEM_LABELS.values())  # competitions.html: _(systems[e.system]), _(label)
@@ -207,7 +207,7 @@ def test_the_app_speaks_dutch(tmp_path, capsys):
     assert code == 0, err
     client = app.test_client()
     nl = translations("nl")
-    english = {label for _e, label, _k, _o in MAIN_NAV} | {"Club evening"}
+    english = {label for _e, label, _k in MAIN_NAV} | {"Club evening"}
     english |= {label for _e, label, _k in comp_tabs({"system": "keizer", "id": 1})}
 
     home = client.get("/")

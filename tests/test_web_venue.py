@@ -9,7 +9,7 @@ import pytest
 
 from test_cli import run
 from test_web_teams import team_event
-from web_helpers import client_with_csrf, sample_app, text
+from web_helpers import client_with_csrf, post, sample_app, text
 
 
 def cli_json(capsys, db, comp, *args):
@@ -109,8 +109,7 @@ def test_an_arbiter_may_watch(tmp_path, capsys):
     with s.change("user add", "arbiter"):
         accounts.add_user(s, "scheids", "arbiter", "een lang wachtwoord 123")
     s.close()
-    with client.session_transaction() as session:
-        session["user"] = "scheids"
+    post(client, "/login", {"name": "scheids", "password": "een lang wachtwoord 123"})
     assert client.get("/c/1/venue").status_code == 200
     assert client.get("/c/1/venue.json").status_code == 200
 

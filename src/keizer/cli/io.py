@@ -40,17 +40,23 @@ if TYPE_CHECKING:
 @click.option("--templates", type=click.Path(file_okay=False, path_type=Path), help="The club's own template folder.")
 @click.option("--upload", metavar="URL", help="Where 'keizer publish OUTDIR --upload' sends the site "
                                               "(no password in it; '' forgets it).")
+@click.option("--site-folder", type=click.Path(file_okay=False, path_type=Path),
+              help="The folder the app ('keizer serve') publishes the site into; from the app, only this one "
+                   "or one inside the database's folder.")
 @format_option
 @pass_ctx
-def club(ctx: Context, name, colour, accent, language, logo, season, templates, upload, fmt: str) -> None:
+def club(ctx: Context, name, colour, accent, language, logo, season, templates, upload, site_folder: Path | None,
+         fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
-    from keizer.publish import club_settings, set_club
+    from keizer.publish import SITE_FOLDER, club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
                   templates=str(templates.resolve()) if templates else None, upload=upload)
-    if any(v is not None for v in values.values()) or logo is not None:
+    if any(v is not None for v in values.values()) or logo is not None or site_folder is not None:
         with writing(ctx, "club", "club settings", create=True) as store:
             set_club(store, logo=logo, **values)
+            if site_folder is not None:
+                store.set_meta(SITE_FOLDER, str(site_folder.expanduser().resolve()))
     store = ctx.store()
     kept = sorted({c["season"] for c in store.competitions()} - {(season or "").strip()})
     if season is not None and kept:  # the past is frozen: published folders do not move
@@ -63,6 +69,7 @@ def club(ctx: Context, name, colour, accent, language, logo, season, templates, 
         for line in advice(settings["colour"], settings["accent"]):
             click.echo(f"warning: {line}", err=True)
     settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
+    settings["site_folder"] = store.get_meta(SITE_FOLDER) or ""
     click.echo(render([{"setting": k, "value": v} for k, v in settings.items()], ["setting", "value"], fmt)
                if fmt != "json" else json.dumps(settings, ensure_ascii=False, indent=2))
 

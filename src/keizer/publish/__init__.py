@@ -62,6 +62,9 @@ _FOLDER = re.compile(r"[a-z0-9][a-z0-9-]*")  # a season's folder in seasons.json
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
 #: Club settings kept in the database's meta table, with their defaults.
+#: The meta key of the club's site folder: where the app publishes (``keizer club --site-folder``,
+#: or the folder last published into from the app, which may only choose one beside the database).
+SITE_FOLDER = "publish_folder"
 CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e", "language": "en",
                  "season": "", "templates": "", "upload": ""}
 

@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from pathlib import Path
 
 from flask import Flask
@@ -22,21 +23,24 @@ from keizer.web.views import BLUEPRINTS
 
 
 def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | None = None,
-               secret_key: str | bytes | None = None, behind_proxy: bool = False) -> Flask:
+               secret_key: str | bytes | None = None, hosts: Collection[str] | None = None) -> Flask:
     """The app over the season database ``db``.
 
     ``local``: the server listens on the loopback address only; then, while no account
     exists, the person at the computer is the officer.  Otherwise every page but the
     login page, a member's link and a board's link needs an account.
     ``secure_cookies`` (default: not ``local``) sends the session cookie over HTTPS only.
-    ``behind_proxy``: one reverse proxy (nginx, Caddy) terminates TLS in front of the app;
-    its X-Forwarded-For/-Proto/-Host headers give the client's address (for the change log
-    and the login throttle) and the scheme.
+    ``hosts``: the host names the app answers to (default: this computer's own, as a
+    browser on it names it); any other Host header is refused, so that a web page whose
+    name is made to lead here (DNS rebinding) reaches nothing.  Behind a reverse proxy the
+    server (``keizer serve --behind-proxy``) gives the app the client's address, scheme and
+    host name from the proxy's headers.
     """
     app = Flask(__name__, static_folder=None, template_folder=None)
     app.config.update(
         KEIZER_DB=str(db),
         KEIZER_LOCAL=local,
+        KEIZER_HOSTS=frozenset(auth.host_name(h) for h in (auth.LOOPBACK_NAMES if hosts is None else hosts)),
         SECRET_KEY=secret_key or secrets.token_bytes(32),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -48,8 +52,4 @@ def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | Non
     auth.install(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
-    if behind_proxy:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)  # type: ignore[method-assign]
     return app

@@ -1,14 +1,18 @@
-"""Who may do what in the app.
+"""Who may do what in the app, and from where.
 
+* Only the host names the server was told to answer to are served (:func:`host_name`):
+  a web page elsewhere that rebinds its own name to this computer (DNS rebinding) gets 400.
 * Served on the loopback address with no account in the database, the person at the
   computer is the officer (one laptop at the club).
-* Otherwise every page needs a login, except the login page, a member's personal link
-  and a board's result link (those modules mark their views :func:`public`).
-* An arbiter may run the evening (attendance, pairing, results); views that change
-  members, competitions, settings or accounts, undo or publish are :func:`officer_only`.
+* Otherwise every page needs a login, except those :mod:`keizer.web.access` marks public
+  (the login page, a member's personal link, a board's result link).  Each view needs the
+  role ``access`` gives it: an officer unless marked otherwise.
+* A login is kept by the server (:mod:`keizer.web.sessions`): logging out, a new password
+  or a removed account ends it, and it ends by itself when left idle.
 * Every form that writes carries a CSRF token tied to the session (SameSite cookies
   alone do not protect older browsers or a same-site attacker).
-* Failed logins are throttled per address and per name.
+* Failed logins are throttled per name and address, per address and per name; an attempt
+  counts as it starts, so that many at once are held to the same limit.
 """
 
 from __future__ import annotations
@@ -18,16 +22,15 @@ import secrets
 import threading
 import time
 from collections import defaultdict, deque
-from functools import wraps
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable
 
 from flask import Blueprint, Flask, current_app, flash, g, redirect, request, session, url_for
 from markupsafe import Markup, escape
 
 from keizer.operations import accounts
-from keizer.web.context import _, refuse, render, store
-
-F = TypeVar("F", bound=Callable[..., Any])
+from keizer.web import access
+from keizer.web.sessions import Sessions
+from keizer.web.context import _, refuse, render, safe_path, store
 
 bp = Blueprint("auth", __name__)
 
@@ -39,30 +42,8 @@ MAX_FAILURES = 5
 MAX_PER_ADDRESS = 30
 MAX_PER_NAME = 15
 WINDOW = 300.0
-
-_PUBLIC: set[Callable[..., Any]] = set()
-
-
-def public(view: F) -> F:
-    """A view anyone may reach without an account (a member's or a board's link checks
-    its own token)."""
-    _PUBLIC.add(view)
-    return view
-
-
-def officer_only(view: F) -> F:
-    @wraps(view)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if g.user is None or g.user["role"] != "officer":
-            return refuse("error: only an officer may do this; ask the competition leader", 403)
-        return view(*args, **kwargs)
-
-    return wrapped  # type: ignore[return-value]
-
-
-def open_access() -> bool:
-    """Local and no accounts: the person at the computer is the officer."""
-    return bool(current_app.config["KEIZER_LOCAL"]) and not store().users()
+#: The names of this computer, which a browser here uses for the app.
+LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 
 class Throttle:
@@ -76,39 +57,101 @@ class Throttle:
 
     def wait(self, *keys: str | tuple[str, int]) -> float:
         """Seconds until another attempt is allowed (0: now); a key may carry its own limit."""
-        now = self.clock()
         with self._lock:
-            longest = 0.0
-            for item in keys:
-                key, limit = item if isinstance(item, tuple) else (item, self.limit)
-                times = self._failures[key]
-                while times and times[0] <= now - self.window:
-                    times.popleft()
-                if len(times) >= limit:  # allowed again when the oldest of the last `limit` expires
-                    longest = max(longest, times[-limit] + self.window - now)
-            return longest
+            return self._wait(self.clock(), keys)
 
     def fail(self, *keys: str | tuple[str, int]) -> None:
         with self._lock:
-            for item in keys:
-                self._failures[item[0] if isinstance(item, tuple) else item].append(self.clock())
+            now = self.clock()
+            for key, _limit in self._keys(keys):
+                self._failures[key].append(now)
+
+    def attempt(self, *keys: str | tuple[str, int]) -> tuple[float, float]:
+        """Check and count in one step: (0, stamp) when the attempt may go on, counted as a
+        failure until :meth:`forgive` takes it back; (seconds to wait, 0) when refused (not
+        counted).  Attempts made at the same time cannot all pass the check before any counts."""
+        with self._lock:
+            now = self.clock()
+            wait = self._wait(now, keys)
+            if wait > 0:
+                return wait, 0.0
+            for key, _limit in self._keys(keys):
+                self._failures[key].append(now)
+            return 0.0, now
+
+    def forgive(self, stamp: float, *keys: str | tuple[str, int]) -> None:
+        """Take back an attempt that :meth:`attempt` counted: it succeeded."""
+        with self._lock:
+            for key, _limit in self._keys(keys):
+                try:
+                    self._failures[key].remove(stamp)
+                except ValueError:
+                    pass  # the window forgot it already
+
+    def _keys(self, keys: tuple[str | tuple[str, int], ...]) -> list[tuple[str, int]]:
+        return [item if isinstance(item, tuple) else (item, self.limit) for item in keys]
+
+    def _wait(self, now: float, keys: tuple[str | tuple[str, int], ...]) -> float:
+        longest = 0.0
+        for key, limit in self._keys(keys):
+            times = self._failures[key]
+            while times and times[0] <= now - self.window:
+                times.popleft()
+            if len(times) >= limit:  # allowed again when the oldest of the last `limit` expires
+                longest = max(longest, times[-limit] + self.window - now)
+        return longest
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header, without its port, as compared with the names served.
+
+    >>> host_name("Schaak.Example.NL.:443"), host_name("[::1]:8000"), host_name("127.0.0.1")
+    ('schaak.example.nl', '[::1]', '127.0.0.1')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1] or host
+    return (host.rsplit(":", 1)[0] if host.count(":") == 1 else host).rstrip(".")
 
 
 def csrf_token() -> str:
     if "csrf" not in session:
         session["csrf"] = secrets.token_urlsafe(32)
-    return session["csrf"]
+    return str(session["csrf"])
 
 
 def csrf_field() -> Markup:
     return Markup(f'<input type="hidden" name="csrf" value="{escape(csrf_token())}">'
-                  f'<input type="hidden" name="back" value="{escape(request.full_path.rstrip("?"))}">')
+                  f'<input type="hidden" name="back" value="{escape(safe_path(request.full_path.rstrip("?")))}">')
+
+
+def open_access() -> bool:
+    """Local and no accounts: the person at the computer is the officer."""
+    return bool(current_app.config["KEIZER_LOCAL"]) and not store().users()
+
+
+def may(endpoint: str) -> bool:
+    """Whether the user of this request may use the view of ``endpoint`` (for the navigation)."""
+    user = g.get("user")
+    return access.allows(user["role"] if user else None, access.required(current_app.view_functions.get(endpoint)))
 
 
 def install(app: Flask) -> None:
     app.extensions["keizer_throttle"] = Throttle()
-    app.jinja_env.globals.update(csrf_field=csrf_field, csrf_token=csrf_token)
+    app.extensions["keizer_sessions"] = Sessions()
+    app.jinja_env.globals.update(csrf_field=csrf_field, csrf_token=csrf_token, may=may)
     app.register_blueprint(bp)
+
+    @app.before_request
+    def served_host() -> Any:
+        """Only the names this server answers to: not a page elsewhere whose name now leads here."""
+        name = host_name(request.host)
+        if name not in app.config["KEIZER_HOSTS"]:
+            g.user = None
+            return render("app/error.html", status=400,
+                          message=_("error: this app does not answer to the name %(name)s; open it at the address "
+                                    "it was started with", name=name[:80]))
+        return None
 
     @app.before_request
     def who() -> Any:
@@ -118,21 +161,22 @@ def install(app: Flask) -> None:
             sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
             expected = session.get("csrf") or ""
             if not expected or not hmac.compare_digest(sent, expected):  # no session token: nothing matches
-                return refuse("error: this form has expired or did not come from this app; "
-                              "reload the page and try again", 400)
-        if request.endpoint is None or app.view_functions.get(request.endpoint) in _PUBLIC:
+                return refuse(_("error: this form has expired or did not come from this app; "
+                                "reload the page and try again"), 400)
+        needed = access.required(app.view_functions.get(request.endpoint or ""))
+        if needed == "public":
             return None
         if open_access():
             g.user = {"name": "officer", "role": "officer", "open": True}
             g.origin = f"web (no accounts) from {request.remote_addr or 'an unknown address'}"
             return None
-        name = session.get("user")
-        user = store().user(name) if name else None
+        user = _session_user()
         if user is None:
-            session.pop("user", None)
-            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")), code=303)
+            return redirect(url_for("auth.login", next=safe_path(request.full_path.rstrip("?"))), code=303)
         g.user = {"name": user["name"], "role": user["role"], "open": False}
         g.origin = f"web: {user['name']} ({user['role']}) from {request.remote_addr or 'an unknown address'}"
+        if not access.allows(user["role"], needed):
+            return refuse(_("error: only an officer may do this; ask the competition leader"), 403)
         return None
 
     @app.context_processor
@@ -151,35 +195,61 @@ def install(app: Flask) -> None:
         return response
 
 
+def _session_user() -> dict[str, Any] | None:
+    """The account of this request's login while it lasts (see :mod:`keizer.web.sessions`);
+    a login that ended is cleared from the cookie, saying so once."""
+    key, name = session.get("key"), session.get("user")
+    user = store().user(name) if isinstance(name, str) else None
+    if isinstance(key, str) and _logins().check(key, user):
+        assert user is not None
+        return user
+    if "user" in session or "key" in session:
+        session.clear()
+        flash(_("your session has ended; log in again"), "info")
+    return None
+
+
+def _logins() -> Sessions:
+    return current_app.extensions["keizer_sessions"]  # type: ignore[no-any-return]
+
+
+def login_as(user: dict[str, Any]) -> None:
+    """Start a new login of ``user`` (a row with its password hash) in this browser: a new
+    session cookie, so no fixation."""
+    session.clear()
+    session["user"] = user["name"]
+    session["key"] = _logins().start(user)
+    csrf_token()
+
+
 @bp.route("/login", methods=["GET", "POST"])
-@public
+@access.public
 def login() -> Any:
-    target = request.values.get("next", "/")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = "/"
+    target = safe_path(request.values.get("next"))
     if request.method == "GET":
         return render("app/login.html", next=target)
     throttle: Throttle = current_app.extensions["keizer_throttle"]
     name = request.form.get("name", "").strip()
     keys = ((f"pair:{request.remote_addr}|{name.casefold()}", MAX_FAILURES),
             (f"addr:{request.remote_addr}", MAX_PER_ADDRESS), (f"name:{name.casefold()}", MAX_PER_NAME))
-    wait = throttle.wait(*keys)
+    wait, stamp = throttle.attempt(*keys)
     if wait > 0:
         minutes = max(1, round(wait / 60))
         return render("app/login.html", status=429, next=target,
                       error=_("error: too many failed logins; wait %(n)s minute(s) and try again", n=minutes))
-    user = accounts.authenticate(store(), name, request.form.get("password", ""))
-    if user is None:
-        throttle.fail(*keys)
+    if accounts.authenticate(store(), name, request.form.get("password", "")) is None:
         return render("app/login.html", status=401, next=target, error=_("error: wrong name or password"))
-    session.clear()  # a new session at login: no fixation
-    session["user"] = user["name"]
-    csrf_token()
+    throttle.forgive(stamp, *keys)
+    login_as(accounts.find_user(store(), name))
     return redirect(target, code=303)
 
 
 @bp.route("/logout", methods=["POST"])
+@access.arbiter
 def logout() -> Any:
+    key = session.get("key")
+    if isinstance(key, str):
+        _logins().end(key)  # this login ends here, whoever holds a copy of the cookie
     session.clear()
     flash(_("logged out"), "info")
     return redirect(url_for("auth.login"), code=303)

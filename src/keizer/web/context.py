@@ -10,6 +10,7 @@ the form came from.  Nothing in a view speaks SQL or decides a rule.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -19,11 +20,13 @@ from urllib.parse import urlsplit
 from flask import Flask, Response, current_app, flash, g, redirect, render_template, request, send_from_directory, session
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
+from werkzeug.routing import IntegerConverter, Map
 
 from keizer.formats.season_json import FormatError
 from keizer.operations.seasons import refuse_closed
 from keizer.settings import SettingsError
 from keizer.store import Store, StoreError, explain
+from keizer.web.access import public
 
 #: Errors a user can fix: shown as their one line, never as a server error.
 USER_ERRORS = (StoreError, SettingsError, FormatError)
@@ -72,10 +75,9 @@ def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
 
 
 def back(default: str = "/") -> Response:
-    """Back to the page the form was on (a local path only: never an open redirect)."""
-    target = request.form.get("back") or _same_site(request.referrer) or default
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = default
+    """Back to the page the form was on (a path on this site only: never an open redirect)."""
+    sent = request.form.get("back")
+    target = safe_path(sent, default) if sent else (_same_site(request.referrer) or default)
     return redirect(target, code=303)
 
 
@@ -85,7 +87,26 @@ def _same_site(url: str | None) -> str | None:
     parts = urlsplit(url)
     if parts.netloc and parts.netloc != request.host:
         return None
-    return parts.path + (f"?{parts.query}" if parts.query else "")
+    path = safe_path(parts.path + (f"?{parts.query}" if parts.query else ""), "")
+    return path or None
+
+
+def safe_path(target: str | None, default: str = "/") -> str:
+    """A path on this site to go to after a form, else ``default``: never another site.
+    Browsers drop tabs and line breaks from a URL, so a path holding any control character,
+    or a backslash, is refused as a whole rather than cleaned.
+
+    >>> safe_path("/c/1/results?round=3"), safe_path("/\\t/evil.example"), safe_path("//evil.example")
+    ('/c/1/results?round=3', '/', '/')
+    """
+    if not target or not target.startswith("/") or "\\" in target:
+        return default
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or ch.isspace() for ch in target):
+        return default
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or target.startswith("//"):
+        return default
+    return target
 
 
 def _app() -> Flask:
@@ -173,7 +194,16 @@ def was_kept(form: str | None = None) -> bool:
     return bool(values) and (form is None or values.get("system", [None])[0] == form)
 
 
+class RowId(IntegerConverter):
+    """``<int:…>`` in an address: a number SQLite can hold (a longer one is no page: 404)."""
+
+    def __init__(self, url_map: Map, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(url_map, *args, **kwargs)
+
+
 def install(app: Flask) -> None:
+    app.url_map.converters["int"] = RowId
     folder = templates_folder()
     app.jinja_env.loader = ChoiceLoader([FileSystemLoader(str(folder))])
     app.jinja_env.undefined = StrictUndefined
@@ -181,8 +211,6 @@ def install(app: Flask) -> None:
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.add_extension("jinja2.ext.i18n")
     _install_language(app)
-
-    from keizer.web.auth import public
 
     app.jinja_env.globals.update(kept=kept, was_kept=was_kept)
 
@@ -225,7 +253,11 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(413)
     def too_large(_error: Exception) -> Any:
-        return refuse("error: the file is too large (at most 64 MB)", 413)
+        # Not refuse(): it would read the form again, which is what was too large.
+        message = _("error: the file is too large (at most 64 MB)")
+        if wants_json():
+            return {"error": message}, 413
+        return render("app/error.html", status=413, message=message)
 
 
 def language() -> str:

@@ -15,14 +15,15 @@ BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results
                                               changes, printing, venue, publishing, boards, member_links, users, cups,
                                               teams)]
 
-#: (endpoint, label, key, officer only)
+#: (endpoint, label, key); each is shown to those who may use it (keizer.web.access)
 MAIN_NAV = [
-    ("competitions.index", "Competitions", "competitions", True),
-    ("members.index", "Members", "members", True),
-    ("changes.index", "Change log", "log", False),
-    ("publishing.index", "Publish", "publish", True),
-    ("users.index", "Users", "users", True),
+    ("competitions.index", "Competitions", "competitions"),
+    ("members.index", "Members", "members"),
+    ("changes.index", "Change log", "log"),
+    ("publishing.index", "Publish", "publish"),
+    ("users.index", "Users", "users"),
 ]
+
 
 def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The tabs of a competition's pages: (endpoint, label, key)."""

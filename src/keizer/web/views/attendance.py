@@ -14,11 +14,13 @@ from keizer import limits
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("attendance", __name__)
 
 @bp.route("/c/<int:comp_id>/attendance", methods=["GET", "POST"])
+@arbiter
 def index(comp_id: int) -> Any:
     if request.method == "POST":
         return _mark(comp_id)
@@ -71,6 +73,7 @@ def _mark(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/attendance/late", methods=["POST"])
+@arbiter
 def late(comp_id: int) -> Any:
     """``keizer late PLAYER``: plays whoever had the bye, or takes the bye."""
     ref = request.form.get("player", "")
@@ -83,6 +86,7 @@ def late(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/attendance/noshow", methods=["POST"])
+@arbiter
 def noshow(comp_id: int) -> Any:
     """``keizer noshow PLAYER [--excused]``: the opponent plays whoever had the bye, or takes it."""
     ref = request.form.get("player", "")

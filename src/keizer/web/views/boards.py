@@ -13,15 +13,23 @@ from keizer import limits as _limits
 from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
 from keizer.store import StoreError
-from keizer.web.auth import Throttle, officer_only, public
+from keizer.web.access import arbiter, public
+from keizer.web.auth import Throttle
 from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("boards", __name__)
 
 
+#: Wrong codes from one address in the throttle's window before it waits: far more than a
+#: club's typos (a club's Wi-Fi is one address for every phone), far too few to guess a code
+#: (40 bits: at this rate a guess at one of 30 open boards succeeds once in ~10,000 years).
+MAX_WRONG_CODES = 30
+
+
 def _board_throttle() -> Throttle:
-    """Wrong board codes per address (as failed logins): guessing a code is slow."""
-    return current_app.extensions.setdefault("keizer_board_throttle", Throttle())
+    """Wrong board codes per address: a right code never counts, so typos of other phones
+    behind the same address do not hold a player up until far more of them are wrong."""
+    return current_app.extensions.setdefault("keizer_board_throttle", Throttle(limit=MAX_WRONG_CODES))
 
 
 def _board_response(page: tuple[str, int]) -> Any:
@@ -44,7 +52,7 @@ def board(code: str) -> Any:
     throttle = _board_throttle()
     address = request.remote_addr or "an unknown address"
     key = f"board:{address}"
-    wait = throttle.wait(key)
+    wait, stamp = throttle.attempt(key)  # counted as wrong until the code is found right
     if wait > 0:
         minutes = max(1, round(wait / 60))
         return _board_refused(f"error: too many wrong result links from this address; wait {minutes} "
@@ -53,12 +61,13 @@ def board(code: str) -> Any:
         try:
             found = board_ops.board_for_code(store(), code)
         except board_ops.LinkRefused:
-            throttle.fail(key)
             return _board_refused()
+        throttle.forgive(stamp, key)
         return _board_response(render("app/board.html", title=_("Result"), board=found, code=code))
     try:
         with writing("board report", "board report") as s:
             found = board_ops.board_for_code(s, code)
+            throttle.forgive(stamp, key)
             side = board_ops.parse_side(request.form.get("side", ""))
             g.origin = (f"board link: {found.competition} round {found.round} board {found.board} ({side}) "
                         f"from {address}")
@@ -66,12 +75,12 @@ def board(code: str) -> Any:
             s.describe(f"round {found.round} board {found.board}: {side} reports {done.result}"
                        + ("; both agree: entered" if done.entered else ""))
     except board_ops.LinkRefused:
-        throttle.fail(key)
         return _board_refused()
     return _board_response(render("app/board_done.html", title=_("Result"), done=done, code=code))
 
 
 @bp.route("/c/<int:comp_id>/reports")
+@arbiter
 def reports(comp_id: int) -> Any:
     """The officer's view of the results the players reported, board by board."""
     comp = competition(comp_id)
@@ -80,6 +89,7 @@ def reports(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/reports/confirm", methods=["POST"])
+@arbiter
 def confirm_report(comp_id: int) -> Any:
     """Enter a board's reported result (the officer's choice where the reports disagree)."""
     board_no = result_ops.parse_board(request.form.get("board", ""))
@@ -97,7 +107,6 @@ def confirm_report(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/reports/setting", methods=["POST"])
-@officer_only
 def reports_setting(comp_id: int) -> Any:
     """Who enters a reported result: the officer, or two agreeing reports at once."""
     mode = request.form.get("reports_confirm", "")

@@ -13,7 +13,7 @@ from flask import Blueprint, flash, redirect, request, url_for
 from keizer import limits
 from keizer.operations import changes as change_ops
 from keizer.store import StoreError
-from keizer.web.auth import officer_only
+from keizer.web.access import arbiter
 from keizer.web.context import _, render, store
 
 bp = Blueprint("changes", __name__)
@@ -23,6 +23,7 @@ SHOWN = 50
 
 
 @bp.route("/log")
+@arbiter
 def index() -> Any:
     try:
         limit = limits.whole_number(request.args.get("n", str(SHOWN)), "n", 1, 10_000)
@@ -49,7 +50,6 @@ def _shown(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @bp.route("/log/undo", methods=["GET", "POST"])
-@officer_only
 def undo() -> Any:
     if request.method == "GET":
         last = change_ops.last_change(store())

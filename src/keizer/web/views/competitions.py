@@ -15,7 +15,6 @@ from keizer.operations import setup
 from keizer.operations.evening import evening
 from keizer.settings import CHOICES, PRESETS
 from keizer.store import StoreError
-from keizer.web.auth import officer_only
 from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("competitions", __name__)
@@ -29,7 +28,6 @@ SYSTEM_LABELS = {"keizer": "Keizer competition", "swiss": "Swiss tournament", "r
 
 
 @bp.route("/competitions")
-@officer_only
 def index() -> Any:
     return render("app/competitions.html", title=_("Competitions"), nav="competitions", evenings=evening(store()),
                   presets=list(PRESETS), systems=SYSTEM_LABELS, schedules=setup.SCHEDULES,
@@ -56,7 +54,6 @@ def _flag(name: str) -> bool:
 
 
 @bp.route("/competitions/create", methods=["POST"])
-@officer_only
 def create() -> Any:
     """``keizer competition create NAME --system … [options of that system]``: each system's
     form sends only its own options."""
@@ -100,7 +97,6 @@ def create() -> Any:
 
 
 @bp.route("/c/<int:comp_id>/players")
-@officer_only
 def players(comp_id: int) -> Any:
     comp = competition(comp_id)
     rows = store().players(comp_id)
@@ -112,7 +108,6 @@ def players(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/players/add", methods=["POST"])
-@officer_only
 def add_players(comp_id: int) -> Any:
     """``keizer player add #ID … [--joined N] [--category X]``."""
     refs = [f"#{int(v)}" for v in request.form.getlist("member") if v.isdigit() and len(v) < 10]
@@ -134,7 +129,6 @@ def add_players(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/players/<int:player_id>", methods=["GET", "POST"])
-@officer_only
 def edit_player(comp_id: int, player_id: int) -> Any:
     """``keizer player set PLAYER [--category C] [--joined N] [--default present|absent]``."""
     comp = competition(comp_id)
@@ -166,7 +160,6 @@ def edit_player(comp_id: int, player_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/players/withdraw", methods=["POST"])
-@officer_only
 def withdraw(comp_id: int) -> Any:
     """``keizer player withdraw PLAYER``."""
     ref = request.form.get("player", "")
@@ -180,7 +173,6 @@ def withdraw(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/players/reinstate", methods=["POST"])
-@officer_only
 def reinstate(comp_id: int) -> Any:
     """``keizer player reinstate PLAYER [--missed excused]``."""
     ref = request.form.get("player", "")
@@ -199,7 +191,6 @@ def reinstate(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/settings", methods=["GET", "POST"])
-@officer_only
 def settings(comp_id: int) -> Any:
     if request.method == "POST":
         return _change_settings(comp_id)
@@ -240,7 +231,6 @@ def _change_settings(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/order", methods=["POST"])
-@officer_only
 def order(comp_id: int) -> Any:
     """``keizer competition order --by rating|standing|hand [--from COMPETITION] [PLAYERS]``."""
     by = request.form.get("by", "rating")
@@ -257,7 +247,6 @@ def order(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/timecontrol", methods=["POST"])
-@officer_only
 def timecontrol(comp_id: int) -> Any:
     """``keizer timecontrol "rapid 25+10" --rounds 1-3`` (or ``--round N``, or ``--clear``)."""
     clear = _flag("clear")

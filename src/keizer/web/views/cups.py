@@ -13,6 +13,7 @@ from keizer.operations import cup
 from keizer.operations import results as result_ops
 from keizer.operations.brackets import cup_overview
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("cups", __name__)
@@ -29,6 +30,7 @@ def _cup(comp_id: int) -> dict[str, Any]:
 
 
 @bp.route("/c/<int:comp_id>/cup")
+@arbiter
 def index(comp_id: int) -> Any:
     comp = _cup(comp_id)
     return render("app/cup.html", title=comp["name"], nav="competitions", comp=comp, tab="cup", cup=cup_overview(store(), comp_id),
@@ -36,6 +38,7 @@ def index(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/cup/draw", methods=["POST"])
+@arbiter
 def draw(comp_id: int) -> Any:
     _cup(comp_id)
     order = [line.strip() for line in request.form.get("order", "").splitlines() if line.strip()]
@@ -47,6 +50,7 @@ def draw(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/cup/next", methods=["POST"])
+@arbiter
 def next_games(comp_id: int) -> Any:
     _cup(comp_id)
     with writing("knockout next", "cup: next games") as s:
@@ -58,6 +62,7 @@ def next_games(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/cup/award", methods=["POST"])
+@arbiter
 def award(comp_id: int) -> Any:
     _cup(comp_id)
     round_no, match = _whole("round"), _whole("match")
@@ -71,6 +76,7 @@ def award(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/cup/result", methods=["POST"])
+@arbiter
 def result(comp_id: int) -> Any:
     _cup(comp_id)
     return enter_form_results(comp_id)

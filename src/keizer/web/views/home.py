@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app
 
 from keizer.operations.evening import evening as evening_status
-from keizer.web.auth import public
+from keizer.web.access import arbiter, public
 from keizer.web.context import _, USER_ERRORS, render, store
 
 bp = Blueprint("home", __name__)
@@ -31,6 +31,7 @@ def _club() -> dict[str, str]:
 
 
 @bp.route("/")
+@arbiter
 def evening() -> Any:
     return render("app/home.html", title=_("Club evening"), nav="evening", evenings=evening_status(store()))
 

@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, flash, g, make_response, redirect, req
 from markupsafe import Markup
 
 from keizer.operations import notices as notice_ops
-from keizer.web.auth import officer_only, public
+from keizer.web.access import public
 from keizer.web.context import _, back, render, store, writing
 
 bp = Blueprint("member_links", __name__)
@@ -70,7 +70,6 @@ def _day(iso: str) -> str:
 
 
 @bp.route("/members/links")
-@officer_only
 def index() -> Any:
     return _member_links_page()
 
@@ -84,11 +83,11 @@ def _member_links_page(new: dict[str, Any] | None = None) -> Any:
 
 def _member_id() -> int:
     text = request.form.get("member", "")
-    return store().member(int(text) if text.isdigit() else -1)["id"]
+    known = text.isascii() and text.isdigit() and len(text) < 19  # an id SQLite can hold
+    return store().member(int(text) if known else -1)["id"]
 
 
 @bp.route("/members/links/new", methods=["POST"])
-@officer_only
 def member_link_new() -> Any:
     """A new (or renewed) personal link, shown once on the page that answers."""
     person = store().member(_member_id())
@@ -100,7 +99,6 @@ def member_link_new() -> Any:
 
 
 @bp.route("/members/links/revoke", methods=["POST"])
-@officer_only
 def member_link_revoke() -> Any:
     person = store().member(_member_id())
     with writing("member-link revoke", f"revoke the personal link of {person['name']}") as s:
@@ -110,7 +108,6 @@ def member_link_revoke() -> Any:
 
 
 @bp.route("/members/links/settings", methods=["POST"])
-@officer_only
 def notice_settings() -> Any:
     fields = ("notice_days", "notice_time", "late_notice", "link_days", "evening_day")
     with writing("notices settings", "notice settings") as s:

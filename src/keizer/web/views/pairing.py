@@ -13,12 +13,14 @@ from keizer import limits
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("pairing", __name__)
 
 
 @bp.route("/c/<int:comp_id>/pairing")
+@arbiter
 def index(comp_id: int) -> Any:
     return _page(comp_id, _number(request.args.get("round"), "round"))
 
@@ -37,6 +39,7 @@ def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Propos
 
 
 @bp.route("/c/<int:comp_id>/pairing/propose", methods=["GET", "POST"])
+@arbiter
 def propose(comp_id: int) -> Any:
     """The pairing ``keizer pair`` would store, shown and not stored.  (The forms on that page
     come back here after a write or a refusal: then the pairing page.)"""
@@ -48,6 +51,7 @@ def propose(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/pairing/store", methods=["POST"])
+@arbiter
 def store_pairing(comp_id: int) -> Any:
     """``keizer pair [--fix WHITE BLACK …] [--bye PLAYER]``."""
     fixed, bye = _options()
@@ -65,6 +69,7 @@ def store_pairing(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/pairing/again", methods=["POST"])
+@arbiter
 def again(comp_id: int) -> Any:
     """``keizer pair --again [--keep BOARD …]``: re-pair the open round, keeping the boards ticked."""
     keep = [n for n in (_number(text, "board", limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
@@ -78,6 +83,7 @@ def again(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/pairing/swap", methods=["POST"])
+@arbiter
 def swap(comp_id: int) -> Any:
     """``keizer swap A B``: exchange two players in the open round's pairing."""
     a, b = request.form.get("a", ""), request.form.get("b", "")
@@ -93,6 +99,7 @@ def swap(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/pairing/unpair", methods=["POST"])
+@arbiter
 def unpair(comp_id: int) -> Any:
     """``keizer unpair``: remove the open round's pairing (before any result)."""
     with writing("unpair", "remove pairing") as s:
@@ -103,6 +110,7 @@ def unpair(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/pairing/draw", methods=["POST"])
+@arbiter
 def draw(comp_id: int) -> Any:
     """``keizer roundrobin draw [--first-date D] [--every N]``: the Berger numbers by lot and
     every round of the schedule (allowed until the first result)."""
@@ -128,6 +136,7 @@ def _date(text: str) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/pairing/forbid", methods=["POST"])
+@arbiter
 def forbid(comp_id: int) -> Any:
     """``keizer forbid A B [--remove]``."""
     a, b = request.form.get("a", ""), request.form.get("b", "")

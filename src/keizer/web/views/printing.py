@@ -22,6 +22,7 @@ from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
 from keizer.operations.competition import WEEKLY_SYSTEMS
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, store, writing
 
 bp = Blueprint("printing", __name__)
@@ -45,6 +46,7 @@ def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tu
 
 
 @bp.route("/c/<int:comp_id>/print")
+@arbiter
 def index(comp_id: int) -> Any:
     comp = competition(comp_id)
     weekly = comp["system"] in WEEKLY_SYSTEMS
@@ -54,6 +56,7 @@ def index(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/print/pairings")
+@arbiter
 def pairings(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
@@ -62,6 +65,7 @@ def pairings(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/print/slips", methods=["GET", "POST"])
+@arbiter
 def slips(comp_id: int) -> Any:
     """GET: the slips (with links only when they are made, below), and what can be made.
     POST ``which=missing|all``: make the links (one transaction) and show the slips of
@@ -101,6 +105,7 @@ def qr_svg(url: str) -> Markup:
 
 
 @bp.route("/c/<int:comp_id>/print/scoresheets")
+@arbiter
 def scoresheets(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
@@ -109,6 +114,7 @@ def scoresheets(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/print/attendance")
+@arbiter
 def attendance(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.attendance_list(store(), comp_id, _round_arg())
@@ -117,6 +123,7 @@ def attendance(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/print/standings")
+@arbiter
 def standings(comp_id: int) -> Any:
     comp = competition(comp_id)
     table = standing_ops.standing_view(store(), comp_id, _round_arg())

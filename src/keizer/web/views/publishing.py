@@ -1,15 +1,19 @@
 """The publish page (officer only): the club website in one click, and what changed.
 
 The site is written into a folder on the server, as ``keizer publish OUTDIR`` does:
-by default the folder of the last publish from this page (kept in the database's meta
-table as ``publish_folder``), else a folder ``site`` next to the database file.  A
-relative folder is taken from the database's folder.  Publishing writes files, not
-the database; only a new folder is remembered (one logged change).
+the club's site folder (kept in the database's meta table as ``publish_folder``: set with
+``keizer club --site-folder``, or by the last publish from this page), else a folder ``site``
+next to the database file.  The page may name another folder only inside the database's
+folder (a relative one is taken from there): an officer's account reaches no other folder
+of the server.  Publishing writes files, not the database; only a new folder is
+remembered (one logged change).
 
 With *Send it to the club's web host* the site goes on as ``keizer publish OUTDIR --upload
 URL`` sends it (``keizer.publish.upload``); the address is the club's upload setting and a
 new one is remembered after a good upload.  The password comes from the form (used for this
-upload only), else from ``$KEIZER_UPLOAD_PASSWORD`` or the system keyring of the server.
+upload only), else, for the club's own upload address only, from ``$KEIZER_UPLOAD_PASSWORD``
+or the system keyring of the server.  A folder on the server as the address is, again, the
+club's own or one inside the database's folder.
 """
 
 from __future__ import annotations
@@ -19,19 +23,16 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from keizer.publish import club_settings, set_club
+from keizer.publish import SITE_FOLDER, club_settings, set_club
 from keizer.publish import publish as publish_site
 from keizer.publish.files import read_manifest
 from keizer.publish.transports import parse_target
 from keizer.publish.upload import upload
 from keizer.store import StoreError
-from keizer.web.auth import officer_only
 from keizer.web.context import _, render, store, writing
 
 bp = Blueprint("publishing", __name__)
 
-#: The meta key of the folder last published into from the app.
-FOLDER_SETTING = "publish_folder"
 #: How many changed pages the page lists by name.
 SHOWN = 60
 
@@ -41,20 +42,32 @@ def _database_folder() -> Path:
 
 
 def default_folder() -> Path:
-    kept = store().get_meta(FOLDER_SETTING)
+    kept = store().get_meta(SITE_FOLDER)
     return Path(kept) if kept else _database_folder() / "site"
 
 
+def _below_database(folder: Path) -> bool:
+    """Whether ``folder`` lies inside the database's folder (links followed: a link out leads out)."""
+    base, resolved = _database_folder(), folder.resolve()
+    return resolved != base and resolved.is_relative_to(base)
+
+
 def _folder(text: str) -> Path:
+    """The folder the form names: the club's site folder (set in a terminal with ``keizer club
+    --site-folder``, or here before), or a new one inside the database's folder.  The app writes
+    nowhere else: an officer's account does not give the server's other folders away."""
     text = text.strip()
     if not text:
         return default_folder()
     folder = Path(text).expanduser()
-    return folder if folder.is_absolute() else _database_folder() / folder
+    folder = folder if folder.is_absolute() else _database_folder() / folder
+    if folder.resolve() != default_folder().resolve() and not _below_database(folder):
+        raise StoreError(_("the app publishes only into the club's site folder (%(site)s) or a folder inside "
+                           "%(folder)s; choose one there", site=str(default_folder()), folder=str(_database_folder())))
+    return folder
 
 
 @bp.route("/publish", methods=["GET", "POST"])
-@officer_only
 def index() -> Any:
     target = club_settings(store())["upload"]
     if request.method == "GET":
@@ -65,20 +78,29 @@ def index() -> Any:
     host = parse_target(wanted) if wanted else None  # a bad address is refused before anything is written
     if request.form.get("upload") == "on" and host is None:
         raise StoreError("no web host given: fill in its address (e.g. ftps://user@host/public_html) or untick the box")
+    if host is not None and host.kind in ("folder", "git") and host.url != target \
+            and not _below_database(Path(host.path)):
+        raise StoreError(_("the app uploads into a folder on this computer only when it is the club's upload "
+                           "address or lies inside %(folder)s; choose one there", folder=str(_database_folder())))
+    typed = request.form.get("password") or None  # used for this upload only, never kept
+    if host is not None and host.kind in ("ftp", "ftps") and host.user and host.url != target and typed is None:
+        raise StoreError(_("type the password of %(account)s: the server's own password goes only to the club's "
+                           "upload address", account=host.account))
     before = set(read_manifest(folder)) if folder.is_dir() else set()
     published = publish_site(store(), folder)
     removed = sorted(before - set(read_manifest(folder)))
-    if str(folder) != (store().get_meta(FOLDER_SETTING) or ""):
+    if str(folder) != (store().get_meta(SITE_FOLDER) or ""):
         with writing("publish", f"publish into {folder}") as s:
-            s.set_meta(FOLDER_SETTING, str(folder))
+            s.set_meta(SITE_FOLDER, str(folder))
     pages = [p for p in published.written if p.endswith(".html")]
     result = {"seasons": published.seasons, "written": len(published.written), "unchanged": published.unchanged,
               "removed": removed, "pages": pages[:SHOWN], "more": max(0, len(pages) - SHOWN),
               "other": len(published.written) - len(pages), "index": str(folder / "index.html")}
     sent = None
     if host is not None:
-        password = request.form.get("password") or None  # used for this upload only, never kept
-        done = upload(folder, host, ask=lambda: password)
+        # The server's own password ($KEIZER_UPLOAD_PASSWORD, the keyring) goes only to the address
+        # it was kept for: a new address needs its password typed.
+        done = upload(folder, host, ask=lambda: typed, stored_password=host.url == target)
         sent = {"where": done.where, "sent": len(done.sent), "removed": len(done.removed), "kept": list(done.kept),
                 "unchanged": done.unchanged, "commit": done.commit}
         if host.url != target:

@@ -19,12 +19,14 @@ from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
 from keizer.operations.competition import WEEKLY_SYSTEMS
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, in_app_words, render, store, wants_json, writing
 
 bp = Blueprint("results", __name__)
 
 
 @bp.route("/c/<int:comp_id>/results", methods=["GET", "POST"])
+@arbiter
 def index(comp_id: int) -> Any:
     if request.method == "POST":
         return _enter(comp_id)

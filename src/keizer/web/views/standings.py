@@ -14,12 +14,14 @@ from flask import Blueprint, request, url_for
 from keizer import limits
 from keizer.operations import standings as standings_ops
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, store
 
 bp = Blueprint("standings", __name__)
 
 
 @bp.route("/c/<int:comp_id>/standings")
+@arbiter
 def index(comp_id: int) -> Any:
     comp = competition(comp_id)
     category = request.args.get("category") or None
@@ -32,6 +34,7 @@ def index(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/crosstable")
+@arbiter
 def crosstable(comp_id: int) -> Any:
     comp = competition(comp_id)
     table = None
@@ -46,6 +49,7 @@ def crosstable(comp_id: int) -> Any:
 
 @bp.route("/c/<int:comp_id>/player/<int:player_id>")
 @bp.route("/c/<int:comp_id>/player/<key>")
+@arbiter
 def player(comp_id: int, player_id: int | None = None, key: str | None = None) -> Any:
     """A player's rounds (``keizer history``), by the player's number in the database or key."""
     comp = competition(comp_id)

@@ -14,6 +14,7 @@ from keizer.cli.params import DATE
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.store import StoreError
+from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
 from keizer.web.views.cups import RESULTS, _whole, enter_form_results
 
@@ -28,6 +29,7 @@ def _event(comp_id: int) -> dict[str, Any]:
 
 
 @bp.route("/c/<int:comp_id>/teams")
+@arbiter
 def index(comp_id: int) -> Any:
     comp = _event(comp_id)
     return render("app/teams.html", title=comp["name"], nav="competitions", comp=comp, tab="teams",
@@ -48,6 +50,7 @@ def add(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/teams/schedule", methods=["POST"])
+@arbiter
 def schedule(comp_id: int) -> Any:
     _event(comp_id)
     first = _date("first_date")
@@ -60,6 +63,7 @@ def schedule(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/teams/lineup", methods=["POST"])
+@arbiter
 def lineup(comp_id: int) -> Any:
     _event(comp_id)
     round_no = _whole("round")
@@ -75,12 +79,14 @@ def lineup(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/teams/result", methods=["POST"])
+@arbiter
 def result(comp_id: int) -> Any:
     _event(comp_id)
     return enter_form_results(comp_id)
 
 
 @bp.route("/c/<int:comp_id>/teams/next", methods=["POST"])
+@arbiter
 def next_round(comp_id: int) -> Any:
     _event(comp_id)
     when = _date("date")
@@ -94,6 +100,7 @@ def next_round(comp_id: int) -> Any:
 
 
 @bp.route("/c/<int:comp_id>/teams/award", methods=["POST"])
+@arbiter
 def award(comp_id: int) -> Any:
     _event(comp_id)
     round_no, match = _whole("round"), _whole("match")

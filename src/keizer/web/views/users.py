@@ -9,18 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, request
+from flask import Blueprint, flash, g, request
 
 from keizer.operations import accounts
 from keizer.store import StoreError
-from keizer.web.auth import officer_only
+from keizer.web.auth import login_as
 from keizer.web.context import _, back, render, store, writing
 
 bp = Blueprint("users", __name__)
 
 
 @bp.route("/users")
-@officer_only
 def index() -> Any:
     return render("app/users.html", title=_("Users"), nav="users", users=store().users(), roles=accounts.ROLES,
                   min_password=accounts.MIN_PASSWORD)
@@ -35,7 +34,6 @@ def _password() -> str:
 
 
 @bp.route("/users/add", methods=["POST"])
-@officer_only
 def add() -> Any:
     name, role = request.form.get("name", ""), request.form.get("role", "")
     accounts.check_new_user(store(), name, role)
@@ -47,7 +45,6 @@ def add() -> Any:
 
 
 @bp.route("/users/role", methods=["POST"])
-@officer_only
 def role() -> Any:
     name, role = request.form.get("name", ""), request.form.get("role", "")
     with writing("user role", f"{name} is {role}") as s:
@@ -57,19 +54,19 @@ def role() -> Any:
 
 
 @bp.route("/users/password", methods=["POST"])
-@officer_only
 def password() -> Any:
     name = request.form.get("name", "")
     accounts.find_user(store(), name)
     new = _password()
     with writing("user password", f"password of {name}") as s:
-        accounts.set_password(s, name, new)
+        accounts.set_password(s, name, new)  # ends every session of the account
+    if g.user and not g.user["open"] and g.user["name"].casefold() == name.strip().casefold():
+        login_as(accounts.find_user(store(), name))  # this browser stays logged in, with a new session
     flash(_("password of %(name)s changed", name=name), "ok")
     return back("/users")
 
 
 @bp.route("/users/remove", methods=["POST"])
-@officer_only
 def remove() -> Any:
     name = request.form.get("name", "")
     with writing("user remove", f"remove user {name}") as s:

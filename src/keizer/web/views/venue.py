@@ -20,6 +20,7 @@ from markupsafe import Markup
 from keizer.operations.venue import venue
 from keizer.output import json_number
 from keizer.store import generation
+from keizer.web.access import arbiter
 from keizer.web.context import competition, render, store
 
 bp = Blueprint("venue", __name__)
@@ -31,12 +32,14 @@ _lock = threading.Lock()
 
 
 @bp.route("/c/<int:comp_id>/venue")
+@arbiter
 def screen(comp_id: int) -> Any:
     competition(comp_id)  # no such competition: the one-line message
     return render("app/venue.html", d=screen_data(comp_id))
 
 
 @bp.route("/c/<int:comp_id>/venue.json")
+@arbiter
 def data(comp_id: int) -> Response:
     db = current_app.config["KEIZER_DB"]
     key = (db, comp_id, current_app.jinja_env.globals["lang"]())

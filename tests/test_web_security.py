@@ -1,0 +1,383 @@
+"""Nobody gets in who should not: the attacks of the security review, each through the real
+server (`keizer serve`, waitress on 127.0.0.1) as a hostile web page, a stranger on the
+internet or a member of the club would make them, and each refused in one line with the
+database as it was.  docs/web.md ("Who may do what") is the threat model these follow."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from keizer.store import Store
+from served import ReverseProxy, Served, free_port, sample_copy
+from test_web import PASSWORD, with_users
+from web_helpers import digest
+
+EVIL = "evil.example"
+
+
+def users(db: Path) -> list[str]:
+    store = Store.open(db)
+    try:
+        return [u["name"] for u in store.users()]
+    finally:
+        store.close()
+
+
+def origins(db: Path) -> list[str]:
+    store = Store.open(db)
+    try:
+        return [c["origin"] for c in store.changes(5)]
+    finally:
+        store.close()
+
+
+# -- DNS rebinding: the Host names served ----------------------------------------------------
+
+
+def test_a_page_elsewhere_that_rebinds_its_name_to_the_laptop_gets_nothing(tmp_path):
+    """The review's attack: with no accounts, a page at evil.example (rebound to 127.0.0.1)
+    read a CSRF token and made itself an officer.  Now every request naming another host is 400."""
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        evil = app.client(host=f"{EVIL}:{app.port}")
+        login = evil.get("/login")
+        assert login.status == 400
+        assert 'name="csrf"' not in login.body and EVIL in login.text()
+        before = digest(db)
+        forged = evil.post("/users/add", {"csrf": "T", "name": "Mallory", "role": "officer",
+                                          "password": "mallorypass1", "password2": "mallorypass1"}, csrf=False)
+        assert forged.status == 400 and "Mallory" not in users(db) and digest(db) == before
+        for page in ("/", "/static/app.css", "/c/1/venue.json", "/m/whatever", "/b/ZZZZZZZZ"):
+            assert evil.get(page).status == 400, page
+        # The names a browser on this computer uses for it are served, with or without the port.
+        for name in (f"127.0.0.1:{app.port}", f"localhost:{app.port}", f"[::1]:{app.port}", "localhost",
+                     f"LOCALHOST.:{app.port}"):
+            assert app.client(host=name).get("/").status == 200, name
+
+
+def test_with_accounts_only_the_names_given_are_served(tmp_path):
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db, "--host-name", "schaak.test") as app:
+        assert app.client(host="schaak.test").get("/login").status == 200
+        assert app.client(host=f"schaak.test:{app.port}").get("/login").status == 200
+        assert app.client(host=f"{EVIL}:{app.port}").get("/login").status == 400
+        assert app.client(host="schaak.test.evil.example").get("/login").status == 400
+
+
+def test_behind_a_proxy_the_public_name_must_be_given(tmp_path, capsys):
+    from test_cli import bad
+
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    bad(capsys, db, "serve", "--behind-proxy", match="--host-name")
+
+
+# -- Behind a reverse proxy: the client's address, the scheme, the name ----------------------
+
+
+@pytest.fixture
+def proxied(tmp_path):
+    """The sample club with an officer and an arbiter, served behind a reverse proxy on 127.0.0.1
+    that the app was told to trust, under the public name schaak.test."""
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"), ("bob", "arbiter"))
+    with Served(db, "--behind-proxy", "--host-name", "schaak.test") as app, ReverseProxy(app.port) as proxy:
+        yield db, app, proxy
+
+
+def test_behind_the_proxy_the_app_sees_each_client_and_the_scheme(proxied):
+    """The review found every client was 127.0.0.1 behind the proxy (waitress dropped the
+    proxy's headers): 30 wrong logins from anywhere locked the officer out, the change log said
+    'from 127.0.0.1' and links came out as http://.  Clients here come from 127.0.0.2 and .3."""
+    db, app, proxy = proxied
+    guesser = proxy.client(host="schaak.test", source="127.0.0.3")
+    refused = [guesser.login(f"name{k}", "wrong password!").status for k in range(35)]
+    assert refused.count(401) == 30 and refused[-1] == 429
+    # What a client says of itself does not count: its X-Forwarded-For is replaced by the proxy.
+    forger = proxy.client(host="schaak.test", source="127.0.0.4")
+    for k in range(35):
+        forger.post("/login", {"name": f"other{k}", "password": "wrong password!"},
+                    headers={"X-Forwarded-For": "127.0.0.2"})
+    anna = proxy.client(host="schaak.test", source="127.0.0.2")
+    assert anna.login("anna", PASSWORD).status == 303  # another address is not held up
+    made = anna.post("/members/links/new", {"member": "1"})
+    assert made.status == 200
+    assert re.search(r"https://schaak\.test/m/[\w-]{20,}", made.body), "a member's link names the public address"
+    assert origins(db)[0] == "web: anna (officer) from 127.0.0.2"
+    slips = anna.post("/c/3/print/slips", {"which": "missing"})
+    assert re.search(r"https://schaak\.test/b/[A-Z2-9]{8}", slips.body)
+
+
+def test_a_client_that_skips_the_proxy_cannot_pretend_to_be_another(tmp_path):
+    """Straight to the app (not through the trusted proxy), X-Forwarded-* headers are dropped:
+    the address is the connection's own, and https is not believed."""
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db, "--behind-proxy", "--host-name", "schaak.test", "--trusted-proxy", "127.0.0.9") as app:
+        direct = app.client(host="schaak.test", source="127.0.0.5")
+        forged = {"X-Forwarded-For": "203.0.113.7", "X-Forwarded-Proto": "https", "X-Forwarded-Host": EVIL}
+        assert direct.get("/login", headers=forged).status == 200  # the forged host did not count either
+        direct.login("anna", PASSWORD)
+        direct.post("/members/links/new", {"member": "1"}, headers=forged)
+        assert origins(db)[0] == "web: anna (officer) from 127.0.0.5"
+
+
+def test_wrong_board_codes_from_the_clubs_wifi_hold_no_right_code_up(proxied):
+    """A club's Wi-Fi is one address: five wrong codes from it blocked every phone of the club."""
+    db, app, proxy = proxied
+    anna = proxy.client(host="schaak.test", source="127.0.0.2")
+    anna.login("anna", PASSWORD)
+    codes = re.findall(r"/b/([A-Z2-9]{8})</p>", anna.post("/c/3/print/slips", {"which": "missing"}).body)
+    assert len(codes) == 3
+    wifi = proxy.client(host="schaak.test", source="127.0.0.7")
+    for _ in range(6):
+        assert wifi.get("/b/ZZZZZZZZ").status == 404
+    assert wifi.get(f"/b/{codes[0]}").status == 200
+    assert wifi.post(f"/b/{codes[0]}", {"side": "white", "result": "1-0"}).status == 200
+
+
+# -- Logins: throttled in one step, sessions that end ----------------------------------------
+
+
+def test_many_wrong_logins_at_once_are_held_to_the_limit(tmp_path):
+    """24 wrong logins for one name at the same moment let 11 through the limit of 5."""
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db, "--host-name", "schaak.test", "--threads", "16") as app:
+        browsers = [app.client() for _ in range(24)]
+        for b in browsers:
+            b.csrf()
+        statuses: list[int] = []
+        start = threading.Barrier(len(browsers))
+
+        def guess(b) -> None:
+            start.wait()
+            statuses.append(b.post("/login", {"name": "anna", "password": "a wrong guess"}).status)
+
+        threads = [threading.Thread(target=guess, args=(b,)) for b in browsers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert len(statuses) == 24 and statuses.count(401) == 5 and statuses.count(429) == 19
+
+
+def test_a_copied_session_cookie_is_worth_nothing_after_logout_or_a_new_password(tmp_path):
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"), ("bob", "arbiter"))
+    with Served(db, "--host-name", "schaak.test") as app:
+        anna = app.client()
+        assert anna.login("anna", PASSWORD).status == 303 and anna.get("/").status == 200
+        stolen = app.client(cookies=dict(anna.cookies))
+        assert stolen.get("/").status == 200  # a copy works while the login lasts ...
+        anna.post("/logout", {"csrf": anna.csrf("/")})
+        assert stolen.get("/").status == 303 and "/login" in stolen.get("/").location  # ... not after it
+        # A new password (here from a terminal, beside the running app) ends every login of the account.
+        bob = app.client()
+        assert bob.login("bob", PASSWORD).status == 303
+        copy = app.client(cookies=dict(bob.cookies))
+        changed = subprocess.run([sys.executable, "-m", "keizer", "--db", str(db), "user", "password", "bob"],
+                                 env={**os.environ, "KEIZER_PASSWORD": "another long password"},
+                                 capture_output=True, text=True)
+        assert changed.returncode == 0, changed.stderr
+        for browser in (bob, copy):
+            assert browser.get("/c/1/standings").status == 303
+        assert bob.login("bob", "another long password").status == 303 and bob.get("/").status == 200
+
+
+def test_an_officer_who_changes_their_own_password_stays_logged_in_in_that_browser(tmp_path):
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db, "--host-name", "schaak.test") as app:
+        laptop, phone = app.client(), app.client()
+        laptop.login("anna", PASSWORD)
+        phone.login("anna", PASSWORD)
+        laptop.post("/users/password", {"name": "anna", "password": "a brand new one", "password2": "a brand new one",
+                                        "csrf": laptop.csrf("/users")})
+        assert laptop.get("/users").status == 200
+        assert phone.get("/users").status == 303
+
+
+# -- Redirects stay on this site --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", ["/%09/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/",
+                                    "/%0d%0aSet-Cookie:%20x=1", "/%20/evil.example", "/%E2%80%8B/evil.example"])
+def test_after_login_and_after_a_form_the_app_stays_on_its_own_site(tmp_path, target):
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db, "--host-name", "schaak.test") as app:
+        anna = app.client()
+        page = anna.get(f"/login?next={target}")
+        assert page.status == 200
+        fields = {"name": "anna", "password": PASSWORD, "next": urllib.parse.unquote(target)}
+        answer = anna.post("/login", fields)
+        assert answer.status == 303 and _same_site(answer.location), answer.location
+        assert "set-cookie: x" not in str(answer.headers).lower()
+        back = anna.post("/members/links/settings", {"back": urllib.parse.unquote(target), "deadline": "nonsense"})
+        assert back.status in (303, 400) and _same_site(back.location), back.location
+
+
+def _same_site(location: str) -> bool:
+    parts = urllib.parse.urlsplit(location)
+    cleaned = "".join(ch for ch in location if ch.isprintable() and not ch.isspace())
+    return (not parts.netloc or parts.netloc.startswith("127.0.0.1")) and not cleaned.startswith("//") \
+        and "evil.example" not in urllib.parse.urlsplit(cleaned).netloc
+
+
+# -- Writes only where they belong ---------------------------------------------------------
+
+
+def test_the_app_publishes_only_into_the_clubs_folder_or_beside_the_database(tmp_path):
+    club, elsewhere = tmp_path / "club", tmp_path / "elsewhere"
+    club.mkdir()
+    elsewhere.mkdir()
+    db = sample_copy(club)
+    with Served(db) as app:
+        officer = app.client()
+        before = digest(db)
+        for field, value in (("folder", str(elsewhere)), ("folder", "../elsewhere")):
+            refused = officer.post("/publish", {field: value, "csrf": officer.csrf("/publish")})
+            assert refused.status == 303
+            assert "publishes only into" in officer.get("/publish").text()
+        upload = officer.post("/publish", {"folder": "", "upload": "on", "target": str(elsewhere),
+                                           "csrf": officer.csrf("/publish")})
+        assert upload.status == 303 and "uploads into a folder" in officer.get("/publish").text()
+        assert list(elsewhere.iterdir()) == [] and digest(db) == before and not (club / "site").exists()
+        done = officer.post("/publish", {"folder": "www", "csrf": officer.csrf("/publish")})
+        assert done.status == 200 and (club / "www" / "index.html").is_file()
+
+
+def test_the_servers_upload_password_goes_only_to_the_clubs_own_web_host(tmp_path):
+    """With $KEIZER_UPLOAD_PASSWORD set on the server, the publish form named an FTP server of
+    the attacker's and the password went there.  This listener records what it is told."""
+    db = sample_copy(tmp_path)
+    told: list[str] = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+
+    def ftp() -> None:  # enough of FTP to be sent a password (RFC 959: USER, then PASS)
+        listener.settimeout(20)
+        try:
+            while True:
+                conn, _ = listener.accept()
+                with conn, conn.makefile("rwb") as f:
+                    f.write(b"220 hello\r\n")
+                    f.flush()
+                    for line in f:
+                        told.append(line.decode("latin-1").strip())
+                        f.write(b"331 password please\r\n" if line.upper().startswith(b"USER")
+                                else b"530 no\r\n")
+                        f.flush()
+        except OSError:
+            pass
+
+    threading.Thread(target=ftp, daemon=True).start()
+    secret = "the server's own secret"
+    try:
+        with Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
+            officer = app.client()
+            answer = officer.post("/publish", {"folder": "", "upload": "on", "target": f"ftp://x@127.0.0.1:{port}/",
+                                               "csrf": officer.csrf("/publish")})
+            assert answer.status in (200, 303)
+            assert "error:" in (answer.text() if answer.status == 200 else officer.get("/publish").text())
+    finally:
+        listener.close()
+    assert not any(secret in line for line in told), told
+
+
+# -- Server errors that were: each a one-line refusal now ---------------------------------------
+
+
+HUGE = "99999999999999999999"
+
+
+def test_ids_beyond_what_sqlite_holds_are_not_found(tmp_path):
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        officer = app.client()
+        for page in (f"/c/{HUGE}/standings", f"/members/{HUGE}/edit", f"/c/{HUGE}/venue.json",
+                     f"/c/1/player/{HUGE}", f"/c/{HUGE}/players/{HUGE}"):
+            answer = officer.get(page)
+            assert answer.status == 404, (page, answer.status)
+        before = digest(db)
+        for form in ("/members/links/new", "/members/links/revoke"):
+            answer = officer.post(form, {"member": HUGE, "csrf": officer.csrf("/members/links")})
+            assert answer.status == 303, (form, answer.status)
+            assert officer.get("/members/links").text().count("error:") == 1
+        assert digest(db) == before
+
+
+def test_a_line_break_in_next_or_back_is_no_server_error(tmp_path):
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        officer = app.client()
+        assert officer.get("/login?next=/%0d%0aX-Evil:%201").status == 200
+        answer = officer.post("/members/links/settings", {"back": "/\r\nX-Evil: 1", "deadline": "x"})
+        assert answer.status == 303 and "x-evil" not in answer.headers
+
+
+def test_a_request_too_large_is_refused_in_one_line(tmp_path):
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        officer = app.client(timeout=60)
+        token = officer.csrf("/members")
+        body = f"csrf={token}&back=/members/import&file=".encode() + b"x" * (70 * 1024 * 1024)
+        answer = officer.request("POST", "/members/import", body,
+                                 {"Content-Type": "application/x-www-form-urlencoded"})
+        assert answer.status == 413 and "error: the file is too large" in answer.text()
+
+
+# -- Enough connections for a club evening ------------------------------------------------------
+
+
+def test_phones_and_screens_keeping_their_connections_do_not_lock_others_out(tmp_path):
+    """Browsers keep their connections open; waitress's default of 100 made the 101st client
+    wait until one timed out (120 s).  150 kept connections, and a new client still gets in."""
+    import http.client
+
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        kept = []
+        try:
+            for _ in range(150):
+                conn = http.client.HTTPConnection("127.0.0.1", app.port, timeout=30)
+                conn.request("GET", "/static/app.css", headers={"Host": f"127.0.0.1:{app.port}"})
+                conn.getresponse().read()  # the connection stays open, as a browser's does
+                kept.append(conn)
+            start = time.monotonic()
+            late = app.client(timeout=10).get("/c/1/venue.json")
+            assert late.status == 200 and time.monotonic() - start < 5
+        finally:
+            for conn in kept:
+                conn.close()
+
+
+def test_the_server_says_what_it_listens_for(tmp_path):
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "keizer", "--db", str(db), "serve", "--port", str(port),
+                               "--host-name", "schaak.test"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+    finally:
+        server.terminate()
+        out = server.communicate(timeout=10)[0]
+    assert f"at http://127.0.0.1:{port}/" in out and "schaak.test" in out
