@@ -23,6 +23,7 @@ from keizer.settings import PRESETS
 from keizer.store import Store, StoreError
 
 if TYPE_CHECKING:
+    from keizer.model import Season
     from keizer.publish.transports import Target
 
 
@@ -42,7 +43,8 @@ if TYPE_CHECKING:
                                               "(no password in it; '' forgets it).")
 @format_option
 @pass_ctx
-def club(ctx: Context, name, colour, accent, language, logo, season, templates, upload, fmt: str) -> None:
+def club(ctx: Context, name: str | None, colour: str | None, accent: str | None, language: str | None,
+         logo: Path | None, season: str | None, templates: Path | None, upload: str | None, fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
     from keizer.publish import club_settings, set_club
 
@@ -294,7 +296,7 @@ def export(ctx: Context, fmt: str, trf_version: str, output: Path | None) -> Non
         click.echo(text, nl=False)
 
 
-def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
+def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
     from dataclasses import replace as with_
 
     from keizer.formats.trf import dump
