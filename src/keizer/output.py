@@ -44,7 +44,7 @@ def number(value: Fraction | int | None, decimals: int = 2) -> str:
     return "0" if text == "-0" else text
 
 
-def json_number(value: Fraction) -> int | float:
+def json_number(value: Fraction | int) -> int | float:
     """The nearest JSON number (exact when the value is an integer)."""
     return value.numerator if value.denominator == 1 else float(value)
 

@@ -59,7 +59,7 @@ def tournament(season: Season, upto: int, system: System = System.ROUND_ROBIN,
     number = {p.id: p.start_no for p in season.players}
     results: dict[str, list[RoundResult]] = {p.id: [] for p in season.players}
     for rnd in season.rounds[:upto]:
-        seen = set()
+        seen: set[str] = set()
         for g in rnd.games:
             if g.result is None:
                 continue
@@ -69,7 +69,7 @@ def tournament(season: Season, upto: int, system: System = System.ROUND_ROBIN,
             seen.update((g.white, g.black))
         for pid in results:
             if pid not in seen:
-                results[pid].append(RoundResult(_UNPLAYED.get(rnd.absent.get(pid), Code.ZPB)))
+                results[pid].append(RoundResult(_UNPLAYED.get(rnd.absent.get(pid, Absence.UNEXCUSED), Code.ZPB)))
     players = tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.id])) for p in season.players)
     return Tournament(players, upto, system, scoring, name=season.name)
 

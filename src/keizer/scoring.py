@@ -36,10 +36,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from keizer.model import Absence, Colour, ExternalResult, Game, Result, Season
 from keizer.settings import Settings
+
+if TYPE_CHECKING:
+    from keizer.tiebreaks import Tournament
 
 # Kinds of a player's round, as shown in histories; "pending": a game of the round in
 # progress whose result is not in yet (a provisional standing counts it as nothing yet).
@@ -422,6 +425,11 @@ class _Stats:
         return self.table[i][r][self.FIELDS.index(field)]
 
 
+#: The arguments of :meth:`_Chain._standing` for one round, kept until that standing is asked for.
+_Parts = tuple[int, list[int], list[int], int, dict[str, Fraction], tuple[dict[str, Fraction], ...],
+               dict[str, Fraction], frozenset[str], int, int]
+
+
 class _Chain:
     """The standings 0…upto for one ladder (one set of players off the ladder).
 
@@ -463,7 +471,7 @@ class _Chain:
         self.fide = settings.fide_tiebreaks()
         self.season = season
         self.start_no = [players[pid].start_no for pid in self.ids]
-        self._tournaments: dict[int, Any] = {}
+        self._tournaments: dict[int, Tournament] = {}
 
         ranking = list(range(n))
         values = self._values_of(ranking)
@@ -471,7 +479,7 @@ class _Chain:
         value_maps = [self._value_map(ranking)]
         scores = [own_factor * v for v in values]
         # What each standing is made of; a Standing (one entry per player) is built only when asked for.
-        self._parts: list[tuple] = [(0, ranking, scores, self.scale, value_maps[0], (), value_maps[0], off, 1, 0)]
+        self._parts: list[_Parts] = [(0, ranking, scores, self.scale, value_maps[0], (), value_maps[0], off, 1, 0)]
         self._made: dict[int, Standing] = {}
         coef: list[dict[int, int]] = [{} for _ in range(n)]  # i → {priced j: Σ factor}
         frozen_points = [0] * n
@@ -515,13 +523,16 @@ class _Chain:
             self._made[r] = self._standing(*self._parts[r])
         return self._made[r]
 
-    def _scores(self, coef, values: Sequence[int], own: Sequence[int], own_factor: int) -> list[int]:
+    def _scores(self, coef: Sequence[Mapping[int, int]], values: Sequence[int], own: Sequence[int],
+                own_factor: int) -> list[int]:
         return [
             own_factor * own[i] + sum(f * values[j] for j, f in c.items())
             for i, c in enumerate(coef)
         ]
 
-    def _fixed_point(self, coef, own_factor, start_values, previous, ranking, scores, r):
+    def _fixed_point(self, coef: Sequence[Mapping[int, int]], own_factor: int, start_values: list[int],
+                     previous: list[int], ranking: list[int], scores: list[int], r: int,
+                     ) -> tuple[list[int], list[int], dict[str, Fraction], int, int]:
         """From the per-round pass, repeat values → scores → ranking until it repeats.
 
         Returns (ranking, scores, pricing map, passes, cycle period).
@@ -559,11 +570,11 @@ class _Chain:
 
     def _rank(self, scores: Sequence[int], r: int) -> list[int]:
         if self.fide is not None:
-            return self._rank_fide(scores, r)
+            return self._rank_fide(scores, r, self.fide)
         stats, ratings = self.stats, self.ratings
 
-        def key(i: int) -> tuple:
-            extra = []
+        def key(i: int) -> tuple[int, ...]:
+            extra: list[int] = []
             for tb in self.tiebreaks:
                 if tb == "rating":
                     extra.append(ratings[i])
@@ -573,7 +584,7 @@ class _Chain:
 
         return sorted(range(len(scores)), key=key)
 
-    def _rank_fide(self, scores: Sequence[int], r: int) -> list[int]:
+    def _rank_fide(self, scores: Sequence[int], r: int, fide: Sequence[str]) -> list[int]:
         """Equal scores ordered by FIDE tie-breaks on the games of rounds 1…r, then start order."""
         by_score = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
         if len(set(scores)) == len(scores):
@@ -584,7 +595,7 @@ class _Chain:
         if r not in self._tournaments:
             self._tournaments[r] = tournament(self.season, r, System.SWISS, GAMES_ONLY)
         primary = {self.start_no[i]: Fraction(scores[i], self.scale) for i in range(len(scores))}
-        places = {s.id: s.rank for s in rank(self._tournaments[r], list(self.fide),
+        places = {s.id: s.rank for s in rank(self._tournaments[r], list(fide),
                                              Edition.parse(self.settings.tiebreak_edition),
                                              rounds=r, primary_scores=primary)}
         return sorted(by_score, key=lambda i: (places[self.start_no[i]], i))
@@ -598,8 +609,9 @@ class _Chain:
     def _value_map(self, ranking: Sequence[int]) -> dict[str, Fraction]:
         return {self.ids[i]: self.fvalues[pos] for pos, i in enumerate(ranking)}
 
-    def _standing(self, r, ranking, scores, denominator, before, pricing, own_map, off,
-                  iterations, cycle) -> Standing:
+    def _standing(self, r: int, ranking: list[int], scores: list[int], denominator: int,
+                  before: dict[str, Fraction], pricing: tuple[dict[str, Fraction], ...],
+                  own_map: dict[str, Fraction], off: frozenset[str], iterations: int, cycle: int) -> Standing:
         ids, table = self.ids, self.stats.table  # (the counts come in StandingEntry's field order)
         entries = tuple(
             StandingEntry(ids[i], pos + 1, Fraction(scores[i], denominator), self.fvalues[pos], before[ids[i]],

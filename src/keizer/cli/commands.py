@@ -175,8 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     except sqlite3.Error as e:
         from keizer.store import explain
 
-        where = _OPENED[-1].db if _OPENED else Path("club.db")
-        _fail(f"error: {explain(e, where) or f'database problem: {e}'}")
+        path = _OPENED[-1].db if _OPENED else Path("club.db")
+        _fail(f"error: {explain(e, path) or f'database problem: {e}'}")
     except UnicodeEncodeError:  # a lone surrogate: bytes of an argument that are not UTF-8
         _fail("error: an argument is not valid text (bytes that are not UTF-8); check the terminal's encoding")
     except OSError as e:

@@ -9,6 +9,7 @@ and :mod:`keizer.operations.cup`.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import click
 
@@ -91,7 +92,8 @@ def roundrobin_schedule(players: int, double: bool, swap_last_two: bool, fmt: st
 @click.option("--first-date", type=DATE, help="Date of round 1; later rounds follow.")
 @click.option("--every", type=Whole(1, 365), default=7, show_default=True, help="Days between rounds.")
 @pass_ctx
-def roundrobin_draw(ctx: Context, order: tuple[str, ...], seed: int | None, first_date, every: int) -> None:
+def roundrobin_draw(ctx: Context, order: tuple[str, ...], seed: int | None, first_date: datetime | None,
+                    every: int) -> None:
     """Draw the start numbers by lot (or give ORDER: every player, number 1 first) and store all rounds."""
     with writing(ctx, "roundrobin draw", "round-robin draw") as store:
         comp_id = ctx.comp(store)["id"]

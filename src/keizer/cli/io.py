@@ -23,6 +23,7 @@ from keizer.settings import PRESETS
 from keizer.store import Store, StoreError
 
 if TYPE_CHECKING:
+    from keizer.model import Season
     from keizer.publish.transports import Target
 
 
@@ -45,8 +46,9 @@ if TYPE_CHECKING:
                    "or one inside the database's folder.")
 @format_option
 @pass_ctx
-def club(ctx: Context, name, colour, accent, language, logo, season, templates, upload, site_folder: Path | None,
-         fmt: str) -> None:
+def club(ctx: Context, name: str | None, colour: str | None, accent: str | None, language: str | None,
+         logo: Path | None, season: str | None, templates: Path | None, upload: str | None,
+         site_folder: Path | None, fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
     from keizer.publish import SITE_FOLDER, club_settings, set_club
 
@@ -301,7 +303,7 @@ def export(ctx: Context, fmt: str, trf_version: str, output: Path | None) -> Non
         click.echo(text, nl=False)
 
 
-def _trf_text(store: Store, comp_id: int, season, version: str) -> str:
+def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
     from dataclasses import replace as with_
 
     from keizer.formats.trf import dump

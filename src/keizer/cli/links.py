@@ -21,7 +21,8 @@ from keizer.store import StoreError
 class _LinkCommands(click.Group):
     """``keizer member-link NAME`` is short for ``keizer member-link new NAME``."""
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):  # type: ignore[no-untyped-def]
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
         if args and args[0] not in self.commands and not args[0].startswith("-"):
             args = ["new", *args]
         return super().resolve_command(ctx, args)
@@ -100,7 +101,7 @@ def notices(click_ctx: click.Context, ctx: Context, days_back: int, fmt: str) ->
 @click.option("--link-days", help="Members' links expire after this many days (1-3650).")
 @click.option("--evening-day", help="The club's evening weekday (e.g. tuesday); '' for the weekday of the rounds.")
 @pass_ctx
-def notice_settings(ctx: Context, **values: str | None) -> None:
+def notice_settings(ctx: Context, /, **values: str | None) -> None:  # pass_ctx gives ctx by position
     """Show or change the notice deadline and the lifetime of members' links."""
     if any(v is not None for v in values.values()):
         with writing(ctx, "notices settings", "notice settings") as store:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,6 +19,9 @@ from keizer.operations import competition as comp_ops
 from keizer.operations import standings as standings_ops
 from keizer.output import json_number, number, render
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.model import Season
 
 
 @click.command()
@@ -78,10 +81,11 @@ def standings(ctx: Context, round_no: int | None, category: str | None, provisio
     click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%", *codes], fmt))
 
 
-def _points_standings(store: Store, comp_id: int, season, upto: int, fmt: str, caption: str,
+def _points_standings(store: Store, comp_id: int, season: Season, upto: int, fmt: str, caption: str,
                       provisional: bool) -> None:
+    tiebreaks: tuple[str, ...] = ()
     if provisional:
-        exact, tiebreaks = standings_ops.provisional_points_rows(store, comp_id, season), ()
+        exact = standings_ops.provisional_points_rows(store, comp_id, season)
     else:
         rules, exact = standings_ops.points_rows(store, comp_id, season, upto)
         tiebreaks = rules.tiebreaks
@@ -150,7 +154,7 @@ def show_bracket(store: Store, comp_id: int, fmt: str) -> None:
     from keizer.operations import cup
 
     _, states, season = cup.cup_state(store, comp_id)
-    names = {p.id: p.name for p in season.players}
+    names: dict[str | None, str] = {p.id: p.name for p in season.players}  # None: a side not known yet
     rows = [{"round": m.round, "match": m.index, "top": names.get(m.top, ""), "bottom": names.get(m.bottom, ""),
              "winner": names.get(m.winner, ""), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
              "winner_id": m.winner} for m in states]

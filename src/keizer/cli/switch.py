@@ -18,8 +18,9 @@ import click
 from keizer.operations import competition as comp_ops
 from keizer.formats.season_json import FormatError
 from keizer.model import Season
+from keizer.limits import fold_name
 from keizer.settings import Settings
-from keizer.store import Store, StoreError, fold_name
+from keizer.store import Store, StoreError
 
 Writing = Callable[..., AbstractContextManager[Store]]
 
@@ -72,7 +73,10 @@ def _store_fide_ids(store: Store, comp_id: int, fide_ids: Mapping[str, str]) -> 
                    else f"member {owner[fide]['name']} (id {owner[fide]['id']}) has it")
             skipped.append(f"{row['name']} (#{row['start_no']}): FIDE id {fide} not stored, {why}")
             continue
-        store.update_member(row["member_id"], **{column: fide})
+        if column == "fide_id":
+            store.update_member(row["member_id"], fide_id=fide)
+        else:
+            store.update_member(row["member_id"], fed_id=fide)
         owner[fide] = members[row["member_id"]]
         stored += 1
     return stored, skipped

@@ -8,6 +8,7 @@ and every command that writes runs inside ``writing`` (one undoable transaction)
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
@@ -72,7 +73,7 @@ def team_list(ctx: Context, fmt: str) -> None:
 @click.option("--first-date", type=DATE, help="Date of round 1; later rounds follow.")
 @click.option("--every", type=Whole(1, 365), default=7, show_default=True, help="Days between rounds.")
 @pass_ctx
-def team_schedule(ctx: Context, first_date, every: int) -> None:
+def team_schedule(ctx: Context, first_date: datetime | None, every: int) -> None:
     """Store every round: the matches and their boards (again: until the first result).
 
     A knock-out event stores round 1 of the bracket (teams seeded in start order), a
@@ -151,7 +152,7 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
 @team.command("next")
 @click.option("--date", "when", type=DATE, help="Date of a round this creates.")
 @pass_ctx
-def team_next(ctx: Context, when) -> None:
+def team_next(ctx: Context, when: datetime | None) -> None:
     """Swiss: pair the next round.  Knock-out: store the next matches whose teams are decided."""
     with writing(ctx, "team next", "team event: next round") as store:
         comp_id = ctx.comp(store)["id"]
@@ -244,12 +245,13 @@ def team_matches(ctx: Context, round_no: int | None, fmt: str) -> None:
         raise StoreError(f"round {round_no} is not scheduled (rounds: {len(rounds)})")
     names = {p.id: p.name for p in event.season.players}
     matches = [m for m in event.matches if round_no is None or m.round == round_no]
-    data = [{"round": m.round, "match": m.number, "first": m.first, "second": m.second,
-             "score": [json_number(x) for x in m.score()] if m.score() else None,
-             "boards": [{"board": g.board, "white": names[g.white], "black": names[g.black],
-                         "white_id": g.white, "black_id": g.black,
-                         "result": g.result.value if g.result else None} for g in m.games]}
-            for m in matches]
+    data: list[dict[str, Any]] = [
+        {"round": m.round, "match": m.number, "first": m.first, "second": m.second,
+         "score": [json_number(x) for x in score] if (score := m.score()) else None,
+         "boards": [{"board": g.board, "white": names[g.white], "black": names[g.black],
+                     "white_id": g.white, "black_id": g.black,
+                     "result": g.result.value if g.result else None} for g in m.games]}
+        for m in matches]
     if fmt == "json":
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return

@@ -12,7 +12,7 @@ import sys
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,6 +26,9 @@ from keizer.tiebreaks import (Edition, Standing, System, TieBreakError, Tourname
                               rank, recommended_for)
 from keizer.tiebreaks.fide_tables import round_half_up
 from keizer.tiebreaks.fields import player_field, team_field
+
+if TYPE_CHECKING:
+    from keizer.pairing.swiss.check import Board, RoundCheck
 
 
 class TrfUsageError(FormatError):
@@ -272,11 +275,11 @@ def _planned(file: str, t: Tournament, rounds: int | None, needed: int) -> int:
     return planned
 
 
-def _board(b) -> str:
+def _board(b: Board) -> str:
     return f"{b.white} - {b.black}" if b.coloured else f"{b.white} / {b.black} (no colours)"
 
 
-def _check_text(c) -> str:
+def _check_text(c: RoundCheck) -> str:
     lines = [f"round {c.round}: " + (f"the engine found no pairing: {c.error}" if c.error else c.reason or "")]
     if not c.error:
         mine, theirs = c.only_engine(), c.only_played()
@@ -289,8 +292,10 @@ def _check_text(c) -> str:
     return "\n".join(lines)
 
 
-def _check_json(c) -> dict[str, Any]:
-    board = lambda b: [b.white, b.black]  # noqa: E731
+def _check_json(c: RoundCheck) -> dict[str, Any]:
+    def board(b: Board) -> list[int]:
+        return [b.white, b.black]
+
     return {"round": c.round, "differs": c.differs, "reason": c.reason, "error": c.error,
             "played": [board(b) for b in c.played], "played_bye": c.played_bye,
             "keizer": [board(b) for b in c.engine], "keizer_bye": c.engine_bye}
@@ -305,7 +310,7 @@ def _json_value(v: Fraction | int | None) -> int | float | None:
     """Exact for integers and half/quarter points; otherwise rounded half up to 2 decimals."""
     if v is None or isinstance(v, int):
         return v
-    return json_number(round_half_up(v, 2))  # type: ignore[arg-type]
+    return json_number(round_half_up(v, 2))
 
 
 def _shown(v: Fraction | int | None) -> str:

@@ -29,11 +29,11 @@ import io
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping
+from typing import Any, Collection, Iterator, Mapping
 
 from keizer.formats.season_json import FormatError
 from keizer.formats.text import decode
-from keizer.store import fold_name
+from keizer.limits import fold_name
 
 _NAME = ("name", "naam", "speler", "player", "spelersnaam")
 _RATING = ("rating", "elo", "knsb rating", "rtg", "knsb-rating")
@@ -231,7 +231,7 @@ def plan(rows: list[MemberRow], members: list[dict[str, Any]], update_names: boo
 NEAR = 0.85
 
 
-def near_names(row: MemberRow, members: list[dict[str, Any]], taken_ids: set[int] = frozenset(),
+def near_names(row: MemberRow, members: list[dict[str, Any]], taken_ids: Collection[int] = frozenset(),
                limit: int = 3) -> str:
     """The members whose name is close to the row's (a typo, a missing letter, 'Last, First'
     turned round), compared folded (case, accents and spaces aside) with difflib, best first:

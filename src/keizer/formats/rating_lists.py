@@ -53,7 +53,7 @@ from xml.etree import ElementTree
 from keizer.formats.members_csv import _shown
 from keizer.formats.members_csv import parse as parse_csv
 from keizer.formats.season_json import FormatError
-from keizer.store import fold_name
+from keizer.limits import fold_name
 
 #: Kind of list → (the member's id column, its rating column, how the id is called).
 COLUMNS = {"national": ("fed_id", "rating", "federation id"), "fide": ("fide_id", "fide_rating", "FIDE id")}
@@ -124,7 +124,7 @@ def read(stream: IO[bytes], ids: Mapping[str, set[str]], names: set[str] | None 
 def _read_plain(stream: IO[bytes], ids: Mapping[str, set[str]], names: set[str] | None,
                 progress: Callable[[int], None] | None) -> RatingList:
     counted = _Counting(stream, progress)
-    buffered = io.BufferedReader(counted, 1 << 20)  # type: ignore[arg-type]
+    buffered = io.BufferedReader(counted, 1 << 20)
     start = buffered.peek(4096)[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
     if start.startswith(b"<"):
         return _read_xml(buffered, ids["fide"], names)

@@ -36,10 +36,9 @@ from dataclasses import dataclass
 from keizer.formats.members_csv import _records, _shown
 from keizer.formats.text import decode
 from keizer.formats.season_json import FormatError
-from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, clean_text
+from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, clean_text, fold_name
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings
-from keizer.store import fold_name
 
 #: Column → the header names that mean it.
 COLUMNS = {

@@ -130,7 +130,7 @@ def make_codes(store: Store, comp_id: int, number: int, renew: bool = False) -> 
     if not boards:
         raise StoreError(f"every board of round {number} has its link already; they were shown once, when "
                          "made: make new links for the round to print them again (the old ones stop working)")
-    codes = {}
+    codes: dict[int, str] = {}
     for board in boards:
         code = new_code()
         while store.board_link(code_hash(code)) is not None or code in codes.values():  # 40 bits: hardly ever

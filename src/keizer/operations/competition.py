@@ -13,12 +13,16 @@ import os
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from datetime import date, timedelta
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
-from keizer.model import Result, Season
+from keizer.model import Result, Round, Season
 from keizer.scoring import Standing, standing_after
 from keizer.settings import Settings
-from keizer.store import Store, StoreError, fold_name
+from keizer.limits import fold_name
+from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.pairing.keizer import Pairing, PairingRequest
 
 #: Attendance marks a user can give, and the stored status for each.
 MARKS = ("present", "excused", "unexcused", "club", "external")
@@ -155,8 +159,7 @@ def mark_attendance(
     for key, player in season_players.items():
         row = players[key]
         if key in chosen:
-            status, result = chosen[key]
-            store.set_attendance(comp_id, number, row["id"], status, result)
+            store.set_attendance(comp_id, number, row["id"], *chosen[key])
         elif not paired and not ahead and player.active_in(number) and row["id"] not in existing:
             default = row["default_attendance"] or ("present" if system == "swiss" else settings.default_attendance)
             store.set_attendance(comp_id, number, row["id"],
@@ -349,7 +352,7 @@ def pairing_request(
     comp_id: int,
     fixed: Iterable[tuple[str, str]] = (),
     bye: str | None = None,
-):
+) -> PairingRequest:
     """What the pairing engine needs for the open round, once its attendance is marked."""
     season = store.load_season(comp_id)
     target = open_round(season)
@@ -362,7 +365,7 @@ def pairing_request(
 
 
 def _request(store: Store, comp_id: int, season: Season, number: int, pool: Iterable[str],
-             fixed: Iterable[tuple[str, str]] = (), bye: str | None = None):
+             fixed: Iterable[tuple[str, str]] = (), bye: str | None = None) -> PairingRequest:
     """The pairing engine's question: pair ``pool`` in round ``number``, ranked by the standing before it."""
     from keizer.pairing.keizer import PairingRequest
 
@@ -375,7 +378,10 @@ def _request(store: Store, comp_id: int, season: Season, number: int, pool: Iter
     for r in season.rounds[: number - 1]:
         for p in r.byes:
             byes[p] = byes.get(p, 0) + 1
-    key_of = lambda ref: store.find_player(comp_id, ref)["key"]  # noqa: E731
+
+    def key_of(ref: str) -> str:
+        return store.find_player(comp_id, ref)["key"]
+
     categories = {p.id: p.category for p in season.players if p.category}
     return PairingRequest(
         round=number,
@@ -395,23 +401,22 @@ def _request(store: Store, comp_id: int, season: Season, number: int, pool: Iter
 
 def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = (),
                  bye: str | None = None, keep: Iterable[int] = (), again: bool = False,
-                 tell: Callable[[str], None] | None = None):
+                 tell: Callable[[str], None] | None = None) -> Pairing:
     """Pair the open round and store it.  ``again`` re-pairs an unplayed pairing,
     keeping the boards in ``keep`` as they are.  ``tell`` hears what was assumed
     (attendance nobody marked)."""
     from keizer.pairing.keizer import PairingError, pair_round
 
+    fixed, keep = list(fixed), set(keep)
     if require_weekly(store, comp_id, "pair a round") == "swiss":
-        if list(fixed) or bye is not None or list(keep):
+        if fixed or bye is not None or keep:
             raise StoreError("a Swiss round follows the Dutch rules: pair it, then move players with 'keizer swap'")
-    fixed = list(fixed)
     if again:
         season = store.load_season(comp_id)
         target = open_round(season)
         if not target.paired:
             raise StoreError(f"round {target.number} has not been paired yet; use 'keizer pair'")
         rnd = season.rounds[target.number - 1]
-        keep = set(keep)
         boards = {g.board for g in rnd.games}
         missing = keep - boards
         if missing:
@@ -475,7 +480,7 @@ class Change:
     warnings: tuple[str, ...] = ()
 
 
-def _paired_round(store: Store, comp_id: int, action: str, system: str = "keizer") -> tuple[Season, Any]:
+def _paired_round(store: Store, comp_id: int, action: str, system: str = "keizer") -> tuple[Season, Round]:
     """The open round of a Keizer competition (or ``system``), refused until it is paired."""
     require_system(store, comp_id, system, action)
     season = store.load_season(comp_id)
@@ -594,10 +599,10 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
             if white == black:
                 raise StoreError("those two play each other already")
             store.update_game(comp_id, target.number, g.board, ids[white], ids[black])
-    for p in rnd.byes:
-        if p in swap:
-            store.set_attendance(comp_id, target.number, ids[p], "present")
-            store.set_attendance(comp_id, target.number, ids[swap[p]], "bye")
+    for pid in rnd.byes:
+        if pid in swap:
+            store.set_attendance(comp_id, target.number, ids[pid], "present")
+            store.set_attendance(comp_id, target.number, ids[swap[pid]], "bye")
     met = {frozenset((g.white, g.black)): r.number for r in season.rounds[:target.number - 1] for g in r.games
            if g.played_on_board}
     forbidden = {frozenset(pair) for pair in store.forbidden_pairs(comp_id)}
@@ -672,9 +677,10 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
             result = Result.parse(text)
         except ValueError as e:
             raise StoreError(f"board {board}: {e}") from None
-        if games[board].result is not None and not correct:
+        earlier = games[board].result
+        if earlier is not None and not correct:
             raise StoreError(
-                f"board {board} of round {number} already has {games[board].result.value}; use --correct to change it")
+                f"board {board} of round {number} already has {earlier.value}; use --correct to change it")
         store.set_result(comp_id, number, board, result.value)
     _check_knockout(store, comp_id, number)
     return number
@@ -684,6 +690,7 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
     """A knock-out stores tie-break stages and next-round matches from earlier results;
     a correction that no longer fits them is refused (inside the transaction)."""
     system = store.system(comp_id)
+    check: Callable[[], object]
     if system == "team":
         from keizer.operations.teamevent import knockout_states, load_event, stored_rules
 
@@ -778,14 +785,14 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
         for g in rnd.games:
             store.add_game(comp_id, rnd.number, g.board, ids[g.white], ids[g.black],
                            g.result.value if g.result else None)
-            for p in (g.white, g.black):
-                marks[ids[p]] = ("present", None)
-        for p, why in rnd.absent.items():
-            marks[ids[p]] = (why.value, None)
-        for p, ext in rnd.external.items():
-            marks[ids[p]] = ("external", ext.value)
-        for p in rnd.present:
-            marks[ids[p]] = ("present", None)
+            for pid in (g.white, g.black):
+                marks[ids[pid]] = ("present", None)
+        for pid, why in rnd.absent.items():
+            marks[ids[pid]] = (why.value, None)
+        for pid, ext in rnd.external.items():
+            marks[ids[pid]] = ("external", ext.value)
+        for pid in rnd.present:
+            marks[ids[pid]] = ("present", None)
         store.set_round_attendance(comp_id, rnd.number, marks)
     return comp_id
 
@@ -799,8 +806,8 @@ POINTS_SYSTEMS = ("roundrobin", "swiss")
 #: Systems played round by round on club evenings: attendance, pairing, results by board.
 WEEKLY_SYSTEMS = ("keizer", "swiss", "roundrobin")
 #: System settings of a points competition, with their defaults.
-POINTS_DEFAULTS = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
-                   "seed": None, "scoring": None, "lots": None}
+POINTS_DEFAULTS: dict[str, Any] = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
+                                   "seed": None, "scoring": None, "lots": None}
 
 
 @dataclass(frozen=True)
@@ -973,16 +980,16 @@ def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
     if system == "team":
         from keizer.operations.teamevent import team_rules
 
-        rules = team_rules(stored)
-        if rules.schedule == "knockout":  # decided match by match: no tie-break list
-            return {"boards": rules.boards, "schedule": rules.schedule,
-                    "stages": ",".join(f"{kind}:{games}" for kind, games in rules.stages) or None}
-        view = {"boards": rules.boards, "schedule": rules.schedule, "tiebreaks": list(rules.tiebreaks),
-                "edition": rules.edition.value}
-        if rules.schedule == "swiss":
-            view |= {"rounds": rules.rounds, "initial_colour": rules.initial_colour}
+        team = team_rules(stored)
+        if team.schedule == "knockout":  # decided match by match: no tie-break list
+            return {"boards": team.boards, "schedule": team.schedule,
+                    "stages": ",".join(f"{kind}:{games}" for kind, games in team.stages) or None}
+        view = {"boards": team.boards, "schedule": team.schedule, "tiebreaks": list(team.tiebreaks),
+                "edition": team.edition.value}
+        if team.schedule == "swiss":
+            view |= {"rounds": team.rounds, "initial_colour": team.initial_colour}
         else:
-            view |= {"double": rules.double, "swap_last_two": rules.swap_last_two}
+            view |= {"double": team.double, "swap_last_two": team.swap_last_two}
         return view
     return {"stages": ",".join(f"{x['kind']}:{x['games']}" for x in stored.get("stages", []))}
 

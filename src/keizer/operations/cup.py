@@ -11,10 +11,14 @@ its games; this module only stores and reads them.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
+from keizer.model import Game, Season
 from keizer.operations.competition import entrants_for_draw
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.pairing.knockout import Bracket, MatchFormat, MatchGame, MatchState
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
 
@@ -27,7 +31,7 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
     """
     from keizer.pairing.knockout import MatchFormat, Stage, StageKind
 
-    stages = []
+    stages: list[dict[str, Any]] = []
     for item in text.split(","):
         kind, sep, games = item.strip().partition(":")
         kind = kind.strip().lower()
@@ -43,7 +47,7 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
     return stages
 
 
-def match_format(settings: dict[str, Any]):
+def match_format(settings: dict[str, Any]) -> MatchFormat:
     from keizer.pairing.knockout import MatchFormat, Stage, StageKind
 
     return MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in settings["stages"]))
@@ -69,7 +73,7 @@ def draw_cup(store: Store, comp_id: int, order: Sequence[str] = ()) -> list[str]
     return seeds
 
 
-def cup_state(store: Store, comp_id: int):
+def cup_state(store: Store, comp_id: int) -> tuple[Bracket, tuple[MatchState, ...], Season]:
     """The bracket and every match's state from the stored games and awards."""
     from keizer.pairing.knockout import MatchGame, MatchRecord, bracket_state, make_bracket
 
@@ -82,11 +86,12 @@ def cup_state(store: Store, comp_id: int):
     records: dict[tuple[int, int], MatchRecord] = {}
     stage_order = [s.kind.value for s in fmt.stages]
     for rnd in season.rounds:
-        by_match: dict[int, list] = {}
+        by_match: dict[int, list[Game]] = {}
         for g in rnd.games:
+            assert g.match is not None  # every game of a cup is stored with its match
             by_match.setdefault(g.match, []).append(g)
         for match, games in by_match.items():
-            stages: list[tuple] = []
+            stages: list[tuple[MatchGame, ...]] = []
             for k, kind in enumerate(stage_order):
                 played = tuple(MatchGame(g.white, g.result) for g in games
                                if g.stage == f"{kind}:{k}" and g.result is not None)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
+
 from keizer.operations.competition import open_round
 from keizer.store import Store
 
@@ -71,7 +73,7 @@ def evening(store: Store) -> list[Evening]:
     return sorted(found, key=lambda e: e.closed)
 
 
-def _planned(system: str, settings: dict, players: int) -> int | None:
+def _planned(system: str, settings: dict[str, Any], players: int) -> int | None:
     if system == "swiss":
         return settings.get("rounds")
     if system == "roundrobin" and players >= 2:

@@ -185,14 +185,15 @@ def next_date(season: Season, number: int) -> str | None:
     """
     from datetime import date, timedelta
 
-    dated = [r for r in season.rounds[:number - 1] if r.date]
+    dated = [(r.number, r.date) for r in season.rounds[:number - 1] if r.date]
     if not dated:
         return None
+    last_number, last_date = dated[-1]
     try:
-        last = date.fromisoformat(dated[-1].date)
+        last = date.fromisoformat(last_date)
     except ValueError:
         return None
-    return (last + timedelta(days=7 * (number - dated[-1].number))).isoformat()
+    return (last + timedelta(days=7 * (number - last_number))).isoformat()
 
 
 def is_closed(comp: dict[str, Any]) -> bool:
@@ -226,9 +227,10 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
     Also the byes (keys), every player's name and who is not playing (sorted text)."""
     rnd = season.rounds[number - 1]
     names = {p.id: p.name for p in season.players}
-    rows = [{"board": g.board, "white": names[g.white], "black": names[g.black],
-             "white_id": g.white, "black_id": g.black, "result": g.result.value if g.result else None}
-            for g in rnd.games]
+    rows: list[dict[str, Any]] = [{"board": g.board, "white": names[g.white], "black": names[g.black],
+                                   "white_id": g.white, "black_id": g.black,
+                                   "result": g.result.value if g.result else None}
+                                  for g in rnd.games]
     columns = ["board", "white", "black", "result"]
     if store.system(comp_id) in POINTS_SYSTEMS:  # a Swiss pairing list: numbers and points before it
         from keizer.points import points_standing
@@ -244,10 +246,10 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
     elif store.system(comp_id) == "keizer":
         from keizer.scoring import standing_after
 
-        before = {e.player: e for e in standing_after(season, min(number - 1, season.completed_rounds())).entries}
+        entry_of = {e.player: e for e in standing_after(season, min(number - 1, season.completed_rounds())).entries}
         for row in rows:
             for side in ("white", "black"):
-                entry = before.get(row[f"{side}_id"])  # None: off the ladder (withdrawn_opponent)
+                entry = entry_of.get(row[f"{side}_id"])  # None: off the ladder (withdrawn_opponent)
                 row |= {f"{side}_rank": entry.rank if entry else None,
                         f"{side}_value": json_number(entry.value) if entry else None,
                         f"{side}_score": json_number(entry.score) if entry else None}
@@ -368,7 +370,10 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
         finished = f"all {planned} rounds are paired; add rounds with 'keizer swiss rounds N'"
     rnd = season.rounds[target.number - 1] if target.exists else None
     names = {p.id: p.name for p in season.players}
-    by_name = lambda keys: tuple(sorted(((k, names[k]) for k in keys), key=lambda kn: (kn[1].casefold(), kn[0])))  # noqa: E731
+
+    def by_name(keys: Iterable[str]) -> tuple[tuple[str, str], ...]:
+        return tuple(sorted(((k, names[k]) for k in keys), key=lambda kn: (kn[1].casefold(), kn[0])))
+
     pairing_keys = [p for g in (rnd.games if rnd else ()) for p in (g.white, g.black)] + list(rnd.byes if rnd else ())
     return PairingState(
         system=system, number=target.number, paired=target.paired, shown=shown,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable
 
-from keizer.model import Absence, Colour, Season
+from keizer.model import Absence, Colour, Game, Player, Result, Round, Season
 from keizer.operations.competition import POINTS_SYSTEMS, PointsRules, stored_points_rules
 from keizer.output import json_number
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
@@ -46,7 +46,7 @@ def standing_rows(season: Season, standing: Standing, category: str | None = Non
     if category and not any(p.category == category for p in season.players):
         known = sorted({p.category for p in season.players if p.category})
         raise StoreError(f"no player has category {category!r} (categories: {', '.join(known) or 'none'})")
-    rows = []
+    rows: list[dict[str, Any]] = []
     for e in standing.entries:
         p = players[e.player]
         if category and p.category != category:
@@ -88,12 +88,13 @@ def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, A
     entry = standing.entry(key)
     rows = []
     for line in round_scores(season, standing, key):
-        game = line.kind in ("game", "forfeit")
+        result = line.result  # a game's Result (from this player's side), else an external one
         rows.append({
             "round": line.round, "kind": line.kind,
             "opponent": names[line.opponent] if line.opponent else None, "opponent_id": line.opponent,
             "colour": line.colour.value if line.colour else None,
-            "result": line.result.symbol(line.colour) if game else (line.result.value if line.result else None),
+            "result": result.symbol(line.colour) if isinstance(result, Result) and line.colour else
+            (result.value if result else None),
             "value_used": line.value_used, "factor": line.factor, "points": line.points,
         })
     return {"id": key, "name": names[key], "round": standing.round, "rank": entry.rank, "score": entry.score,
@@ -208,10 +209,11 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
             _, states, season = cup_state(store, comp_id)
         except StoreError as e:  # not drawn yet
             return {"kind": "knockout", "round": None, "last": 0, "codes": [], "rows": [], "note": str(e)}
-        names = {p.id: p.name for p in season.players}
-        rows = [{"round": m.round, "match": m.index, "top": names.get(m.top), "bottom": names.get(m.bottom),
-                 "winner": names.get(m.winner), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
-                 "winner_id": m.winner, "score": None} for m in states]
+        names: dict[str | None, str] = {p.id: p.name for p in season.players}  # None: a side not known yet
+        rows: list[dict[str, Any]] = [
+            {"round": m.round, "match": m.index, "top": names.get(m.top), "bottom": names.get(m.bottom),
+             "winner": names.get(m.winner), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
+             "winner_id": m.winner, "score": None} for m in states]
         return {"kind": "knockout", "round": None, "last": season.completed_rounds(), "codes": [], "rows": rows,
                 "note": None}
     if system == "team":
@@ -281,12 +283,13 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
             for rnd in rounds:
                 for g in rnd.games:
                     if g.result is not None:
-                        for me in (g.white, g.black):
-                            cells.setdefault((me, g.opponent_of(me)), []).append(g.result.symbol(g.colour_of(me)))
-            rows = [{"start_no": p.start_no, "id": p.id, "name": p.name, "rank": after[upto][p.id].rank,
-                     "points": after[upto][p.id].points,
-                     "cells": [None if p.id == q.id else " ".join(cells.get((p.id, q.id), [])) for q in order]}
-                    for p in order]
+                        for side in (g.white, g.black):
+                            cells.setdefault((side, g.opponent_of(side)), []).append(g.result.symbol(g.colour_of(side)))
+            rows: list[dict[str, Any]] = [
+                {"start_no": p.start_no, "id": p.id, "name": p.name, "rank": after[upto][p.id].rank,
+                 "points": after[upto][p.id].points,
+                 "cells": [None if p.id == q.id else " ".join(cells.get((p.id, q.id), [])) for q in order]}
+                for p in order]
             return {"kind": "roundrobin", "round": upto, "numbers": [p.start_no for p in order], "rows": rows}
         rows = []
         for e in final:
@@ -309,16 +312,16 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
         return {"kind": "swiss", "round": upto, "numbers": [r.number for r in rounds], "rows": rows}
     standing = standing_after(season, upto)
     rank_of = {e.player: e.rank for e in standing.entries}
-    rows = []
-    for e in standing.entries:
-        rows.append({"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
-                     "value": e.value, "cells": [_keizer_cell(players, e.player, rnd, games.get(e.player), rank_of)
-                                                 for rnd, games in zip(rounds, game_of)]})
+    rows = [{"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
+             "value": e.value, "cells": [_keizer_cell(players, e.player, rnd, games.get(e.player), rank_of)
+                                         for rnd, games in zip(rounds, game_of)]}
+            for e in standing.entries]
     return {"kind": "keizer", "round": upto, "numbers": [r.number for r in rounds], "rows": rows,
             "decimals": season.settings.decimals}
 
 
-def _keizer_cell(players: dict[str, Any], pid: str, rnd: Any, g: Any, rank_of: dict[str, int]) -> dict[str, Any]:
+def _keizer_cell(players: dict[str, Player], pid: str, rnd: Round, g: Game | None,
+                 rank_of: dict[str, int]) -> dict[str, Any]:
     """What a player did in a round: a game ``g`` (opponent's rank, colour, result) or why not."""
     player = players[pid]
     if g is not None:
@@ -337,10 +340,10 @@ def _keizer_cell(players: dict[str, Any], pid: str, rnd: Any, g: Any, rank_of: d
     return {"kind": why.value, "code": {"excused": "E", "unexcused": "U", "club": "C", "bye": "B"}[why.value]}
 
 
-def _no_game(rnd: Any, player: Any) -> str:
+def _no_game(rnd: Round, player: Player) -> str:
     """Why a player has no game in a round: bye, excused, absent, not joined yet, or withdrawn."""
     if rnd.number < player.joined:
         return "not_joined"
     if not player.active_in(rnd.number):
         return "withdrawn"
-    return {Absence.BYE: "bye", Absence.EXCUSED: "excused"}.get(rnd.absent.get(player.id), "absent")
+    return {Absence.BYE: "bye", Absence.EXCUSED: "excused"}.get(rnd.absent.get(player.id, Absence.UNEXCUSED), "absent")

@@ -13,12 +13,17 @@ tie-breaks, publishing and TRF export work as for every points competition.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from keizer.operations.competition import POINTS_DEFAULTS, open_round, require_unpaired, stored_points_rules
+from keizer.operations.competition import (POINTS_DEFAULTS, Change, PointsRules, open_round, require_unpaired,
+                                           stored_points_rules)
 from keizer.model import Colour, Round, Season
 from keizer.output import number
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.pairing.keizer import Pairing
+    from keizer.tiebreaks import Tournament
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
 SWISS_DEFAULTS = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
@@ -40,7 +45,10 @@ def tpn_order(store: Store, comp_id: int) -> list[str]:
     started = any(store.games(comp_id, n) for n in store.round_numbers(comp_id))
     # Until round 1 is paired the list follows the ratings as they are (they may still be updated).
     numbered = [k for k in swiss_settings(store, comp_id)["numbered"] or [] if k in by_key] if started else []
-    rating = lambda key: by_key[key]["rating"] or 0  # noqa: E731
+
+    def rating(key: str) -> int:
+        return by_key[key]["rating"] or 0
+
     newcomers = sorted((k for k in by_key if k not in numbered),
                        key=lambda k: (-rating(k), by_key[k]["name"].casefold(), by_key[k]["id"]))
     for key in newcomers:
@@ -60,7 +68,7 @@ def assign_numbers(store: Store, comp_id: int) -> list[str]:
     return numbered
 
 
-def pair_next(store: Store, comp_id: int):
+def pair_next(store: Store, comp_id: int) -> Pairing:
     """Pair the open round by the Dutch system and store it.
 
     Returns a :class:`keizer.pairing.keizer.Pairing` (boards with the players'
@@ -115,12 +123,11 @@ def pair_next(store: Store, comp_id: int):
     return Pairing(target.number, tuple(boards), bye, bye_reason, ())
 
 
-def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str):
+def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str) -> Change:
     """A player who arrives after the round is paired (checked by
     :func:`keizer.operations.competition.add_latecomer`): they play whoever has the
     pairing-allocated bye (on a new last board, colours by the Dutch rules), unless the two
     met before or may not meet; without a bye to take over the latecomer cannot be paired."""
-    from keizer.operations.competition import Change
     from keizer.pairing.swiss import SwissError, pair_swiss
 
     names = {p.id: p.name for p in season.players}
@@ -146,11 +153,11 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
                               f"{names[white]} has White")
 
 
-def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str, Any]):
+def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str, Any]) -> Change:
     """A paired player who does not come loses by forfeit (FIDE's rule for a Swiss); a
     player who had the pairing-allocated bye and is not there loses it (absent).  Called by
     :func:`keizer.operations.competition.remove_noshow` on the paired open round."""
-    from keizer.operations.competition import Change, enter_results
+    from keizer.operations.competition import enter_results
 
     key, name = row["key"], row["name"]
     if key in rnd.byes:
@@ -168,7 +175,8 @@ def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str
                               f"({result})")
 
 
-def _dutch_inputs(store: Store, comp_id: int, season: Season, settings: dict[str, Any], before: int):
+def _dutch_inputs(store: Store, comp_id: int, season: Season, settings: dict[str, Any], before: int,
+                  ) -> tuple[PointsRules, Tournament, dict[str, int], list[tuple[int, int]], Colour]:
     """What the Dutch engine is given for the round after ``before``: the points rules, the
     tournament so far, pairing numbers by player, forbidden pairs by number, the initial colour."""
     from keizer.points import tournament

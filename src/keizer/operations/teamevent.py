@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from keizer.operations.competition import MemberFinder, checked_tiebreaks, enter_results, require_system
 from keizer.model import Colour, Game, Season
@@ -54,6 +54,9 @@ from keizer.points import tournament as player_tournament
 from keizer.store import Store, StoreError, pick_by_name
 from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
                               advise, labels, rank)
+
+if TYPE_CHECKING:
+    from keizer.pairing.knockout import MatchFormat
 
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 #: System settings of a team event, with their defaults (``keizer competition create --system team``).
@@ -159,11 +162,11 @@ def plan_event(teams: Sequence[str], boards: int, schedule: str = "roundrobin", 
             rounds.append(tuple(PlannedMatch(m[0].white.team, m[0].black.team, tuple(m)) for m in minis))
         return tuple(rounds)
     rounds = []
-    for rnd in team_round_robin(teams, double, swap_last_two):
+    for planned in team_round_robin(teams, double, swap_last_two):
         matches = [PlannedMatch(a, b, tuple(_board(Seat(a, k), Seat(b, k)) for k in range(1, boards + 1)))
-                   for a, b in rnd.matches]
-        if rnd.bye is not None:
-            matches.append(PlannedMatch(rnd.bye, None))
+                   for a, b in planned.matches]
+        if planned.bye is not None:
+            matches.append(PlannedMatch(planned.bye, None))
         rounds.append(tuple(matches))
     return tuple(rounds)
 
@@ -600,7 +603,7 @@ def crosstable(event: TeamEvent, upto: int | None = None) -> dict[tuple[str, str
 # -- knock-out events ----------------------------------------------------------------
 
 
-def _knockout_format(rules: TeamRules):
+def _knockout_format(rules: TeamRules) -> MatchFormat:
     """The match on every board, then the tie-break stages (rapid, blitz, armageddon) on
     their first boards."""
     from keizer.pairing.knockout import MatchFormat, Stage, StageKind
@@ -966,6 +969,7 @@ def import_team_tournament(store: Store, t: Tournament, name: str | None = None)
                                  "match or an empty board); the database keeps a team match as its games and cannot "
                                  "hold it — rank the file with 'keizer trf standings'")
             for n, res in zip(mine, results):
+                assert res is not None and res.opponent is not None  # refused above
                 board += 1
                 opp = by_number[res.opponent].results[r]
                 white_is_mine = res.colour is not Colour.BLACK

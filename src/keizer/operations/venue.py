@@ -79,7 +79,7 @@ def _cup(store: Store, comp_id: int, data: dict[str, Any]) -> None:
         bracket, states, season = cup_state(store, comp_id)
     except StoreError:  # not drawn yet: nothing to show
         return
-    names = {p.id: p.name for p in season.players}
+    names: dict[str | None, str] = {p.id: p.name for p in season.players}  # None: a side not known yet
     playing = [m.round for m in states if m.winner is None and m.top is not None and m.bottom is not None]
     stored = [r.number for r in season.rounds if r.games]
     number = min(playing) if playing else (max(stored) if stored else 1)

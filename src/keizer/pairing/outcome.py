@@ -64,7 +64,7 @@ class How(str):
         text.parts = parts
         return text
 
-    def __add__(self, other: str) -> "How":  # type: ignore[override]
+    def __add__(self, other: str) -> "How":
         if not isinstance(other, How):
             raise TypeError("an explanation extends only with another explanation")
         return How(*self.parts, *other.parts)

@@ -12,7 +12,7 @@ round step; the last round is always labelled; each line ends in a dot.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Sequence
+from typing import Any, Sequence
 
 WIDTH, HEIGHT = 360, 210
 LEFT, RIGHT, TOP, BOTTOM = 48, 16, 16, 40
@@ -38,7 +38,7 @@ def line_chart(
     low: Fraction | int,
     high: Fraction | int,
     invert: bool = False,
-) -> dict:
+) -> dict[str, Any]:
     """Polylines for each (label, [(round, y)]) on a shared frame.
 
     ``invert`` puts ``low`` at the top (ranks: 1 is best).  A ``None`` y breaks

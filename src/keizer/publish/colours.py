@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 LIGHT_BACKGROUND = "#ffffff"
 DARK_BACKGROUND = "#15191d"
@@ -30,7 +31,7 @@ def _rgb(colour: str) -> tuple[int, int, int]:
     return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
 
 
-def _hex(rgb: tuple[float, float, float]) -> str:
+def _hex(rgb: Iterable[float]) -> str:
     return "#" + "".join(f"{max(0, min(255, round(c))):02x}" for c in rgb)
 
 

@@ -6,7 +6,8 @@ from functools import cached_property
 from typing import Any
 
 from keizer.limits import fold_name
-from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text
+from keizer.publish.plan import CompetitionData, Page, Person, _Competition, _result_text
+from keizer.store import Store
 
 
 class CupPages(_Competition):
@@ -32,7 +33,7 @@ class CupPages(_Competition):
     def rounds_list(self) -> list[dict[str, Any]]:
         return []  # a cup's rounds are played when the two players agree: no dates for the feeds
 
-    def people(self) -> list[dict[str, str]]:
+    def people(self) -> list[Person]:
         """The cup's entrants A–Z, linked to their pages of the season (a cup has no player pages)."""
         return sorted(({"name": p.name, "link": self.member_pages.get(p.id)} for p in self.season.players),
                       key=lambda p: (fold_name(p["name"]), p["link"] or ""))
@@ -77,7 +78,7 @@ class CupPages(_Competition):
             "winner": self._name(final.winner) if final else None})]
 
 
-def cup_competition_data(store, row: dict[str, Any]) -> CompetitionData:
+def cup_competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     """The cup's match states (none before the draw)."""
     from keizer.operations import cup
 

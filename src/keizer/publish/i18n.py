@@ -21,6 +21,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import cache, lru_cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 from babel.dates import format_date as babel_format_date
 from babel.messages.mofile import write_mo
@@ -31,7 +32,7 @@ LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "et": "Eesti"
 DOMAIN = "keizer"
 
 
-def catalog_path(lang: str):
+def catalog_path(lang: str) -> Traversable:
     return resources.files("keizer") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
@@ -61,7 +62,8 @@ def translations(lang: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buffer)
 
 
-def format_number(value: Fraction | int | None, decimals: int, lang: str, grouped: bool = True) -> str:
+def format_number(value: Fraction | int | float | Decimal | None, decimals: int, lang: str,
+                  grouped: bool = True) -> str:
     """Rounded half up to at most ``decimals``, with the locale's separators (``grouped``
     False: no thousands separator, as ratings are written).
 

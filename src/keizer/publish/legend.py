@@ -22,7 +22,7 @@ def tiebreak_legend(labels: Sequence[str]) -> list[dict[str, Any]]:
     played forfeits, ``F`` fore, ``R`` reversed, ``K`` the SSSC factor, ``U`` the rating of
     unrated opponents, ``D`` the cap on rating differences.  A label that is no FIDE code (a
     Keizer standing's own tie-break) has ``name`` None."""
-    legend = []
+    legend: list[dict[str, Any]] = []
     for label in labels:
         code = label.split("#", 1)[0]
         try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import struct
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
@@ -183,7 +183,7 @@ def clean_svg(name: str, data: bytes) -> bytes:
         if internal:
             raise _Refused("declares entities (a DOCTYPE with an internal subset)")
 
-    def refuse_entity(*_: object) -> None:
+    def refuse_entity(*_: object) -> NoReturn:
         raise _Refused("uses entities")
 
     def start(tag: str, pairs: list[str]) -> None:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, partial
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, TypedDict
 
 from keizer.limits import fold_name
 from keizer.model import Absence, Result, Season
@@ -171,6 +171,13 @@ def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str,
                                                "people": list(people)})
 
 
+class Person(TypedDict):
+    """A player in a competition's A–Z list, with his page (a cup's entrant may have none)."""
+
+    name: str
+    link: str | None
+
+
 class _Competition:
     """A Keizer competition's pages; subclasses show other systems."""
 
@@ -258,7 +265,7 @@ class _Competition:
         e = self.entries[before].get(pid)
         return {f"{side}_rank": e.rank if e else None, f"{side}_value": e.value if e else None}
 
-    def names(self, ids) -> list[dict[str, str]]:
+    def names(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"name": self.players[p].name, "link": self.player_link(p)}
                 for p in sorted(ids, key=lambda p: self.players[p].start_no)]
 
@@ -283,7 +290,7 @@ class _Competition:
             "decimals": self.decimals,
         }
 
-    def people(self) -> list[dict[str, str]]:
+    def people(self) -> list[Person]:
         """The competition's players A–Z, with their pages."""
         return sorted(({"name": p.name, "link": self.player_link(p.id)} for p in self.season.players),
                       key=lambda p: (fold_name(p["name"]), p["link"]))
@@ -349,7 +356,7 @@ class _Competition:
 
     def _round_context(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> dict[str, Any]:
         rnd = self.season.rounds[r - 1]
-        absent: dict[str, list] = {}
+        absent: dict[str, list[dict[str, str]]] = {}
         for kind in (Absence.EXCUSED, Absence.UNEXCUSED, Absence.CLUB):
             ids = [p for p, why in rnd.absent.items() if why is kind]
             if ids:
@@ -432,17 +439,18 @@ class _Competition:
         player = self.players[pid]
         on_ladder = pid not in self.final.off_ladder
         entry = self.final.entry(pid) if on_ladder else None
-        lines = []
+        lines: list[dict[str, Any]] = []
         if on_ladder:
             dates = {r.number: r.date for r in self.season.rounds}
             for line in self.lines[pid]:
+                result = line.result  # a game's Result (from this player's side), else an external one
                 lines.append({
                     "round": line.round, "date": dates.get(line.round), "kind": line.kind,
                     "opponent": self.players[line.opponent].name if line.opponent else None,
                     "link": self.player_link(line.opponent) if line.opponent else None,
                     "colour": line.colour.value if line.colour else None,
-                    "result": line.result.symbol(line.colour) if line.opponent else
-                    (line.result.value if line.result else None),
+                    "result": result.symbol(line.colour) if isinstance(result, Result) and line.colour else
+                    (result.value if result else None),
                     "value_used": line.value_used, "factor": line.factor, "points": line.points,
                 })
         history = [(st.round, self.entries[st.round].get(pid)) for st in self.comp.standings[1:self.played + 1]]
@@ -455,8 +463,8 @@ class _Competition:
             charts["rank"] = line_chart([(player.name, [(r, e.rank if e else None) for r, e in history])],
                                         self.played, 1, max(n, 2), invert=True)
         counts: dict[str, int] = {}
-        for line in lines:
-            counts[line["kind"]] = counts.get(line["kind"], 0) + 1
+        for row in lines:
+            counts[row["kind"]] = counts.get(row["kind"], 0) + 1
         return {
             **ctx, "title": player.name, "player": {"name": player.name, "rating": player.rating,
                                                     "category": player.category, "joined": player.joined,

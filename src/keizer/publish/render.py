@@ -39,7 +39,8 @@ def render_page(env: Environment, page: Page) -> bytes:
     try:
         return env.get_template(page.template).render(page_path=page.path, **page.values()).encode("utf-8")
     except TemplateError as e:
-        where = f"{getattr(e, 'name', None) or page.template}" + (f" line {e.lineno}" if getattr(e, "lineno", None) else "")
+        lineno = getattr(e, "lineno", None)  # a syntax error's; other template errors have none
+        where = f"{getattr(e, 'name', None) or page.template}" + (f" line {lineno}" if lineno else "")
         raise PageError(where, e.message or str(e)) from None
 
 

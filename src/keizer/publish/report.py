@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from keizer.model import Season
 from keizer.tiebreaks.fide_tables import rating_difference, round_half_up
@@ -51,7 +51,7 @@ def season_report(season: Season, ranking: Sequence[tuple[str, Fraction]]) -> Se
         if best:
             winners.append((category, Figure(*best)))
 
-    def top(values: dict[str, Fraction | int], detail: dict[str, str] | None = None) -> tuple[Figure, ...]:
+    def top(values: Mapping[str, Fraction | int], detail: dict[str, str] | None = None) -> tuple[Figure, ...]:
         chosen = sorted((p for p in values if values[p] > 0), key=lambda p: (-values[p], order.get(p, len(order))))
         return tuple(Figure(p, values[p], (detail or {}).get(p, "")) for p in chosen[:SHOWN])
 
@@ -85,9 +85,10 @@ def season_report(season: Season, ranking: Sequence[tuple[str, Fraction]]) -> Se
                 if me in streak:
                     streak[me] = streak[me] + 1 if score > 0 else 0
                     best_streak[me] = max(best_streak[me], streak[me])
-                if players[opp].rating is not None:
+                rating = players[opp].rating
+                if rating is not None:
                     points[me] = points.get(me, Fraction(0)) + score
-                    ratings.setdefault(me, []).append(players[opp].rating)
+                    ratings.setdefault(me, []).append(rating)
     tpr: dict[str, int] = {}
     detail: dict[str, str] = {}
     for p, rs in ratings.items():

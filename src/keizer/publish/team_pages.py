@@ -146,7 +146,7 @@ class TeamPages(_Competition):
         if self.knockout:
             return self._knockout_pages()
         ctx = {**self.base, "decimals": self.decimals}
-        rounds = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
+        rounds: list[dict[str, Any]] = [{"number": r.number, "date": r.date, "link": self.round_link(r.number),
                    "complete": r.number <= self.played, "time_control": r.time_control}
                   for r in self.season.rounds]
         teams = [{"name": t["name"], "link": self.team_link(t["name"]), "start_no": t["start_no"]}
@@ -199,6 +199,7 @@ class TeamPages(_Competition):
     def _own_match(self, m: TeamMatch, name: str) -> dict[str, Any]:
         """A match from one team's side: the opponent, its score and each board."""
         other = m.second if m.first == name else m.first
+        assert other is not None  # a bye is no match of the team's page
         score = m.score()
         if score and m.first != name:
             score = (score[1], score[0])

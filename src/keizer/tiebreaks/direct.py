@@ -58,7 +58,7 @@ def _split(group: list[int], field: Field, edition: Edition, played_forfeits: bo
     for i in group:
         for o, p, c in zip(field.opponents[i], field.nums[i], counted[i]):
             if c and o in members:
-                met.setdefault((i, o), []).append(p)  # type: ignore[arg-type]
+                met.setdefault((i, o), []).append(p)
     # games between the same two are averaged (6.1.2): scores over field.den × every count of games
     repeats = math.lcm(*(len(results) for results in met.values()))
     score = dict.fromkeys(group, 0)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 from fractions import Fraction
+from typing import Literal, overload
 
 #: B.02 8.1.1: dp for a percentage score p = 50…100 (index p − 50).
 _DP = (
@@ -53,6 +54,12 @@ def expected(difference: int) -> int:
 def half_up(numerator: int, denominator: int) -> int:
     """numerator / denominator (> 0) rounded half up to an integer, in integers only."""
     return (2 * numerator + denominator) // (2 * denominator)
+
+
+@overload
+def round_half_up(value: Fraction, places: Literal[0] = 0) -> int: ...
+@overload
+def round_half_up(value: Fraction, places: int) -> Fraction | int: ...
 
 
 def round_half_up(value: Fraction, places: int = 0) -> Fraction | int:

@@ -219,23 +219,22 @@ class _Context:
     rounds: int | None
     primary: str
     lots_seed: int | None = None
-    _cache: dict[tuple, object] = field(default_factory=dict)
+    _cache: dict[tuple[object, ...], object] = field(default_factory=dict)
 
-    def _cached(self, key: tuple, make: Callable[[], T]) -> T:
+    def _cached(self, key: tuple[object, ...], make: Callable[[], T]) -> T:
         if key not in self._cache:
             self._cache[key] = make()
         return self._cache[key]  # type: ignore[return-value]
 
     def apply(self, tb: TieBreak, groups: Split) -> tuple[Split, Mapping[int, Value]]:
         """The tied ``groups`` split further by ``tb``, and its values."""
+        split: Split = []
         if not tb.kind.group:
             found = self.values(tb)
-            split: Split = []
             for g in groups:
                 split.extend(_split(g, found, tb.lower_is_better) if len(g) > 1 else [g])
             return split, found
         places: dict[int, Value] = {}
-        split: Split = []
         for g in groups:
             parts = self.group(tb, g) if len(g) > 1 else [g]
             if len(g) > 1:

@@ -186,10 +186,10 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
     draw, rounds, dummy = field.num(field.draw), field.rounds, edition.dummy
     cats: dict[int, tuple[int, ...]] = {}  # only participants with a round not counted as a game
     adjusted = dict(own)
-    for i, line in field.slots.items():
+    for i, slots in field.slots.items():
         if not all(counted[i]):
-            c = cats[i] = categories(line, counted[i])
-            as_draw = [k == 5 for k in c] if dummy else [k > 0 for k in c]
+            line_cats = cats[i] = categories(slots, counted[i])
+            as_draw = [k == 5 for k in line_cats] if dummy else [k > 0 for k in line_cats]
             adjusted[i] = sum(draw if d else p for p, d in zip(nums[i], as_draw))
     cap = draw * rounds
     win_loss = field.num(field.win) + field.num(field.loss)

@@ -35,10 +35,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from keizer.model import Colour
-from keizer.tiebreaks import Code, RoundResult, Tournament
+from keizer.tiebreaks import Code, Player, RoundResult, Tournament
+
+if TYPE_CHECKING:
+    from keizer.pairing.swiss.dutch import Entrant
 
 _ABSENT = RoundResult(Code.ZPB)
 
@@ -92,13 +95,15 @@ def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
     for p in t.players:
         for r in range(upto):
             scores[p.start_no].append(scores[p.start_no][-1] + t.scoring.points(_result(p, r).code))
-    out = {}
+    out: dict[int, DutchInput] = {}
     for p in t.players:
-        colours, floats, opponents, eligible = [], [], set(), True
+        colours: list[Colour] = []
+        floats: list[str] = []
+        opponents: set[int] = set()
+        eligible = True
         for r in range(upto):
             res = _result(p, r)
-            played = res.code.is_game and res.opponent is not None and res.colour is not None
-            if played:
+            if res.code.is_game and res.opponent is not None and res.colour is not None:
                 colours.append(res.colour)
                 opponents.add(res.opponent)
                 mine, theirs = scores[p.start_no][r], scores[res.opponent][r]
@@ -145,13 +150,13 @@ def initial_colour_of(t: Tournament) -> Colour:
     return Colour.WHITE
 
 
-def took_part(player, r: int) -> bool:
+def took_part(player: Player, r: int) -> bool:
     """Paired in round ``r`` (0-based): a game or forfeit against someone, or the pairing-allocated bye."""
     res = _result(player, r)
     return res.opponent is not None or res.code in (Code.PAB, Code.FORFEIT_WIN)
 
 
-def _result(player, r: int) -> RoundResult:
+def _result(player: Player, r: int) -> RoundResult:
     return player.results[r] if r < len(player.results) else _ABSENT
 
 
@@ -196,7 +201,7 @@ class RoundInputs:
 
     numbers: list[int]
     data: dict[int, DutchInput]
-    entrants: list
+    entrants: list[Entrant]
     apart: set[frozenset[int]]
     last_round: bool
 
@@ -235,7 +240,7 @@ def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto
     for n in numbers:
         unit = _lcm(unit, data[n].score.denominator)
     unit = _lcm(unit, threshold.denominator)
-    entrants = []
+    entrants: list[Entrant] = []
     for n in numbers:
         d = data[n]
         floats = [None if f == "none" else f for f in d.floats]
@@ -270,7 +275,7 @@ def _ranks_above(a: DutchInput, b: DutchInput) -> bool:
     return (a.score, -a.number) > (b.score, -b.number)
 
 
-def board_key(pair: tuple[int, int], data: dict[int, DutchInput]) -> tuple:
+def board_key(pair: tuple[int, int], data: dict[int, DutchInput]) -> tuple[Fraction, Fraction, int]:
     """Board order (General Handling Rules): the higher score of the higher-ranked
     player first, then the score of the lower-ranked one, then the higher-ranked
     player's pairing number."""
@@ -340,6 +345,7 @@ def allocate_colours(a: DutchInput, b: DutchInput, initial_colour: Colour = Colo
             colour_of_higher = initial_colour if higher.effective % 2 == 0 else initial_colour.opposite
             colour = colour_of_higher if higher_is_a else colour_of_higher.opposite
         else:  # both prefer the same colour, with identical histories
+            assert pb.colour is not None  # _neutral_colour decides when only one has a preference
             colour = pa.colour if higher_is_a else pb.colour.opposite
     return (a.number, b.number) if colour is Colour.WHITE else (b.number, a.number)
 

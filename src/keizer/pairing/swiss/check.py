@@ -24,10 +24,14 @@ Dutch candidates (Article 4) or the colour allocation (Article 5).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Iterable
 
 from keizer.model import Colour
 from keizer.tiebreaks import Code, Tournament
+
+if TYPE_CHECKING:
+    from keizer.pairing.swiss import RoundInputs
 
 #: The quality criteria as the engine weighs them (more is better in each), with the rules' numbers.
 CRITERIA = {
@@ -145,7 +149,7 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
     return out
 
 
-def _why(t: Tournament, inputs, r: int, result: RoundCheck) -> str:
+def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck) -> str:
     """The first rule on which the played pairing and the engine's differ."""
     from keizer.pairing.swiss.dutch import assess
 
@@ -174,7 +178,7 @@ def _why(t: Tournament, inputs, r: int, result: RoundCheck) -> str:
             "both pairings meet every criterion equally")
 
 
-def _points(value) -> str:
+def _points(value: Fraction) -> str:
     from keizer.output import number
 
     return f"{number(value, 1)} points" if value != 1 else "1 point"

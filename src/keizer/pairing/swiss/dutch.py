@@ -131,7 +131,8 @@ class _Round:
         index = {p.e.number: p.i for p in ps}
         # Who may meet whom (C.1, C.3): everyone, but not themselves, the players they may not
         # meet, nor — outside the last round's topscorers — someone of the same absolute preference.
-        self.ok = ok = []
+        self.ok: list[bytearray] = []
+        ok = self.ok
         same = {WHITE: [p.i for p in ps if p.absolute and p.pref == WHITE],
                 BLACK: [p.i for p in ps if p.absolute and p.pref == BLACK]}
         for p in ps:
@@ -417,7 +418,7 @@ class _Bracket:
         if self.mode == BRACKET:
             self.worth = {v: self.float_worth(v) for v in self.members}
             self.worth_top = 2 * max(self.worth.values(), default=0)
-        ids: dict[tuple, int] = {}
+        ids: dict[tuple[int | str | None, ...], int] = {}
         self.kinds = {v: ids.setdefault(self.kind(v), len(ids)) for v in self.members}
         self.weights: dict[tuple[int, int, bool], int] = {}
 
@@ -466,7 +467,7 @@ class _Bracket:
         return [(name, (total >> self.shift[name]) & ((1 << width) - 1)) for name, width in self.fields
                 if not name.startswith("low_") and name not in ("must", "complete")]
 
-    def kind(self, v: int) -> tuple:
+    def kind(self, v: int) -> tuple[int | str | None, ...]:
         """Everything an edge's weight reads of player v (so equal kinds share weights)."""
         r, p = self.r, self.r.players[v]
         return (p.score, p.pref, p.imbalance, p.repeated, p.absolute, p.strong, p.f1, p.f2,
@@ -700,7 +701,7 @@ class _Bracket:
         # Their opponents: each MDP in turn gets the highest resident it can (the first transposition).
         for a in mdps:
             if a in chosen:
-                self.take_highest(a, residents, lambda o, a=a: base(a, o) + (bonus.get(a, 0) << sh["low_a"])
+                self.take_highest(a, residents, lambda o: base(a, o) + (bonus.get(a, 0) << sh["low_a"])
                                   if base(a, o) else 0, "low_b")
 
         # The remainder: S1 and S2, the fewest exchanges and the smallest difference of BSNs.
@@ -781,14 +782,14 @@ class _Bracket:
         current = self.m.w
         for i, p in enumerate(rem):
             row = current[loc[p]]
-            changes = {o: 0 for o in rem[i + 1:] if row[loc[o]] and (not was[p] or was[o])}
-            if changes:
-                self.setw(p, changes)
+            dropped = {o: 0 for o in rem[i + 1:] if row[loc[o]] and (not was[p] or was[o])}
+            if dropped:
+                self.setw(p, dropped)
         roles.update(was)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
             if p not in done and roles[p]:
-                self.take_highest(p, rem[i + 1:], lambda o, p=p: rem_weight(p, o), "low_d")
+                self.take_highest(p, rem[i + 1:], lambda o: rem_weight(p, o), "low_d")
 
         floaters = [v for v in mdps + residents if v not in done]
         if self.mode == BRACKET:
