@@ -571,3 +571,20 @@ def test_the_log_says_which_competition_a_change_is_about(club, capsys):
     entries = json.loads(out)
     assert entries[0]["summary"].startswith("Interne: ")
     assert not any(e["summary"].startswith("Interne: Interne") for e in entries)
+
+
+def test_a_pairing_as_csv_has_the_bye_as_a_row_of_its_own_and_none_without_one(club, capsys):
+    """Seven players: one has the bye, a row without board and Black; six: no bye row at all
+    (that case was a KeyError traceback)."""
+    import csv
+    import io
+
+    code, out, err = run(capsys, club, "pair", "--dry-run", "--format", "csv")
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 4 and [r["black"] for r in rows].count("(bye)") == 1 and rows[-1]["board"] == ""
+    assert run(capsys, club, "attend", "-e", "Bram")[0] == 0
+    code, out, err = run(capsys, club, "pair", "--dry-run", "--format", "csv")
+    assert code == 0 and "Traceback" not in err, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 3 and all(r["board"] and r["black"] != "(bye)" for r in rows)

@@ -154,7 +154,7 @@ def test_many_wrong_logins_at_once_are_held_to_the_limit(tmp_path):
     """24 wrong logins for one name at the same moment let 11 through the limit of 5."""
     db = sample_copy(tmp_path)
     with_users(db, ("anna", "officer"))
-    with Served(db, "--host-name", "schaak.test", "--threads", "16") as app:
+    with Served(db, "--threads", "16") as app:
         browsers = [app.client() for _ in range(24)]
         for b in browsers:
             b.csrf()
@@ -176,7 +176,7 @@ def test_many_wrong_logins_at_once_are_held_to_the_limit(tmp_path):
 def test_a_copied_session_cookie_is_worth_nothing_after_logout_or_a_new_password(tmp_path):
     db = sample_copy(tmp_path)
     with_users(db, ("anna", "officer"), ("bob", "arbiter"))
-    with Served(db, "--host-name", "schaak.test") as app:
+    with Served(db) as app:
         anna = app.client()
         assert anna.login("anna", PASSWORD).status == 303 and anna.get("/").status == 200
         stolen = app.client(cookies=dict(anna.cookies))
@@ -199,7 +199,7 @@ def test_a_copied_session_cookie_is_worth_nothing_after_logout_or_a_new_password
 def test_an_officer_who_changes_their_own_password_stays_logged_in_in_that_browser(tmp_path):
     db = sample_copy(tmp_path)
     with_users(db, ("anna", "officer"))
-    with Served(db, "--host-name", "schaak.test") as app:
+    with Served(db) as app:
         laptop, phone = app.client(), app.client()
         laptop.login("anna", PASSWORD)
         phone.login("anna", PASSWORD)
@@ -217,7 +217,7 @@ def test_an_officer_who_changes_their_own_password_stays_logged_in_in_that_brows
 def test_after_login_and_after_a_form_the_app_stays_on_its_own_site(tmp_path, target):
     db = sample_copy(tmp_path)
     with_users(db, ("anna", "officer"))
-    with Served(db, "--host-name", "schaak.test") as app:
+    with Served(db) as app:
         anna = app.client()
         page = anna.get(f"/login?next={target}")
         assert page.status == 200

@@ -254,6 +254,12 @@ _PLAYER_RATING = ("CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide'
 SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
 
 
+def _rowid(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT made (always one: every caller inserts a row)."""
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
 class StoreError(Exception):
     """Something the user can fix: the message is one line saying what and how."""
 
@@ -375,7 +381,7 @@ class Store:
                 self.conn.execute("ROLLBACK")
             raise
         finally:
-            self.conn.isolation_level = ""
+            self.conn.isolation_level = ""  # type: ignore[assignment]  # the default mode: typeshed lacks ""
 
     def _apply_migration(self, version: int) -> None:
         for statement in _split_sql(MIGRATIONS[version]):
@@ -533,7 +539,7 @@ class Store:
             "INSERT INTO members (name, rating, fed_id, fide_id, fide_rating) VALUES (?, ?, ?, ?, ?)",
             (name, rating, fed_id, fide_id, fide_rating)
         )
-        return int(cur.lastrowid)
+        return _rowid(cur)
 
     def update_member(self, member_id: int, *, allow_duplicate: bool = True, **fields: Any) -> None:
         allowed = {"name", "rating", "fed_id", "fide_id", "fide_rating"}
@@ -642,10 +648,10 @@ class Store:
              json.dumps(dict(system_settings or {}), ensure_ascii=False), created,
              season or self.get_meta("club_season") or season_of(created)),
         )
-        self.set_rating_list(int(cur.lastrowid), rating_list)
+        self.set_rating_list(_rowid(cur), rating_list)
         if current:
             self.set_meta("current_competition", str(cur.lastrowid))
-        return int(cur.lastrowid)
+        return _rowid(cur)
 
     def set_season(self, comp_id: int, season: str) -> None:
         """Move a competition to another season (its site folder follows at the next publish)."""
@@ -966,7 +972,7 @@ class Store:
             "SELECT coalesce(max(start_no), 0) + 1 FROM teams WHERE competition_id = ?", (comp_id,)).fetchone()[0]
         cur = self.conn.execute("INSERT INTO teams (competition_id, name, start_no) VALUES (?, ?, ?)",
                                 (comp_id, name, start_no))
-        return int(cur.lastrowid)
+        return _rowid(cur)
 
     def set_team_members(self, team_id: int, members: list[tuple[int, int, bool]]) -> None:
         """The team's players as (player id, board, reserve), replacing earlier ones."""
@@ -1080,7 +1086,7 @@ class Store:
         """A member's personal link (only the SHA-256 of its token is stored)."""
         cur = self.conn.execute("INSERT INTO member_links (member_id, token_hash, created) VALUES (?, ?, ?)",
                                 (member_id, token_hash, self.clock()))
-        return int(cur.lastrowid)
+        return _rowid(cur)
 
     def revoke_member_links(self, member_id: int) -> int:
         """Revoke the member's links that are still in force; returns how many."""
@@ -1177,7 +1183,7 @@ class Store:
                              f"with 'keizer user password {name}'")
         cur = self.conn.execute("INSERT INTO users (name, role, password_hash, created) VALUES (?, ?, ?, ?)",
                                 (name, role, password_hash, self.clock()))
-        return int(cur.lastrowid)
+        return _rowid(cur)
 
     def user(self, name: str) -> dict[str, Any] | None:
         return self._row("SELECT id, name, role, password_hash, created FROM users WHERE name = ?", (name,))

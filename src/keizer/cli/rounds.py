@@ -137,10 +137,9 @@ def _show_pairing(season: Season, pairing: Pairing, explain: bool, fmt: str) -> 
             for b in pairing.boards]
     columns = ["board", "white", "black"] + (["why"] if explain else [])
     if fmt == "csv":  # the bye as a row of its own: no board, no Black
-        # A known bug, not fixed here: without a bye this is names[None], a KeyError.
-        bye = [{"board": None, "white": names[pairing.bye],  # type: ignore[index]
-                "black": "(bye)", "why": pairing.bye_reason}]
-        click.echo(render(rows + (bye if pairing.bye else []), columns, fmt))
+        bye = [{"board": None, "white": names[pairing.bye], "black": "(bye)", "why": pairing.bye_reason}
+               ] if pairing.bye else []
+        click.echo(render(rows + bye, columns, fmt))
         return
     control = season.rounds[pairing.round - 1].time_control
     click.echo(f"Round {pairing.round}" + (f" · {control}" if control else ""))

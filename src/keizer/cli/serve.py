@@ -135,7 +135,7 @@ def _own_names() -> set[str]:
     name = socket.gethostname()
     names = {name, f"{name}.local", socket.getfqdn()}
     try:
-        names |= {info[4][0] for info in socket.getaddrinfo(name, None)}
+        names |= {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
     except OSError:
         pass
     try:  # the address of the network towards the internet (a UDP 'connect' sends nothing)

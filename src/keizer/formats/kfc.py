@@ -197,9 +197,9 @@ def _build(file_name: str, players_raw: list[dict[str, Any]], pairings: list[tup
     for row in pairings:
         rnd, board, white, black, code = (int(row[0]), int(row[1]), int(row[2]), int(row[3]),
                                           None if row[4] is None else int(row[4]))
-        for p in (white, black):
-            if p not in known and (p != -1 or p == white):  # -1 is no opponent, never the row's own player
-                raise FormatError(f"round {rnd} board {board}: player id {p} is not in table Player")
+        for who in (white, black):
+            if who not in known and (who != -1 or who == white):  # -1 is no opponent, never the row's own player
+                raise FormatError(f"round {rnd} board {board}: player id {who} is not in table Player")
         by_round.setdefault(rnd, []).append((rnd, board, white, black, code, *row[5:]))
     if any(r < 1 for r in by_round):
         raise FormatError(f"table Pairing has round {min(by_round)}: rounds start at 1")

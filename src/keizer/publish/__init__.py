@@ -172,9 +172,9 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
     if logo and club.logo:
-        data = base64.b64decode(logo)
+        image = base64.b64decode(logo)
         # A logo stored before SVG logos were cleaned is cleaned on its way out too.
-        files[f"static/{club.logo}"] = clean_svg("in the database", data) if logo_type == "svg" else data
+        files[f"static/{club.logo}"] = clean_svg("in the database", image) if logo_type == "svg" else image
 
     # What this run may tidy: the shared top of the site and its own seasons' folders, not
     # the folders of seasons published into the same place from other databases.
@@ -311,9 +311,9 @@ class _Translated(NodeTransformer):
     def __init__(self, gettext: Callable[[str], str]):
         self.gettext = gettext
 
-    def visit_Call(self, node: nodes.Call) -> nodes.Node:
-        node = self.generic_visit(node)
-        if (isinstance(node.node, nodes.Name) and node.node.name == "_" and len(node.args) == 1
+    def visit_Call(self, call: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(call)
+        if (isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name) and node.node.name == "_" and len(node.args) == 1
                 and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
                 and not node.dyn_args and not node.dyn_kwargs):
             text = nodes.MarkSafe(nodes.Const(self.gettext(node.args[0].value)), lineno=node.lineno)

@@ -76,7 +76,7 @@ def parse_manifest(data: bytes, where: str) -> dict[str, Any]:
             isinstance(k, str) and safe_relative(k) and isinstance(v, str) and _SHA256.fullmatch(v)
             for k, v in files.items()):
         raise StoreError(f"{where} is damaged; remove it (keizer then removes no old page) and publish again")
-    return manifest  # type: ignore[return-value]
+    return manifest
 
 
 def is_sha256(value: object) -> bool:

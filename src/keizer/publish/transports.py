@@ -344,7 +344,7 @@ class _SessionReusingFTPS(ftplib.FTP_TLS):
             # TLS's closing alert is a small write right after the last data: without this, Nagle's
             # rule holds it until the server's delayed ACK (some 40 ms for every file).
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            conn = self.context.wrap_socket(conn, server_hostname=self.host,  # type: ignore[attr-defined]
+            conn = self.context.wrap_socket(conn, server_hostname=self.host,
                                             session=self.sock.session)  # type: ignore[union-attr]
         return conn, size
 
@@ -464,7 +464,7 @@ class FtpTransport(Transport):
     def close(self) -> None:
         try:
             self.ftp.quit()
-        except (*ftplib.all_errors, AttributeError):
+        except ftplib.all_errors + (AttributeError,):
             self.ftp.close()
 
 

@@ -127,16 +127,17 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
                 state.sending[rel] = state.possible(rel) | {wanted[rel]}
                 state.files.pop(rel, None)
             _write_state(host, state)
-            last, confirmed = time.monotonic(), []
+            last = time.monotonic()
+            confirmed: list[str] = []
             for done, rel in enumerate(send, 1):
                 host.put(rel, local[rel], _tag(wanted[rel]))
                 confirmed.append(rel)
                 if progress:
                     progress(done, len(send))
                 if done == len(send) or time.monotonic() - last >= flush_seconds:
-                    for sent in confirmed:
-                        del state.sending[sent]
-                        state.files[sent] = wanted[sent]
+                    for path in confirmed:
+                        del state.sending[path]
+                        state.files[path] = wanted[path]
                     _write_state(host, state)
                     last, confirmed = time.monotonic(), []
         for rel in removed:
@@ -178,7 +179,8 @@ def _already_there(host: Transport, new: list[str], wanted: dict[str, str]) -> t
     """Of files keizer is about to put on the host for the first time, those that are there already:
     holding what keizer would send (taken as keizer's), or something else (someone else's)."""
     listings: dict[str, set[str] | None] = {}
-    adopted, in_the_way = [], []
+    adopted: list[str] = []
+    in_the_way: list[str] = []
     for rel in sorted(new):
         folder, _, name = rel.rpartition("/")
         if folder not in listings:
@@ -191,7 +193,8 @@ def _already_there(host: Transport, new: list[str], wanted: dict[str, str]) -> t
 
 def _removable(host: Transport, state: _HostState, candidates: list[str]) -> tuple[list[str], list[str]]:
     """Of keizer's files no longer planned: those still as keizer sent them, and those changed since."""
-    removable, kept = [], []
+    removable: list[str] = []
+    kept: list[str] = []
     for rel in candidates:
         data = host.read(rel)
         if data is None:

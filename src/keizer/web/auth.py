@@ -210,7 +210,8 @@ def _session_user() -> dict[str, Any] | None:
 
 
 def _logins() -> Sessions:
-    return current_app.extensions["keizer_sessions"]  # type: ignore[no-any-return]
+    logins: Sessions = current_app.extensions["keizer_sessions"]
+    return logins
 
 
 def login_as(user: dict[str, Any]) -> None:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlite3
 import unicodedata
 from contextlib import contextmanager
+from decimal import Decimal
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator
@@ -21,8 +23,11 @@ from flask import Flask, Response, current_app, flash, g, redirect, render_templ
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter, Map
+from werkzeug.wrappers.response import Response as Redirect
 
 from keizer.formats.season_json import FormatError
+from keizer.publish import club_settings
+from keizer.publish.i18n import format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
 from keizer.settings import SettingsError
 from keizer.store import Store, StoreError, explain
@@ -43,7 +48,7 @@ def templates_folder() -> Path:
 def store() -> Store:
     """The database of this request (opened on first use, closed when the request ends)."""
     if "store" not in g:
-        g.store = Store.open(Path(_app().config["KEIZER_DB"]))
+        g.store = Store.open(Path(current_app.config["KEIZER_DB"]))
         g.store.origin = lambda: g.get("origin", "web")
     return g.store
 
@@ -74,7 +79,7 @@ def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
     return render_template(template, **context), status
 
 
-def back(default: str = "/") -> Response:
+def back(default: str = "/") -> Redirect:
     """Back to the page the form was on (a path on this site only: never an open redirect)."""
     sent = request.form.get("back")
     target = safe_path(sent, default) if sent else (_same_site(request.referrer) or default)
@@ -107,10 +112,6 @@ def safe_path(target: str | None, default: str = "/") -> str:
     if parts.scheme or parts.netloc or target.startswith("//"):
         return default
     return target
-
-
-def _app() -> Flask:
-    return current_app  # type: ignore[return-value]
 
 
 def wants_json() -> bool:
@@ -264,8 +265,6 @@ def language() -> str:
     """The club's language (``keizer club --language``) for this request."""
     if "lang" not in g:
         try:
-            from keizer.publish import club_settings
-
             g.lang = club_settings(store())["language"]
         except USER_ERRORS:
             g.lang = "en"
@@ -276,29 +275,29 @@ def _(text: str, **values: Any) -> str:
     """The app's own words (page titles, what a view says after a change) in the club's
     language, from the site's catalogs; ``values`` fill the ``%(name)s`` placeholders.
     The operations' one-line messages stay as the CLI says them."""
-    from keizer.publish.i18n import translations
-
     translated = translations(language()).gettext(text)
     return translated % values if values else translated
+
+
+def number(value: Fraction | int | float | Decimal | None, decimals: int = 2) -> str:
+    """A number as the pages show it (the club's language)."""
+    return format_number(value, decimals, language())
+
+
+def day(iso: str | None) -> str:
+    """A date as the pages show it (the club's language)."""
+    return format_day(iso, language())
 
 
 def _install_language(app: Flask) -> None:
     """The app speaks the club's language (``keizer club --language``), with the catalogs
     and number and date formats of the published site."""
-    from keizer.publish.i18n import format_day, format_number, translations
-
-    lang = language
-
     def gettext(text: str) -> str:
-        return translations(lang()).gettext(text)
+        return translations(language()).gettext(text)
 
     def ngettext(singular: str, plural: str, n: int) -> str:
-        return translations(lang()).ngettext(singular, plural, n)
+        return translations(language()).ngettext(singular, plural, n)
 
     app.jinja_env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-    app.jinja_env.globals.update(
-        num=lambda value, decimals=2: format_number(value, decimals, lang()),
-        day=lambda iso: format_day(iso, lang()) if iso else "",
-        lang=lang,
-    )
+    app.jinja_env.globals.update(num=number, day=day, lang=language)
     app.jinja_env.globals["nbsp"] = Markup("&nbsp;")

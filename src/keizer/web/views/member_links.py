@@ -14,6 +14,7 @@ from markupsafe import Markup
 from keizer.operations import notices as notice_ops
 from keizer.web.access import public
 from keizer.web.context import _, back, render, store, writing
+from keizer.web.context import day as _day
 
 bp = Blueprint("member_links", __name__)
 
@@ -62,11 +63,6 @@ def member(token: str) -> Any:
              "late": rules.deadline(d) < now} for d in evenings]
     return _private(make_response(render("app/member_link.html", title=person["name"], person=person,
                                          evenings=rows, rules=rules, today=today.isoformat(), token=token)))
-
-
-def _day(iso: str) -> str:
-    """A date as the pages show it (the club's language)."""
-    return str(current_app.jinja_env.globals["day"](iso))
 
 
 @bp.route("/members/links")

@@ -54,10 +54,10 @@ def player(comp_id: int, player_id: int | None = None, key: str | None = None) -
     """A player's rounds (``keizer history``), by the player's number in the database or key."""
     comp = competition(comp_id)
     if player_id is not None:
-        found = [p for p in store().players(comp_id) if p["id"] == player_id]
-        if not found:
+        players = [p for p in store().players(comp_id) if p["id"] == player_id]
+        if not players:
             raise StoreError(f"there is no player {player_id} in {comp['name']}")
-        key = found[0]["key"]
+        key = players[0]["key"]
     assert key is not None
     if comp["system"] in ("knockout", "team"):  # no history of rounds: the player's matches are on its own page
         found = store().find_player(comp_id, key)

@@ -21,7 +21,7 @@ from keizer.operations.venue import venue
 from keizer.output import json_number
 from keizer.store import generation
 from keizer.web.access import arbiter
-from keizer.web.context import competition, render, store
+from keizer.web.context import competition, language, number, render, store
 
 bp = Blueprint("venue", __name__)
 
@@ -42,7 +42,7 @@ def screen(comp_id: int) -> Any:
 @arbiter
 def data(comp_id: int) -> Response:
     db = current_app.config["KEIZER_DB"]
-    key = (db, comp_id, current_app.jinja_env.globals["lang"]())
+    key = (db, comp_id, language())
     now = generation(Path(db))
     with _lock:
         made = _made.get(key)
@@ -80,7 +80,7 @@ def screen_data(comp_id: int) -> dict[str, Any]:
     """The operation's data, plus what the screen shows as text in the club's language:
     ``heading``, ``pairs`` (rows of the first page) and ``table`` (rows of the second)."""
     d = venue(store(), comp_id)
-    num = current_app.jinja_env.globals["num"]
+    num = number
     how_text = get_template_attribute("outcome.html", "how_text")
     heading = get_template_attribute("app/venue_macros.html", "heading")
     table_heading = get_template_attribute("app/venue_macros.html", "table_heading")
