@@ -381,3 +381,29 @@ def test_the_server_says_what_it_listens_for(tmp_path):
         server.terminate()
         out = server.communicate(timeout=10)[0]
     assert f"at http://127.0.0.1:{port}/" in out and "schaak.test" in out
+
+
+# -- Properties of the checks themselves -----------------------------------------------------------
+
+
+def test_safe_path_never_leads_off_the_site_whatever_a_browser_strips():
+    """For any text, the path the app goes to stays on this site as a browser reads it (WHATWG
+    URL parsing drops tabs and line breaks anywhere and turns backslashes into slashes)."""
+    from hypothesis import given, settings, strategies as st
+
+    from keizer.web.context import safe_path
+
+    pieces = st.sampled_from(["/", "\\", "\t", "\n", "\r", " ", "evil.example", "//", ":", "@", "?", "#", "%09",
+                              "https:", "\u200b", "\x00", "\x7f", ".", "c", "1"])
+
+    @settings(max_examples=3000, deadline=None)
+    @given(st.lists(pieces | st.text(max_size=3), max_size=8).map("".join))
+    def check(text: str) -> None:
+        path = safe_path(text)
+        as_read = re.sub(r"[\t\n\r]", "", path).replace("\\", "/")
+        parts = urllib.parse.urlsplit(as_read)
+        assert path == "/" or (as_read.startswith("/") and not as_read.startswith("//")
+                               and not parts.scheme and not parts.netloc), repr(text)
+        assert path == "/" or path == text  # a path is taken as it is, or not at all
+
+    check()
