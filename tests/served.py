@@ -51,6 +51,11 @@ class Served:
     def client(self, **options: Any) -> Client:
         return Client(self.port, **options)
 
+    def errors(self) -> str:
+        """What the server wrote to its error stream (a traceback, a warning), once it stopped."""
+        self.stop()
+        return self.process.stderr.read()  # type: ignore[union-attr]
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.terminate()

@@ -143,7 +143,7 @@ def test_time_control_plan(tmp_path):
 
 def test_refuses_newer_and_foreign_files_without_touching_them(tmp_path):
     store, _ = make(tmp_path)
-    store.conn.execute("PRAGMA user_version = 9")
+    store.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     store.close()
     before = (tmp_path / "s.db").read_bytes()
     with pytest.raises(StoreError, match="newer keizer"):

@@ -13,6 +13,8 @@ import sys
 import threading
 import time
 import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,35 @@ def origins(db: Path) -> list[str]:
         return [c["origin"] for c in store.changes(5)]
     finally:
         store.close()
+
+
+@contextmanager
+def recording_ftp() -> Iterator[tuple[int, list[str]]]:
+    """Enough of an FTP server (RFC 959: USER, then PASS) to be sent a password: it records every
+    line it is told and refuses every login.  Yields (port, lines)."""
+    told: list[str] = []
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(30)
+
+    def serve() -> None:
+        try:
+            while True:
+                conn, _ = listener.accept()
+                with conn, conn.makefile("rwb") as f:
+                    f.write(b"220 hello\r\n")
+                    f.flush()
+                    for line in f:
+                        told.append(line.decode("latin-1").strip())
+                        f.write(b"331 password please\r\n" if line.upper().startswith(b"USER") else b"530 no\r\n")
+                        f.flush()
+        except OSError:
+            pass
+
+    threading.Thread(target=serve, daemon=True).start()
+    try:
+        yield listener.getsockname()[1], told
+    finally:
+        listener.close()
 
 
 # -- DNS rebinding: the Host names served ----------------------------------------------------
@@ -261,39 +292,14 @@ def test_the_app_publishes_only_into_the_clubs_folder_or_beside_the_database(tmp
 
 def test_the_servers_upload_password_goes_only_to_the_clubs_own_web_host(tmp_path):
     """With $KEIZER_UPLOAD_PASSWORD set on the server, the publish form named an FTP server of
-    the attacker's and the password went there.  This listener records what it is told."""
+    the attacker's and the password went there."""
     db = sample_copy(tmp_path)
-    told: list[str] = []
-    listener = socket.create_server(("127.0.0.1", 0))
-    port = listener.getsockname()[1]
-
-    def ftp() -> None:  # enough of FTP to be sent a password (RFC 959: USER, then PASS)
-        listener.settimeout(20)
-        try:
-            while True:
-                conn, _ = listener.accept()
-                with conn, conn.makefile("rwb") as f:
-                    f.write(b"220 hello\r\n")
-                    f.flush()
-                    for line in f:
-                        told.append(line.decode("latin-1").strip())
-                        f.write(b"331 password please\r\n" if line.upper().startswith(b"USER")
-                                else b"530 no\r\n")
-                        f.flush()
-        except OSError:
-            pass
-
-    threading.Thread(target=ftp, daemon=True).start()
     secret = "the server's own secret"
-    try:
-        with Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
-            officer = app.client()
-            answer = officer.post("/publish", {"folder": "", "upload": "on", "target": f"ftp://x@127.0.0.1:{port}/",
-                                               "csrf": officer.csrf("/publish")})
-            assert answer.status in (200, 303)
-            assert "error:" in (answer.text() if answer.status == 200 else officer.get("/publish").text())
-    finally:
-        listener.close()
+    with recording_ftp() as (port, told), Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
+        officer = app.client()
+        answer = officer.post("/publish", {"folder": "", "upload": "on", "target": f"ftp://x@127.0.0.1:{port}/",
+                                           "csrf": officer.csrf("/publish")})
+        assert answer.status == 303 and "error:" in officer.get("/publish").text()
     assert not any(secret in line for line in told), told
 
 
@@ -407,3 +413,167 @@ def test_safe_path_never_leads_off_the_site_whatever_a_browser_strips():
         assert path == "/" or path == text  # a path is taken as it is, or not at all
 
     check()
+
+
+# -- The second review: what a stranger or a member could still do ---------------------------------
+
+
+def test_a_stranger_sending_huge_names_cannot_fill_the_servers_memory(tmp_path):
+    """Each login attempt kept its typed name as a throttle key, forever: 40 names of 5 MB took
+    the server from 83 to 550 MB.  Now a form is at most 1 MB, a key is short, refused attempts
+    add none, and keys whose failures left the window are forgotten."""
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db) as app:
+        status = Path(f"/proc/{app.process.pid}/status")
+        if not status.exists():
+            pytest.skip("needs /proc to read the server's memory")
+
+        def resident() -> int:
+            return int(re.search(r"VmRSS:\s+(\d+)", status.read_text()).group(1))  # kB
+
+        stranger = app.client()
+        token = stranger.csrf()
+        stranger.post("/login", {"csrf": token, "name": "warm up", "password": "x"})
+        before = resident()
+        answers = [stranger.post("/login", {"csrf": token, "name": f"{k}" + "x" * 900_000, "password": "x"}).status
+                   for k in range(40)]
+        big = stranger.post("/login", {"csrf": token, "name": "x" * 5_000_000, "password": "x"})
+        assert set(answers) <= {401, 429} and big.status == 413
+        assert resident() - before < 60_000, f"{resident() - before} kB more"
+
+
+def test_the_throttle_keeps_few_keys_and_refused_attempts_add_none():
+    from keizer.web import auth
+
+    now = [0.0]
+    throttle = auth.Throttle(limit=2, window=60, clock=lambda: now[0])
+    for k in range(3 * auth.MAX_KEYS):
+        throttle.attempt(f"name{k}")
+        now[0] += 0.01  # the window (60 s) holds 6,000 of them at most
+    assert len(throttle._failures) <= auth.MAX_KEYS + 1
+    throttle.attempt("x")
+    throttle.attempt("x")
+    keys = len(throttle._failures)
+    assert throttle.attempt("x")[0] > 0 and throttle.wait("never seen") == 0
+    assert len(throttle._failures) == keys
+
+
+def test_a_stranger_cannot_lock_the_officer_out_by_guessing_her_name_from_elsewhere(proxied):
+    """15 wrong logins for one name from anywhere locked the real account out everywhere; now
+    that limit holds the addresses that failed, not the officer at a computer that did not."""
+    db, app, proxy = proxied
+    for k in range(20):
+        proxy.client(host="schaak.test", source=f"127.0.1.{k + 1}").login("anna", "wrong password!")
+    guesser = proxy.client(host="schaak.test", source="127.0.1.1")
+    assert guesser.login("anna", "another wrong one").status == 429  # the guessers wait ...
+    anna = proxy.client(host="schaak.test", source="127.0.2.1")
+    assert anna.login("anna", PASSWORD).status == 303  # ... the officer gets in
+
+
+def test_a_big_form_on_a_page_that_takes_no_file_is_refused_before_it_is_read(tmp_path):
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        stranger = app.client(timeout=60)
+        body = b"a=b&" * (2 * 1024 * 1024 // 4)  # 2 MB of fields, to the public login page
+        answer = stranger.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded"})
+        assert answer.status == 413
+        board = stranger.request("POST", "/b/ZZZZZZZZ", body, {"Content-Type": "application/x-www-form-urlencoded"})
+        assert board.status == 413
+
+
+def test_undoing_a_new_password_brings_no_ended_login_back(tmp_path):
+    db = sample_copy(tmp_path)
+    with_users(db, ("anna", "officer"))
+    with Served(db) as app:
+        laptop = app.client()
+        laptop.login("anna", PASSWORD)
+        stolen = app.client(cookies=dict(laptop.cookies))
+        laptop.post("/users/password", {"name": "anna", "password": "a brand new one", "password2": "a brand new one",
+                                        "csrf": laptop.csrf("/users")})
+        page = laptop.get("/log/undo")
+        change = re.search(r'name="change" value="(\d+)"', page.body).group(1)
+        assert laptop.post("/log/undo", {"change": change, "csrf": laptop.csrf("/log/undo")}).status == 303
+        assert stolen.get("/members").status == 303  # the old password is back, the old login is not
+        assert app.client().login("anna", PASSWORD).status == 303
+
+
+def test_a_form_from_elsewhere_leaves_nothing_in_the_session(tmp_path):
+    """A refused cross-site POST flashed its message and kept its fields in a new session
+    cookie (the officer's Settings page then showed the attacker's value filled in)."""
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        officer = app.client()
+        officer.get("/c/1/settings")
+        cookie = dict(officer.cookies)
+        forged = officer.post("/c/1/settings", {"s-top": "ATTACKER-VALUE", "back": "/c/1/settings"}, csrf=False)
+        assert forged.status == 400 and "set-cookie" not in forged.headers and officer.cookies == cookie
+        assert "ATTACKER-VALUE" not in officer.get("/c/1/settings").body
+
+
+def test_two_agreeing_reports_from_one_phone_wait_for_the_officer(tmp_path):
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        officer = app.client()
+        codes = re.findall(r"/b/([A-Z2-9]{8})</p>", officer.post("/c/3/print/slips", {"which": "missing"}).body)
+        officer.post("/c/3/reports/setting", {"reports_confirm": "both", "csrf": officer.csrf("/c/3/reports")})
+        phone = app.client()
+        phone.get(f"/b/{codes[0]}")
+        for side in ("white", "black"):
+            phone.post(f"/b/{codes[0]}", {"side": side, "result": "0-1", "csrf": phone.csrf(f"/b/{codes[0]}")})
+        white, black = app.client(), app.client()
+        for player, side in ((white, "white"), (black, "black")):
+            player.post(f"/b/{codes[1]}", {"side": side, "result": "1-0", "csrf": player.csrf(f"/b/{codes[1]}")})
+    store = Store.open(db)
+    try:
+        results = {g["board"]: g["result"] for g in store.games(3, 5)}
+    finally:
+        store.close()
+    assert results[1] is None and results[2] == "1-0"
+
+
+@pytest.mark.parametrize("route, form", [
+    ("/c/4/cup/result", {"round": "²"}), ("/c/4/cup/award", {"round": "²"}), ("/c/1/players/add", {"member": "²"}),
+    ("/members/links/settings", {"notice_days": "²"}), ("/members/links/settings", {"link_days": "²"}),
+    ("/c/2/settings", {"s-rounds": "²"}), ("/c/3/settings", {"s-lots": "-²"}), ("/c/3/settings", {"s-lots": "--3"}),
+    ("/competitions/create", {"name": "Beker 2", "system": "knockout", "stages": "regular:²"}),
+    ("/publish", {"folder": "a\x00b"}), ("/publish", {"folder": "x" * 5000}),
+    ("/c/3/results", {"round": "5", "r²": "1-0"}),
+])
+def test_odd_digits_and_names_are_refused_in_one_line(tmp_path, route, form):
+    """'²'.isdigit() holds but int('²') fails: each of these was a server error."""
+    db = sample_copy(tmp_path)
+    with Served(db) as app:
+        officer = app.client()
+        before = digest(db)
+        answer = officer.post(route, form)
+        assert answer.status in (200, 303), answer.status
+    assert "Traceback" not in app.errors()
+    assert digest(db) == before or route == "/publish"
+
+
+def test_a_target_the_app_remembered_gets_no_server_password_either(tmp_path, capsys):
+    """The review's two steps: upload once to a new address with any password typed (the app
+    remembers it as the club's), then again without one, and the server's password went there.
+    Only an address a terminal gave gets it."""
+    from test_cli import run
+
+    db = sample_copy(tmp_path)
+    secret = "the server's own secret"
+    with recording_ftp() as (port, told):
+        target = f"ftp://eve@127.0.0.1:{port}/site"
+        store = Store.open(db)
+        with store.change("publish", "the app remembered a target"):  # as after the first step's good upload
+            store.set_meta("club_upload", target)
+        store.close()
+        with Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
+            officer = app.client()
+            answer = officer.post("/publish", {"folder": "", "upload": "on", "target": target,
+                                               "csrf": officer.csrf("/publish")})
+            assert answer.status == 303 and "type the password of eve@127.0.0.1" in officer.get("/publish").text()
+        assert not any(secret in line for line in told), told
+        assert run(capsys, db, "club", "--upload", target)[0] == 0  # the officer at the server's terminal
+        with Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
+            officer = app.client()
+            officer.post("/publish", {"folder": "", "upload": "on", "target": target, "csrf": officer.csrf("/publish")})
+        assert f"PASS {secret}" in told  # now it goes there: a terminal gave that address

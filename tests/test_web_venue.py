@@ -129,3 +129,38 @@ def test_the_venue_data_is_computed_once_per_change_of_the_database(tmp_path, ca
     assert code == 0, err
     after = client.get("/c/3/venue.json").get_json()
     assert made == [3, 3] and after != first
+
+
+def test_screens_polling_at_the_same_moment_after_a_change_make_the_data_once(tmp_path, capsys, monkeypatch):
+    """A thousand screens poll just after a report: one of them makes the data, the others wait
+    for it (the load test found every one of them making it, and the server out of breath)."""
+    import threading
+    import time
+
+    from keizer.web.views import venue as venue_view
+
+    app, db = sample_app(tmp_path)
+    made = []
+    real = venue_view.screen_data
+
+    def slow(comp_id: int):
+        made.append(comp_id)
+        time.sleep(0.3)  # long enough for every screen to ask meanwhile
+        return real(comp_id)
+
+    monkeypatch.setattr(venue_view, "screen_data", slow)
+    app.test_client().get("/c/3/venue.json")
+    assert run(capsys, db, "-c", "3", "result", "1=1-0")[0] == 0
+    answers: list[int] = []
+    start = threading.Barrier(12)
+
+    def poll() -> None:
+        start.wait()
+        answers.append(app.test_client().get("/c/3/venue.json").status_code)
+
+    threads = [threading.Thread(target=poll) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert answers == [200] * 12 and made == [3, 3]

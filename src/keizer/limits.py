@@ -85,6 +85,16 @@ def clean_text(text: str, what: str, limit: int) -> str:
     return cleaned
 
 
+def is_digits(text: str, most: int = 18) -> bool:
+    """Whether ``text`` is ASCII digits only, at most ``most`` of them: safe for ``int()`` and
+    for SQLite ('²'.isdigit() holds but int('²') fails; Python refuses past 4,300 digits).
+
+    >>> is_digits("42"), is_digits("²"), is_digits("٣"), is_digits("9" * 19), is_digits("")
+    (True, False, False, False, False)
+    """
+    return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
 def whole_number(text: str, what: str, low: int, high: int) -> int:
     """``text`` as a whole number from ``low`` to ``high``; ValueError saying why not.
     ASCII digits only, and a long digit-string is refused before any conversion (Python

@@ -35,13 +35,13 @@ from typing import Any, Callable, Iterator, Mapping
 
 import sqlite_utils
 
-from keizer.limits import FED_ID, MAX_NAME, clean_text, fold_name
+from keizer.limits import FED_ID, MAX_NAME, clean_text, fold_name, is_digits
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):
 #: long enough for any normal command, e.g. a large import, to commit.
 BUSY_TIMEOUT = 30.0
@@ -239,6 +239,18 @@ MIGRATIONS: dict[int, str] = {
         FOREIGN KEY (competition_id, round) REFERENCES rounds(competition_id, number) ON DELETE CASCADE
     )
     """,
+    # When the app's logins of an account last ended (a new password, the account removed or
+    # made anew): a login that began before is refused.  Not in the change log, so that undoing
+    # the change does not bring those logins back.  And which phone made a board's report (a
+    # fingerprint of a random mark in its cookie): two agreeing reports from one phone are not
+    # the two players agreeing.
+    8: """
+    CREATE TABLE logins_ended (
+        name TEXT PRIMARY KEY COLLATE NOCASE,
+        at REAL NOT NULL
+    );
+    ALTER TABLE board_reports ADD COLUMN reporter TEXT
+    """,
 }
 
 #: The rating lists a competition can be ordered by: the member column each one fills.
@@ -393,7 +405,7 @@ class Store:
         round dates), and, where play has begun, the ratings and initial order in force."""
         named = self.get_meta("club_season")
         years = sorted({int(d[:4]) for (d,) in self.conn.execute("SELECT date FROM rounds WHERE date IS NOT NULL")
-                        if d[:4].isdigit()})
+                        if is_digits(d[:4])})
         spanned = (f"{years[0]}-{years[-1]}" if years[0] != years[-1] else str(years[0])) if years else None
         for comp_id, created in self.conn.execute("SELECT id, created FROM competitions").fetchall():
             self.conn.execute("UPDATE competitions SET season = ? WHERE id = ?",
@@ -1153,16 +1165,19 @@ class Store:
         return [r[0] for r in self.conn.execute(
             "SELECT board FROM board_links WHERE competition_id = ? AND round = ? ORDER BY board", (comp_id, number))]
 
-    def set_board_report(self, comp_id: int, number: int, board: int, side: str, result: str) -> None:
-        """One player's report of a board's result; a second one from the same side replaces it."""
+    def set_board_report(self, comp_id: int, number: int, board: int, side: str, result: str,
+                         reporter: str | None = None) -> None:
+        """One player's report of a board's result (``reporter``: which phone sent it); a second
+        one from the same side replaces it."""
         self.conn.execute(
-            "INSERT INTO board_reports (competition_id, round, board, side, result, at) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (competition_id, round, board, side) DO UPDATE SET result = excluded.result, at = excluded.at",
-            (comp_id, number, board, side, result, self.clock()))
+            "INSERT INTO board_reports (competition_id, round, board, side, result, at, reporter) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (competition_id, round, board, side) "
+            "DO UPDATE SET result = excluded.result, at = excluded.at, reporter = excluded.reporter",
+            (comp_id, number, board, side, result, self.clock(), reporter))
 
     def board_reports(self, comp_id: int, number: int) -> list[dict[str, Any]]:
-        """The players' reports of a round: board, side, result, at."""
-        return self._rows("SELECT board, side, result, at FROM board_reports WHERE competition_id = ? AND round = ? "
+        """The players' reports of a round: board, side, result, at, reporter."""
+        return self._rows("SELECT board, side, result, at, reporter FROM board_reports WHERE competition_id = ? AND round = ? "
                           "ORDER BY board, side DESC", (comp_id, number))
 
     def forget_boards(self, comp_id: int, number: int, boards: list[int] | None = None) -> None:
@@ -1197,6 +1212,17 @@ class Store:
 
     def remove_user(self, user_id: int) -> None:
         self.conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
+
+    def end_logins(self, name: str, at: float) -> None:
+        """Every login of the account ``name`` that began before ``at`` has ended (part of the
+        change being made, but never undone with it)."""
+        self.conn.execute("INSERT INTO logins_ended (name, at) VALUES (?, ?) "
+                          "ON CONFLICT (name) DO UPDATE SET at = max(at, excluded.at)", (name, at))
+
+    def logins_ended(self, name: str) -> float | None:
+        """When the logins of the account ``name`` last ended (None: never)."""
+        row = self.conn.execute("SELECT at FROM logins_ended WHERE name = ?", (name,)).fetchone()
+        return None if row is None else float(row[0])
 
 def generation(path: Path) -> tuple[int, ...]:
     """A number that changes with every committed write to the database file: SQLite's

@@ -50,13 +50,15 @@ def club(ctx: Context, name: str | None, colour: str | None, accent: str | None,
          logo: Path | None, season: str | None, templates: Path | None, upload: str | None,
          site_folder: Path | None, fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
-    from keizer.publish import SITE_FOLDER, club_settings, set_club
+    from keizer.publish import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
                   templates=str(templates.resolve()) if templates else None, upload=upload)
     if any(v is not None for v in values.values()) or logo is not None or site_folder is not None:
         with writing(ctx, "club", "club settings", create=True) as store:
             set_club(store, logo=logo, **values)
+            if upload is not None:  # set in a terminal: the server's own password may go there from the app
+                store.set_meta(PASSWORD_TARGET, club_settings(store)["upload"])
             if site_folder is not None:
                 store.set_meta(SITE_FOLDER, str(site_folder.expanduser().resolve()))
     store = ctx.store()
@@ -119,7 +121,7 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
 def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: bool, replace: bool) -> None:
     import sys
 
-    from keizer.publish import club_settings, set_club
+    from keizer.publish import PASSWORD_TARGET, club_settings, set_club
     from keizer.publish.upload import upload
 
     def ask() -> str | None:  # only a person at a terminal is asked; a script gets the one-line refusal
@@ -159,9 +161,12 @@ def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: boo
                    "left there", err=True)
     click.echo(f"uploaded to {done.where}: {len(done.sent)} files sent, {len(done.removed)} removed, "
                f"{done.unchanged} unchanged" + (f" (commit {done.commit})" if done.commit else ""))
-    if target.url != club_settings(ctx.store())["upload"]:
+    known = club_settings(ctx.store())["upload"]
+    if target.url != known or target.url != ctx.store().get_meta(PASSWORD_TARGET):
         with writing(ctx, "publish", f"upload target {target.url}") as store:
             set_club(store, upload=target.url)
+            store.set_meta(PASSWORD_TARGET, target.url)
+    if target.url != known:
         click.echo(f"remembered {target.url} as the club's upload target: next time 'keizer publish {site} --upload' "
                    "is enough")
 

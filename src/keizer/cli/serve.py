@@ -25,6 +25,9 @@ from keizer.store import StoreError
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 #: Addresses that listen on every network of the computer.
 EVERYWHERE = ("0.0.0.0", "::", "")
+#: The largest request body the server takes in at all (waitress keeps a body whole before the
+#: app sees it): more than the app's largest file, far less than waitress's own 1 GB.
+MAX_BODY = 128 * 1024 * 1024
 #: What the proxy tells the app about each request: the client's address, the scheme
 #: (https), the host name and port the browser used.
 PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-forwarded-port"}
@@ -83,7 +86,8 @@ def serve(ctx: Context, host: str, port: int, host_names: tuple[str, ...], open_
     shown = f"[{host}]" if ":" in host else host
     try:  # the port is taken before anything is said: a busy one is refused, not announced
         server = create_server(app, host=host, port=port, threads=threads, ident="keizer",
-                               connection_limit=connections, asyncore_use_poll=hasattr(select, "poll"), **proxy)
+                               connection_limit=connections, asyncore_use_poll=hasattr(select, "poll"),
+                               max_request_body_size=MAX_BODY, **proxy)
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
             raise StoreError(f"port {port} on {host} is in use (another 'keizer serve'?); choose another with "

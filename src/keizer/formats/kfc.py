@@ -33,6 +33,7 @@ from typing import Any
 
 from keizer.formats.members_csv import MemberRow
 from keizer.formats.season_json import FormatError
+from keizer.limits import is_digits
 from keizer.model import Absence, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 
@@ -127,7 +128,7 @@ def member_rows(path: Path) -> list[MemberRow]:
             raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({_NOT_UTF8})") from None
     try:
         ratings = [int(rating) if rating else None for _, _, rating in rows]
-    except (ValueError, TypeError) as e:
+    except (ValueError, TypeError, OverflowError) as e:  # OverflowError: a REAL of infinity
         raise FormatError(f"{path.name}: a rating is not a number ({e})") from None
     return [MemberRow(line=k, name=str(name).strip(), rating=rating, fed_id=None)
             for k, ((_, name, _), rating) in enumerate(zip(rows, ratings), 1)]
@@ -312,7 +313,7 @@ def _stand_tables(tables_raw: dict[str, list[str]], by_name: dict[str, str],
     tables: dict[int, dict[str, float]] = {}
     for name, lines in tables_raw.items():
         suffix = name.removeprefix("tStand_")
-        if not suffix.isdigit() or len(lines) < 4:
+        if not is_digits(suffix) or len(lines) < 4:
             continue
         head = lines[3].split("§")
         id_col = head.index("Id") if "Id" in head else None

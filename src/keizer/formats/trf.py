@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Iterable
 
 from keizer.formats.season_json import FormatError
-from keizer.limits import MAX_ROUNDS
+from keizer.limits import MAX_ROUNDS, is_digits
 from keizer.model import Colour
 from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Scoring, System, Team, Tournament
 
@@ -82,7 +82,7 @@ def entered(text: str) -> dict[int, frozenset[int]]:
         if raw[:3] != "001":
             continue
         number = raw[4:8].strip()
-        if not number.isdigit():
+        if not is_digits(number):
             continue
         out[int(number)] = frozenset(r for r in range((len(raw) - 91 + 9) // 10)
                                      if raw[91 + 10 * r:99 + 10 * r].strip())

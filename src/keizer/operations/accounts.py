@@ -7,6 +7,7 @@ these same functions.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -45,12 +46,15 @@ def add_user(store: Store, name: str, role: str, password: str) -> dict[str, Any
     check_new_user(store, name, role)
     check_password(password)
     store.add_user(name, role, _hasher.hash(password))
+    store.end_logins(name.strip(), time.time())  # a removed account's name made anew: none of its logins
     return _public(store.user(name.strip()))
 
 
 def set_password(store: Store, name: str, password: str) -> None:
     check_password(password)
-    store.update_user(find_user(store, name)["id"], password_hash=_hasher.hash(password))
+    user = find_user(store, name)
+    store.update_user(user["id"], password_hash=_hasher.hash(password))
+    store.end_logins(user["name"], time.time())  # whoever logged in with the old one is out, undo or not
 
 
 def set_role(store: Store, name: str, role: str) -> None:
@@ -69,6 +73,7 @@ def remove_user(store: Store, name: str) -> dict[str, Any]:
         raise StoreError(f"{user['name']} is the last officer; make another user officer first "
                          f"('keizer user role NAME officer')")
     store.remove_user(user["id"])
+    store.end_logins(user["name"], time.time())  # and an undo of the removal brings no login back
     return _public(user)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from keizer.model import Result
@@ -155,6 +155,7 @@ class Board:
     white: str
     black: str
     reports: dict[str, str]  # side → reported result
+    reporters: dict[str, str | None] = field(default_factory=dict)  # side → the phone that reported it
 
 
 def board_for_code(store: Store, text: str) -> Board:
@@ -176,9 +177,9 @@ def board_for_code(store: Store, text: str) -> Board:
     if game is None or game.result is not None:
         raise LinkRefused()
     names = {p.id: p.name for p in season.players}
-    reports = {r["side"]: r["result"] for r in store.board_reports(comp_id, number) if r["board"] == board}
+    said = [r for r in store.board_reports(comp_id, number) if r["board"] == board]
     return Board(comp_id, comp["name"], number, season.rounds[number - 1].date, board, names[game.white],
-                 names[game.black], reports)
+                 names[game.black], {r["side"]: r["result"] for r in said}, {r["side"]: r["reporter"] for r in said})
 
 
 def _closed(comp: Mapping[str, Any]) -> bool:
@@ -215,14 +216,19 @@ class Reported:
     entered: bool  # both agreed and the competition lets that enter the result
 
 
-def report(store: Store, board: Board, side: str, result: str) -> Reported:
-    """Record one side's report of ``board`` (from :func:`board_for_code`); with
-    ``reports_confirm`` both, two agreeing reports enter the result at once."""
+def report(store: Store, board: Board, side: str, result: str, reporter: str | None = None) -> Reported:
+    """Record one side's report of ``board`` (from :func:`board_for_code`), sent by the phone
+    ``reporter``; with ``reports_confirm`` both, two agreeing reports enter the result at once,
+    unless one phone sent both (a board's code is the board's, not a player's: one player
+    could report for both sides, and then the officer confirms)."""
     side, result = parse_side(side), parse_reported(result)
-    store.set_board_report(board.comp_id, board.round, board.board, side, result)
+    store.set_board_report(board.comp_id, board.round, board.board, side, result, reporter)
     reports = {**board.reports, side: result}
+    other = board.reporters.get("black" if side == "white" else "white")
+    one_phone = reporter is not None and other == reporter
     entered = False
-    if confirm_mode(store, board.comp_id) == "both" and len(reports) == 2 and len(set(reports.values())) == 1:
+    if (confirm_mode(store, board.comp_id) == "both" and len(reports) == 2 and len(set(reports.values())) == 1
+            and not one_phone):
         enter_results(store, board.comp_id, {board.board: result}, board.round)
         entered = True
     return Reported(board, side, result, entered)

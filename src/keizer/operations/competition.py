@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 from keizer.model import Result, Round, Season
 from keizer.scoring import Standing, standing_after
 from keizer.settings import Settings
-from keizer.limits import fold_name
+from keizer.limits import fold_name, is_digits
 from keizer.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -1023,12 +1023,12 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
         elif name == "lots":
             if text.strip().lower() in ("none", ""):
                 stored["lots"] = None
-            elif not text.strip().lstrip("-").isdigit():
+            elif not is_digits(text.strip().removeprefix("-")):
                 raise StoreError(f"lots {text!r}: give a whole number (the seed of the drawing of lots), or none")
             else:
                 stored["lots"] = int(text)
         elif name == "rounds":
-            if not text.strip().isdigit() or not max(paired, 1) <= int(text) <= 99:
+            if not is_digits(text.strip(), 2) or not max(paired, 1) <= int(text) <= 99:
                 raise StoreError(f"rounds {text!r}: give a whole number from {max(paired, 1)} "
                                  f"({paired} rounds are paired) to 99")
             stored["rounds"] = int(text)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from keizer.limits import is_digits
 from keizer.model import Game, Season
 from keizer.operations.competition import entrants_for_draw
 from keizer.store import Store, StoreError
@@ -35,7 +36,7 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
     for item in text.split(","):
         kind, sep, games = item.strip().partition(":")
         kind = kind.strip().lower()
-        if kind not in STAGE_KINDS or not sep or not games.strip().isdigit() or int(games) < 1:
+        if kind not in STAGE_KINDS or not sep or not is_digits(games.strip(), 3) or int(games) < 1:
             raise StoreError(f"--stages {item.strip()!r}: write KIND:GAMES, KIND one of {', '.join(STAGE_KINDS)}")
         stages.append({"kind": kind, "games": int(games)})
     if not stages or stages[0]["kind"] != "regular":

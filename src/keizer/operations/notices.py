@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
+from keizer.limits import is_digits
 from keizer.store import Store, StoreError
 
 #: The channel a notice came through, as the officer sees it.
@@ -126,7 +127,7 @@ def set_notice_settings(store: Store, **values: str | int | None) -> NoticeRules
 
 
 def _whole(text: str, name: str, low: int, high: int) -> int:
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not is_digits(text) or not low <= int(text) <= high:
         raise StoreError(f"{name} must be a whole number from {low} to {high}, not {text[:20]!r}")
     return int(text)
 

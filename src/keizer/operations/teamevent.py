@@ -46,6 +46,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from keizer.limits import is_digits
 from keizer.operations.competition import MemberFinder, checked_tiebreaks, enter_results, require_system
 from keizer.model import Colour, Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
@@ -223,7 +224,7 @@ def find_team(store: Store, comp_id: int, ref: str) -> dict[str, Any]:
     """A team by ``#start-number``, name, or a part of the name only it has (accents and case ignored)."""
     teams = store.teams(comp_id)
     text = ref.strip()
-    if text.startswith("#") and text[1:].isdigit():
+    if text.startswith("#") and is_digits(text[1:]):
         for team in teams:
             if team["start_no"] == int(text[1:]):
                 return team

@@ -62,6 +62,11 @@ _FOLDER = re.compile(r"[a-z0-9][a-z0-9-]*")  # a season's folder in seasons.json
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
 #: Club settings kept in the database's meta table, with their defaults.
+#: The meta key of the upload address the server's own password (``$KEIZER_UPLOAD_PASSWORD``, the
+#: keyring) may go to from the app: the club's upload address as last set or used in a terminal.
+#: The app may change the club's upload address, never this one: an officer's account does not
+#: give the server's password away.
+PASSWORD_TARGET = "upload_password_target"
 #: The meta key of the club's site folder: where the app publishes (``keizer club --site-folder``,
 #: or the folder last published into from the app, which may only choose one beside the database).
 SITE_FOLDER = "publish_folder"

@@ -19,6 +19,7 @@ from typing import Sequence
 
 from jinja2 import Environment, TemplateError
 
+from keizer.limits import is_digits
 from keizer.publish.plan import Page
 
 #: Below this many pages a site is rendered in the process itself.
@@ -80,7 +81,7 @@ def _render_one(k: int) -> bytes | PageError:
 
 def _workers(pages: int) -> int:
     wanted = os.environ.get("KEIZER_PUBLISH_WORKERS", "").strip()
-    if wanted.isdigit() and int(wanted) >= 1:
+    if is_digits(wanted, 4) and int(wanted) >= 1:
         most = int(wanted)
     elif pages < PARALLEL_FROM:
         return 1

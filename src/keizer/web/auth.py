@@ -27,10 +27,11 @@ from typing import Any, Callable
 from flask import Blueprint, Flask, current_app, flash, g, redirect, request, session, url_for
 from markupsafe import Markup, escape
 
+from keizer.limits import MAX_NAME
 from keizer.operations import accounts
 from keizer.web import access
 from keizer.web.sessions import Sessions
-from keizer.web.context import _, refuse, render, safe_path, store
+from keizer.web.context import _, refuse, render, safe_path, store, wants_json
 
 bp = Blueprint("auth", __name__)
 
@@ -42,6 +43,14 @@ MAX_FAILURES = 5
 MAX_PER_ADDRESS = 30
 MAX_PER_NAME = 15
 WINDOW = 300.0
+#: The largest form a page sends (an attendance list of 600 players is some 20 kB) ...
+MAX_FORM = 1024 * 1024
+#: ... and the views that take a file (a member list, a KeizerForClubs file): up to the app's
+#: MAX_CONTENT_LENGTH.
+FILE_UPLOADS = frozenset({"members.upload"})
+#: Keys a throttle keeps before it forgets those with no failure left in the window: what a
+#: stranger sending many names can make it hold.
+MAX_KEYS = 10_000
 #: The names of this computer, which a browser here uses for the app.
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
@@ -62,31 +71,41 @@ class Throttle:
 
     def fail(self, *keys: str | tuple[str, int]) -> None:
         with self._lock:
-            now = self.clock()
-            for key, _limit in self._keys(keys):
-                self._failures[key].append(now)
+            self._count(self.clock(), keys)
 
-    def attempt(self, *keys: str | tuple[str, int]) -> tuple[float, float]:
+    def attempt(self, *keys: str | tuple[str, int], unchecked: tuple[str, ...] = ()) -> tuple[float, float]:
         """Check and count in one step: (0, stamp) when the attempt may go on, counted as a
         failure until :meth:`forgive` takes it back; (seconds to wait, 0) when refused (not
-        counted).  Attempts made at the same time cannot all pass the check before any counts."""
+        counted).  Attempts made at the same time cannot all pass the check before any counts.
+        ``unchecked`` keys are counted but do not refuse this attempt."""
         with self._lock:
             now = self.clock()
             wait = self._wait(now, keys)
             if wait > 0:
                 return wait, 0.0
-            for key, _limit in self._keys(keys):
-                self._failures[key].append(now)
+            self._count(now, keys + unchecked)
             return 0.0, now
 
     def forgive(self, stamp: float, *keys: str | tuple[str, int]) -> None:
         """Take back an attempt that :meth:`attempt` counted: it succeeded."""
         with self._lock:
             for key, _limit in self._keys(keys):
-                try:
-                    self._failures[key].remove(stamp)
-                except ValueError:
-                    pass  # the window forgot it already
+                times = self._failures.get(key)
+                if times is not None and stamp in times:  # else the window forgot it already
+                    times.remove(stamp)
+
+    def failures(self, key: str) -> int:
+        """Failures of ``key`` in the window now."""
+        with self._lock:
+            self._wait(self.clock(), (key,))
+            return len(self._failures.get(key, ()))
+
+    def _count(self, now: float, keys: tuple[str | tuple[str, int], ...]) -> None:
+        if len(self._failures) >= MAX_KEYS:  # forget the keys whose failures all left the window
+            for key in [k for k, times in self._failures.items() if not times or times[-1] <= now - self.window]:
+                del self._failures[key]
+        for key, _limit in self._keys(keys):
+            self._failures[key].append(now)
 
     def _keys(self, keys: tuple[str | tuple[str, int], ...]) -> list[tuple[str, int]]:
         return [item if isinstance(item, tuple) else (item, self.limit) for item in keys]
@@ -94,7 +113,9 @@ class Throttle:
     def _wait(self, now: float, keys: tuple[str | tuple[str, int], ...]) -> float:
         longest = 0.0
         for key, limit in self._keys(keys):
-            times = self._failures[key]
+            times = self._failures.get(key)  # not [key]: a refused attempt must not add a key
+            if times is None:
+                continue
             while times and times[0] <= now - self.window:
                 times.popleft()
             if len(times) >= limit:  # allowed again when the oldest of the last `limit` expires
@@ -144,7 +165,11 @@ def install(app: Flask) -> None:
 
     @app.before_request
     def served_host() -> Any:
-        """Only the names this server answers to: not a page elsewhere whose name now leads here."""
+        """Only the names this server answers to: not a page elsewhere whose name now leads here.
+        And no form larger than a page sends, but for a file being imported: a stranger's
+        POST is not read into memory to the last of 64 MB."""
+        if request.endpoint not in FILE_UPLOADS:
+            request.max_content_length = MAX_FORM
         name = host_name(request.host)
         if name not in app.config["KEIZER_HOSTS"]:
             g.user = None
@@ -161,8 +186,11 @@ def install(app: Flask) -> None:
             sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
             expected = session.get("csrf") or ""
             if not expected or not hmac.compare_digest(sent, expected):  # no session token: nothing matches
-                return refuse(_("error: this form has expired or did not come from this app; "
-                                "reload the page and try again"), 400)
+                # Said on a page of its own: a form from elsewhere leaves nothing in the session
+                # (no message, no kept fields, no new cookie) and goes nowhere it names.
+                message = _("error: this form has expired or did not come from this app; "
+                            "reload the page and try again")
+                return ({"error": message}, 400) if wants_json() else render("app/error.html", 400, message=message)
         needed = access.required(app.view_functions.get(request.endpoint or ""))
         if needed == "public":
             return None
@@ -200,7 +228,7 @@ def _session_user() -> dict[str, Any] | None:
     a login that ended is cleared from the cookie, saying so once."""
     key, name = session.get("key"), session.get("user")
     user = store().user(name) if isinstance(name, str) else None
-    if isinstance(key, str) and _logins().check(key, user):
+    if isinstance(key, str) and user is not None and _logins().check(key, user, store().logins_ended(user["name"])):
         assert user is not None
         return user
     if "user" in session or "key" in session:
@@ -231,16 +259,22 @@ def login() -> Any:
         return render("app/login.html", next=target)
     throttle: Throttle = current_app.extensions["keizer_throttle"]
     name = request.form.get("name", "").strip()
-    keys = ((f"pair:{request.remote_addr}|{name.casefold()}", MAX_FAILURES),
-            (f"addr:{request.remote_addr}", MAX_PER_ADDRESS), (f"name:{name.casefold()}", MAX_PER_NAME))
-    wait, stamp = throttle.attempt(*keys)
+    folded = name.casefold()[:MAX_NAME]  # a key of bounded size, whatever is typed (no name is longer)
+    address = f"addr:{request.remote_addr}"
+    keys: tuple[tuple[str, int], ...] = ((f"pair:{request.remote_addr}|{folded}", MAX_FAILURES),
+                                         (address, MAX_PER_ADDRESS))
+    # The limit of one name from anywhere holds only addresses that failed lately themselves: a
+    # stranger's guesses from elsewhere do not lock the officer out of a computer they never failed on.
+    by_name = (f"name:{folded}", MAX_PER_NAME)
+    checked = keys + (by_name,) if throttle.failures(address) else keys
+    wait, stamp = throttle.attempt(*checked, unchecked=() if checked != keys else (by_name[0],))
     if wait > 0:
         minutes = max(1, round(wait / 60))
         return render("app/login.html", status=429, next=target,
                       error=_("error: too many failed logins; wait %(n)s minute(s) and try again", n=minutes))
     if accounts.authenticate(store(), name, request.form.get("password", "")) is None:
         return render("app/login.html", status=401, next=target, error=_("error: wrong name or password"))
-    throttle.forgive(stamp, *keys)
+    throttle.forgive(stamp, *keys, by_name)
     login_as(accounts.find_user(store(), name))
     return redirect(target, code=303)
 

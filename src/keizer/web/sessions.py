@@ -6,7 +6,8 @@ when it was last used.  So a login ends
 
 * at logout (its key is forgotten: a copy of the cookie is worth nothing),
 * when the account's password changes or the account goes, in the app or with
-  ``keizer user`` in a terminal (the fingerprint or the account no longer matches),
+  ``keizer user`` in a terminal (the database says when its logins ended; an undo of the
+  change does not bring them back),
 * after :data:`IDLE` seconds without a request, and :data:`LIFETIME` seconds after it began,
 * when the server stops (nothing of it is written down, neither in the club's file nor
   elsewhere: everyone logs in again after a restart).
@@ -63,9 +64,10 @@ class Sessions:
             self._logins[key] = _Login(user["name"].casefold(), _fingerprint(user["password_hash"]), now, now)
         return key
 
-    def check(self, key: str, user: dict[str, Any] | None) -> bool:
+    def check(self, key: str, user: dict[str, Any] | None, ended: float | None = None) -> bool:
         """Whether ``key`` is a login of ``user`` (the account as it is now; None: gone) that
-        lasts; a login that ended is forgotten, one that lasts counts as used now."""
+        lasts, and began after the account's logins last ``ended``; a login that ended is
+        forgotten, one that lasts counts as used now."""
         now = self.clock()
         with self._lock:
             login = self._logins.get(key)
@@ -73,7 +75,7 @@ class Sessions:
                 return False
             if (user is None or login.name != user["name"].casefold()
                     or not secrets.compare_digest(login.password, _fingerprint(user["password_hash"]))
-                    or self._ended(login, now)):
+                    or (ended is not None and login.started < ended) or self._ended(login, now)):
                 del self._logins[key]
                 return False
             login.seen = now

@@ -5,9 +5,11 @@ result slips."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from typing import Any
 
-from flask import Blueprint, current_app, flash, g, make_response, request
+from flask import Blueprint, current_app, flash, g, make_response, request, session
 
 from keizer import limits as _limits
 from keizer.operations import boards as board_ops
@@ -30,6 +32,14 @@ def _board_throttle() -> Throttle:
     """Wrong board codes per address: a right code never counts, so typos of other phones
     behind the same address do not hold a player up until far more of them are wrong."""
     return current_app.extensions.setdefault("keizer_board_throttle", Throttle(limit=MAX_WRONG_CODES))
+
+
+def _phone() -> str:
+    """Which phone sends a report: a random mark kept in its cookie, stored as a fingerprint."""
+    mark = session.get("phone")
+    if not isinstance(mark, str):
+        mark = session["phone"] = secrets.token_urlsafe(16)
+    return hashlib.sha256(mark.encode()).hexdigest()[:16]
 
 
 def _board_response(page: tuple[str, int]) -> Any:
@@ -71,7 +81,7 @@ def board(code: str) -> Any:
             side = board_ops.parse_side(request.form.get("side", ""))
             g.origin = (f"board link: {found.competition} round {found.round} board {found.board} ({side}) "
                         f"from {address}")
-            done = board_ops.report(s, found, side, request.form.get("result", ""))
+            done = board_ops.report(s, found, side, request.form.get("result", ""), _phone())
             s.describe(f"round {found.round} board {found.board}: {side} reports {done.result}"
                        + ("; both agree: entered" if done.entered else ""))
     except board_ops.LinkRefused:

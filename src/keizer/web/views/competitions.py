@@ -110,7 +110,7 @@ def players(comp_id: int) -> Any:
 @bp.route("/c/<int:comp_id>/players/add", methods=["POST"])
 def add_players(comp_id: int) -> Any:
     """``keizer player add #ID … [--joined N] [--category X]``."""
-    refs = [f"#{int(v)}" for v in request.form.getlist("member") if v.isdigit() and len(v) < 10]
+    refs = [f"#{int(v)}" for v in request.form.getlist("member") if limits.is_digits(v, 9)]
     joined = _whole("joined", "round", 1, limits.MAX_ROUNDS)
     category = _text("category")
     if category is not None:

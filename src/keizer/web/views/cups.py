@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, request
 
+from keizer.limits import is_digits
 from keizer.operations import cup
 from keizer.operations import results as result_ops
 from keizer.operations.brackets import cup_overview
@@ -89,7 +90,7 @@ def enter_form_results(comp_id: int) -> Any:
     number = _whole("round")
     sent = {}
     for key, value in request.form.items():
-        if key.startswith("b") and key[1:].isdigit():
+        if key.startswith("b") and is_digits(key[1:]):
             sent[result_ops.parse_board(key[1:])] = value.strip()
     stored = {g["board"]: g["result"] or "" for g in store().games(comp_id, number)}
     items = []
@@ -118,6 +119,6 @@ def _same(text: str, stored: str) -> bool:
 def _whole(field: str) -> int:
     """A round or match number of the form (the forms send them; anything else is refused)."""
     text = request.form.get(field, "").strip()
-    if not text.isdigit() or not 1 <= int(text) <= 999:
+    if not is_digits(text) or not 1 <= int(text) <= 999:
         raise StoreError(f"{field} {text[:20]!r}: give a number from 1")
     return int(text)

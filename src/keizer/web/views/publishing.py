@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from keizer.publish import SITE_FOLDER, club_settings, set_club
+from keizer.publish import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 from keizer.publish import publish as publish_site
 from keizer.publish.files import read_manifest
 from keizer.publish.transports import parse_target
@@ -48,7 +48,10 @@ def default_folder() -> Path:
 
 def _below_database(folder: Path) -> bool:
     """Whether ``folder`` lies inside the database's folder (links followed: a link out leads out)."""
-    base, resolved = _database_folder(), folder.resolve()
+    try:
+        base, resolved = _database_folder(), folder.resolve()
+    except (OSError, ValueError, RuntimeError):  # not a name this computer can use: not inside either
+        return False
     return resolved != base and resolved.is_relative_to(base)
 
 
@@ -59,9 +62,15 @@ def _folder(text: str) -> Path:
     text = text.strip()
     if not text:
         return default_folder()
-    folder = Path(text).expanduser()
-    folder = folder if folder.is_absolute() else _database_folder() / folder
-    if folder.resolve() != default_folder().resolve() and not _below_database(folder):
+    try:
+        folder = Path(text).expanduser()
+        folder = folder if folder.is_absolute() else _database_folder() / folder
+        chosen = folder.resolve() == default_folder().resolve() or _below_database(folder)
+        folder.is_dir()  # a name the system cannot take (a NUL, too long) fails here, before anything is written
+    except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of links
+        raise StoreError(_("%(folder)s is not a folder name this computer can use; choose another",
+                           folder=repr(text[:80]))) from None
+    if not chosen:
         raise StoreError(_("the app publishes only into the club's site folder (%(site)s) or a folder inside "
                            "%(folder)s; choose one there", site=str(default_folder()), folder=str(_database_folder())))
     return folder
@@ -83,7 +92,8 @@ def index() -> Any:
         raise StoreError(_("the app uploads into a folder on this computer only when it is the club's upload "
                            "address or lies inside %(folder)s; choose one there", folder=str(_database_folder())))
     typed = request.form.get("password") or None  # used for this upload only, never kept
-    if host is not None and host.kind in ("ftp", "ftps") and host.user and host.url != target and typed is None:
+    trusted = host is not None and host.url == (store().get_meta(PASSWORD_TARGET) or None)
+    if host is not None and host.kind in ("ftp", "ftps") and host.user and not trusted and typed is None:
         raise StoreError(_("type the password of %(account)s: the server's own password goes only to the club's "
                            "upload address", account=host.account))
     before = set(read_manifest(folder)) if folder.is_dir() else set()
@@ -99,8 +109,8 @@ def index() -> Any:
     sent = None
     if host is not None:
         # The server's own password ($KEIZER_UPLOAD_PASSWORD, the keyring) goes only to the address
-        # it was kept for: a new address needs its password typed.
-        done = upload(folder, host, ask=lambda: typed, stored_password=host.url == target)
+        # a terminal gave: any other needs its password typed, also after the app remembered it.
+        done = upload(folder, host, ask=lambda: typed, stored_password=trusted)
         sent = {"where": done.where, "sent": len(done.sent), "removed": len(done.removed), "kept": list(done.kept),
                 "unchanged": done.unchanged, "commit": done.commit}
         if host.url != target:

@@ -52,7 +52,7 @@ def _enter(comp_id: int) -> Any:
         raise StoreError("no round given: reload the page and try again")
     cells: dict[int, tuple[str, str]] = {}
     for field, typed in form.items():
-        if field.startswith("r") and field[1:].isdigit():
+        if field.startswith("r") and limits.is_digits(field[1:]):
             board = result_ops.parse_board(field[1:])
             cells[board] = (typed, form.get(f"was{field[1:]}", ""))
     changed = result_ops.changed_cells(cells)

@@ -29,6 +29,9 @@ bp = Blueprint("venue", __name__)
 #: it was made from: a hundred screens polling one competition cost one computation per change.
 _made: dict[tuple[str, int, str], tuple[tuple[int, ...], str]] = {}
 _lock = threading.Lock()
+#: One lock per (database, competition, language) while its data is made: the screens that
+#: poll just after a change wait for the one that makes it, instead of all making it at once.
+_making: dict[tuple[str, int, str], threading.Lock] = {}
 
 
 @bp.route("/c/<int:comp_id>/venue")
@@ -46,13 +49,20 @@ def data(comp_id: int) -> Response:
     now = generation(Path(db))
     with _lock:
         made = _made.get(key)
+        making = _making.setdefault(key, threading.Lock())
     if made is not None and made[0] == now:
         body = made[1]
     else:
-        competition(comp_id)
-        body = json.dumps(screen_data(comp_id), ensure_ascii=False, default=_number, separators=(",", ":"))
-        with _lock:
-            _made[key] = (now, body)
+        with making:
+            with _lock:
+                made = _made.get(key)
+            if made is not None and made[0] == now:  # another screen made it meanwhile
+                body = made[1]
+            else:
+                competition(comp_id)
+                body = json.dumps(screen_data(comp_id), ensure_ascii=False, default=_number, separators=(",", ":"))
+                with _lock:
+                    _made[key] = (now, body)
     response = current_app.response_class(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
