@@ -42,7 +42,7 @@ PROXY_HEADERS = {"x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "x-
                    "more. Other names are refused. Default: this computer's own names for --host.")
 @click.option("--open", "open_browser", is_flag=True, help="Open the app in the browser.")
 @click.option("--threads", type=Whole(1, 64), default=8, show_default=True, help="Requests served at once.")
-@click.option("--connections", type=Whole(10, 100_000), default=1000, show_default=True,
+@click.option("--connections", type=Whole(10, 100_000), default=2000, show_default=True,
               help="Connections kept open at once (each phone and venue screen keeps one).")
 @click.option("--behind-proxy", is_flag=True,
               help="A reverse proxy (nginx, Caddy) terminates TLS in front of the app: trust its X-Forwarded "

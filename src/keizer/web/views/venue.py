@@ -29,8 +29,9 @@ bp = Blueprint("venue", __name__)
 #: it was made from: a hundred screens polling one competition cost one computation per change.
 _made: dict[tuple[str, int, str], tuple[tuple[int, ...], str]] = {}
 _lock = threading.Lock()
-#: One lock per (database, competition, language) while its data is made: the screens that
-#: poll just after a change wait for the one that makes it, instead of all making it at once.
+#: One lock per (database, competition, language) while its data is made: one screen makes
+#: it after a change; those that poll meanwhile get the data made before (a few hundred ms
+#: old on a screen that shows it for 20 s) rather than wait or all make it at once.
 _making: dict[tuple[str, int, str], threading.Lock] = {}
 
 
@@ -50,19 +51,23 @@ def data(comp_id: int) -> Response:
     with _lock:
         made = _made.get(key)
         making = _making.setdefault(key, threading.Lock())
-    if made is not None and made[0] == now:
-        body = made[1]
+    if made is not None and (made[0] == now or not making.acquire(blocking=False)):
+        body = made[1]  # up to date, or being made again by another screen's request
     else:
-        with making:
+        if made is None:
+            making.acquire()  # the first data of all: wait for whoever makes it
+        try:
             with _lock:
                 made = _made.get(key)
-            if made is not None and made[0] == now:  # another screen made it meanwhile
+            if made is not None and made[0] == now:  # made meanwhile
                 body = made[1]
             else:
                 competition(comp_id)
                 body = json.dumps(screen_data(comp_id), ensure_ascii=False, default=_number, separators=(",", ":"))
                 with _lock:
                     _made[key] = (now, body)
+        finally:
+            making.release()
     response = current_app.response_class(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
