@@ -191,23 +191,30 @@ def test_a_linked_file_in_the_site_folder_is_refused(tmp_path, elsewhere, linked
     assert listing(site) == before and listing(elsewhere) == {"key.txt": SECRET}
 
 
-def test_a_manifest_entry_of_the_site_reached_through_a_link_is_not_removed(tmp_path, elsewhere):
+def site_listing_a_link(tmp_path: Path, elsewhere: Path) -> Path:
+    """A published site whose manifest lists secret/key.txt, where secret is a link to ``elsewhere``."""
     site = site_folder(tmp_path / "site", V1)
-    manifest = json.loads((site / MANIFEST).read_bytes())
-    manifest["files"]["secret/key.txt"] = sha(SECRET)
-    (site / MANIFEST).write_text(json.dumps(manifest))
+    listed(site, "secret/key.txt", SECRET)
     (site / "secret").symlink_to(elsewhere, target_is_directory=True)
+    return site
+
+
+def listed(site: Path, rel: str, data: bytes) -> None:
+    """The site's manifest lists ``rel`` as holding ``data`` (as a tampered manifest would)."""
+    manifest = json.loads((site / MANIFEST).read_bytes())
+    manifest["files"][rel] = sha(data)
+    (site / MANIFEST).write_text(json.dumps(manifest))
+
+
+def test_a_manifest_entry_of_the_site_reached_through_a_link_is_not_removed(tmp_path, elsewhere):
+    site = site_listing_a_link(tmp_path, elsewhere)
     with pytest.raises(StoreError, match=link_refused(site / "secret", "site folder")):
         write_site(site, V1, lambda rel: True)
     assert listing(elsewhere) == {"key.txt": SECRET}
 
 
 def test_a_site_read_through_a_link_is_not_uploaded(local_host, tmp_path, elsewhere):
-    site = site_folder(tmp_path / "site", V1)
-    manifest = json.loads((site / MANIFEST).read_bytes())
-    manifest["files"]["secret/key.txt"] = sha(SECRET)
-    (site / MANIFEST).write_text(json.dumps(manifest))
-    (site / "secret").symlink_to(elsewhere, target_is_directory=True)
+    site = site_listing_a_link(tmp_path, elsewhere)
     with pytest.raises(StoreError, match=link_refused(site / "secret", "site folder")):
         send(site, local_host)
     assert listing(local_host.root) == {}
@@ -217,12 +224,10 @@ def test_a_site_whose_manifest_names_a_git_folder_is_not_uploaded(local_host, tm
     """A git work tree's hooks run code at the next commit: a tampered site manifest naming
     .git/hooks/… must not make keizer write there (the manifest counts as damaged)."""
     site = site_folder(tmp_path / "site", V1)
-    manifest = json.loads((site / MANIFEST).read_bytes())
     hook = b"#!/bin/sh\necho owned\n"
-    manifest["files"][".git/hooks/post-commit"] = sha(hook)
+    listed(site, ".git/hooks/post-commit", hook)
     (site / ".git" / "hooks").mkdir(parents=True)
     (site / ".git" / "hooks" / "post-commit").write_bytes(hook)
-    (site / MANIFEST).write_text(json.dumps(manifest))
     with pytest.raises(StoreError, match="is damaged"):
         send(site, local_host)
     assert listing(local_host.root) == {} and not (local_host.root.parent / ".git" / "hooks" / "post-commit").exists()
