@@ -19,7 +19,7 @@ from pathlib import Path
 from flask import Flask
 
 from keizer.web import auth, context
-from keizer.web.views import BLUEPRINTS
+from keizer.web.views import BLUEPRINTS, navigation
 
 
 def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | None = None,
@@ -52,4 +52,5 @@ def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | Non
     auth.install(app)
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
+    app.context_processor(navigation)
     return app

@@ -26,7 +26,7 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers.response import Response as Redirect
 
 from keizer.formats.season_json import FormatError
-from keizer.publish import club_settings
+from keizer.publish import CLUB_SETTINGS, club_settings
 from keizer.publish.i18n import format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
 from keizer.settings import SettingsError
@@ -259,6 +259,15 @@ def install(app: Flask) -> None:
         if wants_json():
             return {"error": message}, 413
         return render("app/error.html", status=413, message=message)
+
+
+def club_or_default() -> dict[str, str]:
+    """The club's settings, or the defaults where there is no database (the error page still
+    needs a header)."""
+    try:
+        return club_settings(store())
+    except USER_ERRORS:
+        return dict(CLUB_SETTINGS)
 
 
 def language() -> str:

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Blueprint
 
 from keizer.operations.competition import WEEKLY_SYSTEMS
+from keizer.web.context import club_or_default
 from keizer.web.views import (attendance, boards, changes, competitions, cups, home, member_links, members, pairing,
                               printing, publishing, results, standings, teams, users, venue)
 
@@ -23,6 +24,11 @@ MAIN_NAV = [
     ("publishing.index", "Publish", "publish"),
     ("users.index", "Users", "users"),
 ]
+
+
+def navigation() -> dict[str, Any]:
+    """What every page's header needs (a context processor of the app)."""
+    return {"club_name": club_or_default()["name"], "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
 
 
 def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -9,25 +9,9 @@ from flask import Blueprint, Response, current_app
 
 from keizer.operations.evening import evening as evening_status
 from keizer.web.access import arbiter, public
-from keizer.web.context import _, USER_ERRORS, render, store
+from keizer.web.context import _, club_or_default, render, store
 
 bp = Blueprint("home", __name__)
-
-
-@bp.app_context_processor
-def navigation() -> dict[str, Any]:
-    from keizer.web.views import MAIN_NAV, comp_tabs
-
-    return {"club_name": _club()["name"], "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
-
-
-def _club() -> dict[str, str]:
-    from keizer.publish import CLUB_SETTINGS, club_settings
-
-    try:
-        return club_settings(store())
-    except USER_ERRORS:  # no database yet: the error page still needs a header
-        return dict(CLUB_SETTINGS)
 
 
 @bp.route("/")
@@ -40,6 +24,6 @@ def evening() -> Any:
 @public
 def club_css() -> Response:
     """The club's colours (a stylesheet, so the page needs no inline style)."""
-    club = _club()
+    club = club_or_default()
     css = f":root {{ --club: {club['colour']}; --accent: {club['accent']}; }}\n"
     return current_app.response_class(css, mimetype="text/css")
