@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-PURE = ("keizer.model", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
+PURE = ("keizer.model", "keizer.colour", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
         "keizer.pairing", "keizer.tiebreaks", "keizer.output")
 STORE = ("keizer.store", "keizer.formats")
 OPERATIONS = ("keizer.operations",)

@@ -18,16 +18,8 @@ from enum import Enum
 from fractions import Fraction
 from typing import Mapping
 
+from keizer.colour import Colour as Colour  # the domain's colour is the board's, for all who import it here
 from keizer.settings import Settings
-
-
-class Colour(str, Enum):
-    WHITE = "white"
-    BLACK = "black"
-
-    @property
-    def opposite(self) -> "Colour":
-        return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
 
 
 class Result(str, Enum):

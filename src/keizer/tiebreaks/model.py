@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
-from keizer.model import Colour
+from keizer.colour import Colour
 
 
 class Code(str, Enum):
