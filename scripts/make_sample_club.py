@@ -137,7 +137,10 @@ def build(path: Path) -> None:
 def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
     """The club's other competitions of the season, from their own random stream."""
     from keizer.operations import cup
-    from keizer.operations.swiss import SWISS_DEFAULTS, pair_next
+    from keizer.operations.swiss import pair_next
+    from keizer.systems.knockout import parse_stages
+    from keizer.systems.points import POINTS_DEFAULTS
+    from keizer.systems.swiss import SWISS_DEFAULTS
 
     store.clock = lambda: "2025-11-15T10:00:00+00:00"
     with store.change("competition create", "create competition Rapidtoernooi 2025"):
@@ -161,7 +164,7 @@ def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
     store.clock = lambda: "2025-09-09T19:00:00+00:00"
     with store.change("competition create", "create competition Meerkamp A"):
         group = store.create_competition("Meerkamp A", "classic", {}, "roundrobin",
-                                         {**ops.POINTS_DEFAULTS, "tiebreaks": ["DE", "SB", "WIN"]})
+                                         {**POINTS_DEFAULTS, "tiebreaks": ["DE", "SB", "WIN"]})
         for member_id in ids[:6]:
             store.register(group, member_id)
     with store.change("roundrobin draw", "round-robin draw"):
@@ -175,7 +178,7 @@ def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
     store.clock = lambda: "2025-10-01T19:00:00+00:00"
     with store.change("competition create", "create competition Clubbeker 2025-2026"):
         beker = store.create_competition("Clubbeker 2025-2026", "classic", {}, "knockout",
-                                         {"stages": cup.parse_stages("regular:2,armageddon:1")})
+                                         {"stages": parse_stages("regular:2,armageddon:1")})
         for member_id in ids[6:18]:
             store.register(beker, member_id)
     with store.change("knockout draw", "draw the cup"):

@@ -1,6 +1,7 @@
 """The layers of the package, as the README's folder list draws them, kept by a test.
 
 Domain and engines are pure; the store and the file formats know nothing of the
+competition systems or the operations; the systems (keizer.systems) know nothing of the
 operations; the operations know nothing of the views (CLI, web app, site); no
 module-level import circle anywhere.
 """
@@ -16,6 +17,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PURE = ("keizer.model", "keizer.colour", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
         "keizer.pairing", "keizer.tiebreaks", "keizer.output")
 STORE = ("keizer.store", "keizer.formats")
+SYSTEMS = ("keizer.systems",)
 OPERATIONS = ("keizer.operations",)
 VIEWS = ("keizer.cli", "keizer.web", "keizer.publish")
 OUTSIDE_WORLD = ("sqlite3", "sqlite_utils", "click", "jinja2", "flask", "waitress")
@@ -49,21 +51,22 @@ def _imports(name: str, path: Path, top_level_only: bool = False) -> set[str]:
 
 
 def _layer(module: str) -> str | None:
-    for layer, prefixes in (("pure", PURE), ("store", STORE), ("operations", OPERATIONS), ("views", VIEWS)):
+    for layer, prefixes in (("pure", PURE), ("store", STORE), ("systems", SYSTEMS), ("operations", OPERATIONS),
+                            ("views", VIEWS)):
         if any(module == p or module.startswith(p + ".") for p in prefixes):
             return layer
     return None
 
 
 MODULES = _modules()
-ORDER = ["pure", "store", "operations", "views"]
+ORDER = ["pure", "store", "systems", "operations", "views"]
 
 
 def test_every_module_has_a_layer():
     assert [m for m in MODULES if m not in ("keizer", "keizer.__main__", "keizer.templates") and _layer(m) is None] == []
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) in ("pure", "store", "operations")))
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if _layer(m) in ("pure", "store", "systems", "operations")))
 def test_a_module_imports_only_from_its_layer_and_below(module):
     mine = ORDER.index(_layer(module))
     wrong = sorted(i for i in _imports(module, MODULES[module])

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING
 
 import click
 
+from keizer import systems
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.formats.season_json import FormatError
 from keizer.operations import competition as comp_ops
 from keizer.output import render
 from keizer.settings import PRESETS
 from keizer.store import Store, StoreError
+from keizer.systems.points import POINTS_DEFAULTS
 
 if TYPE_CHECKING:
     from keizer.model import Season
@@ -262,14 +264,14 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
     # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
     # for this file (which knows whether its ratings can be relied on).
-    settings = {**comp_ops.POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
+    settings = {**POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
     if system == "swiss":  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
         from keizer.pairing.swiss import initial_colour_of
 
         settings |= {"rounds": max(t.rounds, len(season.rounds)),
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
-    comp_ops.points_rules(system, settings)  # refuses a list the rules forbid, before writing
+    systems.points_system(system).rules(settings)  # refuses a list the rules forbid, before writing
     added: list[str] = []
     with writing(ctx, "import", f"import {file.name}", create=True) as store:
         comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
@@ -322,8 +324,8 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
     upto = season.completed_rounds()
     label: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
-    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
-        rules = comp_ops.stored_points_rules(store, comp_id)
+    if systems.of(store.system(comp_id)).points:
+        rules = systems.stored_points_rules(store, comp_id)
         t = with_(tournament(season, upto, rules.system, rules.scoring), tiebreaks=rules.tiebreaks)
         settings = store.system_settings(comp_id)
         if settings.get("rounds"):  # a Swiss: the planned rounds (142) and the initial colour (152 / XXC)

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from keizer import systems
 from keizer.cli.base import Context, format_option, pass_ctx
 from keizer.cli.params import ROUND_OR_ZERO
-from keizer.operations import competition as comp_ops
 from keizer.operations import standings as standings_ops
 from keizer.output import json_number, number, render
 from keizer.store import Store, StoreError
@@ -46,7 +46,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, provisio
             click.echo(f"no round is being played: round {upto} is the last complete one", err=True)
     caption = (f"provisional standing, round {running['round']} ({running['in']} of {running['of']} results in)"
                if running else f"standing after round {upto}")
-    if store.system(comp_id) in comp_ops.POINTS_SYSTEMS:
+    if systems.of(store.system(comp_id)).points:
         _points_standings(store, comp_id, season, upto, fmt, caption, running is not None)
         return
     if store.system(comp_id) == "knockout":

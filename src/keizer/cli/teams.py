@@ -20,6 +20,7 @@ from keizer.cli.params import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text
 from keizer.store import Store, StoreError
+from keizer.systems.team import stored_rules
 
 
 @click.group("team")
@@ -156,7 +157,7 @@ def team_next(ctx: Context, when: datetime | None) -> None:
     """Swiss: pair the next round.  Knock-out: store the next matches whose teams are decided."""
     with writing(ctx, "team next", "team event: next round") as store:
         comp_id = ctx.comp(store)["id"]
-        step = ops.swiss_next if ops.stored_rules(store, comp_id).schedule == "swiss" else ops.knockout_next
+        step = ops.swiss_next if stored_rules(store, comp_id).schedule == "swiss" else ops.knockout_next
         created = step(store, comp_id, when.date() if when else None)
     click.echo("\n".join(created))
 
@@ -170,7 +171,7 @@ def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
     """Knock-out: the arbiter gives MATCH of ROUND to TEAM (level on everything, or a withdrawal)."""
     with writing(ctx, "team award", f"award round {round_no} match {match} to {team_ref}") as store:
         comp_id = ctx.comp(store)["id"]
-        knockout = ops.stored_rules(store, comp_id).schedule == "knockout"
+        knockout = stored_rules(store, comp_id).schedule == "knockout"
         before = next((r for r in ops.knockout_rows(ops.load_event(store, comp_id))
                        if (r["round"], r["match"]) == (round_no, match)), None) if knockout else None
         name = ops.award_match(store, comp_id, round_no, match, team_ref)

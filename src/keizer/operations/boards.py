@@ -24,10 +24,12 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from keizer import systems
 from keizer.model import Result
-from keizer.operations.competition import WEEKLY_SYSTEMS, enter_results, open_round
+from keizer.operations.competition import enter_results
 from keizer.operations.seasons import refuse_closed
 from keizer.store import Store, StoreError
+from keizer.systems import open_round
 
 #: 32 letters and digits without look-alikes (no 0, 1, I, O).
 ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -90,7 +92,7 @@ def set_confirm_mode(store: Store, comp_id: int, mode: str) -> None:
 
 def _require_system(store: Store, comp_id: int) -> str:
     system = store.system(comp_id)
-    if system not in WEEKLY_SYSTEMS:
+    if not systems.of(system).weekly:
         raise StoreError(f"a {system} competition has no result links: they are for a round of boards "
                          "(Keizer, Swiss, round-robin)")
     return system
@@ -101,7 +103,7 @@ def _require_system(store: Store, comp_id: int) -> str:
 
 def linkable_round(store: Store, comp_id: int) -> int | None:
     """The round whose boards can have links: the open round once paired (else None)."""
-    if store.system(comp_id) not in WEEKLY_SYSTEMS:
+    if not systems.of(store.system(comp_id)).weekly:
         return None
     target = open_round(store.load_season(comp_id))
     return target.number if target.paired else None
@@ -167,7 +169,7 @@ def board_for_code(store: Store, text: str) -> Board:
         raise LinkRefused()
     comp_id, number, board = link["competition_id"], link["round"], link["board"]
     comp = store.competition_by_id(comp_id)
-    if comp["system"] not in WEEKLY_SYSTEMS or _closed(comp):
+    if not systems.of(comp["system"]).weekly or _closed(comp):
         raise LinkRefused()
     season = store.load_season(comp_id)
     target = open_round(season)

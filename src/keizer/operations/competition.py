@@ -11,39 +11,23 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
+from keizer import systems
 from keizer.model import Result, Round, Season
 from keizer.scoring import Standing, standing_after
 from keizer.settings import Settings
-from keizer.limits import fold_name, is_digits
+from keizer.limits import fold_name
 from keizer.store import Store, StoreError
+from keizer.systems import Open, open_round
+from keizer.systems.points import POINTS_DEFAULTS
 
 if TYPE_CHECKING:
     from keizer.pairing.keizer import Pairing, PairingRequest
 
 #: Attendance marks a user can give, and the stored status for each.
 MARKS = ("present", "excused", "unexcused", "club", "external")
-
-
-@dataclass(frozen=True)
-class Open:
-    """The round being prepared: its number and whether it has been paired."""
-
-    number: int
-    paired: bool
-    exists: bool
-
-
-def open_round(season: Season) -> Open:
-    """The round to prepare next: the first one that is not complete."""
-    done = season.completed_rounds()
-    if len(season.rounds) > done:
-        rnd = season.rounds[done]
-        return Open(rnd.number, bool(rnd.games) or bool(rnd.byes), True)
-    return Open(done + 1, False, False)
 
 
 def require_unpaired(season: Season, target: Open) -> None:
@@ -79,6 +63,7 @@ def mark_attendance(
     many players ended up with each status.
     """
     system = require_weekly(store, comp_id, "mark attendance")
+    kind = systems.of(system)
     season = store.load_season(comp_id)
     settings = season.settings
     target = open_round(season)
@@ -86,10 +71,10 @@ def mark_attendance(
     if number < 1:
         raise StoreError(f"round {number} does not exist: rounds count from 1")
     # A Swiss player may ask ahead for a bye in a later round (a requested bye, or notice of absence).
-    ahead = system == "swiss" and number > target.number
+    ahead = kind.marks_ahead and number > target.number
     if number > target.number and not ahead:
         raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
-    planned = store.system_settings(comp_id).get("rounds") if system == "swiss" else None
+    planned = store.system_settings(comp_id).get("rounds") if kind.planned_rounds else None
     if planned and number > planned:
         raise StoreError(f"the tournament has {planned} rounds; plan more with 'keizer swiss rounds N'")
     if ahead and (external or list(withdrawn) or any(m not in ("excused", "unexcused") for m in marks.values())):
@@ -108,10 +93,10 @@ def mark_attendance(
     for ref, status in marks.items():
         if status not in MARKS[:-1]:
             raise StoreError(f"unknown attendance {status!r}: use present, excused, unexcused or club")
-        if status == "club" and system == "swiss":
+        if status not in kind.marks:
             raise StoreError("a Swiss tournament has no club-duty absence: mark the player excused (a half-point bye)")
         claim(ref, status)
-    if external and system == "swiss":
+    if external and "external" not in kind.marks:
         raise StoreError("a Swiss tournament has no external games: mark the player excused or unexcused")
     for ref, result in (external or {}).items():
         if result not in ("win", "draw", "loss"):
@@ -222,7 +207,7 @@ def reinstate(store: Store, comp_id: int, ref: str, missed: str = "unexcused") -
     for number in gone:
         store.set_attendance(comp_id, number, row["id"], missed)
     if target.exists and not target.paired and store.attendance(comp_id, target.number):
-        default = row["default_attendance"] or ("present" if store.system(comp_id) == "swiss"
+        default = row["default_attendance"] or ("present" if systems.of(store.system(comp_id)).unmarked_present
                                                 else store.settings(comp_id).default_attendance)
         store.set_attendance(comp_id, target.number, row["id"], "present" if default == "present" else "unexcused")
     return row, gone
@@ -234,10 +219,10 @@ def final_ranking(store: Store, comp_id: int) -> list[int]:
     system = store.system(comp_id)
     if system == "keizer":
         keys = [e.player for e in current_standing(season).entries]
-    elif system in POINTS_SYSTEMS:
+    elif systems.of(system).points:
         from keizer.points import points_standing
 
-        rules = stored_points_rules(store, comp_id)
+        rules = systems.stored_points_rules(store, comp_id)
         keys = [e.player for e in points_standing(season, rules.tiebreaks, rules.edition, None, rules.lots,
                                                   system=rules.system, scoring=rules.scoring)]
     else:
@@ -629,7 +614,7 @@ def _swiss_swap_warnings(store: Store, comp_id: int, season: Season, number: int
     from keizer.pairing.swiss import dutch_inputs
     from keizer.points import tournament
 
-    rules = stored_points_rules(store, comp_id)
+    rules = systems.stored_points_rules(store, comp_id)
     data = dutch_inputs(tournament(season, number - 1, rules.system, rules.scoring), number - 1)
     tpn = {p.id: p.start_no for p in season.players}
     rnd = season.rounds[number - 1]
@@ -692,7 +677,8 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
     system = store.system(comp_id)
     check: Callable[[], object]
     if system == "team":
-        from keizer.operations.teamevent import knockout_states, load_event, stored_rules
+        from keizer.operations.teamevent import knockout_states, load_event
+        from keizer.systems.team import stored_rules
 
         if stored_rules(store, comp_id).schedule != "knockout":
             return
@@ -799,32 +785,10 @@ def import_season(store: Store, season: Season, name: str | None = None, preset:
 
 
 
-# -- points competitions: round-robin groups (meerkampen) and imported Swiss events ---
-
-#: Systems ranked by game points and tie-breaks, with their tie-break engine system.
-POINTS_SYSTEMS = ("roundrobin", "swiss")
-#: Systems played round by round on club evenings: attendance, pairing, results by board.
-WEEKLY_SYSTEMS = ("keizer", "swiss", "roundrobin")
-#: System settings of a points competition, with their defaults.
-POINTS_DEFAULTS: dict[str, Any] = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
-                                   "seed": None, "scoring": None, "lots": None}
-
-
-@dataclass(frozen=True)
-class PointsRules:
-    """How a points competition is ranked."""
-
-    system: Any  # keizer.tiebreaks.System
-    tiebreaks: tuple[str, ...]
-    edition: Any  # keizer.tiebreaks.Edition
-    scoring: Any  # keizer.tiebreaks.Scoring
-    lots: int | None = None  # seed of the drawing of lots for ties the list leaves
-
-
 def require_weekly(store: Store, comp_id: int, action: str) -> str:
     """The system of a competition paired round by round from attendance (Keizer or Swiss)."""
     system = store.system(comp_id)
-    if system != "swiss":
+    if not systems.of(system).from_attendance:
         require_system(store, comp_id, "keizer", action)
     return system
 
@@ -838,54 +802,6 @@ def require_system(store: Store, comp_id: int, system: str, action: str) -> None
                 "team": "a team event is scheduled with 'keizer team schedule'",
                 "keizer": "it is a Keizer competition"}[actual]
         raise StoreError(f"cannot {action} in this {actual} competition: {hint}")
-
-
-def checked_tiebreaks(listed: Sequence[str] | None, team: bool, system: Any, edition_text: Any) -> tuple[tuple[str, ...], Any]:
-    """A competition's tie-break list (FIDE's recommendation when none is listed) and rule
-    edition, refused with the rules' first error."""
-    from keizer.tiebreaks import Edition, TieBreakError, advise, recommended
-
-    tiebreaks = tuple(listed or recommended(team, system))
-    try:
-        edition = Edition.parse(str(edition_text))
-        advice = advise(list(tiebreaks), team, system, edition)
-    except TieBreakError as e:
-        raise StoreError(str(e)) from None
-    errors = [a.message for a in advice if a.level == "error"]
-    if errors:
-        raise StoreError(errors[0])
-    return tiebreaks, edition
-
-
-def points_rules(system: str, settings: Mapping[str, Any]) -> PointsRules:
-    """The ranking rules of a points competition from its stored settings; a list the
-    rules forbid is refused."""
-    from keizer.points import ROUND_ROBIN_SCORING
-    from keizer.tiebreaks import Scoring, System
-
-    engine_system = System.ROUND_ROBIN if system == "roundrobin" else System.SWISS
-    merged = {**POINTS_DEFAULTS, **settings}
-    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], False, engine_system, merged["edition"])
-    if merged["scoring"]:
-        scoring = Scoring(**{k: Fraction(v) for k, v in merged["scoring"].items()})
-    else:
-        scoring = ROUND_ROBIN_SCORING if system == "roundrobin" else Scoring()
-    return PointsRules(engine_system, tiebreaks, edition, scoring, merged["lots"])
-
-
-def points_warnings(system: str, settings: Mapping[str, Any]) -> list[str]:
-    """Advice on a tie-break list given by hand (none for FIDE's recommended default)."""
-    from keizer.tiebreaks import advise
-
-    rules = points_rules(system, settings)
-    if not settings.get("tiebreaks"):
-        return []
-    return [a.message for a in advise(list(rules.tiebreaks), False, rules.system, rules.edition)
-            if a.level != "error"]
-
-
-def stored_points_rules(store: Store, comp_id: int) -> PointsRules:
-    return points_rules(store.system(comp_id), store.system_settings(comp_id))
 
 
 def entrants_for_draw(store: Store, comp_id: int, system: str, what: str,
@@ -948,106 +864,29 @@ def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order:
 
 # -- the settings of the other systems -----------------------------------------------
 
-#: What ``keizer competition settings --set`` may change, per system, with what it means.
-SYSTEM_SETTINGS: dict[str, dict[str, str]] = {
-    "swiss": {"rounds": "planned number of rounds", "initial_colour": "white or black: the top seed's colour in "
-              "round 1 (until round 1 is paired)", "bye_points": "points of the pairing-allocated bye",
-              "excused_points": "points of a requested bye (an excused absence)", "tiebreaks": "tie-break list",
-              "edition": "tie-break rule edition"},
-    "roundrobin": {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
-                   "lots": "seed of the drawing of lots for ties the list leaves"},
-    "team": {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
-             "rounds": "a Swiss: planned number of rounds",
-             "initial_colour": "a Swiss: white or black, the top seed's first board in round 1 (until it is paired)"},
-    "knockout": {},
-}
-
 
 def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
     """The effective settings of a competition that is not Keizer, for showing."""
-    system = store.system(comp_id)
-    stored = store.system_settings(comp_id)
-    if system in POINTS_SYSTEMS:
-        rules = points_rules(system, stored)
-        view: dict[str, Any] = {"tiebreaks": list(rules.tiebreaks), "edition": rules.edition.value}
-        if system == "swiss":
-            view = {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
-                    "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **view}
-        else:
-            view |= {"double": stored.get("double", False), "swap_last_two": stored.get("swap_last_two", False),
-                     "lots": stored.get("lots"), "seed": stored.get("seed")}
-        return view
-    if system == "team":
-        from keizer.operations.teamevent import team_rules
-
-        team = team_rules(stored)
-        if team.schedule == "knockout":  # decided match by match: no tie-break list
-            return {"boards": team.boards, "schedule": team.schedule,
-                    "stages": ",".join(f"{kind}:{games}" for kind, games in team.stages) or None}
-        view = {"boards": team.boards, "schedule": team.schedule, "tiebreaks": list(team.tiebreaks),
-                "edition": team.edition.value}
-        if team.schedule == "swiss":
-            view |= {"rounds": team.rounds, "initial_colour": team.initial_colour}
-        else:
-            view |= {"double": team.double, "swap_last_two": team.swap_last_two}
-        return view
-    return {"stages": ",".join(f"{x['kind']}:{x['games']}" for x in stored.get("stages", []))}
+    return systems.of(store.system(comp_id)).view(store.system_settings(comp_id))
 
 
 def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> None:
     """Change settings of a competition that is not Keizer; every value is checked
     before anything is written."""
-    system = store.system(comp_id)
+    system = systems.of(store.system(comp_id))
     overrides = dict(overrides)
     if "rating_list" in overrides:  # a column of its own: every system has one
         store.set_rating_list(comp_id, overrides.pop("rating_list"))
-    allowed = dict(SYSTEM_SETTINGS[system])
-    schedule = store.system_settings(comp_id).get("schedule") if system == "team" else None
-    if schedule == "knockout":  # a bracket has no tie-break list, and no planned number of rounds
-        allowed = {}
-    elif system == "team" and schedule != "swiss":
-        allowed.pop("rounds")
-        allowed.pop("initial_colour")
+    stored = store.system_settings(comp_id)
+    allowed = system.changeable(stored)
     for name in overrides:
         if name not in allowed:
             known = ", ".join(allowed) or "none (a knock-out's stages are fixed when it is created)"
-            raise StoreError(f"{name!r} is not a setting of a {system} competition (settings: {known})")
-    stored = dict(store.system_settings(comp_id))
+            raise StoreError(f"{name!r} is not a setting of a {system.name} competition (settings: {known})")
     season = store.load_season(comp_id)
     paired = sum(1 for r in season.rounds if r.games or r.byes)
+    changed = dict(stored)
     for name, text in overrides.items():
-        if name == "tiebreaks":
-            stored["tiebreaks"] = [t.strip() for t in text.split(",") if t.strip()] or None
-        elif name in ("edition",):
-            stored[name] = text
-        elif name == "lots":
-            if text.strip().lower() in ("none", ""):
-                stored["lots"] = None
-            elif not is_digits(text.strip().removeprefix("-")):
-                raise StoreError(f"lots {text!r}: give a whole number (the seed of the drawing of lots), or none")
-            else:
-                stored["lots"] = int(text)
-        elif name == "rounds":
-            if not is_digits(text.strip(), 2) or not max(paired, 1) <= int(text) <= 99:
-                raise StoreError(f"rounds {text!r}: give a whole number from {max(paired, 1)} "
-                                 f"({paired} rounds are paired) to 99")
-            stored["rounds"] = int(text)
-        elif name == "initial_colour":
-            if text not in ("white", "black"):
-                raise StoreError(f"initial_colour {text!r}: white or black")
-            if paired:
-                raise StoreError("the initial colour decided round 1, which is paired already")
-            stored["initial_colour"] = text
-        else:  # bye_points, excused_points
-            from keizer.operations.swiss import parse_points
-
-            scoring = dict(stored.get("scoring") or {})
-            scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)
-            stored["scoring"] = scoring
-    if system in POINTS_SYSTEMS:
-        points_rules(system, stored)  # refuses a tie-break list the rules forbid
-    elif system == "team":
-        from keizer.operations.teamevent import team_rules
-
-        team_rules(stored)
-    store.set_system_settings(comp_id, stored)
+        changed = system.change(changed, name, text, paired)
+    system.check(changed)
+    store.set_system_settings(comp_id, changed)

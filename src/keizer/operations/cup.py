@@ -11,48 +11,15 @@ its games; this module only stores and reads them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
-from keizer.limits import is_digits
 from keizer.model import Game, Season
 from keizer.operations.competition import entrants_for_draw
 from keizer.store import Store, StoreError
+from keizer.systems.knockout import match_format
 
 if TYPE_CHECKING:
-    from keizer.pairing.knockout import Bracket, MatchFormat, MatchGame, MatchState
-
-STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
-
-
-def parse_stages(text: str) -> list[dict[str, Any]]:
-    """'regular:2,rapid:2,armageddon:1' → [{"kind": "regular", "games": 2}, …], checked.
-
-    >>> parse_stages("regular:2, armageddon:1")
-    [{'kind': 'regular', 'games': 2}, {'kind': 'armageddon', 'games': 1}]
-    """
-    from keizer.pairing.knockout import MatchFormat, Stage, StageKind
-
-    stages: list[dict[str, Any]] = []
-    for item in text.split(","):
-        kind, sep, games = item.strip().partition(":")
-        kind = kind.strip().lower()
-        if kind not in STAGE_KINDS or not sep or not is_digits(games.strip(), 3) or int(games) < 1:
-            raise StoreError(f"--stages {item.strip()!r}: write KIND:GAMES, KIND one of {', '.join(STAGE_KINDS)}")
-        stages.append({"kind": kind, "games": int(games)})
-    if not stages or stages[0]["kind"] != "regular":
-        raise StoreError("--stages must start with the regular games, e.g. regular:2,rapid:2,armageddon:1")
-    try:
-        MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in stages))
-    except ValueError as e:
-        raise StoreError(f"--stages: {e}") from None
-    return stages
-
-
-def match_format(settings: dict[str, Any]) -> MatchFormat:
-    from keizer.pairing.knockout import MatchFormat, Stage, StageKind
-
-    return MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in settings["stages"]))
-
+    from keizer.pairing.knockout import Bracket, MatchState
 
 def draw_cup(store: Store, comp_id: int, order: Sequence[str] = ()) -> list[str]:
     """Seed the entrants — by rating, or ``order`` by hand (seed 1 first) — and

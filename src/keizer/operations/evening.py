@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from keizer.operations.competition import open_round
+from keizer.systems import open_round
 from keizer.store import Store
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from keizer.operations.competition import POINTS_SYSTEMS, WEEKLY_SYSTEMS, open_round
+from keizer import systems
 from keizer.operations.rounds import pairing_list, pairings_round
 from keizer.store import Store, StoreError
+from keizer.systems import open_round
 
 def require_weekly(store: Store, comp_id: int, what: str) -> str:
     system = store.system(comp_id)
-    if system not in WEEKLY_SYSTEMS:
+    if not systems.of(system).weekly:
         raise StoreError(f"a {system} competition has no {what}: print its page from the browser instead")
     return system
 
@@ -36,7 +37,7 @@ def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> di
     season = store.load_season(comp_id)
     number = pairings_round(season, round_no)
     listed = pairing_list(store, comp_id, season, number)
-    return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": system in POINTS_SYSTEMS,
+    return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": systems.of(system).points,
             "ranks": system == "keizer"}
 
 

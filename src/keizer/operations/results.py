@@ -14,6 +14,7 @@ from keizer import limits
 from keizer.model import Result, Season
 from keizer.operations.competition import enter_results
 from keizer.store import Store, StoreError
+from keizer.systems import open_round
 
 #: A line of a results file: the board, then '=', ';', ',' or spaces, then the result.
 RESULT_LINE = re.compile(r"([0-9]+)(?:\s*[=;,]\s*|\s+)(\S.*?)")
@@ -185,7 +186,6 @@ def grid(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, A
     """A round's boards for the results grid: by default the open round once paired, else
     the last paired round (as ``keizer pairings``).  ``round`` is None while nothing is
     paired; ``later`` is the last round paired after this one (a correction warns)."""
-    from keizer.operations.competition import open_round
 
     season = store.load_season(comp_id)
     paired = paired_rounds(season)

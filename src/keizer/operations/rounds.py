@@ -12,11 +12,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from keizer import systems
 from keizer.model import Season
-from keizer.operations.competition import (MARKS, POINTS_SYSTEMS, make_pairing, open_round, stored_points_rules)
+from keizer.operations.competition import MARKS, make_pairing
 from keizer.operations.seasons import refuse_closed
 from keizer.output import json_number
 from keizer.store import Store, StoreError
+from keizer.systems import open_round, stored_points_rules
 
 #: The attendance choices a form can offer, in the order shown ("withdrawn": from this round on).
 CHOICES = (*MARKS, "withdrawn")
@@ -232,7 +234,7 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
                                    "result": g.result.value if g.result else None}
                                   for g in rnd.games]
     columns = ["board", "white", "black", "result"]
-    if store.system(comp_id) in POINTS_SYSTEMS:  # a Swiss pairing list: numbers and points before it
+    if systems.of(store.system(comp_id)).points:  # a Swiss pairing list: numbers and points before it
         from keizer.points import points_standing
 
         rules = stored_points_rules(store, comp_id)

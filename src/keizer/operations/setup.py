@@ -13,9 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from keizer import limits
+from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
+from keizer.systems import open_round
+from keizer.systems.knockout import parse_stages
+from keizer.systems.points import POINTS_DEFAULTS
+from keizer.systems.swiss import SWISS_DEFAULTS, parse_points
+from keizer.systems.team import team_warnings
 
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 DEFAULT_CUP_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
@@ -92,8 +98,6 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     warnings: list[str] = []
     system_settings: dict[str, Any] = {}
     if system == "swiss":
-        from keizer.operations.swiss import SWISS_DEFAULTS, parse_points
-
         scoring = {}
         if bye_points is not None:
             scoring["pab"] = parse_points(bye_points, "--bye-points")
@@ -101,14 +105,12 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
             scoring["hpb"] = parse_points(excused_points, "--excused-points")
         system_settings = {**SWISS_DEFAULTS, "rounds": rounds, "initial_colour": initial_colour,
                            "edition": edition, "tiebreaks": listed, "scoring": scoring or None}
-        warnings = comp_ops.points_warnings(system, system_settings)
+        warnings = systems.points_system(system).warnings(system_settings)
     elif system == "roundrobin":
-        system_settings = {**comp_ops.POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
+        system_settings = {**POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition, "tiebreaks": listed, "lots": lots}
-        warnings = comp_ops.points_warnings(system, system_settings)
+        warnings = systems.points_system(system).warnings(system_settings)
     elif system == "knockout":
-        from keizer.operations.cup import parse_stages
-
         system_settings = {"stages": parse_stages(stages or DEFAULT_CUP_STAGES)}
     elif system == "team":
         if bye_points or excused_points:
@@ -121,8 +123,6 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
         if stages is not None:
             if schedule != "knockout":
                 raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
-            from keizer.operations.cup import parse_stages
-
             if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
                 raise StoreError("a team knock-out's --stages lists the tie-break stages only (rapid, blitz, "
                                  "armageddon); the match itself is on every board")
@@ -130,8 +130,6 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                 system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
             except StoreError as e:  # count the stages as the user wrote them (without the match itself)
                 raise StoreError(re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", str(e))) from None
-        from keizer.operations.teamevent import team_warnings
-
         warnings = team_warnings(system_settings)
     elif double or swap_last_two or tiebreaks:
         raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
@@ -169,7 +167,7 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
     if not refs:
         raise StoreError("name the members to register")
     season = store.load_season(comp_id)
-    first = joined if joined is not None else comp_ops.open_round(season).number
+    first = joined if joined is not None else open_round(season).number
     comp_ops.check_entry(store, comp_id, first)
     for ref in refs:
         m = store.find_member(ref)
@@ -233,7 +231,7 @@ def settings_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
     """The effective settings of a competition with what each means: setting, value, meaning."""
     if store.system(comp_id) != "keizer":
         view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
-        meaning = {**comp_ops.SYSTEM_SETTINGS[store.system(comp_id)], "rating_list": RATING_LIST_MEANING}
+        meaning = {**systems.of(store.system(comp_id)).settings, "rating_list": RATING_LIST_MEANING}
         return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
                 for k, v in view.items()]
     settings = store.settings(comp_id).to_dict()
@@ -247,14 +245,7 @@ def changeable(store: Store, comp_id: int) -> set[str]:
     system = store.system(comp_id)
     if system == "keizer":
         return {*DESCRIPTIONS, "rating_list"}
-    allowed = dict(comp_ops.SYSTEM_SETTINGS[system])
-    schedule = store.system_settings(comp_id).get("schedule") if system == "team" else None
-    if schedule == "knockout":
-        allowed = {}
-    elif system == "team" and schedule != "swiss":
-        allowed.pop("rounds", None)
-        allowed.pop("initial_colour", None)
-    return {*allowed, "rating_list"}
+    return {*systems.of(system).changeable(store.system_settings(comp_id)), "rating_list"}
 
 
 def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> str | None:

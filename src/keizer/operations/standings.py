@@ -15,11 +15,12 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable
 
+from keizer import systems
 from keizer.model import Absence, Colour, Game, Player, Result, Round, Season
-from keizer.operations.competition import POINTS_SYSTEMS, PointsRules, stored_points_rules
 from keizer.output import json_number
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
 from keizer.store import Store, StoreError
+from keizer.systems import PointsRules, stored_points_rules
 
 if TYPE_CHECKING:
     from keizer.points import PointsEntry
@@ -176,7 +177,7 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     season = store.load_season(comp_id)
     key = store.find_player(comp_id, ref)["key"]
     upto = checked_round(season, round_no)
-    if system in POINTS_SYSTEMS:
+    if systems.of(system).points:
         return {"kind": "points", **points_history(store, comp_id, season, key, upto)}
     return {"kind": "keizer", **keizer_history(season, key, upto, ref)}
 
@@ -232,7 +233,7 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
     upto = checked_round(season, round_no)
     in_progress = progress(season)
     running = in_progress if provisional and round_no is None else None
-    if system in POINTS_SYSTEMS:
+    if systems.of(system).points:
         if running is not None:
             return {"kind": "points", "round": running["round"], "last": season.completed_rounds(), "codes": [],
                     "rows": provisional_points_rows(store, comp_id, season), "decimals": 2, "provisional": running,
@@ -269,7 +270,7 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
     players = {p.id: p for p in season.players}
     rounds = [r for r in season.rounds if r.number <= upto]
     game_of = [{p: g for g in rnd.games for p in (g.white, g.black)} for rnd in rounds]  # per round: player → game
-    if system in POINTS_SYSTEMS:
+    if systems.of(system).points:
         from keizer.points import points_standing
 
         rules = stored_points_rules(store, comp_id)

@@ -12,21 +12,18 @@ tie-breaks, publishing and TRF export work as for every points competition.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from keizer.operations.competition import (POINTS_DEFAULTS, Change, PointsRules, open_round, require_unpaired,
-                                           stored_points_rules)
 from keizer.model import Colour, Round, Season
+from keizer.operations.competition import Change, require_unpaired
 from keizer.output import number
 from keizer.store import Store, StoreError
+from keizer.systems import PointsRules, open_round, stored_points_rules
+from keizer.systems.swiss import SWISS_DEFAULTS
 
 if TYPE_CHECKING:
     from keizer.pairing.keizer import Pairing
     from keizer.tiebreaks import Tournament
-
-#: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
-SWISS_DEFAULTS = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
 
 
 def swiss_settings(store: Store, comp_id: int) -> dict[str, Any]:
@@ -187,14 +184,3 @@ def _dutch_inputs(store: Store, comp_id: int, season: Season, settings: dict[str
     forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
     colour = Colour.BLACK if settings["initial_colour"] == "black" else Colour.WHITE
     return rules, t, tpn, forbidden, colour
-
-
-def parse_points(text: str, what: str) -> str:
-    """'1', '0.5', '½' or '1/2' → '1/2' (stored exactly); 0 to 1 only."""
-    try:
-        value = Fraction(text.strip().replace("½", "1/2").replace(",", "."))
-    except (ValueError, ZeroDivisionError):
-        raise StoreError(f"{what} {text!r}: give points such as 1, 0.5 or 0") from None
-    if not 0 <= value <= 1:
-        raise StoreError(f"{what} {text!r}: points lie between 0 and 1")
-    return str(value)

@@ -47,89 +47,17 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from keizer.limits import is_digits
-from keizer.operations.competition import MemberFinder, checked_tiebreaks, enter_results, require_system
+from keizer.operations.competition import MemberFinder, enter_results, require_system
 from keizer.model import Colour, Game, Season
 from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
                                   team_round_robin)
 from keizer.points import tournament as player_tournament
 from keizer.store import Store, StoreError, pick_by_name
-from keizer.tiebreaks import (Code, Edition, Match, Player, Scoring, System, Team, TieBreakError, Tournament,
-                              advise, labels, rank)
+from keizer.systems.team import DEFAULTS, MATCH_SCORING, TeamRules, stored_rules, team_rules
+from keizer.tiebreaks import Code, Match, Player, Scoring, System, Team, TieBreakError, Tournament, labels, rank
 
 if TYPE_CHECKING:
     from keizer.pairing.knockout import MatchFormat
-
-SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
-#: System settings of a team event, with their defaults (``keizer competition create --system team``).
-DEFAULTS: dict[str, Any] = {"boards": 4, "schedule": "roundrobin", "double": False, "swap_last_two": False,
-                            "edition": "2026", "tiebreaks": None, "rounds": None, "initial_colour": "white",
-                            "stages": None}
-#: Match points 2-1-0.  A free round scores nothing, as in an individual round-robin: with an
-#: odd number of teams everyone has one, and Crepaux teams sit out one pairing without a bye.
-MATCH_SCORING = replace(Scoring.matches(), pab=Fraction(0))
-#: A team Swiss: a pairing-allocated bye is worth a drawn match (FIDE C.04.6's default).
-SWISS_MATCH_SCORING = Scoring.matches()
-
-
-@dataclass(frozen=True)
-class TeamRules:
-    """A team event's stored settings, checked."""
-
-    boards: int
-    schedule: str
-    double: bool
-    swap_last_two: bool
-    tiebreaks: tuple[str, ...]
-    edition: Edition
-    rounds: int | None = None  # a Swiss: the planned number of rounds
-    initial_colour: str = "white"  # a Swiss: the colour of the top seed's first board in round 1
-    stages: tuple[tuple[str, int], ...] = ()  # a knock-out: tie-break stages after the match, (kind, boards)
-
-    @property
-    def system(self) -> System:
-        """How the tie-break rules see the event."""
-        return System.SWISS if self.schedule == "swiss" else System.ROUND_ROBIN
-
-    @property
-    def match_scoring(self) -> Scoring:
-        return SWISS_MATCH_SCORING if self.schedule == "swiss" else MATCH_SCORING
-
-
-def team_rules(settings: Mapping[str, Any]) -> TeamRules:
-    """The rules from stored settings; a tie-break list the rules forbid is refused.
-
-    >>> team_rules({"boards": 6}).tiebreaks
-    ('MPVGP', 'EDE', 'EMGSB')
-    >>> team_rules({"tiebreaks": ["SB"]})
-    Traceback (most recent call last):
-    ...
-    keizer.store.StoreError: SB: an individual tie-break, and this is a team event
-    """
-    merged = {**DEFAULTS, **settings}
-    if merged["schedule"] not in SCHEDULES:
-        raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
-    system = System.SWISS if merged["schedule"] == "swiss" else System.ROUND_ROBIN
-    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, system, merged["edition"])
-    stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
-    if any(games > int(merged["boards"]) for _, games in stages):
-        raise StoreError(f"a tie-break stage is played on at most the event's {merged['boards']} boards")
-    return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
-                     bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"],
-                     stages)
-
-
-def team_warnings(settings: Mapping[str, Any]) -> list[str]:
-    """Advice on a tie-break list given by hand (none for the default); refuses a forbidden one."""
-    rules = team_rules(settings)
-    if not settings.get("tiebreaks"):
-        return []
-    return [a.message for a in advise(list(rules.tiebreaks), True, rules.system, rules.edition)
-            if a.level != "error"]
-
-
-def stored_rules(store: Store, comp_id: int) -> TeamRules:
-    return team_rules(store.system_settings(comp_id))
-
 
 # -- the schedule (pure) -------------------------------------------------------------
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from keizer.operations.competition import POINTS_SYSTEMS, stored_points_rules
+from keizer import systems
 from keizer.operations.rounds import pairing_list, pairings_round
 from keizer.store import Store, StoreError
+from keizer.systems import stored_points_rules
 
 #: What the screen shows of a board of the pairing list (points before the round: Swiss, round-robin).
 _BOARD = ("board", "white", "black", "result", "white_points", "black_points")
@@ -50,7 +51,7 @@ def _weekly(store: Store, comp_id: int, system: str, data: dict[str, Any]) -> No
         data["boards"] = [{k: row[k] for k in _BOARD if k in row} for row in listing["rows"]]
         data["byes"] = [names[p] for p in listing["byes"]]
     data["standing_round"] = last
-    if system in POINTS_SYSTEMS:
+    if systems.of(system).points:
         from keizer.points import points_standing
 
         rules = stored_points_rules(store, comp_id)

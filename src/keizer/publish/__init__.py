@@ -28,12 +28,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, TemplateError,
-                    nodes, pass_context, select_autoescape)
+from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, nodes,
+                    pass_context, select_autoescape)
 from jinja2.visitor import NodeTransformer
 
+from keizer import systems
 from keizer.limits import MAX_NAME, clean_text
-from keizer.operations.competition import POINTS_SYSTEMS, WEEKLY_SYSTEMS, stored_points_rules
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
@@ -48,6 +48,7 @@ from keizer.publish.plan import (BUILDERS, Club, CompetitionData, Page, SeasonPl
                                  season_slugs)
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
+from keizer.systems import stored_points_rules
 
 BUILDERS["knockout"] = CupPages
 BUILDERS["team"] = TeamPages
@@ -214,7 +215,7 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any)
     files = {f"{folder}/calendar.ics": calendar(name, events).encode("utf-8"),
              f"{folder}/feed.xml": atom(name, f"{club.name}:{folder}", "index.html", entries).encode("utf-8")}
     for c in plan.summaries:
-        if c["system"] not in WEEKLY_SYSTEMS:
+        if not systems.of(c["system"]).weekly:
             continue
         points = c["system"] != "keizer"
         rows = [{"rank": r["rank"], "name": r["name"],
@@ -233,7 +234,7 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     if row["system"] == "team":
         return team_competition_data(store, row)
     season = store.load_season(row["id"])
-    if row["system"] in POINTS_SYSTEMS:
+    if systems.of(row["system"]).points:
         from keizer.points import points_standing
 
         rules = stored_points_rules(store, row["id"])
@@ -277,7 +278,7 @@ def _read_summaries(path: Path) -> list[dict[str, Any]]:
         return []
     if not isinstance(data, list) or not all(
             isinstance(c, dict) and _SUMMARY_KEYS <= set(c)
-            and (c["system"] not in WEEKLY_SYSTEMS or _WEEKLY_SUMMARY_KEYS <= set(c))
+            and (not systems.of(c["system"]).weekly or _WEEKLY_SUMMARY_KEYS <= set(c))
             for c in data):
         return []
     return data

@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint
 
-from keizer.operations.competition import WEEKLY_SYSTEMS
+from keizer import systems
 from keizer.web.context import club_or_default
 from keizer.web.views import (attendance, boards, changes, competitions, cups, home, member_links, members, pairing,
                               printing, publishing, results, standings, teams, users, venue)
@@ -35,7 +35,7 @@ def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The tabs of a competition's pages: (endpoint, label, key)."""
     system = comp["system"]
     tabs: list[tuple[str, str, str]] = []
-    if system in WEEKLY_SYSTEMS:
+    if systems.of(system).weekly:
         tabs += [("attendance.index", "Attendance", "attendance"), ("pairing.index", "Pairing", "pairing"),
                  ("results.index", "Results", "results")]
     elif system == "knockout":

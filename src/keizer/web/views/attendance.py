@@ -11,6 +11,7 @@ from typing import Any
 from flask import Blueprint, flash, g, request, url_for
 
 from keizer import limits
+from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
@@ -25,7 +26,7 @@ def index(comp_id: int) -> Any:
     if request.method == "POST":
         return _mark(comp_id)
     comp = competition(comp_id)
-    if comp["system"] not in comp_ops.WEEKLY_SYSTEMS:
+    if not systems.of(comp["system"]).weekly:
         raise StoreError(f"{comp['name']} has no weekly attendance: it is a {comp['system']} competition")
     round_no = _round_arg(request.args.get("round"))
     sheet = rounds_ops.attendance_sheet(store(), comp_id, round_no)

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, flash, redirect, request, url_for
 
 from keizer import limits
+from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import setup
 from keizer.operations.evening import evening
@@ -104,7 +105,7 @@ def players(comp_id: int) -> Any:
     others = [m for m in store().members() if m["id"] not in registered]
     return render("app/competitions_players.html", comp=comp, tab="settings", nav="competitions",
                   title=f"{_('Players')} · {comp['name']}", players=rows, others=others,
-                  weekly=comp["system"] in comp_ops.WEEKLY_SYSTEMS)
+                  weekly=systems.of(comp["system"]).weekly)
 
 
 @bp.route("/c/<int:comp_id>/players/add", methods=["POST"])

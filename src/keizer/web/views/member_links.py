@@ -8,7 +8,7 @@ from datetime import date as _date, datetime as _datetime, timezone as _timezone
 from typing import Any
 
 import segno
-from flask import Blueprint, current_app, flash, g, make_response, redirect, request, url_for
+from flask import Blueprint, flash, g, make_response, redirect, request, url_for
 from markupsafe import Markup
 
 from keizer.operations import notices as notice_ops

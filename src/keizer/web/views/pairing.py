@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, flash, redirect, request, url_for
 
 from keizer import limits
+from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
@@ -28,7 +29,7 @@ def index(comp_id: int) -> Any:
 def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Proposal | None = None,
           fixed: list[tuple[str, str]] | None = None, bye: str | None = None) -> Any:
     comp = competition(comp_id)
-    if comp["system"] not in comp_ops.WEEKLY_SYSTEMS:
+    if not systems.of(comp["system"]).weekly:
         raise StoreError(f"{comp['name']} has no weekly pairing: it is a {comp['system']} competition")
     s = store()
     state = rounds_ops.pairing_state(s, comp_id, round_no)

@@ -17,10 +17,10 @@ from flask import Blueprint, flash, request, url_for
 from markupsafe import Markup
 
 from keizer import limits
+from keizer import systems
 from keizer.operations import boards as board_ops
 from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
-from keizer.operations.competition import WEEKLY_SYSTEMS
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, store, writing
@@ -49,7 +49,7 @@ def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tu
 @arbiter
 def index(comp_id: int) -> Any:
     comp = competition(comp_id)
-    weekly = comp["system"] in WEEKLY_SYSTEMS
+    weekly = systems.of(comp["system"]).weekly
     return _page("app/print.html", comp, _("Print"), weekly=weekly,
                  rounds=print_ops.paired_rounds(store(), comp_id) if weekly else [],
                  link_round=board_ops.linkable_round(store(), comp_id))

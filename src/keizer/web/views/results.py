@@ -15,9 +15,9 @@ from typing import Any
 from flask import Blueprint, flash, request, url_for
 
 from keizer import limits
+from keizer import systems
 from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
-from keizer.operations.competition import WEEKLY_SYSTEMS
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, in_app_words, render, store, wants_json, writing
@@ -32,7 +32,7 @@ def index(comp_id: int) -> Any:
         return _enter(comp_id)
     comp = competition(comp_id)
     title = f"{_('Results')} · {comp['name']}"
-    if comp["system"] not in WEEKLY_SYSTEMS:  # a cup or a team event enters results on its own page
+    if not systems.of(comp["system"]).weekly:  # a cup or a team event enters results on its own page
         return render("app/results.html", comp=comp, tab="results", nav="competitions", title=title,
                       grid=None, standing=None, own_page=_own_page(comp))
     grid = result_ops.grid(store(), comp_id, _round_arg(request.args.get("round")))

@@ -14,6 +14,7 @@ from keizer.cli.params import DATE
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.store import StoreError
+from keizer.systems.team import stored_rules
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
 from keizer.web.views.cups import RESULTS, _whole, enter_form_results
@@ -92,7 +93,7 @@ def next_round(comp_id: int) -> Any:
     when = _date("date")
     with writing("team next", "team event: next round") as s:
         comp = competition(comp_id, write=True)
-        step = ops.swiss_next if ops.stored_rules(s, comp["id"]).schedule == "swiss" else ops.knockout_next
+        step = ops.swiss_next if stored_rules(s, comp["id"]).schedule == "swiss" else ops.knockout_next
         created = step(s, comp["id"], when)
     for line in created:
         flash(line, "ok")

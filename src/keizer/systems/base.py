@@ -1,0 +1,87 @@
+"""What every competition system is asked, by every layer above it: the protocol.
+
+A system is an object of a :class:`System` subclass, one module per system
+(:mod:`keizer.systems.keizer`, ``swiss``, ``roundrobin``, ``knockout``, ``team``), and
+the registry in :mod:`keizer.systems` maps the name a competition stores to it.
+Code that needs to know what kind of competition it has asks the system
+(``systems.of(name).weekly``), never compares the name itself: a new system or a
+variant is a new module and a line of the registry.
+
+>>> from keizer import systems
+>>> swiss = systems.of("swiss")
+>>> swiss.weekly, swiss.from_attendance, swiss.points, swiss.marks
+(True, True, True, ('present', 'excused', 'unexcused'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+from keizer.model import Season
+from keizer.store import StoreError
+
+#: Every attendance mark there is: present, and the kinds of absence (a game elsewhere last).
+ALL_MARKS = ("present", "excused", "unexcused", "club", "external")
+
+
+@dataclass(frozen=True)
+class Open:
+    """The round being prepared: its number and whether it has been paired."""
+
+    number: int
+    paired: bool
+    exists: bool
+
+
+def open_round(season: Season) -> Open:
+    """The round to prepare next: the first one that is not complete."""
+    done = season.completed_rounds()
+    if len(season.rounds) > done:
+        rnd = season.rounds[done]
+        return Open(rnd.number, bool(rnd.games) or bool(rnd.byes), True)
+    return Open(done + 1, False, False)
+
+
+class System:
+    """A competition system: what it is (class attributes) and its settings (methods).
+
+    The attributes say how the club evening goes: ``weekly`` — attendance, pairing and
+    results by board, round by round; ``from_attendance`` — each round is paired from who
+    is present (else the whole schedule is drawn at once); ``points`` — ranked by game
+    points and tie-breaks (else by Keizer scores, a bracket or match points); ``marks`` —
+    the attendance marks it takes; ``marks_ahead`` — a mark may be given for a later round
+    (a requested bye); ``unmarked_present`` — a player nobody marked plays, whatever the
+    competition's default attendance says; ``planned_rounds`` — a number of rounds is
+    planned.  ``settings`` are what ``competition settings`` may change, with what each means.
+    """
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    weekly: ClassVar[bool] = False
+    from_attendance: ClassVar[bool] = False
+    points: ClassVar[bool] = False
+    marks: ClassVar[tuple[str, ...]] = ()
+    marks_ahead: ClassVar[bool] = False
+    unmarked_present: ClassVar[bool] = False
+    planned_rounds: ClassVar[bool] = False
+    settings: ClassVar[Mapping[str, str]] = {}
+
+    def __repr__(self) -> str:
+        return f"<system {self.name}>"
+
+    def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
+        """The settings that may change now (a system may offer fewer for some schedules)."""
+        return self.settings
+
+    def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        """The effective settings, for showing."""
+        return dict(stored)
+
+    def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
+        """``stored`` with one setting changed from ``text`` (``paired``: rounds paired so far);
+        a value that does not fit is refused.  Called only for the names of :meth:`changeable`."""
+        raise StoreError(f"{name!r} is not a setting of a {self.name} competition")
+
+    def check(self, stored: Mapping[str, Any]) -> None:
+        """Refuse settings that do not fit together (after every change)."""

@@ -1,0 +1,51 @@
+"""Knock-out cups (:mod:`keizer.pairing.knockout`): a bracket of matches, each of regular
+games and tie-break stages; the stages are fixed when the cup is created."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from keizer.limits import is_digits
+from keizer.pairing.knockout import MatchFormat, Stage, StageKind
+from keizer.store import StoreError
+from keizer.systems.base import System
+
+STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
+
+
+def parse_stages(text: str) -> list[dict[str, Any]]:
+    """'regular:2,rapid:2,armageddon:1' → [{"kind": "regular", "games": 2}, …], checked.
+
+    >>> parse_stages("regular:2, armageddon:1")
+    [{'kind': 'regular', 'games': 2}, {'kind': 'armageddon', 'games': 1}]
+    """
+    stages: list[dict[str, Any]] = []
+    for item in text.split(","):
+        kind, sep, games = item.strip().partition(":")
+        kind = kind.strip().lower()
+        if kind not in STAGE_KINDS or not sep or not is_digits(games.strip(), 3) or int(games) < 1:
+            raise StoreError(f"--stages {item.strip()!r}: write KIND:GAMES, KIND one of {', '.join(STAGE_KINDS)}")
+        stages.append({"kind": kind, "games": int(games)})
+    if not stages or stages[0]["kind"] != "regular":
+        raise StoreError("--stages must start with the regular games, e.g. regular:2,rapid:2,armageddon:1")
+    try:
+        MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in stages))
+    except ValueError as e:
+        raise StoreError(f"--stages: {e}") from None
+    return stages
+
+
+def match_format(settings: Mapping[str, Any]) -> MatchFormat:
+    """A cup's match format from its stored settings."""
+    return MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in settings["stages"]))
+
+
+class Knockout(System):
+    name = "knockout"
+    label = "Knock-out cup"
+
+    def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        return {"stages": ",".join(f"{x['kind']}:{x['games']}" for x in stored.get("stages", []))}
+
+
+SYSTEM = Knockout()

@@ -1,0 +1,86 @@
+"""Swiss tournaments by the FIDE Dutch rules (:mod:`keizer.pairing.swiss`): paired round by
+round from who takes part; a player may ask ahead for a bye; the rounds are planned."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, Mapping
+
+from keizer.limits import is_digits
+from keizer.store import StoreError
+from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
+from keizer.tiebreaks import Scoring
+from keizer.tiebreaks import System as Pairings
+
+#: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
+SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
+
+
+def parse_points(text: str, what: str) -> str:
+    """'1', '0.5', '½' or '1/2' → '1/2' (stored exactly); 0 to 1 only.
+
+    >>> parse_points("½", "bye_points"), parse_points("0,5", "bye_points")
+    ('1/2', '1/2')
+    """
+    try:
+        value = Fraction(text.strip().replace("½", "1/2").replace(",", "."))
+    except (ValueError, ZeroDivisionError):
+        raise StoreError(f"{what} {text!r}: give points such as 1, 0.5 or 0") from None
+    if not 0 <= value <= 1:
+        raise StoreError(f"{what} {text!r}: points lie between 0 and 1")
+    return str(value)
+
+
+def parse_rounds(text: str, paired: int) -> int:
+    """A planned number of rounds: at least the rounds paired already, at most 99."""
+    low = max(paired, 1)
+    if not is_digits(text.strip(), 2) or not low <= int(text) <= 99:
+        raise StoreError(f"rounds {text!r}: give a whole number from {low} ({paired} rounds are paired) to 99")
+    return int(text)
+
+
+def parse_initial_colour(text: str, paired: int) -> str:
+    """The top seed's colour in round 1: white or black, until round 1 is paired."""
+    if text not in ("white", "black"):
+        raise StoreError(f"initial_colour {text!r}: white or black")
+    if paired:
+        raise StoreError("the initial colour decided round 1, which is paired already")
+    return text
+
+
+class Swiss(PointsSystem):
+    name = "swiss"
+    label = "Swiss tournament"
+    from_attendance = True
+    marks = ("present", "excused", "unexcused")  # no club duty and no external games: a bye or an absence
+    marks_ahead = True  # a requested bye, or notice of absence, for a later round
+    unmarked_present = True  # a Swiss pairs everyone not marked absent
+    planned_rounds = True
+    pairings = Pairings.SWISS
+    scoring = Scoring()
+    settings = {"rounds": "planned number of rounds", "initial_colour": "white or black: the top seed's colour in "
+                "round 1 (until round 1 is paired)", "bye_points": "points of the pairing-allocated bye",
+                "excused_points": "points of a requested bye (an excused absence)", "tiebreaks": "tie-break list",
+                "edition": "tie-break rule edition"}
+
+    def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        rules = self.rules(stored)
+        return {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
+                "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **super().view(stored)}
+
+    def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
+        changed = dict(stored)
+        if name == "rounds":
+            changed["rounds"] = parse_rounds(text, paired)
+        elif name == "initial_colour":
+            changed["initial_colour"] = parse_initial_colour(text, paired)
+        elif name in ("bye_points", "excused_points"):
+            scoring = dict(changed.get("scoring") or {})
+            scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)
+            changed["scoring"] = scoring
+        else:
+            return super().change(stored, name, text, paired)
+        return changed
+
+
+SYSTEM = Swiss()

@@ -1,0 +1,135 @@
+"""Team events (:mod:`keizer.pairing.teams`): teams of players on ordered boards, playing a
+team round-robin, the Crepaux system (three teams), a knock-out, or a team Swiss."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any, Mapping
+
+from keizer.store import Store, StoreError
+from keizer.systems.base import System
+from keizer.systems.points import checked_tiebreaks
+from keizer.systems.swiss import parse_initial_colour, parse_rounds
+from keizer.tiebreaks import Edition, Scoring, advise
+from keizer.tiebreaks import System as Pairings
+
+SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
+#: System settings of a team event, with their defaults (``keizer competition create --system team``).
+DEFAULTS: dict[str, Any] = {"boards": 4, "schedule": "roundrobin", "double": False, "swap_last_two": False,
+                            "edition": "2026", "tiebreaks": None, "rounds": None, "initial_colour": "white",
+                            "stages": None}
+#: Match points 2-1-0.  A free round scores nothing, as in an individual round-robin: with an
+#: odd number of teams everyone has one, and Crepaux teams sit out one pairing without a bye.
+MATCH_SCORING = replace(Scoring.matches(), pab=Fraction(0))
+#: A team Swiss: a pairing-allocated bye is worth a drawn match (FIDE C.04.6's default).
+SWISS_MATCH_SCORING = Scoring.matches()
+
+
+@dataclass(frozen=True)
+class TeamRules:
+    """A team event's stored settings, checked."""
+
+    boards: int
+    schedule: str
+    double: bool
+    swap_last_two: bool
+    tiebreaks: tuple[str, ...]
+    edition: Edition
+    rounds: int | None = None  # a Swiss: the planned number of rounds
+    initial_colour: str = "white"  # a Swiss: the colour of the top seed's first board in round 1
+    stages: tuple[tuple[str, int], ...] = ()  # a knock-out: tie-break stages after the match, (kind, boards)
+
+    @property
+    def system(self) -> Pairings:
+        """How the tie-break rules see the event."""
+        return Pairings.SWISS if self.schedule == "swiss" else Pairings.ROUND_ROBIN
+
+    @property
+    def match_scoring(self) -> Scoring:
+        return SWISS_MATCH_SCORING if self.schedule == "swiss" else MATCH_SCORING
+
+
+def team_rules(settings: Mapping[str, Any]) -> TeamRules:
+    """The rules from stored settings; a tie-break list the rules forbid is refused.
+
+    >>> team_rules({"boards": 6}).tiebreaks
+    ('MPVGP', 'EDE', 'EMGSB')
+    >>> team_rules({"tiebreaks": ["SB"]})
+    Traceback (most recent call last):
+    ...
+    keizer.store.StoreError: SB: an individual tie-break, and this is a team event
+    """
+    merged = {**DEFAULTS, **settings}
+    if merged["schedule"] not in SCHEDULES:
+        raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
+    system = Pairings.SWISS if merged["schedule"] == "swiss" else Pairings.ROUND_ROBIN
+    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, system, merged["edition"])
+    stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
+    if any(games > int(merged["boards"]) for _, games in stages):
+        raise StoreError(f"a tie-break stage is played on at most the event's {merged['boards']} boards")
+    return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
+                     bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"],
+                     stages)
+
+
+def team_warnings(settings: Mapping[str, Any]) -> list[str]:
+    """Advice on a tie-break list given by hand (none for the default); refuses a forbidden one."""
+    rules = team_rules(settings)
+    if not settings.get("tiebreaks"):
+        return []
+    return [a.message for a in advise(list(rules.tiebreaks), True, rules.system, rules.edition)
+            if a.level != "error"]
+
+
+def stored_rules(store: Store, comp_id: int) -> TeamRules:
+    return team_rules(store.system_settings(comp_id))
+
+
+class Team(System):
+    name = "team"
+    label = "Team event"
+    settings = {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
+                "rounds": "a Swiss: planned number of rounds",
+                "initial_colour": "a Swiss: white or black, the top seed's first board in round 1 (until it is paired)"}
+
+    def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
+        schedule = stored.get("schedule")
+        if schedule == "knockout":  # a bracket has no tie-break list, and no planned number of rounds
+            return {}
+        if schedule != "swiss":
+            return {k: v for k, v in self.settings.items() if k not in ("rounds", "initial_colour")}
+        return self.settings
+
+    def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
+        team = team_rules(stored)
+        if team.schedule == "knockout":  # decided match by match: no tie-break list
+            return {"boards": team.boards, "schedule": team.schedule,
+                    "stages": ",".join(f"{kind}:{games}" for kind, games in team.stages) or None}
+        view: dict[str, Any] = {"boards": team.boards, "schedule": team.schedule, "tiebreaks": list(team.tiebreaks),
+                                "edition": team.edition.value}
+        if team.schedule == "swiss":
+            view |= {"rounds": team.rounds, "initial_colour": team.initial_colour}
+        else:
+            view |= {"double": team.double, "swap_last_two": team.swap_last_two}
+        return view
+
+    def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
+        changed = dict(stored)
+        if name == "tiebreaks":
+            changed["tiebreaks"] = [t.strip() for t in text.split(",") if t.strip()] or None
+        elif name == "edition":
+            changed["edition"] = text
+        elif name == "rounds":
+            changed["rounds"] = parse_rounds(text, paired)
+        elif name == "initial_colour":
+            changed["initial_colour"] = parse_initial_colour(text, paired)
+        else:
+            return super().change(stored, name, text, paired)
+        return changed
+
+    def check(self, stored: Mapping[str, Any]) -> None:
+        team_rules(stored)
+
+
+SYSTEM = Team()
