@@ -13,7 +13,7 @@ from test_cli import bad, run
 from keizer.formats.trf import dump, parse
 from keizer.publish import publish
 from keizer.store import Store
-from keizer.operations.teamevent import team_tournament
+from keizer.operations.teams_trf import team_tournament
 from keizer.tiebreaks import rank
 
 #: Four teams of two boards and a reserve each: (team, board 1, board 2, reserve).

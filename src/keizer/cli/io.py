@@ -252,7 +252,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     if preset or overrides:
         raise StoreError("--preset and --set are for a Keizer competition: add --system keizer")
     if t.is_team:
-        from keizer.operations.teamevent import import_team_tournament
+        from keizer.operations.teams_trf import import_team_tournament
 
         with writing(ctx, "import", f"import {file.name}", create=True) as store:
             import_team_tournament(store, t, name)
@@ -318,7 +318,7 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
     from keizer.tiebreaks import System
 
     if store.system(comp_id) == "team":
-        from keizer.operations.teamevent import team_trf
+        from keizer.operations.teams_trf import team_trf
 
         return team_trf(store, comp_id, version)
     upto = season.completed_rounds()

@@ -17,6 +17,7 @@ import click
 from keizer.operations import teamevent as ops
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
+from keizer.operations import teams_read
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text
 from keizer.store import Store, StoreError
@@ -84,7 +85,7 @@ def team_schedule(ctx: Context, first_date: datetime | None, every: int) -> None
     with writing(ctx, "team schedule", "team schedule") as store:
         comp_id = ctx.comp(store)["id"]
         rounds = ops.schedule_team_event(store, comp_id, first_date.date() if first_date else None, every)
-        event = ops.load_event(store, comp_id)
+        event = teams_read.load_event(store, comp_id)
     if event.rules.schedule == "swiss":
         click.echo(f"round 1 of {rounds} paired (Swiss, FIDE Dutch; teams seeded by mean rating); enter the results, "
                    "then 'keizer team next'")
@@ -135,11 +136,11 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
     with writing(ctx, "team result", f"round {round_no} match {match}: {' '.join(results)}") as store:
         comp_id = ctx.comp(store)["id"]
         ops.enter_match_results(store, comp_id, round_no, match, results, correct)
-        event = ops.load_event(store, comp_id)
+        event = teams_read.load_event(store, comp_id)
         how = ""
         if event.rules.schedule == "knockout":  # the state of the match, tie-break stages included
             how = next(f"; {r['how']}" + (f", {r['winner']} goes through" if r["winner"] else "")
-                       for r in ops.knockout_rows(event) if (r["round"], r["match"]) == (round_no, match))
+                       for r in teams_read.knockout_rows(event) if (r["round"], r["match"]) == (round_no, match))
     m = next(x for x in event.round_matches(round_no) if x.number == match)
     score = m.score()
     assert score is not None  # every board of the match was just entered
@@ -172,7 +173,7 @@ def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
     with writing(ctx, "team award", f"award round {round_no} match {match} to {team_ref}") as store:
         comp_id = ctx.comp(store)["id"]
         knockout = stored_rules(store, comp_id).schedule == "knockout"
-        before = next((r for r in ops.knockout_rows(ops.load_event(store, comp_id))
+        before = next((r for r in teams_read.knockout_rows(teams_read.load_event(store, comp_id))
                        if (r["round"], r["match"]) == (round_no, match)), None) if knockout else None
         name = ops.award_match(store, comp_id, round_no, match, team_ref)
         store.describe(f"award round {round_no} match {match} to {name}")
@@ -194,12 +195,12 @@ def team_standings(ctx: Context, round_no: int | None, fmt: str) -> None:
 
 def show_team_standings(store: Store, comp_id: int, upto: int | None, fmt: str) -> None:
     """Print a team event's standing (what ``keizer standings`` shows for a team event)."""
-    event = ops.load_event(store, comp_id)
+    event = teams_read.load_event(store, comp_id)
     if event.rules.schedule == "knockout":
         _show_bracket(event, upto, fmt)
         return
-    rows = ops.team_standings(store, comp_id, upto)
-    codes = ops.tiebreak_labels(event)
+    rows = teams_read.team_standings(store, comp_id, upto)
+    codes = teams_read.tiebreak_labels(event)
     if fmt == "json":
         click.echo(json.dumps([{**r, "match_points": json_number(r["match_points"]),
                                 "game_points": json_number(r["game_points"]),
@@ -214,9 +215,9 @@ def show_team_standings(store: Store, comp_id: int, upto: int | None, fmt: str) 
                               *codes], fmt))
 
 
-def _show_bracket(event: ops.TeamEvent, upto: int | None, fmt: str) -> None:
+def _show_bracket(event: teams_read.TeamEvent, upto: int | None, fmt: str) -> None:
     """A knock-out event's standing: every match of the bracket."""
-    rows = ops.knockout_rows(event, upto)
+    rows = teams_read.knockout_rows(event, upto)
     if fmt == "json":
         click.echo(json.dumps([{**r, "score": [json_number(x) for x in r["score"]] if r["score"] else None}
                                for r in rows], ensure_ascii=False, indent=2))
@@ -240,7 +241,7 @@ def _json_value(v: Fraction | int | None) -> int | float | None:
 def team_matches(ctx: Context, round_no: int | None, fmt: str) -> None:
     """The matches with their board results and match score."""
     store = ctx.store()
-    event = ops.load_event(store, ctx.comp(store)["id"])
+    event = teams_read.load_event(store, ctx.comp(store)["id"])
     rounds = [r.number for r in event.season.rounds]
     if round_no is not None and round_no not in rounds:
         raise StoreError(f"round {round_no} is not scheduled (rounds: {len(rounds)})")

@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from keizer import systems
 from keizer.model import Result
-from keizer.operations.competition import enter_results
+from keizer.operations.results import enter_results
 from keizer.operations.seasons import refuse_closed
 from keizer.store import Store, StoreError
 from keizer.systems import open_round

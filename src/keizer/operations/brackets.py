@@ -63,7 +63,7 @@ def cup_overview(store: Store, comp_id: int) -> dict[str, Any]:
 def team_overview(store: Store, comp_id: int) -> dict[str, Any]:
     """A team event: its rules, teams with boards and reserves, every round's matches with
     their games per stage, the standing (or, for a knock-out, the bracket rows)."""
-    from keizer.operations.teamevent import knockout_rows, load_event, standing, tiebreak_labels
+    from keizer.operations.teams_read import knockout_rows, load_event, standing, tiebreak_labels
 
     event = load_event(store, comp_id)
     names = {p.id: p.name for p in event.season.players}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from keizer.model import Game, Season
-from keizer.operations.competition import entrants_for_draw
+from keizer.operations.draws import entrants_for_draw
 from keizer.store import Store, StoreError
 from keizer.systems.knockout import match_format
 

@@ -7,7 +7,7 @@ club's ``link_days`` setting (default 365) is refused as expired.
 
 Through the link the member says "I cannot come" for a club evening.  When the
 attendance of a round with a date is prepared (the players nobody marked get their
-default, :func:`keizer.operations.competition.mark_attendance`), a member who sent
+default, :func:`keizer.operations.attendance.mark_attendance`), a member who sent
 notice for that date is marked **excused** if the notice came before the deadline
 (by default the day before, 18:00, the server's local time), else as the
 ``late_notice`` setting says (default **unexcused**).  A mark the officer gives

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from keizer import limits
 from keizer.model import Result, Season
-from keizer.operations.competition import enter_results
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -210,3 +209,65 @@ def grid(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, A
     later = [r.number for r in season.rounds[round_no:] if r.games or r.byes]
     data["later"] = later[-1] if later else None
     return data
+
+
+def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
+                  round_no: int | None = None, correct: bool = False) -> int:
+    """Record results by board.  Without ``correct`` a board that already has a
+    result is refused; with it, an earlier round's result may be changed."""
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    number = round_no if round_no is not None else target.number
+    if not 1 <= number <= len(season.rounds) or not season.rounds[number - 1].games:
+        done = season.completed_rounds()
+        if round_no is None and done and number == done + 1:
+            raise StoreError(f"round {number} has no pairing yet and round {done} is complete; to change a result "
+                             f"there, use --round {done} --correct")
+        raise StoreError(f"round {number} has no pairing; pair it with 'keizer pair' first")
+    games = {g.board: g for g in season.rounds[number - 1].games}
+    for board, text in results.items():
+        if board not in games:
+            raise StoreError(f"round {number} has no board {board} (boards 1–{max(games)})")
+        if text.strip().lower() == "clear":  # back to no result, e.g. before re-pairing
+            if games[board].result is None:
+                raise StoreError(f"board {board} of round {number} has no result to clear")
+            store.set_result(comp_id, number, board, None)
+            continue
+        try:
+            result = Result.parse(text)
+        except ValueError as e:
+            raise StoreError(f"board {board}: {e}") from None
+        earlier = games[board].result
+        if earlier is not None and not correct:
+            raise StoreError(
+                f"board {board} of round {number} already has {earlier.value}; use --correct to change it")
+        store.set_result(comp_id, number, board, result.value)
+    _check_knockout(store, comp_id, number)
+    return number
+
+
+def _check_knockout(store: Store, comp_id: int, number: int) -> None:
+    """A knock-out stores tie-break stages and next-round matches from earlier results;
+    a correction that no longer fits them is refused (inside the transaction)."""
+    system = store.system(comp_id)
+    check: Callable[[], object]
+    if system == "team":
+        from keizer.operations.teams_read import knockout_states, load_event
+        from keizer.systems.team import stored_rules
+
+        if stored_rules(store, comp_id).schedule != "knockout":
+            return
+        check = lambda: knockout_states(load_event(store, comp_id))  # noqa: E731
+        undo = "'keizer undo' back to before 'keizer team next'"
+    elif system == "knockout":
+        from keizer.operations.cup import cup_state
+
+        check = lambda: cup_state(store, comp_id)  # noqa: E731
+        undo = "'keizer undo' back to before 'keizer knockout next'"
+    else:
+        return
+    try:
+        check()
+    except (StoreError, ValueError):
+        raise StoreError(f"this result changes a match of round {number} whose tie-break stage or next match is "
+                         f"stored already; {undo} first") from None

@@ -14,7 +14,8 @@ from typing import Any, Iterable
 
 from keizer import systems
 from keizer.model import Season
-from keizer.operations.competition import MARKS, make_pairing
+from keizer.operations.attendance import MARKS
+from keizer.operations.pairing import make_pairing
 from keizer.operations.seasons import refuse_closed
 from keizer.output import json_number
 from keizer.store import Store, StoreError

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from keizer.operations import competition as comp_ops
+from keizer.operations.order import final_ranking, set_initial_order
+from keizer.operations.state import require_system
 from keizer.store import Store, StoreError
 
 #: The initial orders ``season new`` offers, and what each means.
@@ -80,7 +81,7 @@ def new_season(store: Store, source_ref: str, season: str, name: str | None = No
     if order not in ORDERS:
         raise StoreError(f"unknown order {order!r}: {', '.join(ORDERS)}")
     source = store.competition(source_ref)
-    comp_ops.require_system(store, source["id"], "keizer", "start the next season from a competition")
+    require_system(store, source["id"], "keizer", "start the next season from a competition")
     season = season.strip()
     if season == source["season"]:
         raise StoreError(f"{source['name']} belongs to season {season} already; name the next season")
@@ -97,7 +98,7 @@ def new_season(store: Store, source_ref: str, season: str, name: str | None = No
     played = {p["member_id"] for p in old_players}
     members = store.members()
     fresh = [{**m, "member_id": m["id"]} for m in members if m["id"] not in played] if all_members else []
-    place = {m: k for k, m in enumerate(comp_ops.final_ranking(store, source["id"]))}
+    place = {m: k for k, m in enumerate(final_ranking(store, source["id"]))}
 
     overrides = json.loads(source["overrides"])
     if source.get("rating_list"):  # which rating list prices the players: a setting of its own column
@@ -117,9 +118,9 @@ def new_season(store: Store, source_ref: str, season: str, name: str | None = No
             store.update_player(row["id"], start_no=number)
     _carry_rules(store, source["id"], comp_id, keys)
     if order == "standing":
-        how = comp_ops.set_initial_order(store, comp_id, "standing", source=str(source["id"]))
+        how = set_initial_order(store, comp_id, "standing", source=str(source["id"]))
     elif order == "rating":
-        how = comp_ops.set_initial_order(store, comp_id, "rating")
+        how = set_initial_order(store, comp_id, "rating")
     else:
         store.set_initial_order(comp_id, [row["key"] for row in ordered])
         how = f"by the standing of {source['name']}, newcomers by rating"

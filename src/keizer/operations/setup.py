@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from keizer import limits
 from keizer import systems
-from keizer.operations import competition as comp_ops
+from keizer.operations.attendance import check_entry, check_joined, mark_attendance
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
 from keizer.systems import open_round
@@ -168,7 +168,7 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
         raise StoreError("name the members to register")
     season = store.load_season(comp_id)
     first = joined if joined is not None else open_round(season).number
-    comp_ops.check_entry(store, comp_id, first)
+    check_entry(store, comp_id, first)
     for ref in refs:
         m = store.find_member(ref)
         store.register(comp_id, m["id"], first, category)
@@ -200,7 +200,7 @@ def set_player(store: Store, comp_id: int, ref: str, category: str | None = None
         fields["category"] = category or None
         said.append(f"category {row['category'] or '(none)'} → {category or '(none)'}")
     if joined is not None and joined != row["joined"]:
-        comp_ops.check_joined(store, comp_id, row, joined)
+        check_joined(store, comp_id, row, joined)
         fields["joined"] = joined
         said.append(f"first round {row['joined']} → {joined}")
     if default_attendance is not None and default_attendance != row["default_attendance"]:
@@ -212,7 +212,7 @@ def set_player(store: Store, comp_id: int, ref: str, category: str | None = None
 
 def withdraw_player(store: Store, comp_id: int, ref: str) -> int:
     """Withdraw a player from the next round on; returns the last round they played."""
-    number, _ = comp_ops.mark_attendance(store, comp_id, {}, withdrawn=[ref])
+    number, _ = mark_attendance(store, comp_id, {}, withdrawn=[ref])
     return number - 1
 
 
@@ -230,7 +230,7 @@ def setting_text(value: Any) -> str:
 def settings_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
     """The effective settings of a competition with what each means: setting, value, meaning."""
     if store.system(comp_id) != "keizer":
-        view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
+        view = {**system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
         meaning = {**systems.of(store.system(comp_id)).settings, "rating_list": RATING_LIST_MEANING}
         return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
                 for k, v in view.items()]
@@ -252,7 +252,7 @@ def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) ->
     """Change settings (checked before anything is written); returns the note to show
     when a Keizer competition's standings are recomputed."""
     if store.system(comp_id) != "keizer":
-        comp_ops.change_system_settings(store, comp_id, overrides)
+        change_system_settings(store, comp_id, overrides)
         return None
     played = store.load_season(comp_id).completed_rounds()
     store.update_settings(comp_id, overrides)
@@ -311,3 +311,30 @@ def time_control_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
     """The plan: rounds ("1-3", "4-") and time control."""
     return [{"rounds": f"{p['from']}-{p['to'] if p['to'] is not None else ''}",
              "time_control": p["time_control"] or "(none)"} for p in store.time_control_plan(comp_id)]
+
+
+def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
+    """The effective settings of a competition that is not Keizer, for showing."""
+    return systems.of(store.system(comp_id)).view(store.system_settings(comp_id))
+
+
+def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> None:
+    """Change settings of a competition that is not Keizer; every value is checked
+    before anything is written."""
+    system = systems.of(store.system(comp_id))
+    overrides = dict(overrides)
+    if "rating_list" in overrides:  # a column of its own: every system has one
+        store.set_rating_list(comp_id, overrides.pop("rating_list"))
+    stored = store.system_settings(comp_id)
+    allowed = system.changeable(stored)
+    for name in overrides:
+        if name not in allowed:
+            known = ", ".join(allowed) or "none (a knock-out's stages are fixed when it is created)"
+            raise StoreError(f"{name!r} is not a setting of a {system.name} competition (settings: {known})")
+    season = store.load_season(comp_id)
+    paired = sum(1 for r in season.rounds if r.games or r.byes)
+    changed = dict(stored)
+    for name, text in overrides.items():
+        changed = system.change(changed, name, text, paired)
+    system.check(changed)
+    store.set_system_settings(comp_id, changed)

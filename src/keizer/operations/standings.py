@@ -218,17 +218,17 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
         return {"kind": "knockout", "round": None, "last": season.completed_rounds(), "codes": [], "rows": rows,
                 "note": None}
     if system == "team":
-        from keizer.operations import teamevent
+        from keizer.operations import teams_read
 
-        event = teamevent.load_event(store, comp_id)
+        event = teams_read.load_event(store, comp_id)
         if event.rules.schedule == "knockout":
             rows = [{**r, "top_id": None, "bottom_id": None, "winner_id": None}
-                    for r in teamevent.knockout_rows(event, round_no)]
+                    for r in teams_read.knockout_rows(event, round_no)]
             return {"kind": "knockout", "round": round_no, "last": event.played, "codes": [], "rows": rows,
                     "note": None}
-        rows = teamevent.team_standings(store, comp_id, round_no)
+        rows = teams_read.team_standings(store, comp_id, round_no)
         return {"kind": "team", "round": event.played if round_no is None else round_no, "last": event.played,
-                "codes": list(teamevent.tiebreak_labels(event)), "rows": rows, "note": None}
+                "codes": list(teams_read.tiebreak_labels(event)), "rows": rows, "note": None}
     season = store.load_season(comp_id)
     upto = checked_round(season, round_no)
     in_progress = progress(season)

@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from keizer.model import Colour, Round, Season
-from keizer.operations.competition import Change, require_unpaired
+from keizer.operations.outcomes import Change
+from keizer.operations.state import require_unpaired
 from keizer.output import number
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, open_round, stored_points_rules
@@ -71,7 +72,7 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
     Returns a :class:`keizer.pairing.keizer.Pairing` (boards with the players'
     scores as the reason) for display.
     """
-    from keizer.operations.competition import mark_attendance
+    from keizer.operations.attendance import mark_attendance
     from keizer.pairing.keizer import Board, Pairing
     from keizer.pairing.swiss import SwissError, dutch_inputs, pair_swiss
 
@@ -122,7 +123,7 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
 
 def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str) -> Change:
     """A player who arrives after the round is paired (checked by
-    :func:`keizer.operations.competition.add_latecomer`): they play whoever has the
+    :func:`keizer.operations.pairing.add_latecomer`): they play whoever has the
     pairing-allocated bye (on a new last board, colours by the Dutch rules), unless the two
     met before or may not meet; without a bye to take over the latecomer cannot be paired."""
     from keizer.pairing.swiss import SwissError, pair_swiss
@@ -153,8 +154,8 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
 def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str, Any]) -> Change:
     """A paired player who does not come loses by forfeit (FIDE's rule for a Swiss); a
     player who had the pairing-allocated bye and is not there loses it (absent).  Called by
-    :func:`keizer.operations.competition.remove_noshow` on the paired open round."""
-    from keizer.operations.competition import enter_results
+    :func:`keizer.operations.pairing.remove_noshow` on the paired open round."""
+    from keizer.operations.results import enter_results
 
     key, name = row["key"], row["name"]
     if key in rnd.byes:

@@ -41,68 +41,22 @@ list for team round-robins.  A round-robin's free round scores nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from keizer.limits import is_digits
-from keizer.operations.competition import MemberFinder, enter_results, require_system
-from keizer.model import Colour, Game, Season
-from keizer.pairing.teams import (Seat, SeatGame, TeamMatchResult, crepaux_schedule, first_has_white,
-                                  team_round_robin)
-from keizer.points import tournament as player_tournament
+from keizer.operations.results import enter_results
+from keizer.operations.state import require_system
+from keizer.operations.teams_read import TeamEvent, TeamMatch, _knockout_format, knockout_states, load_event, ranking_tournament
+from keizer.pairing.teams import (Seat, SeatGame)
+from keizer.pairing.teams import PlannedMatch, plan_event, seat_game
 from keizer.store import Store, StoreError, pick_by_name
-from keizer.systems.team import DEFAULTS, MATCH_SCORING, TeamRules, stored_rules, team_rules
-from keizer.tiebreaks import Code, Match, Player, Scoring, System, Team, TieBreakError, Tournament, labels, rank
+from keizer.systems.team import TeamRules, stored_rules
+from keizer.tiebreaks import Player, Scoring, System, Tournament
 
 if TYPE_CHECKING:
-    from keizer.pairing.knockout import MatchFormat
-
-# -- the schedule (pure) -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlannedMatch:
-    """A match of the schedule: who sits on each board, White first, in board order."""
-
-    first: str
-    second: str | None  # None: ``first`` has a bye
-    games: tuple[SeatGame, ...] = ()
-
-
-def plan_event(teams: Sequence[str], boards: int, schedule: str = "roundrobin", double: bool = False,
-               swap_last_two: bool = False) -> tuple[tuple[PlannedMatch, ...], ...]:
-    """Every round's matches, teams in start order.  A bye comes after the matches.
-
-    >>> [[(m.first, m.second, [str(g) for g in m.games]) for m in r] for r in plan_event("ABC", 2)][0]
-    [('B', 'C', ['B1-C1', 'C2-B2']), ('A', None, [])]
-    >>> [(m.first, m.second, [str(g) for g in m.games]) for m in plan_event("ABC", 4, "crepaux")[0]]
-    [('A', 'B', ['A1-B1', 'B2-A2']), ('C', 'B', ['C1-B3', 'B4-C2']), ('A', 'C', ['A3-C3', 'C4-A4'])]
-
-    Raises ValueError for a schedule the engines cannot make (e.g. Crepaux with four teams).
-    """
-    if schedule == "crepaux":
-        half = boards // 2
-        rounds = []
-        for rnd in crepaux_schedule(teams, boards):
-            minis = [rnd.games[i:i + half] for i in range(0, len(rnd.games), half)]
-            # The half that leads a mini-match has White on its first board: it is named first.
-            rounds.append(tuple(PlannedMatch(m[0].white.team, m[0].black.team, tuple(m)) for m in minis))
-        return tuple(rounds)
-    rounds = []
-    for planned in team_round_robin(teams, double, swap_last_two):
-        matches = [PlannedMatch(a, b, tuple(_board(Seat(a, k), Seat(b, k)) for k in range(1, boards + 1)))
-                   for a, b in planned.matches]
-        if planned.bye is not None:
-            matches.append(PlannedMatch(planned.bye, None))
-        rounds.append(tuple(matches))
-    return tuple(rounds)
-
-
-def _board(first: Seat, second: Seat) -> SeatGame:
-    return SeatGame(first, second) if first_has_white(first.board) else SeatGame(second, first)
-
+    pass
 
 # -- teams ---------------------------------------------------------------------------
 
@@ -290,7 +244,7 @@ def _round_seats(store: Store, comp_id: int, rules: TeamRules, number: int,
         mine = sorted(g["board"] for g in games
                       if g["match"] == m["number"] and (g["stage"] or "regular").startswith("regular"))
         for k, board in enumerate(mine, 1):
-            seats[board] = _board(Seat(names[m["first_team"]], k), Seat(names[m["second_team"]], k))
+            seats[board] = seat_game(Seat(names[m["first_team"]], k), Seat(names[m["second_team"]], k))
     return seats
 
 
@@ -318,231 +272,7 @@ def enter_match_results(store: Store, comp_id: int, number: int, match: int, res
     enter_results(store, comp_id, dict(zip(boards, results)), number, correct)
 
 
-# -- reading an event ----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TeamMatch:
-    """A stored match with its games in board order; ``second`` None is a bye."""
-
-    round: int
-    number: int
-    first: str
-    second: str | None
-    games: tuple[Game, ...]
-
-    @property
-    def regular(self) -> tuple[Game, ...]:
-        """The match itself, without a knock-out's tie-break stages."""
-        return tuple(g for g in self.games if g.stage is None or g.stage.startswith("regular"))
-
-    def score(self) -> tuple[Fraction, Fraction] | None:
-        """Game points of (first, second) once every board has its result."""
-        results = tuple(g.result for g in self.regular if g.result is not None)
-        if self.second is None or not results or len(results) < len(self.regular):
-            return None
-        return TeamMatchResult(self.first, self.second, results).game_points
-
-
-@dataclass(frozen=True)
-class TeamEvent:
-    """Everything stored about a team event, as model values."""
-
-    name: str
-    rules: TeamRules
-    season: Season
-    teams: tuple[dict[str, Any], ...]  # store.teams rows: id, name, start_no, members
-    matches: tuple[TeamMatch, ...]
-    seeds: tuple[str, ...] = ()  # a knock-out: the teams in seed order, once scheduled
-    awarded: Mapping[str, str] = field(default_factory=dict)  # a knock-out: "round:match" → team
-    byes: Mapping[str, str] = field(default_factory=dict)  # imported: "round:team" → TRF bye code (F, H, Z, U)
-
-    @property
-    def played(self) -> int:
-        """The last round of the standing: rounds 1…played all have every result."""
-        return self.season.completed_rounds()
-
-    def team_of(self) -> dict[str, str]:
-        """Player key → team name."""
-        return {m["key"]: t["name"] for t in self.teams for m in t["members"]}
-
-    def round_matches(self, number: int) -> list[TeamMatch]:
-        return [m for m in self.matches if m.round == number]
-
-
-def load_event(store: Store, comp_id: int) -> TeamEvent:
-    require_system(store, comp_id, "team", "show a team event")
-    season = store.load_season(comp_id)
-    names = {t["id"]: t["name"] for t in store.teams(comp_id)}
-    games = {r.number: r.games for r in season.rounds}
-    matches = tuple(
-        TeamMatch(m["round"], m["number"], names[m["first_team"]], names.get(m["second_team"]),
-                  tuple(g for g in games.get(m["round"], ()) if g.match == m["number"]))
-        for m in store.team_matches(comp_id))
-    settings = store.system_settings(comp_id)
-    return TeamEvent(season.name, stored_rules(store, comp_id), season, tuple(store.teams(comp_id)), matches,
-                     tuple(settings.get("seeds") or ()), dict(settings.get("awarded") or {}),
-                     dict(settings.get("byes") or {}))
-
-
-# -- standings -----------------------------------------------------------------------
-
-
-def ranking_tournament(event: TeamEvent, upto: int | None = None, players: bool = True) -> Tournament:
-    """The event after round ``upto`` (default: the last complete one) as the tie-break engine sees it.
-
-    A round-robin keeps its rounds; with ``players`` its team members and their games
-    come along (what TRF needs).  A Crepaux event becomes the three-team round-robin
-    it stands for, one round per pair of teams, counted once both evenings are
-    complete; it has no players (TRF cannot hold a team meeting two teams in a round).
-    """
-    upto = event.played if upto is None else upto
-    number = {t["name"]: t["start_no"] for t in event.teams}
-    team_of = event.team_of()
-    start = {p.id: p.start_no for p in event.season.players}
-    if event.rules.schedule == "crepaux":
-        final = bool(event.season.rounds) and upto >= len(event.season.rounds)
-        meetings = _crepaux_meetings(event) if final else {}
-        teams = []
-        for t in event.teams:
-            line = []
-            for (a, b), games in meetings.items():
-                if t["name"] not in (a, b):
-                    line.append(Match(Code.PAB))  # the pair this team is not in: its free round
-                    continue
-                line.append(_match(games, t["name"], b if t["name"] == a else a, team_of, number, start,
-                                   lineup=False))
-            teams.append(Team(t["start_no"], t["name"], matches=tuple(line)))
-        return Tournament((), len(meetings), System.ROUND_ROBIN, Scoring(), tuple(teams), MATCH_SCORING,
-                          event.rules.boards, event.name, event.rules.tiebreaks)
-    teams = []
-    for t in event.teams:
-        line = []
-        for r in range(1, upto + 1):
-            m = next((x for x in event.round_matches(r) if t["name"] in (x.first, x.second)), None)
-            bye = Code(event.byes.get(f"{r}:{t['name']}", "U" if m is not None else "Z"))
-            if m is None:  # not paired: withdrawn, or an imported file's half-point or zero-point bye
-                line.append(Match(bye, game_points=_bye_points(event, bye)))
-            elif m.second is None:
-                line.append(Match(bye, game_points=_bye_points(event, bye)))
-            else:
-                other = m.second if m.first == t["name"] else m.first
-                line.append(_match(m.games, t["name"], other, team_of, number, start, lineup=True))
-        members = tuple(start[m["key"]] for m in t["members"])
-        teams.append(Team(t["start_no"], t["name"], members, tuple(line)))
-    people: tuple[Player, ...] = ()
-    system = event.rules.system
-    if players:
-        listed = {start[key] for key in team_of}
-        people = tuple(p for p in player_tournament(event.season, upto, system, Scoring()).players
-                       if p.start_no in listed)
-    colours = "".join("W" if first_has_white(k) else "B" for k in range(1, event.rules.boards + 1))
-    return Tournament(people, upto, system, Scoring(), tuple(teams), event.rules.match_scoring,
-                      event.rules.boards, event.name, event.rules.tiebreaks, (f"352 {colours}",))
-
-
-def _bye_points(event: TeamEvent, code: Code) -> Fraction:
-    """Game points of an imported team bye: a full-point bye is worth a won match on every board."""
-    return Fraction(event.rules.boards) if code is Code.FPB else Fraction(event.rules.boards, 2) \
-        if code is Code.HPB else Fraction(0)
-
-
-def _match(games: Sequence[Game], me: str, other: str, team_of: Mapping[str, str], number: Mapping[str, int],
-           start: Mapping[str, int], lineup: bool) -> Match:
-    """One team's match against ``other`` from the games between them, in board order."""
-    mine = [g.white if team_of[g.white] == me else g.black for g in games]
-    boards = tuple(g.points_of(p) for g, p in zip(games, mine))
-    theirs = sum((g.points_of(g.opponent_of(p)) for g, p in zip(games, mine)), Fraction(0))
-    points = sum(boards, Fraction(0))
-    code = Code.WIN if points > theirs else Code.DRAW if points == theirs else Code.LOSS
-    colour = games[0].colour_of(mine[0])
-    return Match(code, number[other], colour, points, boards, tuple(start[p] for p in mine) if lineup else ())
-
-
-def _crepaux_meetings(event: TeamEvent) -> dict[tuple[str, str], list[Game]]:
-    """Per pair of teams (start order) its games of both evenings, ordered by the boards of
-    the lower-numbered team — the one that fields all its boards against the other."""
-    names = [t["name"] for t in event.teams]
-    plan = plan_event(names, event.rules.boards, "crepaux")
-    found: dict[tuple[str, str], list[tuple[int, Game]]] = {}
-    for rnd, planned in zip(event.season.rounds, plan):
-        seats = [g for m in planned for g in m.games]
-        for g in rnd.games:
-            seat = seats[g.board - 1]
-            a, b = sorted((seat.white, seat.black), key=lambda s: names.index(s.team))
-            found.setdefault((a.team, b.team), []).append((a.board, g))
-    return {pair: [g for _, g in sorted(found[pair], key=lambda x: x[0])] for pair in sorted(
-        found, key=lambda pair: (names.index(pair[0]), names.index(pair[1])))}
-
-
-def standing(event: TeamEvent, upto: int | None = None) -> list[dict[str, Any]]:
-    """The ranking after round ``upto`` (default: the last complete round), exact values.
-
-    Rows: rank, team, start_no, match_points, game_points, matches, wins, draws,
-    losses and tiebreaks {label: value}.
-    """
-    if not event.teams:
-        return []
-    t = ranking_tournament(event, upto, players=False)
-    try:
-        ranked = rank(t, list(event.rules.tiebreaks), event.rules.edition, rounds=t.rounds, primary="MP")
-    except TieBreakError as e:
-        raise StoreError(str(e)) from None
-    teams = {team.number: team for team in t.teams}
-    rows = []
-    for s in ranked:
-        played = [m for m in teams[s.id].matches[:t.rounds] if m.opponent is not None]
-        rows.append({
-            "rank": s.rank, "team": s.name, "start_no": s.id, "match_points": s.points,
-            "game_points": sum((m.game_points for m in teams[s.id].matches[:t.rounds]), Fraction(0)),
-            "matches": len(played), "wins": sum(m.code is Code.WIN for m in played),
-            "draws": sum(m.code is Code.DRAW for m in played), "losses": sum(m.code is Code.LOSS for m in played),
-            "tiebreaks": dict(s.values),
-        })
-    return rows
-
-
-def team_standings(store: Store, comp_id: int, upto: int | None = None) -> list[dict[str, Any]]:
-    """The team standing after round ``upto`` (default: the last complete round)."""
-    event = load_event(store, comp_id)
-    if upto is not None and not 0 <= upto <= event.played:
-        raise StoreError(f"round {upto} has not been played; the last complete round is {event.played}")
-    return standing(event, upto)
-
-
-def tiebreak_labels(event: TeamEvent) -> tuple[str, ...]:
-    """The keys of a standing row's ``tiebreaks``, in list order."""
-    return labels(list(event.rules.tiebreaks))
-
-
-def crosstable(event: TeamEvent, upto: int | None = None) -> dict[tuple[str, str], list[tuple[Fraction, Fraction]]]:
-    """(team, opponent) → the game points of each of their matches so far (team's first)."""
-    t = ranking_tournament(event, upto, players=False)
-    name = {team.number: team.name for team in t.teams}
-    cells: dict[tuple[str, str], list[tuple[Fraction, Fraction]]] = {}
-    for team in t.teams:
-        for r, m in enumerate(team.matches[:t.rounds]):
-            if m.opponent is None:
-                continue
-            theirs = next(x for x in t.teams if x.number == m.opponent).matches[r].game_points
-            cells.setdefault((team.name, name[m.opponent]), []).append((m.game_points, theirs))
-    return cells
-
-
 # -- knock-out events ----------------------------------------------------------------
-
-
-def _knockout_format(rules: TeamRules) -> MatchFormat:
-    """The match on every board, then the tie-break stages (rapid, blitz, armageddon) on
-    their first boards."""
-    from keizer.pairing.knockout import MatchFormat, Stage, StageKind
-
-    stages = [Stage(StageKind.REGULAR, rules.boards)]
-    stages += [Stage(StageKind(kind), games) for kind, games in rules.stages]
-    try:
-        return MatchFormat(tuple(stages), team=True)
-    except ValueError as e:
-        raise StoreError(f"--stages: {e}") from None
 
 
 def _require_knockout(store: Store, comp_id: int, what: str) -> TeamRules:
@@ -588,7 +318,7 @@ def _store_match(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any]],
     if bottom is None:
         return board
     for k in range(1, rules.boards + 1):
-        g = _board(Seat(top, k), Seat(bottom, k))
+        g = seat_game(Seat(top, k), Seat(bottom, k))
         board += 1
         store.add_game(comp_id, number, board, lineups[g.white.team][g.white.board - 1],
                        lineups[g.black.team][g.black.board - 1], match=match, stage=stage)
@@ -604,62 +334,6 @@ def _store_stage(store: Store, comp_id: int, m: TeamMatch, number: int, kind: st
     for g in previous[:boards]:
         board += 1
         store.add_game(comp_id, m.round, board, ids[g.black], ids[g.white], match=m.number, stage=f"{kind}:{number}")
-
-
-def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
-    """The bracket engine's match states (``MatchState``) from the stored games and awards."""
-    from keizer.pairing.knockout import MatchGame, MatchRecord, bracket_state, make_bracket
-
-    if not event.seeds or not event.season.rounds:
-        raise StoreError("the knock-out has not been scheduled yet; make round 1 with 'keizer team schedule'")
-    fmt = _knockout_format(event.rules)
-    bracket = make_bracket(event.seeds, fmt)
-    team_of = event.team_of()
-    records: dict[tuple[int, int], Any] = {}
-    for m in event.matches:
-        stages = []
-        for k, stage in enumerate(fmt.stages):
-            played = tuple(MatchGame(team_of[g.white], g.result) for g in m.games
-                           if g.stage == f"{stage.kind.value}:{k}" and g.result is not None)
-            if not played:
-                break
-            stages.append(played)
-        if m.second is not None and stages:
-            records[(m.round, m.number)] = MatchRecord(tuple(stages))
-    for key, winner in event.awarded.items():
-        r, k = (int(x) for x in key.split(":"))
-        records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
-    fix = "was a result corrected after 'keizer team next'? 'keizer undo' back to before it"
-    try:
-        states = bracket_state(bracket, records)
-    except ValueError as e:
-        raise StoreError(f"the stored matches do not fit the bracket ({e}); {fix}") from None
-    sides = {(s.round, s.index): (s.top, s.bottom) for s in states}
-    winners = {(s.round, s.index): s.winner for s in states}
-    for m in event.matches:
-        if sides.get((m.round, m.number)) != (m.first, m.second):
-            raise StoreError(f"round {m.round} match {m.number} is stored as {m.first} – {m.second} and the "
-                             f"bracket now has {sides.get((m.round, m.number))}; {fix}")
-        recorded = len(records[(m.round, m.number)].stages) if (m.round, m.number) in records else 0
-        if (winners[(m.round, m.number)] is not None and f"{m.round}:{m.number}" not in event.awarded
-                and len({g.stage for g in m.games}) > max(recorded, 1)):
-            raise StoreError(f"round {m.round} match {m.number} is decided before its stored tie-break stage; {fix}")
-    return states
-
-
-def knockout_rows(event: TeamEvent, upto: int | None = None) -> list[dict[str, Any]]:
-    """The bracket as rows: round, match, top, bottom (None: unknown or a bye), winner, how,
-    score (game points of top and bottom once every board has a result) and stored (the
-    match has its boards in the database)."""
-    stored = {(m.round, m.number): m for m in event.matches}
-    rows = []
-    for s in knockout_states(event):
-        if upto is not None and s.round > upto:
-            continue
-        m = stored.get((s.round, s.index))
-        rows.append({"round": s.round, "match": s.index, "top": s.top, "bottom": s.bottom, "winner": s.winner,
-                     "how": s.how, "score": m.score() if m else None, "stored": m is not None})
-    return rows
 
 
 def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[str]:
@@ -833,122 +507,4 @@ def swiss_next(store: Store, comp_id: int, when: date | None = None) -> list[str
         raise StoreError(f"all {rules.rounds} rounds are played; the event is over")
     return _pair_swiss_round(store, comp_id, _round_date(store, comp_id, last + 1, when))
 
-
-# -- TRF -----------------------------------------------------------------------------
-
-
-def import_team_tournament(store: Store, t: Tournament, name: str | None = None) -> int:
-    """Store a TRF team tournament as a team event: members and players from its 001
-    records, teams from 310/013 (members in board order), and per round the matches and
-    their games on the boards the line-ups give.  A Swiss stays a Swiss (continued with
-    'keizer team next'), anything else becomes a round-robin event.  Returns its id.
-
-    A match with a board won or lost without a game (a forfeited match, an empty board)
-    cannot be stored as games: such a file is refused, before anything is written.
-    """
-    from keizer.pairing.swiss import initial_colour_of
-    from keizer.points import _result
-
-    swiss = t.system is System.SWISS
-    teams = sorted(t.teams, key=lambda team: team.number)
-    played = max((r + 1 for team in teams for r, m in enumerate(team.matches) if m.opponent is not None), default=0)
-    boards = t.boards or max((len(m.lineup) for team in teams for m in team.matches), default=0)
-    if boards < 1:
-        raise StoreError("the file does not say how many boards a match has (record 362 or line-ups)")
-    settings = {**DEFAULTS, "boards": boards, "schedule": "swiss" if swiss else "roundrobin",
-                "tiebreaks": list(t.tiebreaks) or None}
-    if swiss:
-        settings |= {"rounds": max(t.rounds, played), "seeds": [team.name for team in teams],
-                     "initial_colour": initial_colour_of(replace(t, teams=())).value}
-    team_rules(settings)  # refuses a tie-break list the rules forbid, before anything is written
-    comp_id = store.create_competition(name or t.name or "Imported team tournament", "classic", {}, "team", settings)
-    ids: dict[int, int] = {}
-    member_for = MemberFinder(store)
-    for p in sorted(t.players, key=lambda p: p.start_no):
-        member = member_for(p.name or f"Player {p.start_no}", p.rating or None)
-        key = store.register(comp_id, member, key=str(p.start_no))
-        ids[p.start_no] = store.find_player(comp_id, key)["id"]
-    team_ids = {}
-    for team in teams:
-        team_ids[team.number] = store.add_team(comp_id, team.name or f"Team {team.number}")
-        store.set_team_members(team_ids[team.number], [(ids[n], k, k > boards)
-                                                        for k, n in enumerate(team.members, 1) if n in ids])
-    by_number = {p.start_no: p for p in t.players}
-    byes: dict[str, str] = {}
-    for r in range(played):
-        store.ensure_round(comp_id, r + 1, t.dates[r] if r < len(t.dates) else None)
-        match, board, done = 0, 0, set()
-        for team in teams:
-            m = team.matches[r] if r < len(team.matches) else None
-            if m is None or team.number in done or (m.opponent is None and m.code not in (Code.PAB, Code.FPB)):
-                continue
-            if m.opponent is None:
-                continue  # byes are stored last
-            other = next(x for x in teams if x.number == m.opponent)
-            theirs = other.matches[r]
-            first, second, lineup = (team, other, m.lineup) if m.colour is not Colour.BLACK else (other, team, theirs.lineup)
-            done |= {team.number, other.number}
-            match += 1
-            store.add_team_match(comp_id, r + 1, match, team_ids[first.number], team_ids[second.number])
-            mine = lineup or tuple(n for n in first.members if _opponent_in(by_number[n], r, second.members))
-            results = [by_number[n].results[r] if n in by_number and r < len(by_number[n].results) else None
-                       for n in mine]
-            if len(mine) < boards or any(res is None or res.opponent is None for res in results):
-                raise StoreError(f"round {r + 1}: {first.name} – {second.name} has a board without a game (a forfeited "
-                                 "match or an empty board); the database keeps a team match as its games and cannot "
-                                 "hold it — rank the file with 'keizer trf standings'")
-            for n, res in zip(mine, results):
-                assert res is not None and res.opponent is not None  # refused above
-                board += 1
-                opp = by_number[res.opponent].results[r]
-                white_is_mine = res.colour is not Colour.BLACK
-                white, black = (n, res.opponent) if white_is_mine else (res.opponent, n)
-                result = _result(res.code, opp.code) if white_is_mine else _result(opp.code, res.code)
-                store.add_game(comp_id, r + 1, board, ids[white], ids[black], result.value, match=match)
-        for team in teams:
-            m = team.matches[r] if r < len(team.matches) else None
-            if m is None or m.opponent is not None:
-                continue
-            if m.code is not Code.PAB:  # kept, so that the standing scores it as the file does
-                byes[f"{r + 1}:{team.name}"] = m.code.value
-            if m.code in (Code.PAB, Code.FPB):
-                match += 1
-                store.add_team_match(comp_id, r + 1, match, team_ids[team.number], None)
-    if byes:
-        store.set_system_settings(comp_id, {**store.system_settings(comp_id), "byes": byes})
-    return comp_id
-
-
-def _opponent_in(player: Player, r: int, members: Sequence[int]) -> bool:
-    return r < len(player.results) and player.results[r].opponent in members
-
-
-def team_tournament(store: Store, comp_id: int) -> Tournament:
-    """The event after its last complete round, with teams and players, for ``formats.trf.dump``."""
-    event = load_event(store, comp_id)
-    if event.rules.schedule == "knockout":
-        raise StoreError("a knock-out team event cannot be written as TRF: TRF has no records for a bracket")
-    if event.rules.schedule == "crepaux":
-        raise StoreError("a Crepaux event cannot be written as TRF: its teams meet two teams in one round, "
-                         "which TRF's team records cannot express")
-    return ranking_tournament(event)
-
-
-def team_trf(store: Store, comp_id: int, version: str = "TRF26") -> str:
-    """``keizer export --format trf`` of a team event (dates of the rounds played as 042/052)."""
-    from keizer.formats.trf import TRF16, dump
-
-    t = team_tournament(store, comp_id)
-    season = store.load_season(comp_id)
-    dates = sorted(r.date for r in season.rounds[:t.rounds] if r.date)
-    info: tuple[str, ...] = (f"042 {dates[0]}", f"052 {dates[-1]}") if dates else ()
-    rules = stored_rules(store, comp_id)
-    if rules.schedule == "swiss":  # the planned rounds (142) and the initial colour, to be continued elsewhere
-        black = rules.initial_colour == "black"
-        info += (("152 B" if black else "152 W") if version != TRF16 else ("XXC black1" if black else "XXC white1"),)
-        t = replace(t, rounds=max(int(rules.rounds or 0), t.rounds))
-    # Record 352 (board colours) is TRF26's; TRF16 readers get the alternation by default.
-    kept = tuple(x for x in t.info if version != TRF16 or not x.startswith("352"))
-    dated = tuple(r.date for r in season.rounds[:season.completed_rounds()])
-    return dump(replace(t, info=info + kept, dates=dated if any(dated) else ()), version)
 

@@ -100,7 +100,7 @@ def _cup(store: Store, comp_id: int, data: dict[str, Any]) -> None:
 
 
 def _team(store: Store, comp_id: int, data: dict[str, Any]) -> None:
-    from keizer.operations.teamevent import knockout_rows, load_event, standing
+    from keizer.operations.teams_read import knockout_rows, load_event, standing
 
     event = load_event(store, comp_id)
     names = {p.id: p.name for p in event.season.players}

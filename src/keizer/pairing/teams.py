@@ -342,3 +342,46 @@ def crepaux_schedule(teams: Sequence[str], boards: int = 4) -> tuple[CrepauxRoun
                 games.append(SeatGame(seat(white, i), seat(black, i)))
         rounds.append(CrepauxRound(number, tuple(games)))
     return rounds[0], rounds[1]
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """A match of the schedule: who sits on each board, White first, in board order."""
+
+    first: str
+    second: str | None  # None: ``first`` has a bye
+    games: tuple[SeatGame, ...] = ()
+
+
+def plan_event(teams: Sequence[str], boards: int, schedule: str = "roundrobin", double: bool = False,
+               swap_last_two: bool = False) -> tuple[tuple[PlannedMatch, ...], ...]:
+    """Every round's matches, teams in start order.  A bye comes after the matches.
+
+    >>> [[(m.first, m.second, [str(g) for g in m.games]) for m in r] for r in plan_event("ABC", 2)][0]
+    [('B', 'C', ['B1-C1', 'C2-B2']), ('A', None, [])]
+    >>> [(m.first, m.second, [str(g) for g in m.games]) for m in plan_event("ABC", 4, "crepaux")[0]]
+    [('A', 'B', ['A1-B1', 'B2-A2']), ('C', 'B', ['C1-B3', 'B4-C2']), ('A', 'C', ['A3-C3', 'C4-A4'])]
+
+    Raises ValueError for a schedule the engines cannot make (e.g. Crepaux with four teams).
+    """
+    if schedule == "crepaux":
+        half = boards // 2
+        rounds = []
+        for rnd in crepaux_schedule(teams, boards):
+            minis = [rnd.games[i:i + half] for i in range(0, len(rnd.games), half)]
+            # The half that leads a mini-match has White on its first board: it is named first.
+            rounds.append(tuple(PlannedMatch(m[0].white.team, m[0].black.team, tuple(m)) for m in minis))
+        return tuple(rounds)
+    rounds = []
+    for planned in team_round_robin(teams, double, swap_last_two):
+        matches = [PlannedMatch(a, b, tuple(seat_game(Seat(a, k), Seat(b, k)) for k in range(1, boards + 1)))
+                   for a, b in planned.matches]
+        if planned.bye is not None:
+            matches.append(PlannedMatch(planned.bye, None))
+        rounds.append(tuple(matches))
+    return tuple(rounds)
+
+
+def seat_game(first: Seat, second: Seat) -> SeatGame:
+    """The game of two seats of the same board, White first."""
+    return SeatGame(first, second) if first_has_white(first.board) else SeatGame(second, first)

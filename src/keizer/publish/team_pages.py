@@ -1,7 +1,7 @@
 """The pages of a team event: the team standing, every round's matches with their
 board results, a team-by-team crosstable of match scores, and one page per team.
 
-``team_competition_data`` reads the event (:mod:`keizer.operations.teamevent`) into
+``team_competition_data`` reads the event (:mod:`keizer.operations.teams_read`) into
 ``CompetitionData.extra``; :class:`TeamPages` only selects and arranges.
 """
 
@@ -14,15 +14,15 @@ from typing import Any, Sequence
 from keizer.model import Game
 from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text, unique_slugs
 from keizer.store import Store
-from keizer.operations.teamevent import (TeamEvent, TeamMatch, crosstable, knockout_rows, load_event, standing,
+from keizer.operations.teams_read import (TeamEvent, TeamMatch, crosstable, knockout_rows, load_event, standing,
                               tiebreak_labels)
 
 
 def team_competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     """The event with its standing after every round (0…played) and the crosstable.
 
-    ``extra``: ``event`` (a :class:`~keizer.operations.teamevent.TeamEvent`), ``standings``
-    (rows of :func:`~keizer.operations.teamevent.standing` per round) and ``crosstable``.
+    ``extra``: ``event`` (a :class:`~keizer.operations.teams_read.TeamEvent`), ``standings``
+    (rows of :func:`~keizer.operations.teams_read.standing` per round) and ``crosstable``.
     """
     event = load_event(store, row["id"])
     if event.rules.schedule == "knockout":

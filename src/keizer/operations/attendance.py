@@ -1,0 +1,226 @@
+"""Attendance: who plays the round being prepared, who is absent and why, who joins late
+or comes back; a round nobody marked gets each player's default before it is paired.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable, Mapping
+
+from keizer import systems
+from keizer.model import Season
+from keizer.operations.state import require_weekly
+from keizer.store import Store, StoreError
+from keizer.systems import open_round
+
+
+#: Attendance marks a user can give, and the stored status for each.
+MARKS = ("present", "excused", "unexcused", "club", "external")
+
+
+def mark_attendance(
+    store: Store,
+    comp_id: int,
+    marks: Mapping[str, str],
+    external: Mapping[str, str] | None = None,
+    withdrawn: Iterable[str] = (),
+    round_no: int | None = None,
+    date: str | None = None,
+    force: bool = False,
+) -> tuple[int, dict[str, int]]:
+    """Mark players for a round; the rest of an unpaired round get their default.
+
+    ``marks`` maps a player reference to present / excused / unexcused / club;
+    ``external`` a reference to win / draw / loss.  Returns the round and how
+    many players ended up with each status.
+    """
+    system = require_weekly(store, comp_id, "mark attendance")
+    kind = systems.of(system)
+    season = store.load_season(comp_id)
+    settings = season.settings
+    target = open_round(season)
+    number = round_no if round_no is not None else target.number
+    if number < 1:
+        raise StoreError(f"round {number} does not exist: rounds count from 1")
+    # A Swiss player may ask ahead for a bye in a later round (a requested bye, or notice of absence).
+    ahead = kind.marks_ahead and number > target.number
+    if number > target.number and not ahead:
+        raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
+    planned = store.system_settings(comp_id).get("rounds") if kind.planned_rounds else None
+    if planned and number > planned:
+        raise StoreError(f"the tournament has {planned} rounds; plan more with 'keizer swiss rounds N'")
+    if ahead and (external or list(withdrawn) or any(m not in ("excused", "unexcused") for m in marks.values())):
+        raise StoreError(f"round {number} is not the next round ({target.number}): only requested byes (-e) and "
+                         "notice of absence (-u) can be marked ahead")
+    paired = number < target.number or target.paired
+    players = {r["key"]: r for r in store.players(comp_id)}
+    chosen: dict[str, tuple[str, str | None]] = {}
+
+    def claim(ref: str, status: str, result: str | None = None) -> None:
+        row = store.find_player(comp_id, ref)
+        if row["key"] in chosen:
+            raise StoreError(f"{row['name']} is marked twice in one command; mark each player once")
+        chosen[row["key"]] = (status, result)
+
+    for ref, status in marks.items():
+        if status not in MARKS[:-1]:
+            raise StoreError(f"unknown attendance {status!r}: use present, excused, unexcused or club")
+        if status not in kind.marks:
+            raise StoreError("a Swiss tournament has no club-duty absence: mark the player excused (a half-point bye)")
+        claim(ref, status)
+    if external and "external" not in kind.marks:
+        raise StoreError("a Swiss tournament has no external games: mark the player excused or unexcused")
+    for ref, result in (external or {}).items():
+        if result not in ("win", "draw", "loss"):
+            raise StoreError(f"external game of {ref}: result must be win, draw or loss, not {result!r}")
+        claim(ref, "external", result)
+    leaving = [store.find_player(comp_id, ref) for ref in withdrawn]
+    for row in leaving:
+        if row["key"] in chosen:
+            raise StoreError(f"{row['name']} is both marked and withdrawn; choose one")
+
+    season_players = {p.id: p for p in season.players}
+    for key, (status, _) in chosen.items():
+        if not season_players[key].active_in(number):
+            raise StoreError(f"{players[key]['name']} does not take part in round {number} (not joined yet, or withdrawn)")
+
+    if date is not None and not force:
+        check_round_date(season, number, date)
+    for earlier in range(len(season.rounds) + 1, number):  # rounds are made in order
+        store.ensure_round(comp_id, earlier)
+    store.ensure_round(comp_id, number, date)
+    if paired:
+        in_game = _players_in_games(store, comp_id, number)
+        for key, (status, _) in chosen.items():
+            if players[key]["id"] in in_game:
+                raise StoreError(
+                    f"{players[key]['name']} has a game in round {number}; if they did not come, use 'keizer noshow' "
+                    "(or 'keizer unpair' to pair the round again)")
+            if status == "present":
+                raise StoreError(
+                    f"round {number} is already paired: {players[key]['name']} cannot be marked present now")
+    for row in leaving:
+        if number <= season.completed_rounds():
+            raise StoreError(f"a withdrawal takes effect from the next round ({target.number}), not round {number}")
+        if players[row["key"]]["id"] in _players_in_games(store, comp_id, number):
+            raise StoreError(f"{row['name']} has a game in round {number}; enter the result or unpair first")
+        store.update_player(row["id"], withdrawn_after=number - 1)
+        for later in (n for n in store.round_numbers(comp_id) if n >= number):  # byes asked ahead lapse
+            store.set_attendance(comp_id, later, row["id"], None)
+        season_players[row["key"]] = replace(season_players[row["key"]], withdrawn_after=number - 1)
+
+    existing = store.attendance(comp_id, number)
+    from keizer.operations.notices import absence_marks  # a member's notice for the round's date beats the default
+
+    noticed = absence_marks(store, comp_id, number) if not paired and not ahead else {}
+    for key, player in season_players.items():
+        row = players[key]
+        if key in chosen:
+            store.set_attendance(comp_id, number, row["id"], *chosen[key])
+        elif not paired and not ahead and player.active_in(number) and row["id"] not in existing:
+            default = row["default_attendance"] or ("present" if system == "swiss" else settings.default_attendance)
+            store.set_attendance(comp_id, number, row["id"],
+                                 noticed.get(row["id"]) or ("present" if default == "present" else "unexcused"))
+    counts: dict[str, int] = {}
+    for status, _ in store.attendance(comp_id, number).values():
+        counts[status] = counts.get(status, 0) + 1
+    return number, counts
+
+
+def _players_in_games(store: Store, comp_id: int, number: int) -> set[int]:
+    found = set()
+    for g in store.games(comp_id, number):
+        found.add(g["white"])
+        found.add(g["black"])
+    return found
+
+
+def check_joined(store: Store, comp_id: int, player: Mapping[str, Any], joined: int) -> None:
+    """Refuse a first round that would rewrite a played or paired round: one that erases
+    what the player did before it, or that makes rounds played without them count as
+    absences; and any change after the player's withdrawal.  The open round, while
+    unpaired, is still being prepared: the player's mark there simply goes."""
+    name = player["name"]
+    if player["withdrawn_after"] is not None:
+        raise StoreError(f"{name} withdrew after round {player['withdrawn_after']}; the first round cannot change "
+                         "now ('keizer player reinstate' first)")
+    target = open_round(store.load_season(comp_id))
+    fixed = target.number if target.paired else target.number - 1  # rounds 1…fixed are paired or played
+    if joined < player["joined"] and joined <= fixed:
+        raise StoreError(f"round {joined} has been {'paired' if joined == target.number else 'played'} without "
+                         f"{name}; a first round of {joined} would count it as an absence (keep {player['joined']})")
+    for number in range(1, min(joined - 1, fixed) + 1):
+        if player["id"] in _players_in_games(store, comp_id, number):
+            raise StoreError(f"{name} has a game in round {number}; a first round of {joined} would erase it "
+                             "(leave the first round as it is)")
+        mark = store.attendance(comp_id, number).get(player["id"])
+        if mark is not None:
+            what = "a bye" if mark[0] == "bye" else f"attendance ({mark[0]})"
+            raise StoreError(f"{name} has {what} in round {number}; a first round of {joined} would erase it "
+                             "(leave the first round as it is)")
+    if not target.paired and joined > target.number and target.exists:
+        store.set_attendance(comp_id, target.number, player["id"], None)
+
+
+def check_entry(store: Store, comp_id: int, joined: int) -> None:
+    """A new player of a weekly competition joins the round being prepared or a later one."""
+    if store.system(comp_id) not in ("keizer", "swiss"):
+        return
+    target = open_round(store.load_season(comp_id))
+    if joined < target.number:
+        raise StoreError(f"round {joined} has been played; a new player joins from round {target.number} on")
+
+
+def reinstate(store: Store, comp_id: int, ref: str, missed: str = "unexcused") -> tuple[dict[str, Any], list[int]]:
+    """Undo a player's withdrawal.  Rounds played since then are marked ``missed``
+    (unexcused or excused), as for anyone who did not come; returns the player and them."""
+    require_weekly(store, comp_id, "reinstate a player")
+    if missed not in ("unexcused", "excused"):
+        raise StoreError(f"missed rounds count as unexcused or excused, not {missed!r}")
+    row = store.find_player(comp_id, ref)
+    last = row["withdrawn_after"]
+    if last is None:
+        raise StoreError(f"{row['name']} has not withdrawn")
+    target = open_round(store.load_season(comp_id))
+    gone = [n for n in store.round_numbers(comp_id) if n > last and (n < target.number or target.paired)]
+    store.update_player(row["id"], withdrawn_after=None)
+    for number in gone:
+        store.set_attendance(comp_id, number, row["id"], missed)
+    if target.exists and not target.paired and store.attendance(comp_id, target.number):
+        default = row["default_attendance"] or ("present" if systems.of(store.system(comp_id)).unmarked_present
+                                                else store.settings(comp_id).default_attendance)
+        store.set_attendance(comp_id, target.number, row["id"], "present" if default == "present" else "unexcused")
+    return row, gone
+
+
+def check_round_date(season: Season, number: int, when: str) -> None:
+    """Refuse a date that puts round ``number`` before an earlier round or after a later one."""
+    for rnd in season.rounds:
+        if rnd.date is None or rnd.number == number:
+            continue
+        if (rnd.number < number and rnd.date > when) or (rnd.number > number and rnd.date < when):
+            raise StoreError(f"round {number} on {when} would come {'before' if rnd.number < number else 'after'} "
+                             f"round {rnd.number} ({rnd.date}); check the date, or give --force if it is right")
+
+
+def prepare_attendance(store: Store, comp_id: int) -> str | None:
+    """Before pairing: an open round nobody marked gets each player's default attendance.
+
+    When the competition's default is ``absent`` that would pair nobody, so it is refused:
+    the officer forgot to mark the evening.  Otherwise the returned line says how many
+    players were assumed present (``None`` when attendance had been marked).
+    """
+    season = store.load_season(comp_id)
+    target = open_round(season)
+    if target.exists and store.attendance(comp_id, target.number):
+        return None
+    if season.settings.default_attendance != "present":
+        raise StoreError(f"no attendance is marked for round {target.number} and players are absent unless marked "
+                         "(default_attendance=absent); mark who is here with 'keizer attend -p NAME …' first")
+    mark_attendance(store, comp_id, {})
+    statuses = [status for status, _ in store.attendance(comp_id, target.number).values()]
+    present, active = statuses.count("present"), len(statuses)
+    if present == active:
+        return f"no attendance marked for round {target.number}: all {active} active players assumed present"
+    return (f"no attendance marked for round {target.number}: {present} of {active} active players assumed present "
+            f"(the others are absent by their own default)")

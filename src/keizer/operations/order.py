@@ -1,0 +1,89 @@
+"""The initial order of a Keizer competition (the ranking that prices round 1) and the
+final ranking a next season may start from.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from keizer import systems
+from keizer.operations.state import current_standing, require_system
+from keizer.store import Store, StoreError
+
+
+def final_ranking(store: Store, comp_id: int) -> list[int]:
+    """Member ids in the order of a competition's last standing (Keizer or points)."""
+    season = store.load_season(comp_id)
+    system = store.system(comp_id)
+    if system == "keizer":
+        keys = [e.player for e in current_standing(season).entries]
+    elif systems.of(system).points:
+        from keizer.points import points_standing
+
+        rules = systems.stored_points_rules(store, comp_id)
+        keys = [e.player for e in points_standing(season, rules.tiebreaks, rules.edition, None, rules.lots,
+                                                  system=rules.system, scoring=rules.scoring)]
+    else:
+        raise StoreError(f"a {system} competition has no standing to start from; choose a Keizer, Swiss or "
+                         "round-robin competition")
+    member = {r["key"]: r["member_id"] for r in store.players(comp_id)}
+    return [member[k] for k in keys]
+
+
+def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]], str]:
+    """The ranking that prices round 1, and how it was set (and whether it is frozen)."""
+    from keizer.scoring import initial_order
+
+    require_system(store, comp_id, "keizer", "show an initial order")
+    season = store.load_season(comp_id)
+    rows = {r["key"]: r for r in store.players(comp_id)}
+    placed = set(store.placed_order(comp_id))
+    frozen = set(season.initial_order) if store.started(comp_id) else set(rows)
+
+    def how(key: str) -> str:
+        return "set" if key in placed else "rating" if key in frozen else "entered later"
+
+    order = [{"position": k, "start_no": rows[key]["start_no"], "name": rows[key]["name"],
+              "rating": rows[key]["rating"], "placed": how(key)}
+             for k, key in enumerate(initial_order(season), 1)]
+    how = store.system_settings(comp_id).get("initial_order", "by rating")
+    state = "frozen: round 1 has been paired" if store.started(comp_id) else "can change until round 1 is paired"
+    return order, f"initial order {how} ({state})"
+
+
+def set_initial_order(store: Store, comp_id: int, by: str, refs: Sequence[str] = (), source: str | None = None) -> str:
+    """Set the ranking that prices round 1: ``rating``, ``standing`` (of competition
+    ``source``, e.g. last season's) or ``hand`` (``refs`` first, in that order).
+    Players not placed follow by rating.  Refused once round 1 is paired."""
+    require_system(store, comp_id, "keizer", "set an initial order")
+    if store.started(comp_id):
+        raise StoreError("the initial order is frozen: round 1 has been paired (undo or unpair it first)")
+    rows = store.players(comp_id)
+    if by == "rating":
+        keys: list[str] = []
+        how = "by rating"
+    elif by == "standing":
+        if source is None:
+            raise StoreError("give the competition whose standing to start from: --from NAME")
+        other = store.competition(source)
+        if other["id"] == comp_id:
+            raise StoreError("a competition cannot start from its own standing; name last season's")
+        place = {m: k for k, m in enumerate(final_ranking(store, other["id"]))}
+        keys = [r["key"] for r in sorted((r for r in rows if r["member_id"] in place),
+                                         key=lambda r: place[r["member_id"]])]
+        how = f"by the standing of {other['name']}"
+    elif by == "hand":
+        if not refs:
+            raise StoreError("name the players in order: keizer competition order P1 P2 …")
+        keys = []
+        for ref in refs:
+            row = store.find_player(comp_id, ref)
+            if row["key"] in keys:
+                raise StoreError(f"{row['name']} is listed twice; list each player once")
+            keys.append(row["key"])
+        how = "by hand"
+    else:
+        raise StoreError(f"unknown order {by!r}: rating, standing or hand")
+    store.set_initial_order(comp_id, keys)
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "initial_order": how})
+    return how
