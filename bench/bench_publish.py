@@ -20,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seasons import synthetic_season  # noqa: E402
 
 from keizer.operations import competition as ops  # noqa: E402
-from keizer.publish import publish, set_club  # noqa: E402
+from keizer.operations.club import set_club  # noqa: E402
+from keizer.publish import publish  # noqa: E402
 from keizer.store import Store  # noqa: E402
 
 

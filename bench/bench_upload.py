@@ -29,7 +29,7 @@ from upload_servers import PASSWORD, USER, ftp_server, self_signed_certificate, 
 from keizer.operations import competition as ops  # noqa: E402
 from keizer.publish import publish  # noqa: E402
 from keizer.publish.files import write_site, read_manifest  # noqa: E402
-from keizer.publish.transports import PASSWORD_ENV, parse_target  # noqa: E402
+from keizer.formats.targets import PASSWORD_ENV, parse_target  # noqa: E402
 from keizer.publish.upload import upload  # noqa: E402
 from keizer.store import Store  # noqa: E402
 

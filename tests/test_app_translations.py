@@ -20,7 +20,7 @@ from keizer.operations import accounts, notices, rounds, setup
 from keizer.operations import competition as competition_ops
 from keizer.operations import standings as standings_ops
 from keizer.pairing.outcome import ENGLISH
-from keizer.publish.i18n import LANGUAGES, catalog_path, translations
+from keizer.i18n import LANGUAGES, catalog_path, translations
 from keizer.store import Store
 from keizer.web.views import MAIN_NAV, comp_tabs
 from keizer.web.views.competitions import SYSTEM_LABELS
@@ -55,11 +55,12 @@ def extract_views() -> set[str]:
     from babel.messages.extract import extract as babel_extract_python
 
     ids = set()
-    for folder in ("web", "publish"):
-        for f in sorted((ROOT / "src" / "keizer" / folder).rglob("*.py")):
-            with f.open("rb") as fh:
-                for _, msg, _, _ in babel_extract_python("python", fh, {"_": None, "N_": None}):
-                    ids.add(msg if isinstance(msg, str) else msg[0])
+    package = ROOT / "src" / "keizer"
+    for f in [*sorted((package / "web").rglob("*.py")), *sorted((package / "publish").rglob("*.py")),
+              package / "i18n.py"]:
+        with f.open("rb") as fh:
+            for _, msg, _, _ in babel_extract_python("python", fh, {"_": None, "N_": None}):
+                ids.add(msg if isinstance(msg, str) else msg[0])
     return ids
 
 

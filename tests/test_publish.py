@@ -15,8 +15,9 @@ from jinja2.ext import babel_extract
 
 from conftest import season
 from keizer.operations import competition as ops
-from keizer.publish import publish, set_club
-from keizer.publish.i18n import LANGUAGES, catalog_path, format_number
+from keizer.operations.club import set_club
+from keizer.publish import publish
+from keizer.i18n import LANGUAGES, catalog_path, format_number
 from keizer.publish.plan import slugify
 from keizer.publish.report import season_report
 from keizer.scoring import compute_standings

@@ -37,7 +37,8 @@ import pytest
 
 from keizer.cli import main as keizer_main
 from keizer.operations import competition as ops
-from keizer.publish import publish, set_club
+from keizer.operations.club import set_club
+from keizer.publish import publish
 from keizer.publish.plan import slugify
 from keizer.store import Store
 

@@ -20,7 +20,8 @@ from hypothesis import given, settings, strategies as st
 
 from keizer.operations import competition as ops
 from keizer.output import render
-from keizer.publish import publish, set_club
+from keizer.operations.club import set_club
+from keizer.publish import publish
 from keizer.publish.files import MANIFEST
 from keizer.publish.plan import season_slugs, slugify, unique_slugs
 from keizer.store import Store
@@ -458,7 +459,7 @@ def test_an_svg_logo_is_cleaned_of_scripts_handlers_and_outside_references(sampl
 
 
 def test_an_svg_logo_stored_by_an_older_keizer_is_cleaned_when_published(sample, tmp_path):
-    from keizer.publish.logo import clean_svg
+    from keizer.formats.logo import clean_svg
 
     store = Store.open(sample)
     with store.change("club", "an older keizer kept the logo as it was"):

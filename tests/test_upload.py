@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from keizer.formats.targets import PASSWORD_ENV, Target, UploadError, parse_target
 from keizer.publish.files import MANIFEST, write_site
-from keizer.publish.transports import (PASSWORD_ENV, Target, Transport, UploadError, connect, parse_target,
-                                       temporary_path)
+from keizer.publish.transports import Transport, connect, temporary_path
 from keizer.publish.upload import upload
 from test_cli import run
 from upload_servers import PASSWORD, USER, ftp_server, self_signed_certificate, sftp_server

@@ -18,7 +18,8 @@ import pytest
 
 from keizer.publish import files
 from keizer.publish.files import MANIFEST, write_site
-from keizer.publish.transports import PASSWORD_ENV, UploadError, parse_target, temporary_path
+from keizer.formats.targets import PASSWORD_ENV, UploadError, parse_target
+from keizer.publish.transports import temporary_path
 from keizer.publish.upload import upload
 from keizer.store import StoreError
 from test_cli import run

@@ -15,7 +15,7 @@ import pytest
 from keizer.operations import accounts
 from keizer.operations import competition as comp_ops
 from keizer.operations import notices as notice_ops
-from keizer.publish.i18n import format_day
+from keizer.i18n import format_day
 from keizer.store import Store
 from test_cli import bad, run
 from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from keizer.publish.i18n import format_number
+from keizer.i18n import format_number
 from keizer.store import Store
 from test_cli import run
 from web_helpers import client_with_csrf, sample_app, text

@@ -13,6 +13,7 @@ ValueError: a name must have a visible character (this one is only spaces or inv
 
 from __future__ import annotations
 
+import datetime
 import re
 import unicodedata
 
@@ -52,6 +53,7 @@ _BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 _INVISIBLE = {"Zs", "Zl", "Zp", "Cf", "Mn", "Me", "Cc"}
 #: A whole number as people write it: ASCII digits only ('²' and '٣' are refused).
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
 def text_problem(text: str, what: str, limit: int) -> str | None:
@@ -93,6 +95,27 @@ def is_digits(text: str, most: int = 18) -> bool:
     (True, False, False, False, False)
     """
     return 0 < len(text) <= most and text.isascii() and text.isdigit()
+
+
+def day(text: str) -> datetime.date:
+    """A date written YYYY-MM-DD (ASCII digits) in the years 1900–2999; ValueError saying why not.
+
+    >>> day("2026-09-08")
+    datetime.date(2026, 9, 8)
+    >>> day("8-9-2026")
+    Traceback (most recent call last):
+    ValueError: '8-9-2026' is not a date like 2026-09-08
+    """
+    text = text.strip()
+    try:
+        if not _DAY.fullmatch(text):
+            raise ValueError
+        found = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text[:30]!r} is not a date like 2026-09-08") from None
+    if not 1900 <= found.year <= 2999:
+        raise ValueError(f"{text} is not a date between 1900 and 2999")
+    return found
 
 
 def whole_number(text: str, what: str, low: int, high: int) -> int:

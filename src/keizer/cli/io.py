@@ -26,7 +26,7 @@ from keizer.systems.points import POINTS_DEFAULTS
 
 if TYPE_CHECKING:
     from keizer.model import Season
-    from keizer.publish.transports import Target
+    from keizer.formats.targets import Target
 
 
 # -- club website -------------------------------------------------------------
@@ -52,7 +52,7 @@ def club(ctx: Context, name: str | None, colour: str | None, accent: str | None,
          logo: Path | None, season: str | None, templates: Path | None, upload: str | None,
          site_folder: Path | None, fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
-    from keizer.publish import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
+    from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
                   templates=str(templates.resolve()) if templates else None, upload=upload)
@@ -98,7 +98,7 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
             dry_run: bool, resend: bool, replace: bool) -> None:
     """Write the club website (standings, rounds, crosstable, players, report) to OUTDIR,
     and with --upload send it on to the club's web host."""
-    from keizer.publish import club_settings
+    from keizer.operations.club import club_settings
     from keizer.publish import publish as publish_site
 
     if upload_to is None and (dry_run or resend or replace):
@@ -106,7 +106,7 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
     store = ctx.store()
     target = None
     if upload_to is not None:  # a bad target is refused before anything is written
-        from keizer.publish.transports import parse_target
+        from keizer.formats.targets import parse_target
 
         given = upload_to or club_settings(store)["upload"]
         if not given:
@@ -123,7 +123,7 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
 def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: bool, replace: bool) -> None:
     import sys
 
-    from keizer.publish import PASSWORD_TARGET, club_settings, set_club
+    from keizer.operations.club import PASSWORD_TARGET, club_settings, set_club
     from keizer.publish.upload import upload
 
     def ask() -> str | None:  # only a person at a terminal is asked; a script gets the one-line refusal

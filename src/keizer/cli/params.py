@@ -45,16 +45,11 @@ class Day(click.ParamType):
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> datetime.datetime:
         if isinstance(value, datetime.datetime):
             return value
-        text = str(value).strip()
         try:
-            if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-                raise ValueError
-            day = datetime.datetime.strptime(text, "%Y-%m-%d")
-        except ValueError:
-            self.fail(f"{text[:30]!r} is not a date like 2026-09-08", param, ctx)
-        if not 1900 <= day.year <= 2999:
-            self.fail(f"{text} is not a date between 1900 and 2999", param, ctx)
-        return day
+            found = limits.day(str(value))
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
+        return datetime.datetime(found.year, found.month, found.day)
 
 
 class Text(click.ParamType):

@@ -20,7 +20,6 @@ import base64
 import hashlib
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from fractions import Fraction
@@ -33,16 +32,16 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSyst
 from jinja2.visitor import NodeTransformer
 
 from keizer import systems
-from keizer.limits import MAX_NAME, clean_text
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
-from keizer.publish.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
+from keizer.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
                                  format_percentage, translations)
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
-from keizer.publish.logo import checked_logo, clean_svg
+from keizer.formats.logo import clean_svg
+from keizer.operations.club import club_settings
 from keizer.publish.feeds import Entry, Event, atom, calendar
 from keizer.publish.plan import (BUILDERS, Club, CompetitionData, Page, SeasonPlan, plan_front, plan_season,
                                  season_slugs)
@@ -60,64 +59,11 @@ PEOPLE = "people.json"  # per season: its players A–Z with their pages, for th
 _SUMMARY_KEYS = {"name", "link", "system"}
 _WEEKLY_SUMMARY_KEYS = {"standing", "last_round", "last_link", "last_date", "next_round", "next_link", "decimals"}
 _FOLDER = re.compile(r"[a-z0-9][a-z0-9-]*")  # a season's folder in seasons.json, as slugify makes it
-_COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
-
-#: Club settings kept in the database's meta table, with their defaults.
-#: The meta key of the upload address the server's own password (``$KEIZER_UPLOAD_PASSWORD``, the
-#: keyring) may go to from the app: the club's upload address as last set or used in a terminal.
-#: The app may change the club's upload address, never this one: an officer's account does not
-#: give the server's password away.
-PASSWORD_TARGET = "upload_password_target"
-#: The meta key of the club's site folder: where the app publishes (``keizer club --site-folder``,
-#: or the folder last published into from the app, which may only choose one beside the database).
-SITE_FOLDER = "publish_folder"
-CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e", "language": "en",
-                 "season": "", "templates": "", "upload": ""}
-
-
 @dataclass(frozen=True)
 class Published:
     written: tuple[str, ...]
     unchanged: int
     seasons: tuple[str, ...]  # the seasons this run published, as named
-
-
-def club_settings(store: Store) -> dict[str, str]:
-    return {k: store.get_meta(f"club_{k}") or v for k, v in CLUB_SETTINGS.items()}
-
-
-def set_club(store: Store, logo: Path | None = None, **values: str | None) -> None:
-    """Change club settings (name, colour, accent, language, season, templates, upload) and the logo."""
-    for key, value in values.items():
-        if value is None:
-            continue
-        if key not in CLUB_SETTINGS:
-            raise StoreError(f"unknown club setting {key!r}")
-        if key in ("colour", "accent") and not _COLOUR.fullmatch(value):
-            raise StoreError(f"{key} must be a colour like #1f4e79, not {value!r}")
-        if key == "language" and value not in LANGUAGES:
-            raise StoreError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
-        if key == "name" and not value.strip():
-            raise StoreError("the club name cannot be empty")
-        if key in ("name", "season") and any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-            raise StoreError(f"the club {key} {value[:40]!r} has a line break or another control character; "
-                             "give it on one line")
-        if key in ("name", "season"):  # as names everywhere: a sane length, something visible, no overrides
-            try:
-                value = clean_text(value, f"the club {key}", MAX_NAME if key == "name" else 50)
-            except ValueError as e:
-                raise StoreError(str(e)) from None
-        if key == "templates" and value and not Path(value).is_dir():
-            raise StoreError(f"template folder {value} does not exist")
-        if key == "upload" and value.strip():  # where 'keizer publish --upload' sends the site: never a password
-            from keizer.publish.transports import parse_target
-
-            value = parse_target(value).url
-        store.set_meta(f"club_{key}", value.strip())
-    if logo is not None:
-        kind, data = checked_logo(logo)
-        store.set_meta("club_logo", base64.b64encode(data).decode("ascii"))
-        store.set_meta("club_logo_type", kind)
 
 
 def publish(store: Store, outdir: Path, templates: Path | None = None, language: str | None = None) -> Published:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from keizer.publish.i18n import N_
+from keizer.i18n import N_
 from keizer.tiebreaks import TieBreakError, parse
 from keizer.tiebreaks.codes import RATINGS
 

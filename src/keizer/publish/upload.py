@@ -24,7 +24,8 @@ from typing import Callable
 
 from keizer.publish.files import (MANIFEST, Folder, digest, is_sha256, manifest_bytes, parse_manifest, read_manifest,
                                   safe_relative)
-from keizer.publish.transports import Target, Transport, UploadError, connect, password_from_store, temporary_path
+from keizer.formats.targets import Target, UploadError
+from keizer.publish.transports import Transport, connect, password_from_store, temporary_path
 from keizer.store import StoreError
 
 #: Seconds between two writes of the host's manifest while files are being sent: what a

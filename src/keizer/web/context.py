@@ -26,8 +26,8 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers.response import Response as Redirect
 
 from keizer.formats.season_json import FormatError
-from keizer.publish import CLUB_SETTINGS, club_settings
-from keizer.publish.i18n import format_day, format_number, translations
+from keizer.operations.club import CLUB_SETTINGS, club_settings
+from keizer.i18n import format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
 from keizer.settings import SettingsError
 from keizer.store import Store, StoreError, explain

@@ -4,8 +4,6 @@ in a later round (``keizer attend --round N -e PLAYER``)."""
 
 from __future__ import annotations
 
-import datetime
-import re
 from typing import Any
 
 from flask import Blueprint, flash, g, request, url_for
@@ -125,15 +123,9 @@ def _round_arg(text: str | None) -> int | None:
 
 def _date(text: str) -> str | None:
     """A date as the CLI's --date takes it (YYYY-MM-DD, 1900–2999); empty: none."""
-    text = text.strip()
-    if not text:
+    if not text.strip():
         return None
     try:
-        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-            raise ValueError
-        day = datetime.date.fromisoformat(text)
-    except ValueError:
-        raise StoreError(f"{text[:30]!r} is not a date like 2026-09-08") from None
-    if not 1900 <= day.year <= 2999:
-        raise StoreError(f"{text} is not a date between 1900 and 2999")
-    return day.isoformat()
+        return limits.day(text).isoformat()
+    except ValueError as e:
+        raise StoreError(str(e)) from None

@@ -5,6 +5,7 @@ once paired: swap two players (``keizer swap``), re-pair keeping boards (``keize
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
@@ -125,15 +126,14 @@ def draw(comp_id: int) -> Any:
     return back(url_for("pairing.index", comp_id=comp_id))
 
 
-def _date(text: str) -> Any:
-    from datetime import date
-
+def _date(text: str) -> date | None:
+    """The date of round 1 (empty: none), as the CLI's --first-date takes it."""
     if not text.strip():
         return None
     try:
-        return date.fromisoformat(text.strip())
-    except ValueError:
-        raise StoreError(f"the date of round 1 must be a date like 2026-09-08, not {text.strip()!r}") from None
+        return limits.day(text)
+    except ValueError as e:
+        raise StoreError(f"the date of round 1: {e}") from None
 
 
 @bp.route("/c/<int:comp_id>/pairing/forbid", methods=["POST"])

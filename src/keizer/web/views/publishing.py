@@ -23,10 +23,10 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from keizer.publish import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
+from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 from keizer.publish import publish as publish_site
 from keizer.publish.files import read_manifest
-from keizer.publish.transports import parse_target
+from keizer.formats.targets import parse_target
 from keizer.publish.upload import upload
 from keizer.store import StoreError
 from keizer.web.context import _, render, store, writing

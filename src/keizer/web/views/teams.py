@@ -5,12 +5,12 @@ team standing (a knock-out: the bracket) and the next round — the operations o
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
-import click
 from flask import Blueprint, abort, flash, request
 
-from keizer.cli.params import DATE
+from keizer import limits
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.store import StoreError
@@ -114,12 +114,12 @@ def award(comp_id: int) -> Any:
     return back()
 
 
-def _date(field: str) -> Any:
+def _date(field: str) -> date | None:
     """A date of the form (YYYY-MM-DD, as --first-date and --date), or None."""
     text = request.form.get(field, "").strip()
     if not text:
         return None
     try:
-        return DATE.convert(text, None, None).date()
-    except click.BadParameter as e:  # the CLI's message
-        raise StoreError(f"{field.replace('_', '-')}: {e.message}") from None
+        return limits.day(text)
+    except ValueError as e:
+        raise StoreError(f"{field.replace('_', '-')}: {e}") from None

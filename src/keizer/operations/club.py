@@ -1,0 +1,74 @@
+"""The club's own settings: its name, colours, language (of the app, the printed pages and
+the site), logo, season, template folder, the site folder and the upload target.  The
+app, the CLI and the site generator read them here.
+
+>>> from keizer.store import Store
+>>> store = Store.memory()
+>>> with store.change("club", "club settings"):
+...     set_club(store, name="SV Caïssa", language="nl")
+>>> club_settings(store)["language"]
+'nl'
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import unicodedata
+from pathlib import Path
+
+from keizer.formats.logo import checked_logo
+from keizer.formats.targets import parse_target
+from keizer.i18n import LANGUAGES
+from keizer.limits import MAX_NAME, clean_text
+from keizer.store import Store, StoreError
+
+_COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
+
+#: The meta key of the upload address the server's own password (``$KEIZER_UPLOAD_PASSWORD``, the
+#: keyring) may go to from the app: the club's upload address as last set or used in a terminal.
+#: The app may change the club's upload address, never this one: an officer's account does not
+#: give the server's password away.
+PASSWORD_TARGET = "upload_password_target"
+#: The meta key of the club's site folder: where the app publishes (``keizer club --site-folder``,
+#: or the folder last published into from the app, which may only choose one beside the database).
+SITE_FOLDER = "publish_folder"
+#: Club settings kept in the database's meta table, with their defaults.
+CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e", "language": "en",
+                 "season": "", "templates": "", "upload": ""}
+
+
+def club_settings(store: Store) -> dict[str, str]:
+    return {k: store.get_meta(f"club_{k}") or v for k, v in CLUB_SETTINGS.items()}
+
+
+def set_club(store: Store, logo: Path | None = None, **values: str | None) -> None:
+    """Change club settings (name, colour, accent, language, season, templates, upload) and the logo."""
+    for key, value in values.items():
+        if value is None:
+            continue
+        if key not in CLUB_SETTINGS:
+            raise StoreError(f"unknown club setting {key!r}")
+        if key in ("colour", "accent") and not _COLOUR.fullmatch(value):
+            raise StoreError(f"{key} must be a colour like #1f4e79, not {value!r}")
+        if key == "language" and value not in LANGUAGES:
+            raise StoreError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
+        if key == "name" and not value.strip():
+            raise StoreError("the club name cannot be empty")
+        if key in ("name", "season") and any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
+            raise StoreError(f"the club {key} {value[:40]!r} has a line break or another control character; "
+                             "give it on one line")
+        if key in ("name", "season"):  # as names everywhere: a sane length, something visible, no overrides
+            try:
+                value = clean_text(value, f"the club {key}", MAX_NAME if key == "name" else 50)
+            except ValueError as e:
+                raise StoreError(str(e)) from None
+        if key == "templates" and value and not Path(value).is_dir():
+            raise StoreError(f"template folder {value} does not exist")
+        if key == "upload" and value.strip():  # where 'keizer publish --upload' sends the site: never a password
+            value = parse_target(value).url
+        store.set_meta(f"club_{key}", value.strip())
+    if logo is not None:
+        kind, data = checked_logo(logo)
+        store.set_meta("club_logo", base64.b64encode(data).decode("ascii"))
+        store.set_meta("club_logo_type", kind)
