@@ -561,7 +561,7 @@ def _names(db: Path) -> set[str]:
 def before_the_pairing(v: _Visitor) -> None:
     """Round 31 of the Keizer competition (1) is open: its pages, then what is refused before
     the pairing, then the proposal and the pairing itself."""
-    for path in ("/c/1/attendance", "/c/1/pairing", "/c/1/results"):
+    for path in ("/c/1/attendance", "/c/1/pairing", "/c/1/results", "/login"):
         v.read(path)
     v.send("/c/1/attendance", {"round": "31", "date": "31-03-2026"})  # not an ISO date
     v.send("/c/1/attendance", {"round": "31", "date": "2025-01-06"})  # before round 30's date
@@ -581,7 +581,8 @@ def a_team_event(v: _Visitor) -> None:
     v.send("/competitions/create", {"system": "keizer", "name": "Interne competitie 2025-2026", "preset": "classic"})
     v.send("/competitions/create", {"system": "keizer", "name": "Zomercompetitie", "preset": "classic",
                                     "sets": "win=veel"})
-    v.send("/competitions/create", {"system": "team", "name": "Viertallen", "boards": "2", "schedule": "roundrobin"})
+    v.send("/competitions/create", {"system": "team", "name": "Viertallen", "boards": "2", "schedule": "roundrobin",
+                                    "season": "2025-2026"})  # not today's season: the site's folders stay put
     v.send("/c/5/teams/add", {"name": ""})
     v.send("/c/5/teams/add", {"name": "De Torens", "boards": "Niemand Bekend\nKees Bakker"})
     v.send("/c/5/teams/add", {"name": "De Torens", "boards": "Kees Bakker\nAnna Hendriks"})
