@@ -12,7 +12,8 @@
 * the scripts' own words (``script``) and the published site's pages (``site``).
 
 :func:`findings` then names, per page, each piece of text that holds a command-line hint
-(``--force``, ``keizer pair``) or an English sentence (:func:`english`).  The test
+(``--force``, ``keizer pair``) or English: a sentence, or an English word left in a Dutch one
+(:func:`english`).  The test
 ``test_no_english_in_a_dutch_club.py`` compares them with a committed list; run this file
 (``python tests/crawl.py``) to print them.
 """
@@ -37,13 +38,14 @@ from served import SAMPLE, Answer, Client, Served
 
 # == what a person sees of a page ==============================================================
 
-#: Elements whose text is not shown (or not text).
-HIDDEN = frozenset({"script", "style", "template", "noscript", "svg"})
+#: Elements whose text is not shown (or not text; a QR code's SVG).
+HIDDEN = frozenset({"script", "style", "template", "svg"})
 #: Elements inside a line of text: they do not end a piece of text.
 INLINE = frozenset({"a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "i", "kbd", "label",
                     "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "wbr"})
-#: Attributes a person reads (a tooltip, an empty field's hint, what a screen reader says).
-SHOWN_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt")
+#: Attributes a person reads (a tooltip, an empty field's hint, what a screen reader says, the
+#: question app.js asks before a form is sent, the line results.js shows while a board waits).
+SHOWN_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt", "data-confirm", "data-pending")
 
 
 class _Text(HTMLParser):
@@ -384,8 +386,8 @@ class Crawl:
 
 
 class _Visitor:
-    """The crawl's two browsers (one reads, one sends forms, so no message lands on a page
-    it was not meant for) and what they saw."""
+    """The crawl's browsers (one reads pages, one sends the officer's forms, one is a phone:
+    no message lands on a page it was not meant for) and what they saw."""
 
     def __init__(self, served: Served, db: Path, seen: Crawl) -> None:
         self.served, self.db, self.seen = served, db, seen
@@ -438,6 +440,8 @@ class _Visitor:
         if script:
             headers |= {"X-Requested-With": "keizer", "Accept": "application/json"}
         answer = client.request("POST", path, urllib.parse.urlencode(fields).encode(), headers)
+        if answer.status >= 500:
+            raise RuntimeError(f"POST {path} failed ({answer.status})")
         request = f"POST {path}"
         if answer.status in (302, 303) and answer.location:
             parts = urllib.parse.urlsplit(answer.location)
