@@ -22,7 +22,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from crawl import WORD_RE, Crawl, Finding, cli_hints, crawl, english, findings
-from keizer.publish.i18n import catalog_path
+from keizer.i18n import catalog_path
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN = Path(__file__).resolve().parent / "data" / "english-in-nl-known.txt"
