@@ -21,23 +21,23 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import tempfile
 import time
-import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 import sqlite_utils
 
-from keizer.limits import FED_ID, MAX_NAME, clean_text, fold_name, is_digits
+from keizer.limits import clean_text, is_digits
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings, SettingsError
 from keizer.store.changes import Changes
 from keizer.store.database import (StoreError, _busy, _code, _connect, _require_file, _rowid,
                                    busy_timeout, explain, generation)
+from keizer.store.members import Members
+from keizer.store.names import _clean_name, _id_number, pick_by_name
 
 #: What the rest of keizer imports from the store.
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "SYSTEMS", "Store", "StoreError", "backup", "explain",
@@ -255,8 +255,6 @@ MIGRATIONS: dict[int, str] = {
 
 #: The rating lists a competition can be ordered by: the member column each one fills.
 RATING_LISTS = {"national": "rating", "fide": "fide_rating"}
-#: A member row as the store gives it.
-_MEMBER = "id, name, rating, fed_id, fide_id, fide_rating"
 #: A player's rating in a competition (players p, members m, competitions c): frozen once the
 #: competition started, else the member's rating from the competition's list.
 _PLAYER_RATING = ("CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide' THEN m.fide_rating "
@@ -266,7 +264,7 @@ _PLAYER_RATING = ("CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide'
 SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
 
 
-class Store(Changes):
+class Store(Members, Changes):
     """A season database."""
 
     @classmethod
@@ -404,103 +402,6 @@ class Store(Changes):
                 f"CREATE TRIGGER undo_{table}_delete BEFORE DELETE ON {table} BEGIN "
                 f"INSERT INTO undo_log (sql) VALUES ('INSERT INTO {table} (rowid, {col_list}) VALUES (' || old.rowid || ',' || {quoted_old} || ')'); END"
             )
-
-    # -- members ------------------------------------------------------------
-
-    def add_member(self, name: str, rating: int | None = None, fed_id: str | None = None, *,
-                   allow_duplicate: bool = True, fide_id: str | None = None, fide_rating: int | None = None) -> int:
-        """Add a member; without ``allow_duplicate``, refuse a name that equals an existing
-        member's up to case, accents and spaces (importers of past seasons do add namesakes)."""
-        name = _clean_name(name)
-        _check_rating(rating)
-        _check_rating(fide_rating)
-        fed_id = _clean_fed_id(fed_id)
-        fide_id = _clean_fide_id(fide_id)
-        if not allow_duplicate:
-            self._refuse_namesake(name)
-        self._refuse_taken_ids(fed_id, fide_id)
-        cur = self.conn.execute(
-            "INSERT INTO members (name, rating, fed_id, fide_id, fide_rating) VALUES (?, ?, ?, ?, ?)",
-            (name, rating, fed_id, fide_id, fide_rating)
-        )
-        return _rowid(cur)
-
-    def update_member(self, member_id: int, *, allow_duplicate: bool = True, **fields: Any) -> None:
-        allowed = {"name", "rating", "fed_id", "fide_id", "fide_rating"}
-        sets = {k: v for k, v in fields.items() if k in allowed}
-        if "name" in sets:
-            sets["name"] = _clean_name(sets["name"])
-            if not allow_duplicate:
-                self._refuse_namesake(sets["name"], member_id)
-        for key in ("rating", "fide_rating"):
-            if key in sets:
-                _check_rating(sets[key])
-        if "fed_id" in sets:
-            sets["fed_id"] = _clean_fed_id(sets["fed_id"])
-        if "fide_id" in sets:
-            sets["fide_id"] = _clean_fide_id(sets["fide_id"])
-        current = self.member(member_id)
-        sets = {k: v for k, v in sets.items() if current[k] != v}  # an unchanged value is no change to undo
-        self._refuse_taken_ids(sets.get("fed_id"), sets.get("fide_id"), member_id)
-        if sets:
-            assignments = ", ".join(f"{k} = ?" for k in sets)
-            self.conn.execute(f"UPDATE members SET {assignments} WHERE id = ?", (*sets.values(), member_id))
-
-    def namesakes(self, name: str, exclude: int | None = None) -> list[dict[str, Any]]:
-        """Members whose name equals ``name`` up to case, accents and spaces."""
-        want = fold_name(name)
-        return [m for m in self.members() if m["id"] != exclude and fold_name(m["name"]) == want]
-
-    def _refuse_taken_ids(self, fed_id: str | None, fide_id: str | None, exclude: int | None = None) -> None:
-        """A federation or FIDE id names one person: a second member with it is refused (an
-        import that matches by id would otherwise pick one of the two at random)."""
-        for column, value, what in (("fed_id", fed_id, "federation id"), ("fide_id", fide_id, "FIDE id")):
-            if not value:
-                continue
-            other = self._row(f"SELECT id, name FROM members WHERE {column} = ? AND id IS NOT ?", (value, exclude))
-            if other:
-                raise StoreError(f"{what} {value} is already {other['name']}'s (member #{other['id']}); "
-                                 "each member has an id of their own")
-
-    def _refuse_namesake(self, name: str, exclude: int | None = None) -> None:
-        same = self.namesakes(name, exclude)
-        if same:
-            raise StoreError(
-                f"{name!r} is already a member: {same[0]['name']} (id {same[0]['id']}); to have both, use "
-                "--allow-duplicate, or give a distinguishing name (a middle initial, a town)")
-
-    def members(self) -> list[dict[str, Any]]:
-        return self._rows(f"SELECT {_MEMBER} FROM members ORDER BY name COLLATE NOCASE, id")
-
-    def member(self, member_id: int) -> dict[str, Any]:
-        row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (member_id,))
-        if row is None:
-            raise StoreError(f"no member with id {member_id}")
-        return row
-
-    def find_member(self, ref: str) -> dict[str, Any]:
-        """A member by id (``#12`` or ``12``), federation id, FIDE id (``fide:1503014``, or the
-        number alone when no member has it as id or federation id), or name (see :func:`pick_by_name`)."""
-        text = ref.strip()
-        if text[:5].lower() == "fide:":
-            row = self._row(f"SELECT {_MEMBER} FROM members WHERE fide_id = ?", (text[5:].strip(),))
-            if row:
-                return row
-            raise StoreError(f"no member has FIDE id {text[5:].strip()[:20]!r}; see 'keizer member list'")
-        number = _id_number(text.removeprefix("#"))
-        if number is not None:
-            row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (number,))
-            if row:
-                return row
-        if text.startswith("#"):
-            raise StoreError(f"there is no member {text[:20]}; see 'keizer member list'")
-        row = self._row(f"SELECT {_MEMBER} FROM members WHERE fed_id = ?", (text,))
-        if row:
-            return row
-        row = self._row(f"SELECT {_MEMBER} FROM members WHERE fide_id = ?", (text,))
-        if row:
-            return row
-        return pick_by_name(self.members(), text, "member", "keizer member list")
 
     # -- competitions -------------------------------------------------------
 
@@ -1185,95 +1086,9 @@ def season_of(moment: str) -> str:
     return f"{first}-{first + 1}"
 
 
-def _clean_name(name: str) -> str:
-    """NFC, trimmed, bidirectional controls removed; refused when empty, invisible, too long
-    or holding control characters (keizer.limits)."""
-    try:
-        return clean_text(name, "a name", MAX_NAME)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
-
-
-def _clean_fed_id(fed_id: str | None) -> str | None:
-    """A federation id as stored: None when empty; letters, digits and . / - only."""
-    if fed_id is None or not fed_id.strip():
-        return None
-    fed_id = fed_id.strip()
-    if not FED_ID.fullmatch(fed_id):
-        raise StoreError(f"federation id {fed_id[:40]!r} is not valid: use up to 32 letters, digits, '.', '/' or '-'")
-    return fed_id
-
-
-def _clean_fide_id(fide_id: str | None) -> str | None:
-    """A FIDE id as stored: None when empty; ASCII digits only (FIDE ids are numbers)."""
-    if fide_id is None or not fide_id.strip():
-        return None
-    fide_id = fide_id.strip()
-    if not re.fullmatch(r"[0-9]{1,12}", fide_id):
-        raise StoreError(f"FIDE id {fide_id[:40]!r} is not valid: use the number FIDE gives, up to 12 digits")
-    return fide_id
-
-
 def _clean_season(season: str) -> str:
     try:
         return clean_text(season, "a season name", 50)
     except ValueError as e:
         raise StoreError(str(e)) from None
 
-
-def _check_rating(rating: int | None) -> None:
-    if rating is not None and not 0 <= rating <= 4000:
-        raise StoreError(f"rating {rating} is out of range (0 to 4000)")
-
-
-def _id_number(text: str) -> int | None:
-    """A member id or start number written in ASCII digits ('１' and '²' are not), or None."""
-    return int(text) if re.fullmatch(r"[0-9]{1,9}", text) else None
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"\w+", fold_name(text))
-
-
-def _has_words(name: str, words: list[str]) -> bool:
-    """Whether ``words`` are whole words of ``name``, in a row: 'Ans' is in 'Ans Bakker', not in 'Hans'."""
-    have = _words(name)
-    return any(have[i:i + len(words)] == words for i in range(len(have) - len(words) + 1))
-
-
-def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
-    """The row ``ref`` names.  Levels, the first with any hit deciding: the name exactly,
-    then ignoring case, then ignoring case, accents and spaces, then whole words of the
-    name ('Ans' is Ans Bakker, not Hans), then any part of it.  One hit picks it; several
-    are an error listing them with the number that tells them apart.
-
-    >>> rows = [{"id": 1, "name": "Hans Ansink"}, {"id": 2, "name": "Ans Bakker"}]
-    >>> pick_by_name(rows, "ans", "member", "list")["name"]
-    'Ans Bakker'
-    """
-    text = unicodedata.normalize("NFC", ref).strip()
-    if not text:
-        raise StoreError(f"an empty {what} name; give the name, or a part of it only that {what} has")
-    want, words = fold_name(text), _words(text)
-    levels: list[Callable[[str], bool]] = [
-        lambda name: name == text,  # "Jan de Vriës" picks Vriës even when a "Jan de Vries" exists too
-        lambda name: name.casefold() == text.casefold(),
-        lambda name: fold_name(name) == want,
-        lambda name: bool(words) and _has_words(name, words),
-        lambda name: want in fold_name(name),
-    ]
-    for matches in levels:
-        hits = [r for r in rows if matches(r["name"])]
-        if len(hits) == 1:
-            return hits[0]
-        if hits:
-            shown = ", ".join(f"{r['name']} ({_number(r)})" for r in hits[:8])
-            more = f" and {len(hits) - 8} more" if len(hits) > 8 else ""
-            use = "#number" if "start_no" in hits[0] else "id"
-            raise StoreError(f"{ref[:40]!r} matches several {what}s: {shown}{more}; use the {use} shown")
-    raise StoreError(f"no {what} matches {ref[:40]!r}; see '{hint}'")
-
-
-def _number(row: dict[str, Any]) -> str:
-    """What tells a row apart: a player's or team's start number, else the id."""
-    return f"#{row['start_no']}" if "start_no" in row else f"id {row['id']}"
