@@ -25,17 +25,18 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Iterator
 
 import sqlite_utils
 
 from keizer.limits import is_digits
 from keizer.store.changes import Changes
-from keizer.store.competitions import _PLAYER_RATING, SYSTEMS, Competitions, season_of
-from keizer.store.database import (StoreError, _busy, _code, _connect, _require_file, _rowid,
-                                   busy_timeout, explain, generation)
-from keizer.store.names import _clean_name, pick_by_name
-from keizer.store.web import WebApp
+from keizer.store.competitions import SYSTEMS, season_of
+from keizer.store.database import (StoreError, _busy, _code, _connect, _require_file, busy_timeout, explain,
+                                   generation)
+from keizer.store.names import pick_by_name
+from keizer.store.rounds import Rounds
+from keizer.store.teams import Teams
 
 #: What the rest of keizer imports from the store.
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "SYSTEMS", "Store", "StoreError", "backup", "explain",
@@ -251,7 +252,7 @@ MIGRATIONS: dict[int, str] = {
     """,
 }
 
-class Store(Competitions, WebApp, Changes):
+class Store(Rounds, Teams, Changes):
     """A season database."""
 
     @classmethod
@@ -390,137 +391,6 @@ class Store(Competitions, WebApp, Changes):
                 f"INSERT INTO undo_log (sql) VALUES ('INSERT INTO {table} (rowid, {col_list}) VALUES (' || old.rowid || ',' || {quoted_old} || ')'); END"
             )
 
-    # -- rounds, attendance, games -----------------------------------------
-
-    def round_numbers(self, comp_id: int) -> list[int]:
-        return [r[0] for r in self.conn.execute(
-            "SELECT number FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,))]
-
-    def ensure_round(self, comp_id: int, number: int, date: str | None = None) -> None:
-        existing = self._row("SELECT date FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
-        if existing is None:
-            rounds = self.round_numbers(comp_id)
-            if number != (rounds[-1] + 1 if rounds else 1):
-                raise StoreError(f"round {number} cannot be created: the next round is {len(rounds) + 1}")
-            self.conn.execute("INSERT INTO rounds (competition_id, number, date) VALUES (?, ?, ?)",
-                              (comp_id, number, date))
-        elif date is not None and existing["date"] != date:
-            self.conn.execute("UPDATE rounds SET date = ? WHERE competition_id = ? AND number = ?",
-                              (date, comp_id, number))
-
-    def delete_round(self, comp_id: int, number: int) -> None:
-        """Remove a round with its games and attendance."""
-        for table in ("games", "attendance", "team_matches"):
-            self.conn.execute(f"DELETE FROM {table} WHERE competition_id = ? AND round = ?", (comp_id, number))
-        self.conn.execute("DELETE FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
-
-    def set_attendance(self, comp_id: int, number: int, player_id: int, status: str | None,
-                       external_result: str | None = None) -> None:
-        """Record (or with ``status=None`` clear) one player's attendance in a round."""
-        self.conn.execute("DELETE FROM attendance WHERE competition_id = ? AND round = ? AND player_id = ?",
-                          (comp_id, number, player_id))
-        if status is not None:
-            self.conn.execute(
-                "INSERT INTO attendance (competition_id, round, player_id, status, external_result) VALUES (?, ?, ?, ?, ?)",
-                (comp_id, number, player_id, status, external_result))
-
-    def set_round_attendance(self, comp_id: int, number: int, marks: Mapping[int, tuple[str, str | None]]) -> None:
-        """Record many players' attendance in a round at once, as (status, external result)
-        by player id: two statements for the lot (an import of a large season)."""
-        self.conn.executemany("DELETE FROM attendance WHERE competition_id = ? AND round = ? AND player_id = ?",
-                              [(comp_id, number, pid) for pid in marks])
-        self.conn.executemany(
-            "INSERT INTO attendance (competition_id, round, player_id, status, external_result) VALUES (?, ?, ?, ?, ?)",
-            [(comp_id, number, pid, status, ext) for pid, (status, ext) in marks.items()])
-
-    def attendance(self, comp_id: int, number: int) -> dict[int, tuple[str, str | None]]:
-        return {
-            r[0]: (r[1], r[2])
-            for r in self.conn.execute(
-                "SELECT player_id, status, external_result FROM attendance WHERE competition_id = ? AND round = ?",
-                (comp_id, number))
-        }
-
-    def games(self, comp_id: int, number: int) -> list[dict[str, Any]]:
-        return self._rows(
-            "SELECT board, white, black, result, match, stage FROM games WHERE competition_id = ? AND round = ? "
-            "ORDER BY board", (comp_id, number))
-
-    def add_game(self, comp_id: int, number: int, board: int, white: int, black: int,
-                 result: str | None = None, match: int | None = None, stage: str | None = None) -> None:
-        self.start(comp_id)  # the first game freezes ratings and the initial order
-        self.conn.execute(
-            "INSERT INTO games (competition_id, round, board, white, black, result, match, stage) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (comp_id, number, board, white, black, result, match, stage))
-
-    # -- teams --------------------------------------------------------------
-
-    def add_team(self, comp_id: int, name: str) -> int:
-        name = _clean_name(name)
-        if self._row("SELECT id FROM teams WHERE competition_id = ? AND name = ?", (comp_id, name)):
-            raise StoreError(f"a team named {name!r} exists already in this competition")
-        start_no = self.conn.execute(
-            "SELECT coalesce(max(start_no), 0) + 1 FROM teams WHERE competition_id = ?", (comp_id,)).fetchone()[0]
-        cur = self.conn.execute("INSERT INTO teams (competition_id, name, start_no) VALUES (?, ?, ?)",
-                                (comp_id, name, start_no))
-        return _rowid(cur)
-
-    def set_team_members(self, team_id: int, members: list[tuple[int, int, bool]]) -> None:
-        """The team's players as (player id, board, reserve), replacing earlier ones."""
-        self.conn.execute("DELETE FROM team_members WHERE team_id = ?", (team_id,))
-        for player_id, board, reserve in members:
-            self.conn.execute("INSERT INTO team_members (team_id, player_id, board, reserve) VALUES (?, ?, ?, ?)",
-                              (team_id, player_id, board, int(reserve)))
-
-    def teams(self, comp_id: int) -> list[dict[str, Any]]:
-        """Teams in start order, each with ``members``: rows of player key, name, board, reserve."""
-        teams = self._rows("SELECT id, name, start_no FROM teams WHERE competition_id = ? ORDER BY start_no",
-                           (comp_id,))
-        for team in teams:
-            team["members"] = self._rows(
-                f"SELECT p.id AS player_id, p.key, m.name, {_PLAYER_RATING} AS rating, t.board, t.reserve "
-                "FROM team_members t JOIN players p ON p.id = t.player_id JOIN members m ON m.id = p.member_id "
-                "JOIN competitions c ON c.id = p.competition_id "
-                "WHERE t.team_id = ? ORDER BY t.reserve, t.board", (team["id"],))
-        return teams
-
-    def add_team_match(self, comp_id: int, number: int, match: int, first: int, second: int | None) -> None:
-        self.conn.execute(
-            "INSERT INTO team_matches (competition_id, round, number, first_team, second_team) VALUES (?, ?, ?, ?, ?)",
-            (comp_id, number, match, first, second))
-
-    def team_matches(self, comp_id: int) -> list[dict[str, Any]]:
-        return self._rows(
-            "SELECT round, number, first_team, second_team FROM team_matches WHERE competition_id = ? "
-            "ORDER BY round, number", (comp_id,))
-
-    def set_result(self, comp_id: int, number: int, board: int, result: str | None) -> None:
-        self.conn.execute("UPDATE games SET result = ? WHERE competition_id = ? AND round = ? AND board = ?",
-                          (result, comp_id, number, board))
-
-    def delete_games(self, comp_id: int, number: int, boards: list[int] | None = None) -> None:
-        if boards is None:
-            self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ?", (comp_id, number))
-        else:
-            for board in boards:
-                self.conn.execute("DELETE FROM games WHERE competition_id = ? AND round = ? AND board = ?",
-                                  (comp_id, number, board))
-        self.forget_boards(comp_id, number, boards)  # the links printed for those boards die with them
-
-    def update_game(self, comp_id: int, number: int, board: int, white: int, black: int) -> None:
-        self.conn.execute(
-            "UPDATE games SET white = ?, black = ? WHERE competition_id = ? AND round = ? AND board = ?",
-            (white, black, comp_id, number, board))
-        self.forget_boards(comp_id, number, [board])  # its printed slip names other players now
-
-    def round_date(self, comp_id: int, number: int) -> str | None:
-        row = self._row("SELECT date FROM rounds WHERE competition_id = ? AND number = ?", (comp_id, number))
-        return row["date"] if row else None
-
-    def round_dates(self) -> list[str]:
-        """Every date a round of any competition is played on, in order."""
-        return [r[0] for r in self.conn.execute("SELECT DISTINCT date FROM rounds WHERE date IS NOT NULL ORDER BY date")]
 
 def _check(path: Path) -> tuple[sqlite3.Connection, int]:
     """A connection to the keizer database at ``path`` and its schema version; files that
