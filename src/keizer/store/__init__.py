@@ -1,10 +1,15 @@
-"""The season database: the only module that speaks SQL.
+"""The season database: the only package that speaks SQL.
 
 One SQLite file holds members, competitions, players, rounds, attendance and
 games.  Every write goes through :meth:`Store.change`, one transaction that
 also records what changed: triggers log the SQL that reverts each row change
 (the technique of sqlite.org's "Automatic Undo/Redo Using SQLite"), so
 ``keizer undo`` can revert the last command exactly.
+
+:class:`Store` is made of one part per concern, each a module here: the file
+and the connection (database), the schema and opening a file (schema), the
+change log (changes), and the data: members, competitions with their players,
+rounds, teams, and what the web app keeps (web).
 
 >>> store = Store.memory()
 >>> with store.change("member add", "add Anna"):

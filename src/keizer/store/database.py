@@ -1,8 +1,8 @@
 """The database file and the connection to it: what every part of the store stands on.
 
-:class:`Database` holds the connection and reads rows; the functions open the file, wait
-for another writer (the busy timeout), put SQLite's errors in words a user can act on,
-and tell when the file has changed (:func:`generation`).
+:class:`Database` holds the connection and reads rows; the functions connect to the file
+(refusing a missing or empty one), wait for another writer (the busy timeout), put SQLite's
+errors in words a user can act on, and tell when the file has changed (:func:`generation`).
 """
 
 from __future__ import annotations
