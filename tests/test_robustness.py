@@ -337,11 +337,11 @@ def test_backup_leaves_out_what_another_writer_has_not_committed(club, tmp_path,
 
 def test_backup_of_a_locked_file_gives_up_like_a_writer(club, tmp_path, capsys, monkeypatch):
     """Another writer starts committing between the check of the file and the copy."""
-    from keizer import store as store_module
+    from keizer.store import backups
 
     monkeypatch.setenv("KEIZER_BUSY_TIMEOUT", "0.3")
     holders = []
-    check = store_module._check
+    check = backups._check
 
     def check_then_lock(path: Path):
         found = check(path)
@@ -349,7 +349,7 @@ def test_backup_of_a_locked_file_gives_up_like_a_writer(club, tmp_path, capsys, 
             holders.append(Holder(club, "EXCLUSIVE"))
         return found
 
-    monkeypatch.setattr(store_module, "_check", check_then_lock)
+    monkeypatch.setattr(backups, "_check", check_then_lock)
     copy = tmp_path / "copy.db"
     code, _, err = run(capsys, club, "backup", str(copy))
     holders[0].release()

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from keizer.operations import competition as ops
-from keizer import store as store_module
+from keizer.store import schema
 from keizer.model import Absence, ExternalResult, Result
 from keizer.store import APPLICATION_ID, SCHEMA_VERSION, Store, StoreError
 
@@ -107,9 +107,9 @@ class _no_exit:
 def test_migrations_run_in_order_and_undo_tracks_new_columns(tmp_path, monkeypatch):
     store, comp = make(tmp_path)
     store.close()
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    monkeypatch.setattr(store_module, "MIGRATIONS", {**store_module.MIGRATIONS,
-                                                    SCHEMA_VERSION: "ALTER TABLE members ADD COLUMN email TEXT"})
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", {**schema.MIGRATIONS,
+                                               SCHEMA_VERSION: "ALTER TABLE members ADD COLUMN email TEXT"})
     upgraded = Store.open(tmp_path / "s.db")
     assert upgraded.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
     with upgraded.change("mail", "mail"):

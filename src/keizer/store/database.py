@@ -1,0 +1,166 @@
+"""The database file and the connection to it: what every part of the store stands on.
+
+:class:`Database` holds the connection and reads rows; the functions connect to the file
+(refusing a missing or empty one), wait for another writer (the busy timeout), put SQLite's
+errors in words a user can act on, and tell when the file has changed (:func:`generation`).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import socket
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+import sqlite_utils
+
+
+class StoreError(Exception):
+    """Something the user can fix: the message is one line saying what and how."""
+
+
+# Raised and caught as keizer.store.StoreError (the package exports it), and so named in
+# tracebacks and in the operations' doctests.
+StoreError.__module__ = "keizer.store"
+
+
+def _rowid(cursor: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT made (always one: every caller inserts a row)."""
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
+
+
+class Database:
+    """The connection to a season database, and the rows read from it; every part of the
+    :class:`~keizer.store.Store` builds on it."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self.conn = db.conn
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self._summary = ""
+        #: The competition a change is about, named in its log entry (set by the CLI's and the
+        #: app's lookup of the competition a command works on).
+        self.subject: str | None = None
+        self._upgrading = False
+        #: The file (None in memory), named in errors about it.
+        self.path: Path | None = None
+        #: When changes are logged; a script that builds a demo season sets its own.
+        self.clock: Callable[[], str] = _now
+        #: Who makes the changes (user on computer); the demo season sets its own too.
+        self.origin: Callable[[], str] = _origin
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _rows(self, sql: str, params: tuple | dict = ()) -> list[dict[str, Any]]:
+        cur = self.conn.execute(sql, params)
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+
+    def _row(self, sql: str, params: tuple | dict = ()) -> dict[str, Any] | None:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+
+#: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):
+#: long enough for any normal command, e.g. a large import, to commit.
+BUSY_TIMEOUT = 30.0
+
+
+def generation(path: Path) -> tuple[int, ...]:
+    """A number that changes with every committed write to the database file: SQLite's
+    file change counter (bytes 24–27 of the header, raised by every commit in the
+    rollback-journal mode keizer uses), with the file's modification time.  Lets a page
+    that many clients poll (the venue screen) be computed once per change."""
+    with open(path, "rb") as f:
+        header = f.read(28)
+    wal = Path(f"{path}-wal")  # another program may have switched the file to WAL mode
+    extra = (wal.stat().st_mtime_ns, wal.stat().st_size) if wal.exists() else (0, 0)
+    return int.from_bytes(header[24:28], "big"), os.stat(path).st_mtime_ns, *extra
+
+
+def busy_timeout() -> float:
+    """Seconds to wait for another writer: ``$KEIZER_BUSY_TIMEOUT``, else :data:`BUSY_TIMEOUT`."""
+    text = os.environ.get("KEIZER_BUSY_TIMEOUT", "").strip()
+    if not text:
+        return BUSY_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:
+        raise StoreError(f"KEIZER_BUSY_TIMEOUT={text!r}: give the seconds to wait for another writer, e.g. 30")
+    return seconds
+
+
+def _require_file(path: Path) -> None:
+    """Refuse a missing or empty (0-byte) database file, saying how to fix it."""
+    if not path.exists():
+        raise StoreError(f"no database at {path}: create one with 'keizer init' or pass --db FILE")
+    if path.stat().st_size == 0:
+        raise StoreError(f"{path} is empty (0 bytes), not a keizer database: restore it from a backup, or run "
+                         "'keizer init' to start a new season in it")
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(str(path), timeout=busy_timeout())
+
+
+def _code(error: sqlite3.Error) -> int | None:
+    """The primary SQLite result code of an error (extended codes folded)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return None if code is None else code & 0xFF
+
+
+def explain(error: BaseException, path: Path) -> str | None:
+    """The one line a user can act on for a database error about the file at ``path``:
+    another writer holds it (busy) or the disk is full; None for other errors."""
+    if not isinstance(error, sqlite3.Error):
+        return None
+    code = _code(error)
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return _busy(path)
+    if code == sqlite3.SQLITE_FULL:
+        return (f"the disk is full: free space on {_mount_point(path)} and run the command again; "
+                "nothing was changed")
+    return None
+
+
+def _busy(path: Path) -> str:
+    return (f"{path} is busy: another keizer command (or program) is writing to it; waited "
+            f"{busy_timeout():g} s; try again when it has finished")
+
+
+def _mount_point(path: Path) -> Path:
+    """The file system (mount point) holding ``path``: the place to free space on."""
+    where = Path(os.path.abspath(path)).parent
+    while not os.path.ismount(where) and where != where.parent:
+        where = where.parent
+    return where
+
+
+def _origin() -> str:
+    """The user and computer making a change, e.g. ``anna on club-laptop``."""
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):  # no user name to be had (a container without a passwd entry)
+        user = "someone"
+    return f"{user} on {socket.gethostname() or 'an unnamed computer'}"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

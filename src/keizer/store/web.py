@@ -1,0 +1,137 @@
+"""What the web app keeps: its accounts, the members' personal links and their notices of
+absence, and the boards' result links with the results the players report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from keizer.store.database import Database, StoreError, _rowid
+from keizer.store.names import _clean_name
+
+
+class WebApp(Database):
+    """Accounts, links, notices and reports of the web app."""
+
+    # -- members' personal links and absence notices ---------------------------
+
+    def add_member_link(self, member_id: int, token_hash: str) -> int:
+        """A member's personal link (only the SHA-256 of its token is stored)."""
+        cur = self.conn.execute("INSERT INTO member_links (member_id, token_hash, created) VALUES (?, ?, ?)",
+                                (member_id, token_hash, self.clock()))
+        return _rowid(cur)
+
+    def revoke_member_links(self, member_id: int) -> int:
+        """Revoke the member's links that are still in force; returns how many."""
+        return self.conn.execute("UPDATE member_links SET revoked = ? WHERE member_id = ? AND revoked IS NULL",
+                                 (self.clock(), member_id)).rowcount
+
+    def member_link(self, token_hash: str) -> dict[str, Any] | None:
+        return self._row("SELECT l.id, l.member_id, l.created, l.revoked, m.name FROM member_links l "
+                         "JOIN members m ON m.id = l.member_id WHERE l.token_hash = ?", (token_hash,))
+
+    def member_links(self) -> list[dict[str, Any]]:
+        """The links in force (not revoked), one row per link, with the member's name."""
+        return self._rows("SELECT l.id, l.member_id, l.created, m.name FROM member_links l "
+                          "JOIN members m ON m.id = l.member_id WHERE l.revoked IS NULL "
+                          "ORDER BY m.name COLLATE NOCASE, l.id")
+
+    def add_notice(self, member_id: int, date: str, via: str) -> bool:
+        """Record a member's notice of absence on ``date``; False when it was there already
+        (the first notice keeps its time, which decides whether it came in time)."""
+        cur = self.conn.execute("INSERT INTO notices (member_id, date, sent, via) VALUES (?, ?, ?, ?) "
+                                "ON CONFLICT (member_id, date) DO NOTHING", (member_id, date, self.clock(), via))
+        return cur.rowcount > 0
+
+    def remove_notice(self, member_id: int, date: str) -> bool:
+        return self.conn.execute("DELETE FROM notices WHERE member_id = ? AND date = ?",
+                                 (member_id, date)).rowcount > 0
+
+    def notices(self, member_id: int | None = None, date: str | None = None,
+                since: str | None = None) -> list[dict[str, Any]]:
+        """Notices of absence (of one member, on one date, from a date on), by date and name."""
+        where, params = [], []
+        for clause, value in (("n.member_id = ?", member_id), ("n.date = ?", date), ("n.date >= ?", since)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        return self._rows("SELECT n.id, n.member_id, m.name, n.date, n.sent, n.via FROM notices n "
+                          "JOIN members m ON m.id = n.member_id "
+                          f"{'WHERE ' + ' AND '.join(where) if where else ''} "
+                          "ORDER BY n.date, m.name COLLATE NOCASE", tuple(params))
+
+    # -- boards' result links and the players' reports -------------------------
+
+    def add_board_link(self, comp_id: int, number: int, board: int, code_hash: str) -> None:
+        """A board's result link (only the SHA-256 of its code is stored), replacing its earlier one."""
+        self.conn.execute("DELETE FROM board_links WHERE competition_id = ? AND round = ? AND board = ?",
+                          (comp_id, number, board))
+        self.conn.execute("INSERT INTO board_links (competition_id, round, board, code_hash) VALUES (?, ?, ?, ?)",
+                          (comp_id, number, board, code_hash))
+
+    def board_link(self, code_hash: str) -> dict[str, Any] | None:
+        """The board a link's code hash leads to: competition_id, round, board."""
+        return self._row("SELECT competition_id, round, board FROM board_links WHERE code_hash = ?", (code_hash,))
+
+    def board_links(self, comp_id: int, number: int) -> list[int]:
+        """The boards of a round that have a result link."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT board FROM board_links WHERE competition_id = ? AND round = ? ORDER BY board", (comp_id, number))]
+
+    def set_board_report(self, comp_id: int, number: int, board: int, side: str, result: str,
+                         reporter: str | None = None) -> None:
+        """One player's report of a board's result (``reporter``: which phone sent it); a second
+        one from the same side replaces it."""
+        self.conn.execute(
+            "INSERT INTO board_reports (competition_id, round, board, side, result, at, reporter) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (competition_id, round, board, side) "
+            "DO UPDATE SET result = excluded.result, at = excluded.at, reporter = excluded.reporter",
+            (comp_id, number, board, side, result, self.clock(), reporter))
+
+    def board_reports(self, comp_id: int, number: int) -> list[dict[str, Any]]:
+        """The players' reports of a round: board, side, result, at, reporter."""
+        return self._rows("SELECT board, side, result, at, reporter FROM board_reports WHERE competition_id = ? AND round = ? "
+                          "ORDER BY board, side DESC", (comp_id, number))
+
+    def forget_boards(self, comp_id: int, number: int, boards: list[int] | None = None) -> None:
+        """A board whose pairing is removed or changed loses its link and its players' reports."""
+        for table in ("board_links", "board_reports"):
+            if boards is None:
+                self.conn.execute(f"DELETE FROM {table} WHERE competition_id = ? AND round = ?", (comp_id, number))
+            else:
+                self.conn.executemany(f"DELETE FROM {table} WHERE competition_id = ? AND round = ? AND board = ?",
+                                      [(comp_id, number, board) for board in boards])
+
+    # -- web accounts ---------------------------------------------------------
+
+    def add_user(self, name: str, role: str, password_hash: str) -> int:
+        name = _clean_name(name)
+        if self.user(name) is not None:
+            raise StoreError(f"there is already a user {name!r}; choose another name or change the password "
+                             f"with 'keizer user password {name}'")
+        cur = self.conn.execute("INSERT INTO users (name, role, password_hash, created) VALUES (?, ?, ?, ?)",
+                                (name, role, password_hash, self.clock()))
+        return _rowid(cur)
+
+    def user(self, name: str) -> dict[str, Any] | None:
+        return self._row("SELECT id, name, role, password_hash, created FROM users WHERE name = ?", (name,))
+
+    def users(self) -> list[dict[str, Any]]:
+        return self._rows("SELECT id, name, role, created FROM users ORDER BY name COLLATE NOCASE")
+
+    def update_user(self, user_id: int, **fields: Any) -> None:
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        self.conn.execute(f"UPDATE users SET {sets} WHERE id = ?", (*fields.values(), user_id))
+
+    def remove_user(self, user_id: int) -> None:
+        self.conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
+
+    def end_logins(self, name: str, at: float) -> None:
+        """Every login of the account ``name`` that began before ``at`` has ended (part of the
+        change being made, but never undone with it)."""
+        self.conn.execute("INSERT INTO logins_ended (name, at) VALUES (?, ?) "
+                          "ON CONFLICT (name) DO UPDATE SET at = max(at, excluded.at)", (name, at))
+
+    def logins_ended(self, name: str) -> float | None:
+        """When the logins of the account ``name`` last ended (None: never)."""
+        row = self.conn.execute("SELECT at FROM logins_ended WHERE name = ?", (name,)).fetchone()
+        return None if row is None else float(row[0])
