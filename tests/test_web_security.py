@@ -400,7 +400,7 @@ def test_safe_path_never_leads_off_the_site_whatever_a_browser_strips():
     from keizer.web.context import safe_path
 
     pieces = st.sampled_from(["/", "\\", "\t", "\n", "\r", " ", "evil.example", "//", ":", "@", "?", "#", "%09",
-                              "https:", "\u200b", "\x00", "\x7f", ".", "c", "1"])
+                              "https:", "\u200b", "\x00", "\x7f", ".", "c", "1", "[", "]"])
 
     @settings(max_examples=3000, deadline=None)
     @given(st.lists(pieces | st.text(max_size=3), max_size=8).map("".join))

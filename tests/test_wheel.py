@@ -39,3 +39,14 @@ def test_wheel_install_publishes_identically(tmp_path):
     assert files == sorted(p.relative_to(from_wheel) for p in from_wheel.rglob("*") if p.is_file())
     for rel in files:
         assert (from_wheel / rel).read_bytes() == (from_source / rel).read_bytes(), rel
+
+
+def test_every_package_of_the_source_is_in_the_wheel():
+    """pyproject.toml lists the packages by hand: a new one left out is missing from a wheel
+    (the app's pages were: keizer.web.views), which an editable install never shows."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    src = ROOT / "src"
+    found = {".".join(p.parent.relative_to(src).parts) for p in (src / "keizer").rglob("__init__.py")}
+    assert found - listed == set()

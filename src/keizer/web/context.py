@@ -103,15 +103,20 @@ def safe_path(target: str | None, default: str = "/") -> str:
 
     >>> safe_path("/c/1/results?round=3"), safe_path("/\\t/evil.example"), safe_path("//evil.example")
     ('/c/1/results?round=3', '/', '/')
+    >>> safe_path("//["), safe_path("/x?[::1"), safe_path("/[")
+    ('/', '/x?[::1', '/[')
     """
     if not target or not target.startswith("/") or "\\" in target:
         return default
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") or ch.isspace() for ch in target):
         return default
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc or target.startswith("//"):
+    if target.startswith("//"):
         return default
-    return target
+    try:
+        parts = urlsplit(target)
+    except ValueError:  # e.g. '/[': no address a page of the app would send
+        return default
+    return default if parts.scheme or parts.netloc else target
 
 
 def wants_json() -> bool:

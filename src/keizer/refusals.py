@@ -1,0 +1,65 @@
+"""Refusals that speak no view's language.
+
+A rule that refuses raises a :class:`Refusal` (the store's ``StoreError``, the settings'
+``SettingsError`` and the formats' ``FormatError`` are refusals): what was refused as a
+message id — English, with ``%(name)s`` for its values — the values, and, when something
+would fix it, the key of a hint.  Each view words it: the CLI in English with its flags
+(``keizer.cli.words``), the app and its printed pages in the club's language with their
+buttons and boxes (``keizer.web.words``).  ``str()`` is the message in English without
+the hint, as a log or a test reads it.
+
+>>> r = Refusal("round %(n)s has no board %(board)s", n=3, board=9)
+>>> str(r)
+'round 3 has no board 9'
+>>> r.words(gettext=lambda s: s.replace("round", "ronde").replace("has no board", "heeft geen bord"))
+'ronde 3 heeft geen bord 9'
+>>> dutch = {"round %(n)s is %(state)s": "ronde %(n)s is %(state)s", "paired": "ingedeeld"}.get
+>>> Refusal("round %(n)s is %(state)s", n=2, state=Word("paired")).words(gettext=lambda s: dutch(s, s))
+'ronde 2 is ingedeeld'
+>>> Refusal("check the date", hint="force").words(hints={"force": ", or give --force if it is right"})
+'check the date, or give --force if it is right'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+
+@dataclass(frozen=True)
+class Word:
+    """A value that is itself a word of the catalog (an absence kind, 'before'): the view
+    translates it as it translates the message."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _same(text: str) -> str:
+    return text
+
+
+class Refusal(Exception):
+    """Something the user can fix: ``message`` (a message id) with its ``values``, and the
+    ``hint`` key of what would fix it (the views word it)."""
+
+    def __init__(self, message: str, /, *, hint: str | None = None, **values: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.values = values
+
+    def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
+        """The refusal in a view's words: ``gettext`` translates the message, its words and the
+        hint's phrase (from ``hints``, the view's table: key → phrase, joined as it is)."""
+        text = gettext(self.message)
+        if self.values:
+            text = text % {k: gettext(v.text) if isinstance(v, Word) else v for k, v in self.values.items()}
+        if self.hint is not None and hints and self.hint in hints:
+            text += gettext(hints[self.hint])
+        return text
+
+    def __str__(self) -> str:
+        return self.words()
