@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.settings import Settings
@@ -21,6 +23,38 @@ EXTERNAL = Path(__file__).resolve().parents[2] / "shared" / "data"
 GRANDMOMMY = EXTERNAL / "tec-trf26-sample-grandmommys-cup.trf"
 KARL_MALA = EXTERNAL / "trf16-sample-karl-mala-2005.trf"
 KFC_SAMPLE = EXTERNAL / "keizerforclubs-test-tournament.s3db"
+
+
+# -- the quick run and the full run ---------------------------------------------------------
+#
+# Tests of more than 10 s, and the browser, server, wheel and full-disk tests of more than
+# about 3 s, are marked ``slow`` (pyproject.toml registers the marker).  ``pytest`` runs them
+# all, as CI does; ``pytest -m "not slow"`` leaves them out for a developer's quick run.
+#
+# Hypothesis: the full run tries every property test's own number of examples; the quick run
+# tries a tenth of them (at least 10).  ``pytest -m "not slow"`` chooses the quick profile by
+# itself; KEIZER_HYPOTHESIS=full or =quick chooses either profile for any run.
+hypothesis_settings.register_profile("full")
+hypothesis_settings.register_profile("quick", max_examples=10)
+HYPOTHESIS_PROFILE = "full"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global HYPOTHESIS_PROFILE
+    chosen = os.environ.get("KEIZER_HYPOTHESIS", "").strip().lower()
+    if chosen not in ("full", "quick"):
+        chosen = "quick" if "not slow" in " ".join((config.getoption("markexpr") or "").split()) else "full"
+    HYPOTHESIS_PROFILE = chosen
+    hypothesis_settings.load_profile(chosen)
+
+
+def examples(full: int) -> int:
+    """A property test's max_examples: ``full`` in the full run, a tenth (at least 10) in the quick run."""
+    return full if HYPOTHESIS_PROFILE == "full" else min(full, max(10, full // 10))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return f"hypothesis profile: {HYPOTHESIS_PROFILE} (KEIZER_HYPOTHESIS=full|quick to choose)"
 
 
 def external(path: Path) -> Path:

@@ -23,6 +23,8 @@ from browser_helpers import ROOT, SIZES, axe_violations, chromium, require_chrom
 ARTIFACTS = ROOT / "test-artifacts" / "app"
 
 require_chromium()
+#: The app in Chromium with axe-core: a minute and more, the longest tests 10 s each.
+pytestmark = pytest.mark.slow
 
 from playwright.sync_api import Page, expect  # noqa: E402
 

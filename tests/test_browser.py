@@ -19,6 +19,8 @@ from browser_helpers import ROOT, SIZES, chromium, require_chromium
 ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
 
 require_chromium()
+#: A Chromium launched for the module and the site's pages at two widths: 10 s and more.
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -20,13 +20,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from keizer.cli import main
+from conftest import examples
 
 CASES: Counter[str] = Counter()
 ACCEPTED: Counter[str] = Counter()
 #: Cases that ended in a traceback (an exception out of main, or one printed on stderr).
 TRACEBACKS: Counter[str] = Counter()
 #: More cases for a longer hunt: KEIZER_FUZZ_EXAMPLES=5000 pytest tests/test_fuzz.py
-FUZZ = settings(max_examples=int(os.environ.get("KEIZER_FUZZ_EXAMPLES", "150")), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("KEIZER_FUZZ_EXAMPLES", 0)) or examples(150), deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large])
 

@@ -20,6 +20,7 @@ from keizer.pairing.generate import GenerationError, TournamentPlan, generate
 from keizer.pairing.swiss import initial_colour_of, pair_swiss
 from keizer.tiebreaks import Code, Tournament
 from keizer.tiebreaks.fide_tables import expected
+from conftest import examples
 
 W, B = Colour.WHITE, Colour.BLACK
 
@@ -120,7 +121,7 @@ def test_every_round_is_the_engines_pairing_of_the_players_present():
         assert all(entries[w].opponent == b and entries[w].colour is W for w, b in again.pairs)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(3, 12), st.integers(1, 5), st.integers(0, 10**6),
        st.lists(st.sampled_from([F(0), F(1, 20), F(1, 5)]), min_size=5, max_size=5))
 def test_random_plans_meet_the_absolute_criteria(players, rounds, seed, rates):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from conftest import KFC_SAMPLE, external, load_vector, vector_files
+from conftest import KFC_SAMPLE, examples, external, load_vector, vector_files
 
 from keizer.formats import kfc
 from keizer.formats.season_json import FormatError
@@ -325,7 +325,7 @@ _DAMAGED = st.one_of(
 )
 
 
-@settings(max_examples=int(os.environ.get("KEIZER_FUZZ_EXAMPLES", 80)), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=int(os.environ.get("KEIZER_FUZZ_EXAMPLES", 0)) or examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(data=_DAMAGED)
 def test_random_or_damaged_kfc_files_are_refused_in_one_line(tmp_path, capsys, data):

@@ -23,6 +23,7 @@ from keizer.pairing.knockout import (
     seeding_positions,
     to_play,
 )
+from conftest import examples
 
 W, B, D = Result.WHITE_WIN, Result.BLACK_WIN, Result.DRAW
 REGULAR, RAPID, BLITZ, ARMAGEDDON = StageKind
@@ -83,7 +84,7 @@ def test_bracket_refusals():
 # --- properties for 2…70 entrants ---------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(min_value=2, max_value=70))
 def test_every_entrant_once_and_byes_to_the_top_seeds(n):
     bracket = make_bracket(names(n))
@@ -96,7 +97,7 @@ def test_every_entrant_once_and_byes_to_the_top_seeds(n):
     assert all(top + bottom == size + 1 for top, bottom in first_round(bracket) if bottom)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(min_value=2, max_value=70))
 def test_geometry_feeds_each_slot_once(n):
     bracket = make_bracket(names(n))
@@ -113,7 +114,7 @@ def test_geometry_feeds_each_slot_once(n):
             assert all(slots[f].feeds == (s.round, s.index) for f in s.fed_by)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(min_value=2, max_value=70), st.randoms(use_true_random=False))
 def test_seeds_1_and_2_meet_only_in_the_final(n, rnd):
     bracket = make_bracket(names(n))
@@ -127,7 +128,7 @@ def test_seeds_1_and_2_meet_only_in_the_final(n, rnd):
     assert states[-1].round == bracket.rounds
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(min_value=2, max_value=70))
 def test_when_the_favourite_always_wins(n):
     """Round r of R brings together seeds adding up to 2^(R−r+1) + 1: 1 v 2 in

@@ -11,6 +11,7 @@ import networkx as nx
 from hypothesis import given, settings, strategies as st
 
 from keizer.pairing.matching import WeightedMatching, maximum_matching
+from conftest import examples
 
 
 def random_weights(n: int, density: float, bits: int, rng: random.Random) -> list[list[int]]:
@@ -85,7 +86,7 @@ def test_a_hand_made_graph():
     certified(m)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 9), st.floats(0.1, 1.0), st.sampled_from([1, 2, 4, 60]), st.integers(0, 10 ** 6))
 def test_small_graphs_against_brute_force(n, density, bits, seed):
     w = random_weights(n, density, bits, random.Random(seed))
@@ -107,7 +108,7 @@ def test_weights_beyond_floating_point_stay_exact():
         assert m.weight() == brute_force(w)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(10, 45), st.floats(0.1, 1.0), st.sampled_from([1, 2, 8, 100]), st.integers(0, 10 ** 6))
 def test_changes_keep_the_matching_optimal(n, density, bits, seed):
     """Cold start, then edges of one vertex changed, vertices removed, or many edges and
@@ -151,7 +152,7 @@ def test_preferred_first_matching_changes_nothing_but_the_work():
     assert guided.weight() == plain.weight() == reference(w)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(2, 30), st.floats(0.05, 1.0), st.integers(0, 10 ** 6))
 def test_maximum_matching_size(n, density, seed):
     rng = random.Random(seed)

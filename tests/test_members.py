@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from keizer.store import StoreError, pick_by_name
+from conftest import examples
 from test_cli import digest, run
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -305,7 +306,7 @@ garbage = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=garbage, dry=st.booleans())
 def test_member_import_of_anything_never_crashes_or_writes_half(capsys, data, dry):
     with tempfile.TemporaryDirectory() as folder:

@@ -29,6 +29,7 @@ from keizer.pairing.keizer import (
     pair_round,
 )
 from keizer.settings import Settings
+from conftest import examples
 
 D = Result.DRAW
 
@@ -518,7 +519,7 @@ def engine_pairs(r: PairingRequest, p: Pairing) -> list[tuple[str, str]]:
     return sorted(found, key=lambda pair: r.ranking.index(pair[0]))
 
 
-@hsettings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@hsettings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_engine_equals_brute_force(r: PairingRequest) -> None:
     p = pair_round(r)
@@ -546,7 +547,7 @@ def test_engine_equals_brute_force(r: PairingRequest) -> None:
         assert any("(fixed by hand)" not in line for line in p.bent)
 
 
-@hsettings(max_examples=150, deadline=None)
+@hsettings(max_examples=examples(150), deadline=None)
 @given(requests())
 def test_colours_follow_the_rules(r: PairingRequest) -> None:
     ref = Reference(r)
@@ -579,7 +580,7 @@ def networkx_matching_size(n: int, ok: Callable[[int, int], bool], skip: int = -
     return len(nx.max_weight_matching(graph, maxcardinality=True))
 
 
-@hsettings(max_examples=80, deadline=None)
+@hsettings(max_examples=examples(80), deadline=None)
 @given(st.integers(2, 40), st.floats(0.05, 1.0), st.integers(0, 10**6))
 def test_matching_core_against_networkx(n: int, density: float, seed: int) -> None:
     """Maximum matching size; for odd n with one exposed vertex, the players

@@ -12,7 +12,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import DATA, scores, season
+from conftest import DATA, examples, scores, season
 from keizer.operations import competition as ops
 from keizer.scoring import compute_standings
 from keizer.settings import Settings
@@ -417,7 +417,7 @@ def test_a_competition_keeps_the_season_it_was_created_in(five, capsys):
 # -- a property: after round 1, no rating change moves any standing -------------------------------
 
 
-@hsettings(max_examples=40, deadline=None)
+@hsettings(max_examples=examples(40), deadline=None)
 @given(players=st.integers(3, 9), rounds=st.integers(1, 4), data=st.data())
 def test_no_rating_change_after_round_1_moves_a_standing(players, rounds, data):
     store = Store.memory()

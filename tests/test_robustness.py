@@ -124,17 +124,20 @@ def fill_sweep(capsys, mount: Path, original: Path | None, args: list[str]) -> i
     raise AssertionError("the command never succeeded on the small disk")
 
 
+@pytest.mark.slow  # 4 s: the import run on a disk ever less full
 def test_full_disk_import_changes_nothing_and_leaves_no_journal(small_disk, club, tmp_path, capsys):
     imported = season_file(tmp_path, 120)
     assert fill_sweep(capsys, small_disk, club, ["import", str(imported)]) > 0
     assert "Groot" in run(capsys, small_disk / "club.db", "competition", "list")[1]
 
 
+@pytest.mark.slow  # 2-3.5 s: the command run on a disk ever less full
 def test_full_disk_while_upgrading_an_old_file(small_disk, capsys):
     # The upgrade of schema 1 and the command commit together, at the very end.
     assert fill_sweep(capsys, small_disk, SCHEMA_V1, ["member", "add", "Xavier"]) > 0
 
 
+@pytest.mark.slow  # 3.5-4.5 s: the command run on a disk ever less full
 def test_full_disk_creating_a_new_file_leaves_no_file(small_disk, capsys):
     assert fill_sweep(capsys, small_disk, None, ["member", "add", "Xavier"]) > 0
 

@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import load_vector, ranking, scores, season, vector_files
+from conftest import examples, load_vector, ranking, scores, season, vector_files
 from keizer.formats.season_json import load_season
 from keizer.model import Player
 from keizer.scoring import _Chain, auto_top, compute_standings, ladder_values, round_scores
@@ -366,7 +366,7 @@ def random_season(rng: random.Random, n: int, rounds: int, **settings):
     return season(n=n, rounds=built, settings={"rematch_gap": 0, **settings})
 
 
-@hsettings(max_examples=60, deadline=None)
+@hsettings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 10), rounds=st.integers(1, 5),
        model=st.sampled_from(["per-round", "frozen", "fixed-point"]),
        preset=st.sampled_from(["classic", "keizerforclubs", "knsb-sixths", "sharly"]))
@@ -386,7 +386,7 @@ def test_standing_invariants(seed, n, rounds, model, preset):
             assert total == e.score
 
 
-@hsettings(max_examples=30, deadline=None)
+@hsettings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_player_input_order_does_not_matter(seed):
     rng = random.Random(seed)
@@ -465,7 +465,7 @@ def _open_boards(s, rng: random.Random):
     return replace(s, rounds=(*s.rounds[:-1], replace(last, games=opened))), {games[k] for k in picked}
 
 
-@hsettings(max_examples=60, deadline=None)
+@hsettings(max_examples=examples(60), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 10), rounds=st.integers(1, 5),
        model=st.sampled_from(["per-round", "frozen"]),
        preset=st.sampled_from(["classic", "keizerforclubs", "knsb-sixths", "sharly"]))
@@ -505,7 +505,7 @@ def test_provisional_standing_without_a_round_in_progress_is_the_standing():
     assert compute_standings(complete, provisional=True) == compute_standings(complete)
 
 
-@hsettings(max_examples=40, deadline=None)
+@hsettings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6), n=st.integers(2, 9), rounds=st.integers(1, 5),
        model=st.sampled_from(["per-round", "frozen", "fixed-point"]), off=st.booleans())
 def test_the_standing_after_a_round_alone_is_the_last_of_all_standings(seed, n, rounds, model, off):

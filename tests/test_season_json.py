@@ -8,13 +8,13 @@ import random
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import load_vector, vector_files
+from conftest import examples, load_vector, vector_files
 from keizer.formats.season_json import FormatError, dump, load_season, parse
 from keizer.scoring import compute_standings
 from test_scoring import random_season
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_dump_then_load_gives_the_same_season(seed):
     rng = random.Random(seed)

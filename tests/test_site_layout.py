@@ -45,6 +45,8 @@ from keizer.store import Store
 from browser_helpers import ROOT, SIZES, axe_violations, chromium, require_chromium
 
 require_chromium()
+#: Chromium at two widths, print to PDF and axe-core on three published sites: 80 s and more.
+pytestmark = pytest.mark.slow
 
 SHOTS = ROOT / "test-artifacts" / "site"
 PRINTS = ROOT / "test-artifacts" / "print"

@@ -25,6 +25,7 @@ from keizer.publish import publish
 from keizer.publish.files import MANIFEST
 from keizer.publish.plan import season_slugs, slugify, unique_slugs
 from keizer.store import Store
+from conftest import examples
 from test_cli import digest, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -276,7 +277,7 @@ def test_names_that_slugify_alike_get_distinct_slugs():
     assert season_slugs({}, ["Static", "2025"]) == {"Static": "static-2", "2025": "2025"}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(st.characters(), max_size=80), max_size=12),
        st.sets(st.from_regex(SLUG, fullmatch=True), max_size=4))
 def test_slugs_are_distinct_safe_and_deterministic(names, taken):

@@ -19,6 +19,7 @@ from keizer.model import Colour
 from keizer.pairing.swiss import (DutchInput, SwissError, allocate_colours, colour_preference, dutch_inputs,
                                   initial_colour_of, pair_swiss)
 from keizer.tiebreaks import Code, Player, RoundResult, Scoring, Tournament
+from conftest import examples
 
 DATA = Path(__file__).parent / "data" / "swiss"
 W, B = Colour.WHITE, Colour.BLACK
@@ -318,7 +319,7 @@ def play_out(n: int, rounds: int, seed: int) -> list[tuple[Tournament, object, l
     return out
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(4, 14), st.integers(3, 7), st.integers(0, 10_000))
 def test_every_round_obeys_the_absolute_criteria(n, rounds, seed):
     try:
@@ -341,7 +342,7 @@ def test_every_round_obeys_the_absolute_criteria(n, rounds, seed):
         assert boards == sorted(boards, reverse=True)                # top boards first
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(4, 20), st.integers(3, 9), st.integers(0, 10_000))
 def test_the_bracket_graphs_pair_as_the_whole_round_graph_does(n, rounds, seed):
     """The engine searches each bracket with its own players (and the next scoregroup when
@@ -363,7 +364,7 @@ def test_the_bracket_graphs_pair_as_the_whole_round_graph_does(n, rounds, seed):
         assert (set(whole.pairs), whole.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(DATA.glob("driven/*.trf"))), st.randoms(use_true_random=False))
 def test_the_pairing_does_not_depend_on_the_order_of_the_lines(path, rnd):
     """The 001 lines of a file in any order (and the tournament's players in any order):

@@ -9,6 +9,7 @@ import pytest
 import test_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from conftest import examples
 from test_cli import bad, digest, run
 
 from keizer.formats import rounds_csv, trf
@@ -282,7 +283,7 @@ def test_rounds_csv_without_csv_suffix_is_recognised_by_its_header(tmp_path, cap
     assert [e["name"] for e in _standings(capsys, db, "Nieuw")] == ["Émile <script>", "Zoë 🐴"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["1", "2", "", "A", "B", "1-0", "½-½", "--", "club", "x", '"', "8-9-2026"]),
                          max_size=6), max_size=6))
 def test_rounds_csv_reader_refuses_or_reads_never_crashes(rows):

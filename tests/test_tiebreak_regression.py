@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from keizer.tiebreaks import Edition, Scoring, System, compute
+from conftest import examples
 from test_tiebreaks import tournaments
 from tiebreak_reference import Reference
 from tiebreak_samples import VECTORS, samples, values
@@ -44,7 +45,7 @@ SCORINGS = [Scoring(), Scoring(*(F(x) for x in (3, 1, 0, 3, 0, 3, 3, 1, 0))),
             Scoring(draw=F(1, 3), pab=F(1, 2), hpb=F(1, 3))]
 
 
-@hsettings(max_examples=150, deadline=None)
+@hsettings(max_examples=examples(150), deadline=None)
 @given(tournaments(max_players=14, max_rounds=8), st.sampled_from(list(Edition)), st.sampled_from(list(System)),
        st.sampled_from(SCORINGS), st.integers(0, 3))
 def test_engine_gives_the_reference_values(t, edition, system, scoring, back):

@@ -14,7 +14,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import TEC
+from conftest import TEC, examples
 from keizer.formats.trf import read
 from keizer.model import Colour
 from keizer.tiebreaks import (Code, Edition, Match, Player, RoundResult, Scoring, System, Team, TieBreakError,
@@ -575,7 +575,7 @@ CUTS = [("BH/C1", "BH"), ("BH/C2", "BH/C1"), ("BH/M1", "BH/C1"), ("SB/C1", "SB")
         ("PS/C1", "PS"), ("KS/L+1", "KS")]
 
 
-@hsettings(max_examples=60, deadline=None)
+@hsettings(max_examples=examples(60), deadline=None)
 @given(tournaments(), st.sampled_from(EDITIONS))
 def test_cut_variants_never_exceed_the_full_value(t, edition):
     got = compute(t, list(dict.fromkeys(c for pair in CUTS for c in pair)), edition)
@@ -587,7 +587,7 @@ ALL = ("PTS,BH,BH/C1,BH/M1,FB,AOB,BHS,SB,SB/C1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,W
        "PS/C1,RTNG,TPN,DE")
 
 
-@hsettings(max_examples=40, deadline=None)
+@hsettings(max_examples=examples(40), deadline=None)
 @given(tournaments(), st.sampled_from(EDITIONS), st.randoms(use_true_random=False))
 def test_player_order_changes_nothing(t, edition, rnd):
     shuffled = replace(t, players=tuple(rnd.sample(t.players, len(t.players))))
@@ -595,14 +595,14 @@ def test_player_order_changes_nothing(t, edition, rnd):
     assert rank(shuffled, ALL, edition, lots_seed=5) == rank(t, ALL, edition, lots_seed=5)
 
 
-@hsettings(max_examples=40, deadline=None)
+@hsettings(max_examples=examples(40), deadline=None)
 @given(tournaments(unplayed=False))
 def test_editions_agree_when_every_round_is_a_game(t):
     results = [compute(t, "BH,BH/C1,FB,AOB,SB,SB/C1,KS,REP", e) for e in EDITIONS]
     assert all(r == results[0] for r in results)
 
 
-@hsettings(max_examples=30, deadline=None)
+@hsettings(max_examples=examples(30), deadline=None)
 @given(st.integers(2, 8), st.integers(0, 2**32))
 def test_buchholz_in_a_round_robin_is_total_minus_own_score(n, seed):
     """TEC §3: in a complete round robin BH adds nothing — it is the points distributed minus one's own."""
@@ -620,7 +620,7 @@ def test_buchholz_in_a_round_robin_is_total_minus_own_score(n, seed):
     assert all(got["BH"][i] == total - got["PTS"][i] for i in got["PTS"])
 
 
-@hsettings(max_examples=40, deadline=None)
+@hsettings(max_examples=examples(40), deadline=None)
 @given(tournaments(), st.sampled_from(EDITIONS))
 def test_ranking_is_by_points_then_consistent_ranks(t, edition):
     result = rank(t, "BH/C1,SB,DE", edition)

@@ -10,7 +10,7 @@ from fractions import Fraction as F
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import DATA, GRANDMOMMY, KARL_MALA, TEC, external
+from conftest import DATA, GRANDMOMMY, KARL_MALA, TEC, examples, external
 from keizer.cli import cli, main
 from keizer.cli.trf import trf
 from keizer.formats.season_json import FormatError
@@ -321,7 +321,7 @@ def tournaments(draw) -> Tournament:
                       tiebreaks=tiebreaks)
 
 
-@hsettings(max_examples=80, deadline=None)
+@hsettings(max_examples=examples(80), deadline=None)
 @given(tournaments())
 def test_export_then_import_is_identity(t):
     assert parse(dump(t)) == t

@@ -22,6 +22,7 @@ from keizer.formats.targets import PASSWORD_ENV, Target, UploadError, parse_targ
 from keizer.publish.files import MANIFEST, write_site
 from keizer.publish.transports import Transport, connect, temporary_path
 from keizer.publish.upload import upload
+from conftest import examples
 from test_cli import run
 from upload_servers import PASSWORD, USER, ftp_server, self_signed_certificate, sftp_server
 
@@ -569,7 +570,7 @@ pages = st.dictionaries(st.sampled_from(["index.html", "a.html", "s/b.html", "s/
                                          "static/x.css"]), st.binary(max_size=3), min_size=1)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sites=st.lists(pages, min_size=1, max_size=4), cuts=st.lists(st.integers(0, 8), min_size=4, max_size=4),
        halves=st.lists(st.booleans(), min_size=4, max_size=4), flush=st.booleans())
 def test_any_cut_off_then_a_clean_run_leaves_exactly_the_site(tmp_path_factory, sites, cuts, halves, flush):

@@ -17,14 +17,14 @@ from keizer.operations import accounts
 from keizer.store import Store
 from keizer.web.auth import Throttle
 from test_cli import bad, run
-from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import TOKEN, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 PASSWORD = "correct horse battery"
 
 
 def with_users(db: Path, *users: tuple[str, str]) -> None:
     store = Store.open(db)
-    with store.change("user add", "test users"):
+    with store.change("user add", "test users"), hashed_once():
         for name, role in users:
             accounts.add_user(store, name, role, PASSWORD)
     store.close()
@@ -94,6 +94,7 @@ def test_a_wrong_password_is_refused_and_logins_are_throttled(tmp_path):
     assert client.get("/").status_code == 303
 
 
+@pytest.mark.slow  # 7-10 s: some 30 Argon2 logins
 def test_a_mistyped_password_locks_out_only_that_name_on_a_shared_laptop(tmp_path):
     """Everyone at the club laptop is one address: Bob's five typos do not lock Anna out; many
     names guessed from one address, or one name from many, are throttled too."""

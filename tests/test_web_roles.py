@@ -68,6 +68,7 @@ def served(tmp_path_factory):
 ORDER = sorted(routes(), key=lambda r: (r == ("/logout", "POST"), r))
 
 
+@pytest.mark.slow  # 3-4 s a role: every route of the app through the server
 @pytest.mark.parametrize("role", ["stranger", "arbiter", "officer"])
 def test_each_role_reaches_exactly_what_the_table_gives_it(served, role):
     client = served.client()

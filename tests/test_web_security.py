@@ -127,6 +127,7 @@ def proxied(tmp_path):
         yield db, app, proxy
 
 
+@pytest.mark.slow  # 17 s: a server and a proxy, 70 logins and more
 def test_behind_the_proxy_the_app_sees_each_client_and_the_scheme(proxied):
     """The review found every client was 127.0.0.1 behind the proxy (waitress dropped the
     proxy's headers): 30 wrong logins from anywhere locked the officer out, the change log said
@@ -181,6 +182,7 @@ def test_wrong_board_codes_from_the_clubs_wifi_hold_no_right_code_up(proxied):
 # -- Logins: throttled in one step, sessions that end ----------------------------------------
 
 
+@pytest.mark.slow  # 3-4 s: a server, 24 logins at once
 def test_many_wrong_logins_at_once_are_held_to_the_limit(tmp_path):
     """24 wrong logins for one name at the same moment let 11 through the limit of 5."""
     db = sample_copy(tmp_path)
@@ -204,6 +206,7 @@ def test_many_wrong_logins_at_once_are_held_to_the_limit(tmp_path):
         assert len(statuses) == 24 and statuses.count(401) == 5 and statuses.count(429) == 19
 
 
+@pytest.mark.slow  # 3-6 s: a server, a second keizer process, 4 logins
 def test_a_copied_session_cookie_is_worth_nothing_after_logout_or_a_new_password(tmp_path):
     db = sample_copy(tmp_path)
     with_users(db, ("anna", "officer"), ("bob", "arbiter"))
@@ -397,12 +400,14 @@ def test_safe_path_never_leads_off_the_site_whatever_a_browser_strips():
     URL parsing drops tabs and line breaks anywhere and turns backslashes into slashes)."""
     from hypothesis import given, settings, strategies as st
 
+    from conftest import examples
+
     from keizer.web.context import safe_path
 
     pieces = st.sampled_from(["/", "\\", "\t", "\n", "\r", " ", "evil.example", "//", ":", "@", "?", "#", "%09",
                               "https:", "\u200b", "\x00", "\x7f", ".", "c", "1", "[", "]"])
 
-    @settings(max_examples=3000, deadline=None)
+    @settings(max_examples=examples(3000), deadline=None)
     @given(st.lists(pieces | st.text(max_size=3), max_size=8).map("".join))
     def check(text: str) -> None:
         path = safe_path(text)
@@ -418,6 +423,7 @@ def test_safe_path_never_leads_off_the_site_whatever_a_browser_strips():
 # -- The second review: what a stranger or a member could still do ---------------------------------
 
 
+@pytest.mark.slow  # 9 s and more: 40 forms of 900 kB to a server
 def test_a_stranger_sending_huge_names_cannot_fill_the_servers_memory(tmp_path):
     """Each login attempt kept its typed name as a throttle key, forever: 40 names of 5 MB took
     the server from 83 to 550 MB.  Now a form is at most 1 MB, a key is short, refused attempts
@@ -459,6 +465,7 @@ def test_the_throttle_keeps_few_keys_and_refused_attempts_add_none():
     assert len(throttle._failures) == keys
 
 
+@pytest.mark.slow  # 4-12 s: a server and a proxy, 22 logins
 def test_a_stranger_cannot_lock_the_officer_out_by_guessing_her_name_from_elsewhere(proxied):
     """15 wrong logins for one name from anywhere locked the real account out everywhere; now
     that limit holds the addresses that failed, not the officer at a computer that did not."""

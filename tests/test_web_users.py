@@ -10,14 +10,14 @@ import pytest
 
 from keizer.operations import accounts
 from keizer.store import Store
-from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import TOKEN, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 PASSWORD = "correct horse battery"
 
 
 def with_users(db: Path, *users: tuple[str, str]) -> None:
     s = Store.open(db)
-    with s.change("user add", "test users"):
+    with s.change("user add", "test users"), hashed_once():
         for name, role in users:
             accounts.add_user(s, name, role, PASSWORD)
     s.close()

@@ -8,9 +8,12 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # 2.5-4.5 s: builds the wheel and installs it in a new venv
 def test_wheel_install_publishes_identically(tmp_path):
     wheels = tmp_path / "wheels"
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
+from keizer.operations import accounts
 from keizer.web import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,6 +27,34 @@ def sample_app(tmp_path: Path, local: bool = True, **options: Any):
     app = create_app(db, local=local, secret_key="test", **options)
     app.config["TESTING"] = True
     return app, db
+
+
+class _HashedOnce:
+    """The app's password hasher, except that each password is hashed once per test run."""
+
+    def __init__(self, hasher: Any) -> None:
+        self._hasher = hasher
+
+    @functools.cache
+    def hash(self, password: str) -> str:
+        return self._hasher.hash(password)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._hasher, name)
+
+
+_HASHED_ONCE = _HashedOnce(accounts._hasher)
+
+
+@contextmanager
+def hashed_once() -> Iterator[None]:
+    """Within it, the accounts a test sets up reuse one Argon2id hash per password for the
+    whole run: each hash takes 0.1-0.4 s by design, and the web tests set up some sixty
+    accounts of one password.  The hash is a real one of that password, so logging in and
+    its checks are as with a fresh one; only set-up helpers use this, never a test of adding
+    an account or changing a password."""
+    with mock.patch.object(accounts, "_hasher", _HASHED_ONCE):
+        yield
 
 
 def client_with_csrf(app):
