@@ -24,6 +24,9 @@ from keizer.i18n import LANGUAGES, catalog_path, translations
 from keizer.store import Store
 from keizer.web.views import MAIN_NAV, comp_tabs
 from keizer.web.views.competitions import SYSTEM_LABELS
+from refusal_ids import ids as refusal_ids
+from refusal_ids import modules as refusing_modules
+from refusal_ids import name as module_name
 from test_cli import run
 from web_helpers import sample_app, text
 
@@ -136,6 +139,23 @@ def dynamic_words() -> set[str]:
     return words
 
 
+STILL_ENGLISH = ROOT / "tests" / "data" / "refusals-in-english.txt"
+
+
+def still_english() -> set[str]:
+    """The modules whose refusals are not message ids yet (the list only shrinks)."""
+    return {line.strip() for line in STILL_ENGLISH.read_text("utf-8").splitlines()
+            if line.strip() and not line.startswith("#")}
+
+
+def refusal_messages(listed: bool | None = None) -> set[str]:
+    """The message ids of the code's refusals: of the modules off the list (``listed`` False),
+    on it (True) or all (None)."""
+    listing = still_english()
+    return {m for f in refusing_modules() if listed is None or (module_name(f) in listing) == listed
+            for m in refusal_ids(f)[0]}
+
+
 def catalog(lang: str):
     with catalog_path(lang).open("rb") as f:
         return read_po(f, locale=lang)
@@ -167,7 +187,10 @@ def test_every_app_string_is_translated(lang):
     assert not (words - translated), f"untranslated in {lang}: {sorted(words - translated)}"
     views = extract_views()
     assert not (views - translated), f"untranslated in {lang}: {sorted(views - translated)}"
-    assert site | app | words | views == translated  # nothing stale either
+    refusals = refusal_messages(listed=False)
+    assert not (refusals - translated), f"untranslated in {lang}: {sorted(refusals - translated)}"
+    # nothing stale either (a module still listed may have some of its ids translated already)
+    assert site | app | words | views | refusals <= translated <= site | app | words | views | refusal_messages()
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
@@ -188,7 +211,28 @@ def test_translations_keep_their_placeholders(lang):
 def test_the_template_of_the_catalogs_holds_every_message():
     with (ROOT / "src" / "keizer" / "locale" / "keizer.pot").open("rb") as f:
         pot = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(f) if m.id}
-    assert extract("*.html")[0] | extract("app/*.html")[0] | dynamic_words() | extract_views() == pot
+    found = extract("*.html")[0] | extract("app/*.html")[0] | dynamic_words() | extract_views()
+    assert found | refusal_messages(listed=False) <= pot <= found | refusal_messages()
+
+
+def test_refusals_off_the_list_are_raised_with_message_ids():
+    """A refusal raised with an f-string reaches a Dutch club in English: raise it with a
+    message id and its values (``StoreError("round %(n)s has no pairing", n=3)``)."""
+    listing = still_english()
+    odd = {module_name(f): refusal_ids(f)[1] for f in refusing_modules()
+           if module_name(f) not in listing and refusal_ids(f)[1]}
+    assert not odd, f"refusals raised with an f-string or a computed text (give a message id): {odd}"
+
+
+def test_the_list_of_modules_refusing_in_english_only_shrinks():
+    listing = still_english()
+    translated = set.intersection(*({m.id for m in catalog(lang) if m.id and m.string} for lang in OTHER_LANGUAGES))
+    present = {module_name(f): f for f in refusing_modules()}
+    done = sorted(n for n in listing if n not in present
+                  or (not refusal_ids(present[n])[1] and refusal_ids(present[n])[0] <= translated))
+    assert not done, f"remove from {STILL_ENGLISH.relative_to(ROOT)} (its refusals speak the catalogs now): {done}"
+    lines = [line for line in STILL_ENGLISH.read_text("utf-8").splitlines() if line and not line.startswith("#")]
+    assert lines == sorted(set(lines))
 
 
 def test_the_views_own_words_are_found():

@@ -18,6 +18,14 @@ the hint, as a log or a test reads it.
 'ronde 2 is ingedeeld'
 >>> Refusal("check the date", hint="force").words(hints={"force": ", or give --force if it is right"})
 'check the date, or give --force if it is right'
+>>> inner = Refusal("%(name)s is not a number", name="x")
+>>> Refusal("setting %(key)s: %(why)s", key="top", why=inner).words()
+'setting top: x is not a number'
+
+A message without values is taken as written (a ``%`` in it is a percent sign), so a refusal
+of an older kind, ``StoreError(f"…")``, still reads as it did; such a message has no id in
+the catalogs and reaches a Dutch club in English (tests/test_no_english_in_a_dutch_club.py
+lists what still does).
 """
 
 from __future__ import annotations
@@ -54,12 +62,22 @@ class Refusal(Exception):
     def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
         """The refusal in a view's words: ``gettext`` translates the message, its words and the
         hint's phrase (from ``hints``, the view's table: key → phrase, joined as it is)."""
+        values = {k: self._word(v, gettext, hints) for k, v in self.values.items()}
         text = gettext(self.message)
-        if self.values:
-            text = text % {k: gettext(v.text) if isinstance(v, Word) else v for k, v in self.values.items()}
+        if values:
+            text = text % values
         if self.hint is not None and hints and self.hint in hints:
-            text += gettext(hints[self.hint])
+            hint = gettext(hints[self.hint])
+            text += hint % values if values else hint
         return text
+
+    @staticmethod
+    def _word(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] | None) -> Any:
+        if isinstance(value, Word):
+            return gettext(value.text)
+        if isinstance(value, Refusal):  # a refusal quoting another (a setting's, a file's)
+            return value.words(gettext, hints)
+        return value
 
     def __str__(self) -> str:
         return self.words()

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, fields, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
+from keizer.refusals import Refusal
+
 LADDERS = ("position", "range")
 TOP_ROUNDINGS = ("half-up", "half-even", "down")
 OWN_VALUES = ("current", "start", "none")
@@ -32,7 +34,7 @@ FIDE_CODES = {"rating": "RTNG", "wins": "WIN"}
 TIEBREAK_EDITIONS = ("2026", "2024", "2012", "self-draw")
 
 
-class SettingsError(ValueError):
+class SettingsError(Refusal, ValueError):
     """A setting has an unknown name or a value out of range."""
 
 

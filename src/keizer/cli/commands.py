@@ -24,9 +24,9 @@ import click
 
 from keizer.cli.base import Context, format_option, pass_ctx
 from keizer.cli.params import COUNT
-from keizer.formats.season_json import FormatError
+from keizer.cli.words import say
 from keizer.output import render
-from keizer.settings import SettingsError
+from keizer.refusals import Refusal
 
 _OPENED: list[Context] = []  # for cleaning up after a failed command
 
@@ -170,8 +170,8 @@ def main(argv: list[str] | None = None) -> None:
         # The reader went away (e.g. `keizer standings | head`): stop quietly.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
-    except (FormatError, SettingsError) as e:
-        _fail(f"error: {e}")
+    except Refusal as e:  # the store's, the settings', a file's: what is wrong and what would fix it
+        _fail(f"error: {say(e)}")
     except sqlite3.Error as e:
         from keizer.store import explain
 
@@ -181,16 +181,6 @@ def main(argv: list[str] | None = None) -> None:
         _fail("error: an argument is not valid text (bytes that are not UTF-8); check the terminal's encoding")
     except OSError as e:
         _fail(f"error: {e.strerror or e}: {e.filename or ''}".rstrip(": "))
-    except Exception as e:
-        if not _is_store_error(e):
-            raise
-        _fail(f"error: {e}")
-
-
-def _is_store_error(e: Exception) -> bool:
-    """A refusal of the store (only a command that opened it can raise one)."""
-    store = sys.modules.get("keizer.store")
-    return store is not None and isinstance(e, store.StoreError)
 
 
 def _fail(message: str) -> None:

@@ -22,13 +22,14 @@ from typing import Any, Mapping
 from keizer.limits import (MAX_BOARDS, MAX_CATEGORY, MAX_DEPTH, MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS,
                            MAX_TIME_CONTROL, clean_text, text_problem)
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.refusals import Refusal
 from keizer.settings import Settings, SettingsError
 
 FORMAT = "keizer-season"
 VERSION = 1
 
 
-class FormatError(ValueError):
+class FormatError(Refusal, ValueError):
     """The file is not a valid season; the message names where and why."""
 
 

@@ -192,7 +192,7 @@ def grid(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, A
         target = open_round(season)
         round_no = target.number if target.paired and target.number in paired else (paired[-1] if paired else None)
     elif round_no not in paired:
-        raise StoreError(f"round {round_no} has no pairing; pair it with 'keizer pair' first")
+        raise StoreError("round %(n)s has no pairing", hint="pair_first", n=round_no)
     data: dict[str, Any] = {"round": round_no, "rounds": paired, "boards": [], "byes": [], "date": None,
                             "open": [], "later": None, "complete": False}
     if round_no is None:
@@ -223,7 +223,7 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
         if round_no is None and done and number == done + 1:
             raise StoreError(f"round {number} has no pairing yet and round {done} is complete; to change a result "
                              f"there, use --round {done} --correct")
-        raise StoreError(f"round {number} has no pairing; pair it with 'keizer pair' first")
+        raise StoreError("round %(n)s has no pairing", hint="pair_first", n=number)
     games = {g.board: g for g in season.rounds[number - 1].games}
     for board, text in results.items():
         if board not in games:

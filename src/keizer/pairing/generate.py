@@ -48,11 +48,12 @@ from fractions import Fraction
 from keizer.limits import MAX_PLAYERS, MAX_ROUNDS
 from keizer.model import Colour
 from keizer.pairing.swiss import SwissError, pair_swiss
+from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 from keizer.tiebreaks.fide_tables import expected
 
 
-class GenerationError(ValueError):
+class GenerationError(Refusal, ValueError):
     """A plan that cannot be generated; the message says which setting and why."""
 
 

@@ -64,6 +64,7 @@ from typing import Callable, Mapping, Sequence
 
 from keizer.model import Colour, Game
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
+from keizer.refusals import Refusal
 from keizer.settings import Settings
 
 #: The rules a pairing can bend, most important first.
@@ -120,7 +121,7 @@ class Pairing:
     bent: tuple[str, ...]
 
 
-class PairingError(ValueError):
+class PairingError(Refusal, ValueError):
     """The request cannot be paired as asked (too few players, unknown ids …)."""
 
 

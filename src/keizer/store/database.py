@@ -17,8 +17,10 @@ from typing import Any, Callable
 
 import sqlite_utils
 
+from keizer.refusals import Refusal
 
-class StoreError(Exception):
+
+class StoreError(Refusal):
     """Something the user can fix: the message is one line saying what and how."""
 
 

@@ -27,8 +27,10 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
+from keizer.refusals import Refusal
 
-class TieBreakError(ValueError):
+
+class TieBreakError(Refusal, ValueError):
     """A tie-break list that cannot be used; the message says which code and why."""
 
 

@@ -2,9 +2,10 @@
 transaction, the templates and their language, and refusals shown as one line.
 
 A view writes with :func:`writing`, exactly as a click command does, and lets the
-operation's :class:`StoreError` (or :class:`SettingsError`, :class:`FormatError`) go:
-the transaction is rolled back, and the handler here shows the message on the page
-the form came from.  Nothing in a view speaks SQL or decides a rule.
+operation's :class:`~keizer.refusals.Refusal` (the store's, the settings', a file's) go:
+the transaction is rolled back, and the handler here says it in the club's language, with
+the app's own words for what would fix it (``keizer.web.words``), on the page the form
+came from.  Nothing in a view speaks SQL or decides a rule.
 """
 
 from __future__ import annotations
@@ -25,16 +26,16 @@ from markupsafe import Markup
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers.response import Response as Redirect
 
-from keizer.formats.season_json import FormatError
 from keizer.operations.club import CLUB_SETTINGS, club_settings
 from keizer.i18n import format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
-from keizer.settings import SettingsError
+from keizer.refusals import Refusal
 from keizer.store import Store, StoreError, explain
 from keizer.web.access import public
+from keizer.web.words import HINTS
 
 #: Errors a user can fix: shown as their one line, never as a server error.
-USER_ERRORS = (StoreError, SettingsError, FormatError)
+USER_ERRORS = (Refusal,)
 
 
 class Missing(StoreError):
@@ -128,7 +129,6 @@ def wants_json() -> bool:
 APP_WORDS = (
     ("use --allow-duplicate, or give", "tick 'a namesake: allow a name another member has', or give"),
     ("; use --correct to change it", ": it was entered meanwhile; reload the page to see it and change it there"),
-    ("pair it with 'keizer pair' first", "pair it on the Pairing page first"),
     ("mark attendance with 'keizer attend' and pair it", "mark attendance and pair it (Attendance, then Pairing)"),
     ("re-pair an unplayed round with 'keizer pair --again'",
      "a round not played yet can be paired again on the Pairing page"),
@@ -140,8 +140,8 @@ APP_WORDS = (
 def in_app_words(message: str) -> str:
     """An operation's message with its command-line advice said as the app's pages say it.
 
-    >>> in_app_words("error: round 3 has no pairing; pair it with 'keizer pair' first")
-    'error: round 3 has no pairing; pair it on the Pairing page first'
+    >>> in_app_words("error: round 3 is not paired yet; mark attendance with 'keizer attend' and pair it")
+    'error: round 3 is not paired yet; mark attendance and pair it (Attendance, then Pairing)'
     """
     for cli, app in APP_WORDS:
         message = message.replace(cli, app)
@@ -238,13 +238,11 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Missing)
     def missing(error: Missing) -> Any:
-        return refuse(f"error: {error}", 404)
+        return refuse(_("error: %(message)s", message=say(error)), 404)
 
-    @app.errorhandler(StoreError)
-    @app.errorhandler(SettingsError)
-    @app.errorhandler(FormatError)
-    def user_error(error: Exception) -> Any:
-        return refuse(f"error: {error}", bad_input=True)
+    @app.errorhandler(Refusal)
+    def user_error(error: Refusal) -> Any:
+        return refuse(_("error: %(message)s", message=say(error)), bad_input=True)
 
     @app.errorhandler(sqlite3.Error)
     def database_error(error: sqlite3.Error) -> Any:
@@ -291,6 +289,11 @@ def _(text: str, **values: Any) -> str:
     The operations' one-line messages stay as the CLI says them."""
     translated = translations(language()).gettext(text)
     return translated % values if values else translated
+
+
+def say(refusal: Refusal) -> str:
+    """A refusal in the club's language, with what would fix it as the app does it."""
+    return refusal.words(gettext=translations(language()).gettext, hints=HINTS)
 
 
 def number(value: Fraction | int | float | Decimal | None, decimals: int = 2) -> str:

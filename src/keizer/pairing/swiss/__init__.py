@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable
 
 from keizer.model import Colour
+from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 _ABSENT = RoundResult(Code.ZPB)
 
 
-class SwissError(ValueError):
+class SwissError(Refusal, ValueError):
     """The round cannot be paired under the Dutch system's absolute criteria;
     ``players`` are the start numbers left without a lawful opponent, if known."""
 

@@ -1,0 +1,31 @@
+"""How the command line words a refusal: in English, naming its commands and flags.
+
+An operation's :class:`~keizer.refusals.Refusal` carries the key of what would fix it
+(``hint``); :data:`HINTS` says it as a terminal user does it.  The app says the same key
+with its pages and buttons (``keizer.web.words``).
+
+>>> from keizer.refusals import Refusal
+>>> say(Refusal("round %(n)s has no pairing", hint="pair_first", n=3))
+"round 3 has no pairing; pair it with 'keizer pair' first"
+"""
+
+from __future__ import annotations
+
+from keizer.refusals import Refusal
+
+#: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
+HINTS: dict[str, str] = {
+    "pair_first": "; pair it with 'keizer pair' first",
+    # -- formats and publishing --
+    # -- store, engines and tie-breaks --
+    # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
+    # -- operations: set-up, Swiss, team events, members, accounts, links --
+    # -- settings and systems --
+    # -- change log --
+    # -- views, pairing reasons, phones --
+}
+
+
+def say(refusal: Refusal) -> str:
+    """The refusal as the command line says it."""
+    return refusal.words(hints=HINTS)

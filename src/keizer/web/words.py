@@ -1,0 +1,22 @@
+"""How the app words a refusal: in the club's language, naming its pages, buttons and boxes.
+
+An operation's :class:`~keizer.refusals.Refusal` carries the key of what would fix it
+(``hint``); :data:`HINTS` says it as the officer does it in the app (the command line says
+the same key with its flags: ``keizer.cli.words``).  The phrases are msgids of the catalogs.
+"""
+
+from __future__ import annotations
+
+from keizer.i18n import N_
+
+#: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
+HINTS: dict[str, str] = {
+    "pair_first": N_("; pair it on the Pairing page first"),
+    # -- formats and publishing --
+    # -- store, engines and tie-breaks --
+    # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
+    # -- operations: set-up, Swiss, team events, members, accounts, links --
+    # -- settings and systems --
+    # -- change log --
+    # -- views, pairing reasons, phones --
+}
