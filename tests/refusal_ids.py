@@ -13,10 +13,10 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "keizer"
-#: The refusal classes and ``Word``: a call of one of these names takes a message id first.
+#: The refusal classes, ``Message`` and ``Word``: a call of one of these names takes a message id first.
 NAMES = frozenset({"Refusal", "StoreError", "SettingsError", "FormatError", "TrfError", "MemberListError",
                    "LinkRefused", "UploadError", "Missing", "SwissError", "GenerationError", "PairingError",
-                   "TieBreakError", "Word"})
+                   "TieBreakError", "Word", "Message"})
 
 
 def _calls(tree: ast.AST) -> list[ast.Call]:

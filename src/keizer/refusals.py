@@ -1,4 +1,4 @@
-"""Refusals that speak no view's language.
+"""Refusals and messages that speak no view's language.
 
 A rule that refuses raises a :class:`Refusal` (the store's ``StoreError``, the settings'
 ``SettingsError`` and the formats' ``FormatError`` are refusals): what was refused as a
@@ -22,6 +22,12 @@ the hint, as a log or a test reads it.
 >>> Refusal("setting %(key)s: %(why)s", key="top", why=inner).words()
 'setting top: x is not a number'
 
+What a verb did is said the same way, as a :class:`Message` (an operation's outcome holds
+one; the views word it):
+
+>>> Message("round %(n)s: %(player)s is marked %(how)s", n=2, player="Kees", how=Word("unexcused")).words()
+'round 2: Kees is marked unexcused'
+
 A message without values is taken as written (a ``%`` in it is a percent sign), so a refusal
 of an older kind, ``StoreError(f"…")``, still reads as it did; such a message has no id in
 the catalogs and reaches a Dutch club in English (tests/test_no_english_in_a_dutch_club.py
@@ -30,7 +36,7 @@ lists what still does).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 
@@ -49,6 +55,47 @@ def _same(text: str) -> str:
     return text
 
 
+def _words(message: str, values: Mapping[str, Any], hint: str | None, gettext: Callable[[str], str],
+           hints: Mapping[str, str] | None) -> str:
+    filled = {k: _value(v, gettext, hints) for k, v in values.items()}
+    text = gettext(message)
+    if filled:
+        text = text % filled
+    if hint is not None and hints and hint in hints:
+        phrase = gettext(hints[hint])
+        text += phrase % filled if filled else phrase
+    return text
+
+
+def _value(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] | None) -> Any:
+    if isinstance(value, Word):
+        return gettext(value.text)
+    if isinstance(value, (Refusal, Message)):  # quoting another (a setting's refusal, a file's)
+        return value.words(gettext, hints)
+    return value
+
+
+@dataclass(frozen=True)
+class Message:
+    """What was done, as a message id with its ``values`` (and the key of a ``hint``): the
+    views word it as they word a refusal."""
+
+    text: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    hint: str | None = None
+
+    def __init__(self, text: str, /, *, hint: str | None = None, **values: Any) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "hint", hint)
+
+    def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
+        return _words(self.text, self.values, self.hint, gettext, hints)
+
+    def __str__(self) -> str:
+        return self.words()
+
+
 class Refusal(Exception):
     """Something the user can fix: ``message`` (a message id) with its ``values``, and the
     ``hint`` key of what would fix it (the views word it)."""
@@ -62,22 +109,7 @@ class Refusal(Exception):
     def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
         """The refusal in a view's words: ``gettext`` translates the message, its words and the
         hint's phrase (from ``hints``, the view's table: key → phrase, joined as it is)."""
-        values = {k: self._word(v, gettext, hints) for k, v in self.values.items()}
-        text = gettext(self.message)
-        if values:
-            text = text % values
-        if self.hint is not None and hints and self.hint in hints:
-            hint = gettext(hints[self.hint])
-            text += hint % values if values else hint
-        return text
-
-    @staticmethod
-    def _word(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] | None) -> Any:
-        if isinstance(value, Word):
-            return gettext(value.text)
-        if isinstance(value, Refusal):  # a refusal quoting another (a setting's, a file's)
-            return value.words(gettext, hints)
-        return value
+        return _words(self.message, self.values, self.hint, gettext, hints)
 
     def __str__(self) -> str:
         return self.words()

@@ -11,7 +11,7 @@ with its pages and buttons (``keizer.web.words``).
 
 from __future__ import annotations
 
-from keizer.refusals import Refusal
+from keizer.refusals import Message, Refusal
 
 #: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
 HINTS: dict[str, str] = {
@@ -26,6 +26,6 @@ HINTS: dict[str, str] = {
 }
 
 
-def say(refusal: Refusal) -> str:
+def say(refusal: Refusal | Message) -> str:
     """The refusal as the command line says it."""
     return refusal.words(hints=HINTS)

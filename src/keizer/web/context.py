@@ -29,7 +29,7 @@ from werkzeug.wrappers.response import Response as Redirect
 from keizer.operations.club import CLUB_SETTINGS, club_settings
 from keizer.i18n import format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
-from keizer.refusals import Refusal
+from keizer.refusals import Message, Refusal
 from keizer.store import Store, StoreError, explain
 from keizer.web.access import public
 from keizer.web.words import HINTS
@@ -291,7 +291,7 @@ def _(text: str, **values: Any) -> str:
     return translated % values if values else translated
 
 
-def say(refusal: Refusal) -> str:
+def say(refusal: Refusal | Message) -> str:
     """A refusal in the club's language, with what would fix it as the app does it."""
     return refusal.words(gettext=translations(language()).gettext, hints=HINTS)
 
