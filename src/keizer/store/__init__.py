@@ -24,6 +24,7 @@ rounds, teams, and what the web app keeps (web).
 
 from __future__ import annotations
 
+from keizer.model import Season
 from keizer.store.backups import backup
 from keizer.store.changes import Changes
 from keizer.store.competitions import SYSTEMS
@@ -40,3 +41,28 @@ __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "SYSTEMS", "Store",
 
 class Store(Schema, Rounds, Teams, Changes):
     """A season database."""
+
+    def load_season(self, comp_id: int) -> Season:
+        """The competition as the engines see it, read once per state of the file.
+
+        An operation, a page or a command that asks again (the pairing page for its list
+        and its standing, ``keizer pair`` for the attendance and then the pairing) gets the
+        same frozen :class:`Season` while nothing changed: no row written by this connection
+        (``total_changes``), no commit of another (``PRAGMA data_version``), and no write
+        rolled back — a rollback leaves ``total_changes`` as it was, but removes the undo
+        entries of what it reverted, so the last undo entry's id is part of the state.
+
+        >>> store = Store.memory()
+        >>> with store.change("competition create", "create"):
+        ...     cid = store.create_competition("Interne", "classic", {})
+        >>> store.load_season(cid) is store.load_season(cid)
+        True
+        """
+        state = (self.conn.total_changes, *self.conn.execute(
+            "SELECT (SELECT data_version FROM pragma_data_version), (SELECT max(rowid) FROM undo_log)").fetchone())
+        kept = self._seasons.get(comp_id)
+        if kept is not None and kept[0] == state:
+            return kept[1]
+        season = super().load_season(comp_id)
+        self._seasons[comp_id] = (state, season)
+        return season

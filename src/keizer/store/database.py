@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 import sqlite_utils
 
+from keizer.model import Season
 from keizer.refusals import Refusal
 
 
@@ -48,6 +49,8 @@ class Database:
         #: app's lookup of the competition a command works on).
         self.subject: str | None = None
         self._upgrading = False
+        #: The seasons read, each with the state of the file it was read in (Store.load_season).
+        self._seasons: dict[int, tuple[tuple[int, int, int | None], Season]] = {}
         #: The file (None in memory), named in errors about it.
         self.path: Path | None = None
         #: When changes are logged; a script that builds a demo season sets its own.
