@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-PURE = ("keizer.model", "keizer.colour", "keizer.i18n", "keizer.refusals", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
+PURE = ("keizer.model", "keizer.colour", "keizer.i18n", "keizer.refusals", "keizer.readmodel", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
         "keizer.pairing", "keizer.tiebreaks", "keizer.output")
 STORE = ("keizer.store", "keizer.formats")
 SYSTEMS = ("keizer.systems",)

@@ -16,8 +16,9 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable
 
 from keizer import systems
-from keizer.model import Absence, Colour, Game, Player, Result, Round, Season
+from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
+from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, meetings, no_game
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, stored_points_rules
@@ -87,17 +88,7 @@ def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, A
         raise StoreError(f"{ref} withdrew and is off the ladder in this standing; use --round")
     names = {p.id: p.name for p in season.players}
     entry = standing.entry(key)
-    rows = []
-    for line in round_scores(season, standing, key):
-        result = line.result  # a game's Result (from this player's side), else an external one
-        rows.append({
-            "round": line.round, "kind": line.kind,
-            "opponent": names[line.opponent] if line.opponent else None, "opponent_id": line.opponent,
-            "colour": line.colour.value if line.colour else None,
-            "result": result.symbol(line.colour) if isinstance(result, Result) and line.colour else
-            (result.value if result else None),
-            "value_used": line.value_used, "factor": line.factor, "points": line.points,
-        })
+    rows = [history_line(line, names) for line in round_scores(season, standing, key)]
     return {"id": key, "name": names[key], "round": standing.round, "rank": entry.rank, "score": entry.score,
             "own_value": standing.own_pricing.get(key, Fraction(0)), "rounds": rows,
             "decimals": season.settings.decimals}
@@ -269,7 +260,7 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
     upto = checked_round(season, round_no)
     players = {p.id: p for p in season.players}
     rounds = [r for r in season.rounds if r.number <= upto]
-    game_of = [{p: g for g in rnd.games for p in (g.white, g.black)} for rnd in rounds]  # per round: player → game
+    game_of = games_by_player(rounds)
     if systems.of(system).points:
         from keizer.points import points_standing
 
@@ -280,12 +271,7 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
         final = sorted(after[upto].values(), key=lambda e: e.rank)
         if system == "roundrobin":
             order = sorted(season.players, key=lambda p: p.start_no)
-            cells: dict[tuple[str, str], list[str]] = {}
-            for rnd in rounds:
-                for g in rnd.games:
-                    if g.result is not None:
-                        for side in (g.white, g.black):
-                            cells.setdefault((side, g.opponent_of(side)), []).append(g.result.symbol(g.colour_of(side)))
+            cells = meetings(rounds)
             rows: list[dict[str, Any]] = [
                 {"start_no": p.start_no, "id": p.id, "name": p.name, "rank": after[upto][p.id].rank,
                  "points": after[upto][p.id].points,
@@ -305,7 +291,7 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
                                         "colour": "w" if colour is Colour.WHITE else "b",
                                         "result": game.result.symbol(colour)})
                 else:
-                    swiss_cells.append({"kind": _no_game(rnd, me),
+                    swiss_cells.append({"kind": no_game(rnd, me),
                                         "points": after[rnd.number][e.player].points
                                         - after[rnd.number - 1][e.player].points})
             rows.append({"start_no": me.start_no, "id": me.id, "name": me.name, "rank": e.rank,
@@ -324,27 +310,8 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
 def _keizer_cell(players: dict[str, Player], pid: str, rnd: Round, g: Game | None,
                  rank_of: dict[str, int]) -> dict[str, Any]:
     """What a player did in a round: a game ``g`` (opponent's rank, colour, result) or why not."""
-    player = players[pid]
-    if g is not None:
-        opp = g.opponent_of(pid)
-        colour = g.colour_of(pid)
-        return {"kind": "game", "code": "G", "opponent": players[opp].name, "opponent_id": opp,
-                "opponent_rank": rank_of.get(opp), "colour": colour.value[0],
-                "result": g.result.symbol(colour) if g.result else "", "forfeit": g.is_forfeit}
-    if not player.active_in(rnd.number):
-        return {"kind": "late" if rnd.number < player.joined else "withdrawn", "code": "–"}
-    if pid in rnd.external:
-        return {"kind": "external", "code": "X", "result": rnd.external[pid].value}
-    if pid in rnd.present:
-        return {"kind": "present", "code": "P"}
-    why = rnd.absent.get(pid, Absence.UNEXCUSED)
-    return {"kind": why.value, "code": {"excused": "E", "unexcused": "U", "club": "C", "bye": "B"}[why.value]}
-
-
-def _no_game(rnd: Round, player: Player) -> str:
-    """Why a player has no game in a round: bye, excused, absent, not joined yet, or withdrawn."""
-    if rnd.number < player.joined:
-        return "not_joined"
-    if not player.active_in(rnd.number):
-        return "withdrawn"
-    return {Absence.BYE: "bye", Absence.EXCUSED: "excused"}.get(rnd.absent.get(player.id, Absence.UNEXCUSED), "absent")
+    if g is None:
+        return absence_cell(rnd, players[pid])
+    cell = game_cell(g, pid, rank_of)
+    return {"kind": "game", "code": "G", "opponent": players[cell["opponent_id"]].name, **cell,
+            "colour": cell["colour"][0]}

@@ -33,6 +33,7 @@ from jinja2.visitor import NodeTransformer
 
 from keizer import systems
 from keizer.publish.cup_pages import CupPages, cup_competition_data
+from keizer.publish.points_pages import RoundRobinPages, SwissPages
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
 from keizer.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
@@ -49,6 +50,8 @@ from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 from keizer.systems import stored_points_rules
 
+BUILDERS["roundrobin"] = RoundRobinPages
+BUILDERS["swiss"] = SwissPages
 BUILDERS["knockout"] = CupPages
 BUILDERS["team"] = TeamPages
 
