@@ -12,7 +12,8 @@ from hypothesis import given, settings as hsettings, strategies as st
 from conftest import examples, load_vector, ranking, scores, season, vector_files
 from keizer.formats.season_json import load_season
 from keizer.model import Player
-from keizer.scoring import _Chain, auto_top, compute_standings, ladder_values, round_scores
+from keizer.ladder import auto_top, ladder_values
+from keizer.scoring import _Chain, compute_standings, round_scores
 from keizer.settings import Settings
 
 
