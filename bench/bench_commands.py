@@ -3,7 +3,8 @@
     python bench/bench_commands.py [--runs 5] [--big-runs 3] [--skip-big]
 
 For the sample club and for a 600-player, 52-round Keizer season (bench/seasons.py, seed 1),
-the median wall-clock time of:
+the median wall-clock time, and beside it the median CPU time (user + system, of the command
+and the processes it starts), which a busy machine disturbs less, of:
 
 * ``keizer pair`` (a new process each time, on a fresh copy whose next round has its
   attendance marked: everyone present);
@@ -17,6 +18,7 @@ checkout of each commit.
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import subprocess
@@ -46,11 +48,23 @@ def big_season(folder: Path) -> Path:
     return db
 
 
-def keizer(db: Path, *args: str) -> float:
-    """Seconds one command takes, start to end."""
-    start = time.perf_counter()
+Timing = tuple[float, float]  # (wall-clock seconds, CPU seconds)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def keizer(db: Path, *args: str) -> Timing:
+    """Seconds one command takes, start to end, and the CPU seconds it used."""
+    cpu, start = _children_cpu(), time.perf_counter()
     subprocess.run([*KEIZER, "--db", str(db), *args], check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
+
+
+def median(timings: list[Timing]) -> Timing:
+    return statistics.median(t[0] for t in timings), statistics.median(t[1] for t in timings)
 
 
 def next_round(db: Path) -> int:
@@ -62,7 +76,7 @@ def next_round(db: Path) -> int:
         store.close()
 
 
-def pair_times(db: Path, runs: int, folder: Path) -> list[float]:
+def pair_times(db: Path, runs: int, folder: Path) -> list[Timing]:
     times = []
     for k in range(runs):
         copy = folder / f"pair{k}.db"
@@ -73,8 +87,9 @@ def pair_times(db: Path, runs: int, folder: Path) -> list[float]:
     return times
 
 
-def publish_times(db: Path, runs: int, folder: Path) -> tuple[list[float], list[float]]:
-    fresh, unchanged = [], []
+def publish_times(db: Path, runs: int, folder: Path) -> tuple[list[Timing], list[Timing]]:
+    fresh: list[Timing] = []
+    unchanged: list[Timing] = []
     for k in range(runs):
         site = folder / f"site{k}"
         fresh.append(keizer(db, "publish", str(site)))
@@ -82,33 +97,34 @@ def publish_times(db: Path, runs: int, folder: Path) -> tuple[list[float], list[
     return fresh, unchanged
 
 
-def page_times(db: Path, runs: int) -> dict[str, float]:
+def page_times(db: Path, runs: int) -> dict[str, Timing]:
     client = create_app(db).test_client()
     result = {}
     for page in PAGES:
         url = page.format(c=1)
         times = []
         for _ in range(runs):
-            start = time.perf_counter()
+            cpu, start = time.process_time(), time.perf_counter()
             response = client.get(url)
-            times.append(time.perf_counter() - start)
+            times.append((time.perf_counter() - start, time.process_time() - cpu))
             assert response.status_code == 200, (url, response.status_code)
-        result[url] = statistics.median(times)
+        result[url] = median(times)
     return result
 
 
 def report(label: str, db: Path, runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        pair = statistics.median(pair_times(db, runs, folder))
-        fresh, unchanged = (statistics.median(t) for t in publish_times(db, runs, folder))
+        pair = median(pair_times(db, runs, folder))
+        fresh, unchanged = (median(t) for t in publish_times(db, runs, folder))
         pages = page_times(db, max(runs, 3))
     print(f"{label}:")
-    print(f"  keizer pair                 {pair:7.2f} s")
-    print(f"  keizer publish, new folder  {fresh:7.2f} s")
-    print(f"  keizer publish, unchanged   {unchanged:7.2f} s")
-    for url, t in pages.items():
-        print(f"  app {url:<23} {t * 1000:7.0f} ms")
+    print(f"  {'':<28}{'wall':>7}    {'cpu':>7}")
+    print(f"  keizer pair                 {pair[0]:7.2f} s  {pair[1]:7.2f} s")
+    print(f"  keizer publish, new folder  {fresh[0]:7.2f} s  {fresh[1]:7.2f} s")
+    print(f"  keizer publish, unchanged   {unchanged[0]:7.2f} s  {unchanged[1]:7.2f} s")
+    for url, (wall, cpu) in pages.items():
+        print(f"  app {url:<23} {wall * 1000:7.0f} ms {cpu * 1000:7.0f} ms")
 
 
 def main() -> None:
