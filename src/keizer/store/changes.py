@@ -89,8 +89,8 @@ class Changes(Database):
             if row is None:
                 raise StoreError("nothing to undo: the change log is empty")
             if change_id is not None and row[0] != change_id:
-                raise StoreError("another command wrote to the database meanwhile, so nothing was undone; "
-                                 "run 'keizer undo' again to see the change that is last now")
+                raise StoreError("another command wrote to the database meanwhile, so nothing was undone",
+                                 hint="undo_again")
             change_id, summary = row
             statements = self.conn.execute(
                 "SELECT sql FROM undo_log WHERE change_id = ? ORDER BY seq DESC", (change_id,)
