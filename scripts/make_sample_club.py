@@ -20,6 +20,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from keizer.operations import competition as ops
+from keizer.refusals import Message
 from keizer.store import Store
 
 SEED = 2026
@@ -73,19 +74,19 @@ def build(path: Path) -> None:
     first_evening = date(2025, 9, 2)
     evening = lambda r: first_evening + timedelta(weeks=r - 1)  # noqa: E731
     store.clock = lambda: f"{evening(1).isoformat()}T19:00:00+00:00"
-    store.origin = lambda: "wedstrijdleider on clublaptop"
+    store.origin = lambda: Message("%(user)s on %(computer)s", user="wedstrijdleider", computer="clublaptop")
     people = members(rng)
     late_entrant = people.pop()  # joins in round 9
-    with store.change("member import", "import members"):
+    with store.change("member import", Message("import members")):
         ids = [store.add_member(*p) for p in people]
         late_id = store.add_member(*late_entrant)
-    with store.change("competition create", "create competition Interne competitie 2025-2026"):
+    with store.change("competition create", Message("create competition %(name)s", name="Interne competitie 2025-2026")):
         comp = store.create_competition("Interne competitie 2025-2026", "classic", {"max_excused": 8})
         for member_id in ids:
             store.register(comp, member_id)
     players = {r["key"]: r for r in store.players(comp)}
     # A brother and sister who would rather not play each other.
-    with store.change("forbid", "forbid a family pair"):
+    with store.change("forbid", Message("forbid a family pair")):
         store.forbid(comp, players[f"m{ids[3]}"]["id"], players[f"m{ids[4]}"]["id"])
     # Some members come nearly every week, some now and then.
     keenness = {key: rng.uniform(0.55, 0.95) for key in players}
@@ -93,7 +94,7 @@ def build(path: Path) -> None:
     for r in range(1, 32):
         store.clock = lambda r=r: f"{evening(r).isoformat()}T19:30:00+00:00"
         if r == 9:
-            with store.change("player add", f"register {late_entrant[0]}"):
+            with store.change("player add", Message("register %(players)s", players=late_entrant[0])):
                 store.register(comp, late_id, joined=9)
             players = {row["key"]: row for row in store.players(comp)}
             keenness[f"m{late_id}"] = 0.9
@@ -116,19 +117,19 @@ def build(path: Path) -> None:
                 marks[p.id] = "club"
             else:
                 external[p.id] = rng.choice(["win", "draw", "loss"])
-        with store.change("attend", f"attendance round {r}"):
+        with store.change("attend", Message("attendance round %(round)s", round=r)):
             ops.mark_attendance(store, comp, marks, external, withdrawn, date=evening(r).isoformat())
         if r == 31:
             break  # the next round: attendance entered, not yet paired
-        with store.change("pair", f"pair round {r}"):
+        with store.change("pair", Message("pair round %(round)s", round=r)):
             pairing = ops.make_pairing(store, comp)
         ratings = {p.id: p.rating for p in store.load_season(comp).players}
         results = {b.board: game_result(rng, ratings[b.white], ratings[b.black]) for b in pairing.boards}
         store.clock = lambda r=r: f"{evening(r).isoformat()}T23:15:00+00:00"
-        with store.change("result", f"results round {r}"):
+        with store.change("result", Message("results round %(round)s", round=r)):
             ops.enter_results(store, comp, results)
     side_events(store, ids, random.Random(SEED + 1))
-    with store.change("competition use", "use competition Interne competitie 2025-2026"):
+    with store.change("competition use", Message("use competition %(name)s", name="Interne competitie 2025-2026")):
         store.set_meta("current_competition", str(comp))
     store.conn.execute("VACUUM")
     store.close()
@@ -143,7 +144,7 @@ def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
     from keizer.systems.swiss import SWISS_DEFAULTS
 
     store.clock = lambda: "2025-11-15T10:00:00+00:00"
-    with store.change("competition create", "create competition Rapidtoernooi 2025"):
+    with store.change("competition create", Message("create competition %(name)s", name="Rapidtoernooi 2025")):
         rapid = store.create_competition("Rapidtoernooi 2025", "classic", {}, "swiss",
                                          {**SWISS_DEFAULTS, "rounds": 5, "initial_colour": "white"})
         for member_id in rng.sample(ids, 17):
@@ -153,35 +154,35 @@ def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
         marks = {}
         if r == 3:  # one player asks for a half-point bye
             marks[store.players(rapid)[5]["key"]] = "excused"
-        with store.change("attend", f"attendance round {r}"):
+        with store.change("attend", Message("attendance round %(round)s", round=r)):
             ops.mark_attendance(store, rapid, marks, date="2025-11-15")
-        with store.change("pair", f"pair round {r}"):
+        with store.change("pair", Message("pair round %(round)s", round=r)):
             pairing = pair_next(store, rapid)
         ratings = {p.id: p.rating for p in store.load_season(rapid).players}
-        with store.change("result", f"results round {r}"):
+        with store.change("result", Message("results round %(round)s", round=r)):
             ops.enter_results(store, rapid, {b.board: game_result(rng, ratings[b.white], ratings[b.black])
                                              for b in pairing.boards})
     store.clock = lambda: "2025-09-09T19:00:00+00:00"
-    with store.change("competition create", "create competition Meerkamp A"):
+    with store.change("competition create", Message("create competition %(name)s", name="Meerkamp A")):
         group = store.create_competition("Meerkamp A", "classic", {}, "roundrobin",
                                          {**POINTS_DEFAULTS, "tiebreaks": ["DE", "SB", "WIN"]})
         for member_id in ids[:6]:
             store.register(group, member_id)
-    with store.change("roundrobin draw", "round-robin draw"):
+    with store.change("roundrobin draw", Message("round-robin draw")):
         ops.draw_round_robin(store, group, seed=2025, first_date=date(2025, 9, 9), every=14)
     season = store.load_season(group)
     ratings = {p.id: p.rating for p in season.players}
     for rnd in season.rounds[:4]:  # round 5 is still to be played
-        with store.change("result", f"results round {rnd.number}"):
+        with store.change("result", Message("results round %(round)s", round=rnd.number)):
             ops.enter_results(store, group, {g.board: game_result(rng, ratings[g.white], ratings[g.black])
                                              for g in rnd.games}, rnd.number)
     store.clock = lambda: "2025-10-01T19:00:00+00:00"
-    with store.change("competition create", "create competition Clubbeker 2025-2026"):
+    with store.change("competition create", Message("create competition %(name)s", name="Clubbeker 2025-2026")):
         beker = store.create_competition("Clubbeker 2025-2026", "classic", {}, "knockout",
                                          {"stages": parse_stages("regular:2,armageddon:1")})
         for member_id in ids[6:18]:
             store.register(beker, member_id)
-    with store.change("knockout draw", "draw the cup"):
+    with store.change("knockout draw", Message("draw the cup")):
         cup.draw_cup(store, beker)
     for _ in range(4):  # the first round and a half: every match played as far as its stages go
         season = store.load_season(beker)
@@ -189,13 +190,13 @@ def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
         open_games = [(rnd.number, g) for rnd in season.rounds for g in rnd.games if g.result is None]
         if not open_games:
             break
-        with store.change("result", "cup results"):
+        with store.change("result", Message("cup results")):
             for number, g in open_games:
                 result = game_result(rng, ratings[g.white], ratings[g.black])
                 if (g.stage or "").startswith("armageddon"):
                     result = result if result in ("1-0", "0-1") else "1/2-1/2"
                 ops.enter_results(store, beker, {g.board: result}, number)
-        with store.change("knockout next", "cup: next games"):
+        with store.change("knockout next", Message("cup: next games")):
             if not cup.advance(store, beker) or max(store.round_numbers(beker)) > 2:
                 break
 

@@ -96,6 +96,30 @@ def test_a_version_1_file_is_upgraded(tmp_path, capsys):
     assert store.load_season(comp).rounds[0].time_control is None
 
 
+
+def test_an_older_change_log_upgrades_and_keeps_its_text(tmp_path):
+    """Schema 10 adds the messages of a change (``said``); an entry logged before keeps its
+    text, a new one keeps both (the text for 'keizer log', the messages for the app)."""
+    from keizer.refusals import Message, Word
+
+    store, _ = make(tmp_path)
+    store.conn.execute("ALTER TABLE changes DROP COLUMN said")
+    store.conn.execute("PRAGMA user_version = 9")
+    store.conn.commit()
+    store.close()
+    store = Store.open(tmp_path / "s.db")
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    store.origin = lambda: Message("%(user)s on %(computer)s", user="anna", computer=Word("an unnamed computer"))
+    with store.change("member add", Message("add member %(name)s", name="Zoë")):
+        store.add_member("Zoë", None)
+    new, old = store.changes(2, said=True)
+    assert (old["summary"], old["origin"], old["said"]) == ("setup", old["origin"], {})
+    assert (new["summary"], new["origin"]) == ("add member Zoë", "anna on an unnamed computer")
+    assert new["said"] == {"summary": Message("add member %(name)s", name="Zoë"),
+                           "origin": Message("%(user)s on %(computer)s", user="anna",
+                                             computer=Word("an unnamed computer"))}
+    assert list(store.changes(1)[0]) == ["id", "at", "command", "summary", "origin"]
+
 class _no_exit:
     def __enter__(self):
         return self

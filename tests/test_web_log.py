@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 import shutil
 
 import pytest
@@ -141,3 +143,38 @@ def test_an_arbiter_may_read_the_log_but_not_write_the_officers_pages(arbiter):
     upload = client.post("/members/import", data={"csrf": TOKEN, "kind": "members", "back": "/log"},
                          follow_redirects=True)
     assert "only an officer may do this" in text(upload) and digest(db) == before
+
+
+def test_a_dutch_club_reads_its_log_in_dutch(web, capsys):
+    """What, by whom and the command: worded from the change's messages in the club's language;
+    'keizer log' prints the stored English text as it always did."""
+    app, db, client = web
+    assert run(capsys, db, "club", "--language", "nl")[0] == 0
+    post(client, "/members/add", {"name": "Zoë Visser", "back": "/members"})
+    shown = text(client.get("/log"))
+    assert "lid Zoë Visser toegevoegd" in shown and "lid toevoegen" in shown
+    assert "web (zonder accounts) vanaf 127.0.0.1" in shown and "web (no accounts)" not in shown
+    assert "wedstrijdleider op clublaptop" in shown  # the demo season's own entries
+    confirm = text(client.get("/log/undo"))
+    assert "De laatste wijziging is lid Zoë Visser toegevoegd" in confirm
+    assert "door web (zonder accounts) vanaf 127.0.0.1" in confirm
+    last = changes(db, 1)[0]
+    assert (last["summary"], last["origin"]) == ("add member Zoë Visser", "web (no accounts) from 127.0.0.1")
+    code, out, _err = run(capsys, db, "log", "-n", "1", "--format", "json")
+    assert code == 0 and list(json.loads(out)[0]) == ["id", "at", "command", "summary", "origin"]
+    page = post(client, "/log/undo", {"change": str(last["id"]), "back": "/log/undo"})
+    assert "ongedaan gemaakt: 'lid toevoegen' van " in text(page) and ": lid Zoë Visser toegevoegd" in text(page)
+
+
+def test_an_entry_logged_as_text_shows_its_text(web):
+    """An older file's entries have no messages: the log shows what was stored."""
+    app, db, client = web
+    post(client, "/members/add", {"name": "Oud Lid", "back": "/members"})
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE changes SET summary = 'an old summary', origin = 'an old origin', said = NULL "
+                     "WHERE id = (SELECT max(id) FROM changes)")
+    conn.close()
+    shown = text(client.get("/log"))
+    assert "an old summary" in shown and "an old origin" in shown and "add member Oud Lid" not in shown
+    assert "De laatste" not in text(client.get("/log/undo")) and "an old summary" in text(client.get("/log/undo"))

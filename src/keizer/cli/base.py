@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 import click
 
 from keizer.output import FORMATS
+from keizer.refusals import Message
 
 if TYPE_CHECKING:  # the store is imported when a command opens it: 'keizer trf …' never does
     from keizer.store import Store
@@ -54,12 +55,12 @@ format_option = click.option(
 
 
 @contextmanager
-def writing(ctx: Context, command: str, summary: str, create: bool = False) -> Iterator[Store]:
+def writing(ctx: Context, command: str, summary: str | Message, create: bool = False) -> Iterator[Store]:
     store = ctx.store(create=create)
-    # The log's summary quotes the arguments: bytes that are not UTF-8 (a file name) become '?'.
+    # The log's summary quotes the arguments: the store makes bytes that are not UTF-8 (a file name) '?'.
     ctx.writing = True
     try:
-        with store.change(command, summary.encode("utf-8", "replace").decode("utf-8")):
+        with store.change(command, summary):
             yield store
     finally:
         ctx.writing = False

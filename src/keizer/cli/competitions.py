@@ -16,6 +16,7 @@ from keizer.cli.params import CATEGORY, ROUND, SEED, TIME_CONTROL, Whole
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.output import render
+from keizer.refusals import Message, Word
 from keizer.settings import PRESETS
 from keizer.store import StoreError
 
@@ -65,7 +66,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     new = plan_competition(name, system, preset, parse_sets(sets), double, swap_last_two, tiebreaks, edition, lots,
                            stages, boards, schedule, rounds, bye_points, excused_points, initial_colour,
                            all_members, season)
-    with writing(ctx, "competition create", f"create competition {name}", create=True) as store:
+    with writing(ctx, "competition create", Message("create competition %(name)s", name=name), create=True) as store:
         _comp_id, registered = create_competition(store, new)
     for w in new.warnings:
         click.echo(f"warning: {w}", err=True)
@@ -100,9 +101,9 @@ def competition_order(ctx: Context, players: tuple[str, ...], by: str | None, so
             raise StoreError("players are listed only with --by hand")
         if source is not None and by != "standing":
             raise StoreError("--from goes with --by standing")
-        with writing(ctx, "competition order", "initial order") as store:
+        with writing(ctx, "competition order", Message("initial order")) as store:
             how = comp_ops.set_initial_order(store, ctx.comp(store)["id"], by, players, source)
-            store.describe(f"initial order {how}")
+            store.describe(Message("initial order %(how)s", how=how))
     store = ctx.store()
     rows, heading = comp_ops.initial_order_rows(store, ctx.comp(store)["id"])
     if fmt == "table":
@@ -118,7 +119,7 @@ def competition_season(ctx: Context, season: str) -> None:
 
     Its pages are published in that season's folder from the next 'keizer publish' on.
     """
-    with writing(ctx, "competition season", f"season {season}") as store:
+    with writing(ctx, "competition season", Message("season %(season)s", season=season)) as store:
         row = ctx.comp(store)
         store.set_season(row["id"], season)
         moved = store.competition(str(row["id"]))
@@ -133,7 +134,7 @@ def competition_season(ctx: Context, season: str) -> None:
 @pass_ctx
 def competition_use(ctx: Context, name: str) -> None:
     """Make a competition the default for later commands."""
-    with writing(ctx, "competition use", f"use competition {name}") as store:
+    with writing(ctx, "competition use", Message("use competition %(name)s", name=name)) as store:
         row = store.competition(name)
         store.set_meta("current_competition", str(row["id"]))
     click.echo(f"using {row['name']}")
@@ -150,7 +151,7 @@ def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
     if sets:
         overrides = parse_sets(sets)
         summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
-        with writing(ctx, "competition settings", f"settings: {summary}") as store:
+        with writing(ctx, "competition settings", Message("settings: %(summary)s", summary=summary)) as store:
             note = change_settings(store, ctx.comp(store)["id"], overrides)
         if note:
             click.echo(note, err=True)
@@ -193,7 +194,8 @@ def timecontrol(ctx: Context, time_control: str | None, rounds: str | None, roun
 
     if time_control or clear:
         text = check_time_control(time_control, rounds, round_no, clear)
-        with writing(ctx, "timecontrol", f"time control {text or 'cleared'} for {rounds or round_no}") as store:
+        with writing(ctx, "timecontrol", Message("time control %(text)s for %(rounds)s",
+                                                 text=text or Word("cleared"), rounds=rounds or round_no)) as store:
             set_time_control(store, ctx.comp(store)["id"], text, rounds, round_no)
     elif rounds or round_no:
         raise StoreError("give the time control to set, e.g. keizer timecontrol \"rapid 25+10\" --rounds 1-3")
@@ -237,7 +239,7 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
     """Register members (by name, #id or federation id) in the competition."""
     from keizer.operations.setup import add_players
 
-    with writing(ctx, "player add", f"register {', '.join(members)}") as store:
+    with writing(ctx, "player add", Message("register %(players)s", players=', '.join(members))) as store:
         first, note = add_players(store, ctx.comp(store), members, joined, category)
     click.echo(f"registered {len(members)} player(s), from round {first}")
     if note:
@@ -265,7 +267,7 @@ def player_set(ctx: Context, player_ref: str, category: str | None, joined: int 
     """Change a player's category, first round or default attendance."""
     from keizer.operations.setup import set_player
 
-    with writing(ctx, "player set", f"set {player_ref}") as store:
+    with writing(ctx, "player set", Message("set %(player)s", player=player_ref)) as store:
         name, changed = set_player(store, ctx.comp(store)["id"], player_ref, category, joined, default)
     click.echo(f"updated {name}: {', '.join(changed)}" if changed else f"{name}: nothing changed")
 
@@ -275,7 +277,7 @@ def player_set(ctx: Context, player_ref: str, category: str | None, joined: int 
 @pass_ctx
 def player_withdraw(ctx: Context, player_ref: str) -> None:
     """Withdraw a player from the next round on."""
-    with writing(ctx, "player withdraw", f"withdraw {player_ref}") as store:
+    with writing(ctx, "player withdraw", Message("withdraw %(player)s", player=player_ref)) as store:
         from keizer.operations.setup import withdraw_player
 
         last = withdraw_player(store, ctx.comp(store)["id"], player_ref)
@@ -289,7 +291,7 @@ def player_withdraw(ctx: Context, player_ref: str) -> None:
 @pass_ctx
 def player_reinstate(ctx: Context, player_ref: str, missed: str) -> None:
     """Undo a withdrawal: the player takes part again."""
-    with writing(ctx, "player reinstate", f"reinstate {player_ref}") as store:
+    with writing(ctx, "player reinstate", Message("reinstate %(player)s", player=player_ref)) as store:
         row, gone = comp_ops.reinstate(store, ctx.comp(store)["id"], player_ref, missed)
     since = (f"; round {gone[0]} counts as an {missed} absence" if len(gone) == 1 else
              f"; rounds {_span(gone)} count as {missed} absences" if gone else "")
@@ -307,7 +309,8 @@ def _span(numbers: list[int]) -> str:
 @pass_ctx
 def forbid(ctx: Context, a: str, b: str, remove: bool) -> None:
     """Never pair these two players (e.g. family), unless nothing else works."""
-    with writing(ctx, "forbid", f"{'allow' if remove else 'forbid'} {a} – {b}") as store:
+    with writing(ctx, "forbid", Message("allow %(a)s – %(b)s", a=a, b=b) if remove
+                                else Message("forbid %(a)s – %(b)s", a=a, b=b)) as store:
         name_a, name_b = rounds_ops.forbid_pair(store, ctx.comp(store)["id"], a, b, remove)
     click.echo(f"{name_a} – {name_b}: {'allowed again' if remove else 'forbidden'}")
 

@@ -18,6 +18,7 @@ from keizer.cli.params import BOARD, DATE, ROUND, SEED, Whole
 from keizer.cli.standings import show_bracket
 from keizer.operations import competition as comp_ops
 from keizer.output import FORMATS, render
+from keizer.refusals import Message
 from keizer.store import StoreError
 
 
@@ -32,7 +33,7 @@ def swiss() -> None:
 def swiss_rounds(ctx: Context, rounds: int) -> None:
     """Change the planned number of rounds (the last round pairs top scorers differently).
     Also for a Swiss team event."""
-    with writing(ctx, "swiss rounds", f"{rounds} rounds planned") as store:
+    with writing(ctx, "swiss rounds", Message("%(rounds)s rounds planned", rounds=rounds)) as store:
         comp_id = ctx.comp(store)["id"]
         if store.system(comp_id) != "team":
             comp_ops.require_system(store, comp_id, "swiss", "plan rounds")
@@ -95,7 +96,7 @@ def roundrobin_schedule(players: int, double: bool, swap_last_two: bool, fmt: st
 def roundrobin_draw(ctx: Context, order: tuple[str, ...], seed: int | None, first_date: datetime | None,
                     every: int) -> None:
     """Draw the start numbers by lot (or give ORDER: every player, number 1 first) and store all rounds."""
-    with writing(ctx, "roundrobin draw", "round-robin draw") as store:
+    with writing(ctx, "roundrobin draw", Message("round-robin draw")) as store:
         comp_id = ctx.comp(store)["id"]
         numbered, used = comp_ops.draw_round_robin(store, comp_id, seed, order,
                                                    first_date.date() if first_date else None, every)
@@ -121,7 +122,7 @@ def knockout_draw(ctx: Context, order: tuple[str, ...]) -> None:
     """Seed the entrants by rating (or ORDER: every entrant, seed 1 first) and create round 1."""
     from keizer.operations import cup
 
-    with writing(ctx, "knockout draw", "cup draw") as store:
+    with writing(ctx, "knockout draw", Message("cup draw")) as store:
         comp_id = ctx.comp(store)["id"]
         seeds = cup.draw_cup(store, comp_id, order)
         names = {r["key"]: r["name"] for r in store.players(comp_id)}
@@ -135,7 +136,7 @@ def knockout_next(ctx: Context) -> None:
     """Create what can be played next: tie-break games of level matches, and the next round's matches."""
     from keizer.operations import cup
 
-    with writing(ctx, "knockout next", "cup: next games") as store:
+    with writing(ctx, "knockout next", Message("cup: next games")) as store:
         created = cup.advance(store, ctx.comp(store)["id"])
     click.echo("\n".join(created) if created else "nothing to create: results are missing, or the cup is decided")
 
@@ -149,7 +150,8 @@ def knockout_award(ctx: Context, round_no: int, match: int, winner: str) -> None
     """The arbiter decides a match (withdrawal, or a lot when every stage is level)."""
     from keizer.operations import cup
 
-    with writing(ctx, "knockout award", f"award round {round_no} match {match} to {winner}") as store:
+    with writing(ctx, "knockout award", Message("award round %(round)s match %(match)s to %(winner)s",
+                                                round=round_no, match=match, winner=winner)) as store:
         cup.award(store, ctx.comp(store)["id"], round_no, match, winner)
     click.echo(f"round {round_no} match {match} awarded to {winner}")
 

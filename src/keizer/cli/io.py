@@ -20,6 +20,7 @@ from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.formats.season_json import FormatError
 from keizer.operations import competition as comp_ops
 from keizer.output import render
+from keizer.refusals import Message
 from keizer.settings import PRESETS
 from keizer.store import Store, StoreError
 from keizer.systems.points import POINTS_DEFAULTS
@@ -57,7 +58,7 @@ def club(ctx: Context, name: str | None, colour: str | None, accent: str | None,
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
                   templates=str(templates.resolve()) if templates else None, upload=upload)
     if any(v is not None for v in values.values()) or logo is not None or site_folder is not None:
-        with writing(ctx, "club", "club settings", create=True) as store:
+        with writing(ctx, "club", Message("club settings"), create=True) as store:
             set_club(store, logo=logo, **values)
             if upload is not None:  # set in a terminal: the server's own password may go there from the app
                 store.set_meta(PASSWORD_TARGET, club_settings(store)["upload"])
@@ -165,7 +166,7 @@ def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: boo
                f"{done.unchanged} unchanged" + (f" (commit {done.commit})" if done.commit else ""))
     known = club_settings(ctx.store())["upload"]
     if target.url != known or target.url != ctx.store().get_meta(PASSWORD_TARGET):
-        with writing(ctx, "publish", f"upload target {target.url}") as store:
+        with writing(ctx, "publish", Message("upload target %(url)s", url=target.url)) as store:
             set_club(store, upload=target.url)
             store.set_meta(PASSWORD_TARGET, target.url)
     if target.url != known:
@@ -228,7 +229,7 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
     extra = member_data(data)
     preset = data.get("settings", {}).get("preset", "classic") if isinstance(data.get("settings"), dict) else "classic"
     added: list[str] = []
-    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+    with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_id = comp_ops.import_season(store, season, name, preset, tell=added.append, rating_list=extra.rating_list)
         added += member_ops.store_season_member_data(store, comp_id, extra)
     click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
@@ -254,7 +255,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     if t.is_team:
         from keizer.operations.teams_trf import import_team_tournament
 
-        with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
             import_team_tournament(store, t, name)
         kind = "team Swiss" if t.system is System.SWISS else "team event"
         click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
@@ -273,7 +274,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
     systems.points_system(system).rules(settings)  # refuses a list the rules forbid, before writing
     added: list[str] = []
-    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+    with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
     click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
     for line in added:

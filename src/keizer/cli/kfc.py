@@ -17,6 +17,7 @@ import click
 from keizer.operations import competition as comp_ops
 from keizer.formats import kfc
 from keizer.formats.season_json import FormatError
+from keizer.refusals import Message
 from keizer.store import Store
 
 
@@ -29,7 +30,7 @@ def import_kfc(ctx: Any, file: Path, name: str | None,
         raise FormatError(text if text.startswith(file.name) else f"{file.name}: {text}") from None
     season = imp.season
     added: list[str] = []
-    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+    with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_ops.import_season(store, season, name, "keizerforclubs", tell=added.append)
     withdrawn = sum(p.withdrawn_after is not None for p in season.players)
     late = sum(p.joined > 1 for p in season.players)

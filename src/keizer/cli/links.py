@@ -15,6 +15,7 @@ import click
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.operations import notices as ops
 from keizer.output import render
+from keizer.refusals import Message
 from keizer.store import StoreError
 
 
@@ -48,7 +49,7 @@ def link_new(ctx: Context, member_ref: str, base_url: str | None) -> None:
         raise StoreError("give the app's address with --base-url https://club.example.org (or set $KEIZER_BASE_URL): "
                          "the link is printed only once")
     member = ctx.store().find_member(member_ref)
-    with writing(ctx, "member-link", f"personal link for {member['name']}") as store:
+    with writing(ctx, "member-link", Message("personal link for %(name)s", name=member['name'])) as store:
         token = ops.new_link(store, member["id"])
     click.echo(f"{base}/m/{token}")
 
@@ -59,7 +60,7 @@ def link_new(ctx: Context, member_ref: str, base_url: str | None) -> None:
 def link_revoke(ctx: Context, member_ref: str) -> None:
     """Revoke a member's personal link."""
     member = ctx.store().find_member(member_ref)
-    with writing(ctx, "member-link revoke", f"revoke the personal link of {member['name']}") as store:
+    with writing(ctx, "member-link revoke", Message("revoke the personal link of %(name)s", name=member['name'])) as store:
         ops.revoke_link(store, member["id"])
     click.echo(f"the personal link of {member['name']} is revoked")
 
@@ -104,7 +105,7 @@ def notices(click_ctx: click.Context, ctx: Context, days_back: int, fmt: str) ->
 def notice_settings(ctx: Context, /, **values: str | None) -> None:  # pass_ctx gives ctx by position
     """Show or change the notice deadline and the lifetime of members' links."""
     if any(v is not None for v in values.values()):
-        with writing(ctx, "notices settings", "notice settings") as store:
+        with writing(ctx, "notices settings", Message("notice settings")) as store:
             rules = ops.set_notice_settings(store, **values)
     else:
         rules = ops.notice_settings(ctx.store())

@@ -13,6 +13,7 @@ import click
 from keizer.cli.base import Context, DryRun, format_option, pass_ctx, writing
 from keizer.cli.params import RATING
 from keizer.output import render
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 
 
@@ -39,7 +40,7 @@ def member_add(ctx: Context, name: str, rating: int | None, fed_id: str | None, 
     """Add a member (refused when one with the same name exists, unless --allow-duplicate)."""
     from keizer.operations.members import add_member
 
-    with writing(ctx, "member add", f"add member {name}", create=True) as store:
+    with writing(ctx, "member add", Message("add member %(name)s", name=name), create=True) as store:
         added = add_member(store, name, rating, fed_id, fide_id, fide_rating, allow_duplicate)
     click.echo(f"added member #{added['id']} {added['name']}")
 
@@ -110,7 +111,7 @@ def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | N
         raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id or --fide-rating")
     from keizer.operations.members import edit_member
 
-    with writing(ctx, "member edit", f"edit member {member_ref}") as store:
+    with writing(ctx, "member edit", Message("edit member %(member)s", member=member_ref)) as store:
         new, changed = edit_member(store, member_ref, fields, allow_duplicate)
     click.echo(f"#{new['id']} {new['name']}: {changed}")
 

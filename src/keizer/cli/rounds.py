@@ -21,6 +21,7 @@ from keizer.formats.season_json import FormatError
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.output import number, render
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 
 if TYPE_CHECKING:
@@ -62,11 +63,11 @@ def attend(ctx: Context, present: tuple[str, ...], excused: tuple[str, ...], une
             raise StoreError(f"--external {item!r}: write PLAYER=win, PLAYER=draw or PLAYER=loss")
         ref, result = item.rsplit("=", 1)
         ext[ref.strip()] = result.strip().lower()
-    with writing(ctx, "attend", "attendance") as store:
+    with writing(ctx, "attend", Message("attendance")) as store:
         comp_id = ctx.comp(store)["id"]
         number, counts = comp_ops.mark_attendance(store, comp_id, marks, ext, withdrawn, round_no,
                                                   date.date().isoformat() if date else None, force)
-        store.describe(f"attendance round {number}")
+        store.describe(Message("attendance round %(round)s", round=number))
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     click.echo(f"round {number}: {summary}")
 
@@ -102,11 +103,11 @@ def pair(ctx: Context, dry_run: bool, explain: bool, fix: tuple[tuple[str, str],
     try:
         # The competition is looked up inside the transaction: another process may remove
         # it (keizer undo) between a lookup before and the write.
-        with writing(ctx, "pair", "pairing") as store:
+        with writing(ctx, "pair", Message("pairing")) as store:
             comp_id = ctx.comp(store)["id"]
             pairing = comp_ops.make_pairing(store, comp_id, fix, bye, keep, again,
                                             tell=lambda line: click.echo(line, err=True))
-            store.describe(f"pair round {pairing.round}")
+            store.describe(Message("pair round %(round)s", round=pairing.round))
             season = store.load_season(comp_id)
             swiss = store.system(comp_id) == "swiss"
             if dry_run:
@@ -154,7 +155,7 @@ def _show_pairing(season: Season, pairing: Pairing, explain: bool, fmt: str) -> 
 @pass_ctx
 def unpair(ctx: Context) -> None:
     """Remove the open round's pairing (before any result is entered)."""
-    with writing(ctx, "unpair", "remove pairing") as store:
+    with writing(ctx, "unpair", Message("remove pairing")) as store:
         number = comp_ops.unpair(store, ctx.comp(store)["id"])
     click.echo(f"pairing of round {number} removed")
 
@@ -165,7 +166,7 @@ def unpair(ctx: Context) -> None:
 @pass_ctx
 def swap(ctx: Context, a: str, b: str) -> None:
     """Move players by hand: exchange two players in the open round's pairing."""
-    with writing(ctx, "swap", f"swap {a} and {b}") as store:
+    with writing(ctx, "swap", Message("swap %(a)s and %(b)s", a=a, b=b)) as store:
         number, warnings = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b)
     for w in warnings:
         click.echo(f"warning: {w}", err=True)
@@ -180,9 +181,9 @@ def late(ctx: Context, player_ref: str) -> None:
 
     Every other board stays as it was.
     """
-    with writing(ctx, "late", f"latecomer {player_ref}") as store:
+    with writing(ctx, "late", Message("latecomer %(player)s", player=player_ref)) as store:
         change = comp_ops.add_latecomer(store, ctx.comp(store)["id"], player_ref)
-        store.describe(f"round {change.round}: latecomer {player_ref}")
+        store.describe(Message("round %(round)s: latecomer %(player)s", round=change.round, player=player_ref))
     _tell(change)
 
 
@@ -195,10 +196,10 @@ def noshow(ctx: Context, player_ref: str, excused: bool) -> None:
 
     Every other board stays as it was.
     """
-    with writing(ctx, "noshow", f"no-show {player_ref}") as store:
+    with writing(ctx, "noshow", Message("no-show %(player)s", player=player_ref)) as store:
         change = comp_ops.remove_noshow(store, ctx.comp(store)["id"], player_ref,
                                         "excused" if excused else "unexcused")
-        store.describe(f"round {change.round}: no-show {player_ref}")
+        store.describe(Message("round %(round)s: no-show %(player)s", round=change.round, player=player_ref))
     _tell(change)
 
 
@@ -274,7 +275,7 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
             raise FormatError(f"{file.name} {e}") from None
         items += result_ops.file_items(file.name, text)  # '3 1-0', '3=1-0', '3;1-0', '3 =' (a draw)
     parsed = result_ops.parse_items(items)
-    with writing(ctx, "result", f"results {' '.join(items)}") as store:
+    with writing(ctx, "result", Message("results %(results)s", results=' '.join(items))) as store:
         entered = result_ops.enter(store, ctx.comp(store)["id"], parsed, round_no, correct)
     if entered.warning:
         click.echo(f"warning: {entered.warning}", err=True)

@@ -13,6 +13,7 @@ import click
 from keizer.operations import seasons as ops
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.output import render
+from keizer.refusals import Message
 
 
 @click.group("season")
@@ -36,9 +37,10 @@ def season_new(ctx: Context, name_of_season: str, source: str, name: str | None,
 
     Last season's competition stays as it was (close it with 'keizer season close').
     """
-    with writing(ctx, "season new", f"new season {name_of_season} from {source}") as store:
+    with writing(ctx, "season new", Message("new season %(season)s from %(source)s",
+                                            season=name_of_season, source=source)) as store:
         made = ops.new_season(store, source, name_of_season, name, order, with_withdrawn, all_members)
-        store.describe(f"new season {made.season}: {made.name} from {source}")
+        store.describe(Message("new season %(season)s: %(name)s from %(source)s", season=made.season, name=made.name, source=source))
     click.echo(f"created {made.name} (season {made.season}) with the settings of {source}")
     click.echo(f"players: {len(made.carried)} carried over"
                + (f", {len(made.newcomers)} newcomers" if made.newcomers else ""))
@@ -74,10 +76,10 @@ def season_close(ctx: Context, name_of_season: str | None) -> None:
     """Close SEASON (default: the season of the competition in use): its competitions take
     no more results, attendance, pairings, settings or player changes.  Undo with
     'keizer season reopen SEASON' (or 'keizer undo')."""
-    with writing(ctx, "season close", f"close season {name_of_season}") as store:
+    with writing(ctx, "season close", Message("close season %(season)s", season=name_of_season)) as store:
         chosen = name_of_season if name_of_season is not None else store.competition(ctx.competition_ref)["season"]
         names = ops.close_season(store, chosen)
-        store.describe(f"close season {chosen}")
+        store.describe(Message("close season %(season)s", season=chosen))
         unplayed = ops.unplayed(store, chosen)
     click.echo(f"closed season {chosen}: {', '.join(names)}; their standings are final "
                f"('{ops.reopen_hint(chosen)}' reopens them)")
@@ -91,6 +93,6 @@ def season_close(ctx: Context, name_of_season: str | None) -> None:
 @pass_ctx
 def season_reopen(ctx: Context, name_of_season: str) -> None:
     """Reopen a closed SEASON: its competitions can be changed again."""
-    with writing(ctx, "season reopen", f"reopen season {name_of_season}") as store:
+    with writing(ctx, "season reopen", Message("reopen season %(season)s", season=name_of_season)) as store:
         names = ops.reopen_season(store, name_of_season)
     click.echo(f"reopened season {name_of_season}: {', '.join(names)}")

@@ -20,6 +20,7 @@ from keizer.cli.params import Whole
 from keizer.operations import accounts
 from keizer.operations.accounts import ROLES
 from keizer.output import render
+from keizer.refusals import Message, Word
 from keizer.store import StoreError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -192,7 +193,8 @@ def user_add(ctx: Context, name: str, role: str) -> None:
     """Add an account; the password is asked (or taken from $KEIZER_PASSWORD)."""
     accounts.check_new_user(ctx.store(), name, role)
     password = _password()
-    with writing(ctx, "user add", f"user {name} ({role})") as store:
+    with writing(ctx, "user add", Message("user %(name)s (%(role)s)",
+                                          name=name, role=Word("officer") if role == "officer" else Word("arbiter"))) as store:
         made = accounts.add_user(store, name, role, password)
     click.echo(f"added {made['name']} ({made['role']})")
 
@@ -212,7 +214,7 @@ def user_password(ctx: Context, name: str) -> None:
     """Set a new password (asked, or taken from $KEIZER_PASSWORD)."""
     accounts.find_user(ctx.store(), name)
     password = _password()
-    with writing(ctx, "user password", f"password of {name}") as store:
+    with writing(ctx, "user password", Message("password of %(name)s", name=name)) as store:
         accounts.set_password(store, name, password)
     click.echo(f"password of {name} changed")
 
@@ -223,7 +225,8 @@ def user_password(ctx: Context, name: str) -> None:
 @pass_ctx
 def user_role(ctx: Context, name: str, role: str) -> None:
     """Make a user officer or arbiter."""
-    with writing(ctx, "user role", f"{name} is {role}") as store:
+    with writing(ctx, "user role", Message("%(name)s is %(role)s",
+                                           name=name, role=Word("officer") if role == "officer" else Word("arbiter"))) as store:
         accounts.set_role(store, name, role)
     click.echo(f"{name} is now {role}")
 
@@ -233,6 +236,6 @@ def user_role(ctx: Context, name: str, role: str) -> None:
 @pass_ctx
 def user_remove(ctx: Context, name: str) -> None:
     """Remove an account (their sessions end at their next request)."""
-    with writing(ctx, "user remove", f"remove user {name}") as store:
+    with writing(ctx, "user remove", Message("remove user %(name)s", name=name)) as store:
         gone = accounts.remove_user(store, name)
     click.echo(f"removed {gone['name']}")

@@ -19,6 +19,7 @@ from keizer.operations import competition as comp_ops
 from keizer.formats.season_json import FormatError
 from keizer.model import Season
 from keizer.limits import fold_name
+from keizer.refusals import Message
 from keizer.settings import Settings
 from keizer.store import Store, StoreError
 
@@ -36,7 +37,7 @@ def import_trf_keizer(ctx: Any, file: Path, t: Any, name: str | None, preset: st
     imp = keizer_season(t, Settings.from_preset(preset, overrides), name)
     season = imp.season
     added: list[str] = []
-    with writing(ctx, "import", f"import {file.name}", create=True) as store:
+    with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_id = comp_ops.import_season(store, season, None, preset, tell=added.append)
         stored, skipped = _store_fide_ids(store, comp_id, imp.fide_ids)
     games = sum(len(r.games) for r in season.rounds)
@@ -103,7 +104,7 @@ def import_rounds(ctx: Any, file: Path, raw: bytes, name: str | None, preset: st
     if dry_run:
         click.echo(f"would import {season.name} (keizer, preset {preset}): {counts}; nothing written (--dry-run)")
     else:
-        with writing(ctx, "import", f"import {file.name}", create=True) as store:
+        with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
             comp_ops.import_season(store, season, None, preset)
         click.echo(f"imported {season.name} (keizer, preset {preset}): {counts}")
     if new:

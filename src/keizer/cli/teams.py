@@ -20,6 +20,7 @@ from keizer.cli.params import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
 from keizer.operations import teams_read
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 from keizer.systems.team import stored_rules
 
@@ -40,7 +41,7 @@ def team_add(ctx: Context, name: str, boards: tuple[str, ...], reserves: tuple[s
 
     PLAYER is a name (or part of it), a player id, #start-number, or a club member.
     """
-    with writing(ctx, "team add", f"add team {name}") as store:
+    with writing(ctx, "team add", Message("add team %(name)s", name=name)) as store:
         comp_id = ctx.comp(store)["id"]
         team_id = ops.add_team(store, comp_id, name, boards, reserves)
         row = next(t for t in store.teams(comp_id) if t["id"] == team_id)
@@ -82,7 +83,7 @@ def team_schedule(ctx: Context, first_date: datetime | None, every: int) -> None
     Swiss event pairs round 1 (teams seeded by mean rating); 'keizer team next' stores
     the later rounds.
     """
-    with writing(ctx, "team schedule", "team schedule") as store:
+    with writing(ctx, "team schedule", Message("team schedule")) as store:
         comp_id = ctx.comp(store)["id"]
         rounds = ops.schedule_team_event(store, comp_id, first_date.date() if first_date else None, every)
         event = teams_read.load_event(store, comp_id)
@@ -114,11 +115,12 @@ def team_schedule(ctx: Context, first_date: datetime | None, every: int) -> None
 @pass_ctx
 def team_lineup(ctx: Context, round_no: int, team_ref: str, players: tuple[str, ...]) -> None:
     """Who plays for TEAM in ROUND, board 1 first (reserves move in).  Before the match's results."""
-    with writing(ctx, "team lineup", f"line-up of {team_ref} in round {round_no}") as store:
+    with writing(ctx, "team lineup", Message("line-up of %(team)s in round %(round)s",
+                                             team=team_ref, round=round_no)) as store:
         comp_id = ctx.comp(store)["id"]
         row = ops.set_lineup(store, comp_id, round_no, team_ref, players)
         names = [store.find_player(comp_id, ref)["name"] for ref in players]
-        store.describe(f"line-up of {row['name']} in round {round_no}")
+        store.describe(Message("line-up of %(team)s in round %(round)s", team=row['name'], round=round_no))
     click.echo(f"round {round_no}: {row['name']} plays " + ", ".join(f"{k} {n}" for k, n in enumerate(names, 1)))
 
 
@@ -133,7 +135,8 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
 
     Forfeits: +- and -+; a double forfeit -- needs a lone -- before the results (… 1 1 -- 1-0 --).
     """
-    with writing(ctx, "team result", f"round {round_no} match {match}: {' '.join(results)}") as store:
+    with writing(ctx, "team result", Message("round %(round)s match %(match)s: %(results)s",
+                                             round=round_no, match=match, results=' '.join(results))) as store:
         comp_id = ctx.comp(store)["id"]
         ops.enter_match_results(store, comp_id, round_no, match, results, correct)
         event = teams_read.load_event(store, comp_id)
@@ -156,7 +159,7 @@ def team_result(ctx: Context, round_no: int, match: int, results: tuple[str, ...
 @pass_ctx
 def team_next(ctx: Context, when: datetime | None) -> None:
     """Swiss: pair the next round.  Knock-out: store the next matches whose teams are decided."""
-    with writing(ctx, "team next", "team event: next round") as store:
+    with writing(ctx, "team next", Message("team event: next round")) as store:
         comp_id = ctx.comp(store)["id"]
         step = ops.swiss_next if stored_rules(store, comp_id).schedule == "swiss" else ops.knockout_next
         created = step(store, comp_id, when.date() if when else None)
@@ -170,13 +173,14 @@ def team_next(ctx: Context, when: datetime | None) -> None:
 @pass_ctx
 def team_award(ctx: Context, round_no: int, match: int, team_ref: str) -> None:
     """Knock-out: the arbiter gives MATCH of ROUND to TEAM (level on everything, or a withdrawal)."""
-    with writing(ctx, "team award", f"award round {round_no} match {match} to {team_ref}") as store:
+    with writing(ctx, "team award", Message("award round %(round)s match %(match)s to %(winner)s",
+                                            round=round_no, match=match, winner=team_ref)) as store:
         comp_id = ctx.comp(store)["id"]
         knockout = stored_rules(store, comp_id).schedule == "knockout"
         before = next((r for r in teams_read.knockout_rows(teams_read.load_event(store, comp_id))
                        if (r["round"], r["match"]) == (round_no, match)), None) if knockout else None
         name = ops.award_match(store, comp_id, round_no, match, team_ref)
-        store.describe(f"award round {round_no} match {match} to {name}")
+        store.describe(Message("award round %(round)s match %(match)s to %(winner)s", round=round_no, match=match, winner=name))
     if before and before["winner"] and before["winner"] != name and before["how"] != "awarded by the arbiter":
         click.echo(f"warning: the games had decided the match for {before['winner']} ({before['how']}); "
                    f"the award overrides them (a withdrawal, a forfeit)", err=True)

@@ -22,6 +22,7 @@ HINTS: dict[str, str] = {
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
     # -- change log --
+    "undo_again": "; run 'keizer undo' again to see the change that is last now",
     # -- views, pairing reasons, phones --
 }
 

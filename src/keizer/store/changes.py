@@ -4,9 +4,11 @@ undo``) reverts the last change exactly."""
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
-from typing import Any, Iterator, Self
+from typing import Any, Iterator, Mapping, Self
 
+from keizer.refusals import Message, Refusal, Word
 from keizer.store.database import Database, StoreError, explain
 
 
@@ -14,8 +16,10 @@ class Changes(Database):
     """Transactions, the change log and undo."""
 
     @contextmanager
-    def change(self, command: str, summary: str) -> Iterator[Self]:
-        """One transaction that is logged as one undoable change.
+    def change(self, command: str, summary: str | Message) -> Iterator[Self]:
+        """One transaction that is logged as one undoable change.  The summary (and the
+        origin) may be a :class:`Message`: the log keeps its English text, which the CLI
+        prints, and the message itself (column ``said``), which the app words.
 
         On any exception nothing is written (the file stays byte-identical).
         """
@@ -26,21 +30,26 @@ class Changes(Database):
             yield self
             if self.conn.execute("SELECT 1 FROM undo_log WHERE change_id IS NULL LIMIT 1").fetchone() is None:
                 return  # nothing was written: no entry for 'keizer undo' to revert in vain
+            summary, origin = self._logged_summary(), self.origin()
+            said = {k: _encoded(v) for k, v in (("summary", summary), ("origin", origin)) if isinstance(v, Message)}
             cur = self.conn.execute(
-                "INSERT INTO changes (at, command, summary, origin) VALUES (?, ?, ?, ?)",
-                (self.clock(), command, self._logged_summary(), self.origin()),
+                "INSERT INTO changes (at, command, summary, origin, said) VALUES (?, ?, ?, ?, ?)",
+                (self.clock(), command, _text(summary), _text(origin),
+                 json.dumps(said, ensure_ascii=False) if said else None),
             )
             self.conn.execute(
                 "UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (cur.lastrowid,)
             )
 
-    def _logged_summary(self) -> str:
+    def _logged_summary(self) -> str | Message:
         """The summary as the log shows it: with the competition it is about, unless it says so."""
-        if self.subject and self.subject not in self._summary:
+        if self.subject and self.subject not in str(self._summary):
+            if isinstance(self._summary, Message):
+                return Message("%(competition)s: %(change)s", competition=self.subject, change=self._summary)
             return f"{self.subject}: {self._summary}"
         return self._summary
 
-    def describe(self, summary: str) -> None:
+    def describe(self, summary: str | Message) -> None:
         """Set the summary of the change being made (shown by 'keizer log' and 'undo')."""
         self._summary = summary
 
@@ -67,9 +76,9 @@ class Changes(Database):
                 raise StoreError(message) from None
             raise
 
-    def last_change(self) -> dict[str, Any] | None:
-        """The change ``undo`` would revert: id, at, command, summary."""
-        rows = self.changes(1)
+    def last_change(self, said: bool = False) -> dict[str, Any] | None:
+        """The change ``undo`` would revert: id, at, command, summary, origin (and ``said``)."""
+        rows = self.changes(1, said)
         return rows[0] if rows else None
 
     def undo(self, change_id: int | None = None) -> str:
@@ -80,8 +89,8 @@ class Changes(Database):
             if row is None:
                 raise StoreError("nothing to undo: the change log is empty")
             if change_id is not None and row[0] != change_id:
-                raise StoreError("another command wrote to the database meanwhile, so nothing was undone; "
-                                 "run 'keizer undo' again to see the change that is last now")
+                raise StoreError("another command wrote to the database meanwhile, so nothing was undone",
+                                 hint="undo_again")
             change_id, summary = row
             statements = self.conn.execute(
                 "SELECT sql FROM undo_log WHERE change_id = ? ORDER BY seq DESC", (change_id,)
@@ -93,10 +102,58 @@ class Changes(Database):
             self.conn.execute("DELETE FROM changes WHERE id = ?", (change_id,))
         return summary
 
-    def changes(self, limit: int = 20) -> list[dict[str, Any]]:
-        return [
-            dict(id=r[0], at=r[1], command=r[2], summary=r[3], origin=r[4])
-            for r in self.conn.execute(
-                "SELECT id, at, command, summary, origin FROM changes ORDER BY id DESC LIMIT ?", (limit,)
-            )
-        ]
+    def changes(self, limit: int = 20, said: bool = False) -> list[dict[str, Any]]:
+        """The newest changes: id, at, command, summary, origin as stored (what 'keizer log'
+        prints); with ``said`` also the summary and origin as messages (``said``: "summary"
+        and "origin" → Message, each missing where the change was logged as text only)."""
+        rows = self.conn.execute(
+            "SELECT id, at, command, summary, origin, said FROM changes ORDER BY id DESC LIMIT ?", (limit,)
+        ).fetchall()
+        return [dict(id=r[0], at=r[1], command=r[2], summary=r[3], origin=r[4],
+                     **({"said": _decoded_said(r[5])} if said else {})) for r in rows]
+
+
+def _text(value: str | Message | None) -> str | None:
+    """The English text of a summary or origin; bytes that are not UTF-8 (a file name given
+    on the command line) become '?'."""
+    return None if value is None else str(value).encode("utf-8", "replace").decode("utf-8")
+
+
+def _encoded(message: Message | Refusal) -> dict[str, Any]:
+    """A message as JSON: its id and its values (a word, a quoted message, else the raw value)."""
+    text = message.text if isinstance(message, Message) else message.message
+    return {"id": text, "values": {k: _encoded_value(v) for k, v in message.values.items()}}
+
+
+def _encoded_value(value: Any) -> Any:
+    if isinstance(value, Word):
+        return {"word": value.text}
+    if isinstance(value, (Message, Refusal)):
+        return _encoded(value)
+    if isinstance(value, str):
+        return _text(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return str(value)
+
+
+def _decoded(data: Mapping[str, Any]) -> Message:
+    return Message(str(data["id"]), **{k: _decoded_value(v) for k, v in data.get("values", {}).items()})
+
+
+def _decoded_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Word(str(value["word"])) if "word" in value else _decoded(value)
+    return value
+
+
+def _decoded_said(said: str | None) -> dict[str, Message]:
+    """The stored messages of a change; none for an entry logged as text (an older file's,
+    or one whose JSON cannot be read: its text is shown instead)."""
+    if not said:
+        return {}
+    try:
+        data = json.loads(said)
+        return {k: _decoded(v) for k, v in data.items() if k in ("summary", "origin")}
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {}

@@ -18,7 +18,7 @@ from typing import Any, Callable
 import sqlite_utils
 
 from keizer.model import Season
-from keizer.refusals import Refusal
+from keizer.refusals import Message, Refusal, Word
 
 
 class StoreError(Refusal):
@@ -44,7 +44,7 @@ class Database:
         self.db = db
         self.conn = db.conn
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self._summary = ""
+        self._summary: str | Message = ""
         #: The competition a change is about, named in its log entry (set by the CLI's and the
         #: app's lookup of the competition a command works on).
         self.subject: str | None = None
@@ -55,8 +55,8 @@ class Database:
         self.path: Path | None = None
         #: When changes are logged; a script that builds a demo season sets its own.
         self.clock: Callable[[], str] = _now
-        #: Who makes the changes (user on computer); the demo season sets its own too.
-        self.origin: Callable[[], str] = _origin
+        #: Who makes the changes (user on computer): a message the app words; the demo season sets its own too.
+        self.origin: Callable[[], str | Message] = _origin
 
     def close(self) -> None:
         self.conn.close()
@@ -158,13 +158,14 @@ def _mount_point(path: Path) -> Path:
     return where
 
 
-def _origin() -> str:
+def _origin() -> Message:
     """The user and computer making a change, e.g. ``anna on club-laptop``."""
+    user: str | Word
     try:
         user = getpass.getuser()
     except (KeyError, OSError):  # no user name to be had (a container without a passwd entry)
-        user = "someone"
-    return f"{user} on {socket.gethostname() or 'an unnamed computer'}"
+        user = Word("someone")
+    return Message("%(user)s on %(computer)s", user=user, computer=socket.gethostname() or Word("an unnamed computer"))
 
 
 def _now() -> str:

@@ -17,7 +17,7 @@ from keizer.store.database import StoreError, _code, _connect, _require_file, ex
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 _SCHEMA_V1 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -222,6 +222,10 @@ MIGRATIONS: dict[int, str] = {
     );
     ALTER TABLE board_reports ADD COLUMN reporter TEXT
     """,
+    # The change log in the club's language: a change's summary and origin also as messages
+    # (JSON: id and values), which the app words; the English text stays for 'keizer log'
+    # and for the entries made before.
+    9: "ALTER TABLE changes ADD COLUMN said TEXT",
 }
 
 

@@ -29,6 +29,7 @@ from markupsafe import Markup, escape
 
 from keizer.limits import MAX_NAME
 from keizer.operations import accounts
+from keizer.refusals import Message, Word
 from keizer.web import access
 from keizer.web.sessions import Sessions
 from keizer.web.context import _, refuse, render, safe_path, store, wants_json
@@ -181,7 +182,7 @@ def install(app: Flask) -> None:
     @app.before_request
     def who() -> Any:
         g.user = None
-        g.origin = f"web from {request.remote_addr or 'an unknown address'}"
+        g.origin = Message("web from %(address)s", address=request.remote_addr or Word("an unknown address"))
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
             expected = session.get("csrf") or ""
@@ -196,13 +197,15 @@ def install(app: Flask) -> None:
             return None
         if open_access():
             g.user = {"name": "officer", "role": "officer", "open": True}
-            g.origin = f"web (no accounts) from {request.remote_addr or 'an unknown address'}"
+            g.origin = Message("web (no accounts) from %(address)s", address=request.remote_addr or Word("an unknown address"))
             return None
         user = _session_user()
         if user is None:
             return redirect(url_for("auth.login", next=safe_path(request.full_path.rstrip("?"))), code=303)
         g.user = {"name": user["name"], "role": user["role"], "open": False}
-        g.origin = f"web: {user['name']} ({user['role']}) from {request.remote_addr or 'an unknown address'}"
+        g.origin = Message("web: %(name)s (%(role)s) from %(address)s", name=user["name"],
+                           role=Word("officer") if user["role"] == "officer" else Word("arbiter"),
+                           address=request.remote_addr or Word("an unknown address"))
         if not access.allows(user["role"], needed):
             return refuse(_("error: only an officer may do this; ask the competition leader"), 403)
         return None

@@ -55,7 +55,7 @@ def store() -> Store:
 
 
 @contextmanager
-def writing(command: str, summary: str) -> Iterator[Store]:
+def writing(command: str, summary: str | Message) -> Iterator[Store]:
     """One logged, undoable transaction, as the CLI's ``writing``: on any exception
     nothing is written.  The change log records the web user (or link) and address."""
     s = store()

@@ -18,5 +18,6 @@ HINTS: dict[str, str] = {
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
     # -- change log --
+    "undo_again": N_("; open the change log again to see the change that is last now"),
     # -- views, pairing reasons, phones --
 }

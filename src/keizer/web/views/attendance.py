@@ -12,6 +12,7 @@ from keizer import limits
 from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
@@ -62,10 +63,10 @@ def _mark(comp_id: int) -> Any:
     if date is not None and date == form.get("was_date", ""):
         date = None  # unchanged: an out-of-order date given with --force before stays without asking again
     force = form.get("force") == "on"
-    with writing("attend", "attendance") as s:
+    with writing("attend", Message("attendance")) as s:
         competition(comp_id, write=True)
         number, counts = comp_ops.mark_attendance(s, comp_id, marks, external, withdrawn, round_no, date, force)
-        s.describe(f"attendance round {number}")
+        s.describe(Message("attendance round %(round)s", round=number))
     summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
     flash(f"round {number}: {summary}" + (f"; {len(withdrawn)} withdrawn" if withdrawn else ""), "ok")
     return back(url_for("attendance.index", comp_id=comp_id))
@@ -76,10 +77,11 @@ def _mark(comp_id: int) -> Any:
 def late(comp_id: int) -> Any:
     """``keizer late PLAYER``: plays whoever had the bye, or takes the bye."""
     ref = request.form.get("player", "")
-    with writing("late", f"latecomer {ref}") as s:
+    with writing("late", Message("latecomer %(player)s", player=ref)) as s:
         competition(comp_id, write=True)
         change = comp_ops.add_latecomer(s, comp_id, ref)
-        s.describe(f"{_comp_name(comp_id)} round {change.round}: latecomer {_name(comp_id, ref)}")
+        s.describe(Message("%(competition)s round %(round)s: latecomer %(player)s", competition=_comp_name(comp_id),
+                           round=change.round, player=_name(comp_id, ref)))
     _tell(change)
     return back(url_for("attendance.index", comp_id=comp_id))
 
@@ -90,10 +92,11 @@ def noshow(comp_id: int) -> Any:
     """``keizer noshow PLAYER [--excused]``: the opponent plays whoever had the bye, or takes it."""
     ref = request.form.get("player", "")
     excused = request.form.get("why") == "excused"
-    with writing("noshow", f"no-show {ref}") as s:
+    with writing("noshow", Message("no-show %(player)s", player=ref)) as s:
         competition(comp_id, write=True)
         change = comp_ops.remove_noshow(s, comp_id, ref, "excused" if excused else "unexcused")
-        s.describe(f"{_comp_name(comp_id)} round {change.round}: no-show {_name(comp_id, ref)}")
+        s.describe(Message("%(competition)s round %(round)s: no-show %(player)s", competition=_comp_name(comp_id),
+                           round=change.round, player=_name(comp_id, ref)))
     _tell(change)
     return back(url_for("attendance.index", comp_id=comp_id))
 

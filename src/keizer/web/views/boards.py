@@ -14,6 +14,7 @@ from flask import Blueprint, current_app, flash, g, make_response, request, sess
 from keizer import limits as _limits
 from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
+from keizer.refusals import Message, Word
 from keizer.store import StoreError
 from keizer.web.access import arbiter, public
 from keizer.web.auth import Throttle
@@ -75,15 +76,18 @@ def board(code: str) -> Any:
         throttle.forgive(stamp, key)
         return _board_response(render("app/board.html", title=_("Result"), board=found, code=code))
     try:
-        with writing("board report", "board report") as s:
+        with writing("board report", Message("board report")) as s:
             found = board_ops.board_for_code(s, code)
             throttle.forgive(stamp, key)
             side = board_ops.parse_side(request.form.get("side", ""))
-            g.origin = (f"board link: {found.competition} round {found.round} board {found.board} ({side}) "
-                        f"from {address}")
+            g.origin = Message("board link: %(competition)s round %(round)s board %(board)s (%(side)s) from %(address)s",
+                               competition=found.competition, round=found.round, board=found.board, side=Word(side),
+                               address=request.remote_addr or Word("an unknown address"))
             done = board_ops.report(s, found, side, request.form.get("result", ""), _phone())
-            s.describe(f"round {found.round} board {found.board}: {side} reports {done.result}"
-                       + ("; both agree: entered" if done.entered else ""))
+            s.describe((Message("round %(round)s board %(board)s: %(side)s reports %(result)s; both agree: entered", round=found.round,
+                               board=found.board, side=Word(side), result=done.result) if done.entered else
+                       Message("round %(round)s board %(board)s: %(side)s reports %(result)s", round=found.round,
+                               board=found.board, side=Word(side), result=done.result)))
     except board_ops.LinkRefused:
         return _board_refused()
     return _board_response(render("app/board_done.html", title=_("Result"), done=done, code=code))
@@ -107,10 +111,10 @@ def confirm_report(comp_id: int) -> Any:
         number = _limits.whole_number(request.form.get("round", ""), "round", 1, _limits.MAX_ROUNDS)
     except ValueError as e:
         raise StoreError(str(e)) from None
-    with writing("result", "results") as s:
+    with writing("result", Message("results")) as s:
         competition(comp_id, write=True)
         result = board_ops.confirm(s, comp_id, number, board_no, request.form.get("result") or None)
-        s.describe(f"results {board_no}={result} (reported from the board)")
+        s.describe(Message("results %(board)s=%(result)s (reported from the board)", board=board_no, result=result))
         entered = result_ops.report(s.load_season(comp_id), number, 1, False)
     flash(entered.message, "ok")
     return back()
@@ -120,7 +124,7 @@ def confirm_report(comp_id: int) -> Any:
 def reports_setting(comp_id: int) -> Any:
     """Who enters a reported result: the officer, or two agreeing reports at once."""
     mode = request.form.get("reports_confirm", "")
-    with writing("board reports", f"reports_confirm={mode}") as s:
+    with writing("board reports", Message("reports_confirm=%(mode)s", mode=mode)) as s:
         competition(comp_id, write=True)
         board_ops.set_confirm_mode(s, comp_id, mode)
     flash(_("two agreeing reports now enter the result at once") if mode == "both"

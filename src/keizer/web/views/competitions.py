@@ -14,6 +14,7 @@ from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import setup
 from keizer.operations.evening import evening
+from keizer.refusals import Message, Word
 from keizer.settings import CHOICES, PRESETS
 from keizer.store import StoreError
 from keizer.web.context import _, back, competition, render, store, writing
@@ -86,7 +87,7 @@ def create() -> Any:
     if system in ("roundrobin", "swiss", "team") and _text("edition"):
         options["edition"] = _text("edition")
     new = setup.plan_competition(name, system, all_members=_flag("all_members"), season=_text("season"), **options)
-    with writing("competition create", f"create competition {name}") as s:
+    with writing("competition create", Message("create competition %(name)s", name=name)) as s:
         comp_id, registered = setup.create_competition(s, new, current=False)  # the terminal keeps its default
     for w in new.warnings:
         flash(f"warning: {w}", "warning")
@@ -119,10 +120,10 @@ def add_players(comp_id: int) -> Any:
             category = limits.clean_text(category, "a category", limits.MAX_CATEGORY)
         except ValueError as e:
             raise StoreError(str(e)) from None
-    with writing("player add", f"register {', '.join(refs)}") as s:
+    with writing("player add", Message("register %(players)s", players=', '.join(refs))) as s:
         first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category)
         names = [s.find_member(r)["name"] for r in refs]
-        s.describe(f"register {', '.join(names)}")
+        s.describe(Message("register %(players)s", players=', '.join(names)))
     flash(_("registered %(n)s player(s), from round %(first)s", n=len(refs), first=first), "ok")
     if note:
         flash(note, "warning")
@@ -152,7 +153,7 @@ def edit_player(comp_id: int, player_id: int) -> Any:
     default_attendance = _text("default")
     if row["default_attendance"] is None and default_attendance == default:
         default_attendance = None  # the competition's default, left as it was: it keeps following the setting
-    with writing("player set", f"set {row['name']}") as s:
+    with writing("player set", Message("set %(player)s", player=row['name'])) as s:
         competition(comp_id, write=True)
         name, changed = setup.set_player(s, comp_id, row["key"], category, joined, default_attendance)
     flash(f"updated {name}: {', '.join(changed)}" if changed else _("%(name)s: nothing changed", name=name),
@@ -164,11 +165,11 @@ def edit_player(comp_id: int, player_id: int) -> Any:
 def withdraw(comp_id: int) -> Any:
     """``keizer player withdraw PLAYER``."""
     ref = request.form.get("player", "")
-    with writing("player withdraw", f"withdraw {ref}") as s:
+    with writing("player withdraw", Message("withdraw %(player)s", player=ref)) as s:
         competition(comp_id, write=True)
         name = s.find_player(comp_id, ref)["name"]
         last = setup.withdraw_player(s, comp_id, ref)
-        s.describe(f"withdraw {name}")
+        s.describe(Message("withdraw %(player)s", player=name))
     flash(_("%(name)s withdrawn after round %(n)s", name=name, n=last), "ok")
     return back(url_for("competitions.players", comp_id=comp_id))
 
@@ -178,10 +179,10 @@ def reinstate(comp_id: int) -> Any:
     """``keizer player reinstate PLAYER [--missed excused]``."""
     ref = request.form.get("player", "")
     missed = request.form.get("missed", "unexcused")
-    with writing("player reinstate", f"reinstate {ref}") as s:
+    with writing("player reinstate", Message("reinstate %(player)s", player=ref)) as s:
         competition(comp_id, write=True)
         row, gone = comp_ops.reinstate(s, comp_id, ref, missed)
-        s.describe(f"reinstate {row['name']}")
+        s.describe(Message("reinstate %(player)s", player=row['name']))
     since = (f"; round {gone[0]} counts as an {missed} absence" if len(gone) == 1 else
              f"; rounds {gone[0]}–{gone[-1]} count as {missed} absences" if gone else "")
     flash(f"{row['name']} takes part again{since}", "ok")
@@ -222,7 +223,7 @@ def _change_settings(comp_id: int) -> Any:
         flash(_("nothing changed"), "info")
         return back(url_for("competitions.settings", comp_id=comp_id))
     summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
-    with writing("competition settings", f"settings: {summary}") as s:
+    with writing("competition settings", Message("settings: %(summary)s", summary=summary)) as s:
         competition(comp_id, write=True)
         note = setup.change_settings(s, comp_id, overrides)
     flash(f"settings: {summary}", "ok")
@@ -239,10 +240,10 @@ def order(comp_id: int) -> Any:
     source = _text("source") if by == "standing" else None
     if by != "hand" and refs:
         raise StoreError("players are listed only with --by hand")
-    with writing("competition order", "initial order") as s:
+    with writing("competition order", Message("initial order")) as s:
         competition(comp_id, write=True)
         how = comp_ops.set_initial_order(s, comp_id, by, refs, source)
-        s.describe(f"initial order {how}")
+        s.describe(Message("initial order %(how)s", how=how))
     flash(f"initial order {how}", "ok")
     return back(url_for("competitions.settings", comp_id=comp_id))
 
@@ -254,7 +255,8 @@ def timecontrol(comp_id: int) -> Any:
     rounds = _text("rounds")
     round_no = _whole("round", "round", 1, limits.MAX_ROUNDS)
     text = setup.check_time_control(_text("time_control"), rounds, round_no, clear)
-    with writing("timecontrol", f"time control {text or 'cleared'} for {rounds or round_no}") as s:
+    with writing("timecontrol", Message("time control %(text)s for %(rounds)s",
+                                        text=text or Word("cleared"), rounds=rounds or round_no)) as s:
         competition(comp_id, write=True)
         setup.set_time_control(s, comp_id, text, rounds, round_no)
     flash(f"time control {text or 'cleared'} for {'rounds ' + rounds if rounds else f'round {round_no}'}", "ok")

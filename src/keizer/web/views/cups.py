@@ -13,6 +13,7 @@ from keizer.limits import is_digits
 from keizer.operations import cup
 from keizer.operations import results as result_ops
 from keizer.operations.brackets import cup_overview
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
@@ -43,7 +44,7 @@ def index(comp_id: int) -> Any:
 def draw(comp_id: int) -> Any:
     _cup(comp_id)
     order = [line.strip() for line in request.form.get("order", "").splitlines() if line.strip()]
-    with writing("knockout draw", "cup draw") as s:
+    with writing("knockout draw", Message("cup draw")) as s:
         comp = competition(comp_id, write=True)
         seeds = cup.draw_cup(s, comp["id"], order)
     flash(_("round 1 created: %(n)s entrants seeded", n=len(seeds)), "ok")
@@ -54,7 +55,7 @@ def draw(comp_id: int) -> Any:
 @arbiter
 def next_games(comp_id: int) -> Any:
     _cup(comp_id)
-    with writing("knockout next", "cup: next games") as s:
+    with writing("knockout next", Message("cup: next games")) as s:
         comp = competition(comp_id, write=True)
         created = cup.advance(s, comp["id"])
     for line in created or ["nothing to create: results are missing, or the cup is decided"]:
@@ -68,7 +69,8 @@ def award(comp_id: int) -> Any:
     _cup(comp_id)
     round_no, match = _whole("round"), _whole("match")
     winner = request.form.get("winner", "").strip()
-    with writing("knockout award", f"award round {round_no} match {match} to {winner}") as s:
+    with writing("knockout award", Message("award round %(round)s match %(match)s to %(winner)s",
+                                           round=round_no, match=match, winner=winner)) as s:
         comp = competition(comp_id, write=True)
         cup.award(s, comp["id"], round_no, match, winner)
         name = s.find_player(comp["id"], winner)["name"]
@@ -103,7 +105,7 @@ def enter_form_results(comp_id: int) -> Any:
         return back()
     parsed = result_ops.parse_items(items)
     correct = bool(request.form.get("correct"))
-    with writing("result", f"results {' '.join(items)}") as s:
+    with writing("result", Message("results %(results)s", results=' '.join(items))) as s:
         comp = competition(comp_id, write=True)
         entered = result_ops.enter(s, comp["id"], parsed, number, correct)
     if entered.warning:

@@ -12,6 +12,7 @@ from flask import Blueprint, flash, g, make_response, redirect, request, url_for
 from markupsafe import Markup
 
 from keizer.operations import notices as notice_ops
+from keizer.refusals import Message, Word
 from keizer.web.access import public
 from keizer.web.context import _, back, render, store, writing
 from keizer.web.context import day as _day
@@ -39,9 +40,10 @@ def member(token: str) -> Any:
     if request.method == "POST":
         absent = request.form.get("action") != "come"
         day = notice_ops.check_notice_date(request.form.get("date", ""), today)
-        g.origin = f"member link: {person['name']} from {request.remote_addr or 'an unknown address'}"
-        what = "cannot come" if absent else "can come after all"
-        with writing("notice", f"{person['name']} {what} on {day}") as s:
+        g.origin = Message("member link: %(name)s from %(address)s", name=person["name"],
+                           address=request.remote_addr or Word("an unknown address"))
+        with writing("notice", Message("%(name)s %(what)s on %(day)s", name=person['name'], day=day,
+                                       what=Word("cannot come") if absent else Word("can come after all"))) as s:
             if absent:
                 changed = notice_ops.send_notice(s, person["id"], day, today)
             else:
@@ -87,7 +89,7 @@ def _member_id() -> int:
 def member_link_new() -> Any:
     """A new (or renewed) personal link, shown once on the page that answers."""
     person = store().member(_member_id())
-    with writing("member-link", f"personal link for {person['name']}") as s:
+    with writing("member-link", Message("personal link for %(name)s", name=person['name'])) as s:
         token = notice_ops.new_link(s, person["id"])
     url = url_for("member_links.member", token=token, _external=True)
     qr = Markup('<img class="qr" alt="" src="{}">').format(segno.make(url, error="m").svg_data_uri(scale=4))
@@ -97,7 +99,7 @@ def member_link_new() -> Any:
 @bp.route("/members/links/revoke", methods=["POST"])
 def member_link_revoke() -> Any:
     person = store().member(_member_id())
-    with writing("member-link revoke", f"revoke the personal link of {person['name']}") as s:
+    with writing("member-link revoke", Message("revoke the personal link of %(name)s", name=person['name'])) as s:
         notice_ops.revoke_link(s, person["id"])
     flash(_("the personal link of %(name)s is revoked", name=person["name"]), "ok")
     return back("/members/links")
@@ -106,7 +108,7 @@ def member_link_revoke() -> Any:
 @bp.route("/members/links/settings", methods=["POST"])
 def notice_settings() -> Any:
     fields = ("notice_days", "notice_time", "late_notice", "link_days", "evening_day")
-    with writing("notices settings", "notice settings") as s:
+    with writing("notices settings", Message("notice settings")) as s:
         rules = notice_ops.set_notice_settings(s, **{k: request.form.get(k) for k in fields})
     flash(rules.describe(), "ok")
     return back("/members/links")

@@ -23,6 +23,7 @@ from werkzeug.utils import secure_filename
 
 from keizer import limits
 from keizer.operations import members as member_ops
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.context import _, back, render, store, writing
 
@@ -57,7 +58,7 @@ def _fields(form: Any) -> dict[str, Any]:
 def add() -> Any:
     """``keizer member add NAME [--rating] [--fed-id] [--fide-id] [--fide-rating] [--allow-duplicate]``."""
     fields = _fields(request.form)
-    with writing("member add", f"add member {fields['name']}") as s:
+    with writing("member add", Message("add member %(name)s", name=fields['name'])) as s:
         added = member_ops.add_member(s, fields["name"], fields["rating"], fields["fed_id"] or None,
                                       fields["fide_id"] or None, fields["fide_rating"],
                                       request.form.get("allow_duplicate") == "on")
@@ -73,7 +74,7 @@ def edit(member_id: int) -> Any:
         member = store().member(member_id)
         return render("app/members_edit.html", title=_("Edit %(name)s", name=member["name"]), nav="members", member=member)
     fields = _fields(request.form)
-    with writing("member edit", f"edit member #{member_id}") as s:
+    with writing("member edit", Message("edit member #%(member_id)s", member_id=member_id)) as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
                                               request.form.get("allow_duplicate") == "on")
     flash(f"#{new['id']} {new['name']}: {changed}", "ok")

@@ -14,6 +14,7 @@ from keizer import limits
 from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
@@ -58,10 +59,10 @@ def store_pairing(comp_id: int) -> Any:
     """``keizer pair [--fix WHITE BLACK …] [--bye PLAYER]``."""
     fixed, bye = _options()
     notes: list[str] = []
-    with writing("pair", "pairing") as s:
+    with writing("pair", Message("pairing")) as s:
         competition(comp_id, write=True)
         pairing = comp_ops.make_pairing(s, comp_id, fixed, bye, tell=notes.append)
-        s.describe(f"pair round {pairing.round}")
+        s.describe(Message("pair round %(round)s", round=pairing.round))
     _told(comp_id, pairing, notes)
     expected = request.form.get("expect")
     if expected and expected != rounds_ops.fingerprint(((b.white, b.black) for b in pairing.boards), pairing.bye):
@@ -76,10 +77,10 @@ def again(comp_id: int) -> Any:
     """``keizer pair --again [--keep BOARD …]``: re-pair the open round, keeping the boards ticked."""
     keep = [n for n in (_number(text, "board", limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
     notes: list[str] = []
-    with writing("pair", "pairing") as s:
+    with writing("pair", Message("pairing")) as s:
         competition(comp_id, write=True)
         pairing = comp_ops.make_pairing(s, comp_id, (), None, keep, True, tell=notes.append)
-        s.describe(f"pair round {pairing.round}")
+        s.describe(Message("pair round %(round)s", round=pairing.round))
     _told(comp_id, pairing, notes)
     return back(url_for("pairing.index", comp_id=comp_id))
 
@@ -89,11 +90,11 @@ def again(comp_id: int) -> Any:
 def swap(comp_id: int) -> Any:
     """``keizer swap A B``: exchange two players in the open round's pairing."""
     a, b = request.form.get("a", ""), request.form.get("b", "")
-    with writing("swap", f"swap {a} and {b}") as s:
+    with writing("swap", Message("swap %(a)s and %(b)s", a=a, b=b)) as s:
         competition(comp_id, write=True)
         number, warnings = comp_ops.swap_players(s, comp_id, a, b)
         name_a, name_b = s.find_player(comp_id, a)["name"], s.find_player(comp_id, b)["name"]
-        s.describe(f"swap {name_a} and {name_b}")
+        s.describe(Message("swap %(a)s and %(b)s", a=name_a, b=name_b))
     for w in warnings:
         flash(f"warning: {w}", "warning")
     flash(_("round %(n)s: swapped %(a)s and %(b)s", n=number, a=name_a, b=name_b), "ok")
@@ -104,7 +105,7 @@ def swap(comp_id: int) -> Any:
 @arbiter
 def unpair(comp_id: int) -> Any:
     """``keizer unpair``: remove the open round's pairing (before any result)."""
-    with writing("unpair", "remove pairing") as s:
+    with writing("unpair", Message("remove pairing")) as s:
         competition(comp_id, write=True)
         number = comp_ops.unpair(s, comp_id)
     flash(_("pairing of round %(n)s removed", n=number), "ok")
@@ -118,7 +119,7 @@ def draw(comp_id: int) -> Any:
     every round of the schedule (allowed until the first result)."""
     first = _date(request.form.get("first_date", ""))
     every = _number(request.form.get("every") or "7", "the days between rounds", 365) or 7
-    with writing("roundrobin draw", "round-robin draw") as s:
+    with writing("roundrobin draw", Message("round-robin draw")) as s:
         competition(comp_id, write=True)
         _numbered, seed = comp_ops.draw_round_robin(s, comp_id, None, (), first, every)
         rounds = len(s.round_numbers(comp_id))
@@ -142,10 +143,12 @@ def forbid(comp_id: int) -> Any:
     """``keizer forbid A B [--remove]``."""
     a, b = request.form.get("a", ""), request.form.get("b", "")
     remove = request.form.get("remove") == "on"
-    with writing("forbid", f"{'allow' if remove else 'forbid'} {a} – {b}") as s:
+    with writing("forbid", Message("allow %(a)s – %(b)s", a=a, b=b) if remove
+                           else Message("forbid %(a)s – %(b)s", a=a, b=b)) as s:
         competition(comp_id, write=True)
         name_a, name_b = rounds_ops.forbid_pair(s, comp_id, a, b, remove)
-        s.describe(f"{'allow' if remove else 'forbid'} {name_a} – {name_b}")
+        s.describe(Message("allow %(a)s – %(b)s", a=name_a, b=name_b) if remove
+                   else Message("forbid %(a)s – %(b)s", a=name_a, b=name_b))
     flash(_("%(a)s – %(b)s: allowed again", a=name_a, b=name_b) if remove
           else _("%(a)s – %(b)s: forbidden", a=name_a, b=name_b), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))

@@ -21,6 +21,7 @@ from keizer import systems
 from keizer.operations import boards as board_ops
 from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, store, writing
@@ -75,13 +76,14 @@ def slips(comp_id: int) -> Any:
     codes: dict[int, str] = {}
     if request.method == "POST":
         renew = request.form.get("which") == "all"
-        with writing("print slips", "result links") as s:
+        with writing("print slips", Message("result links")) as s:
             comp = competition(comp_id, write=True)
             if number is None:
                 number = board_ops.linkable_round(s, comp_id) or 0
             codes = board_ops.make_codes(s, comp_id, number, renew=renew)
             boards = f"board{'s' if len(codes) > 1 else ''} {', '.join(map(str, codes))}"
-            s.describe(f"round {number}: result links for {boards}{' (new for every board)' if renew else ''}")
+            s.describe((Message("round %(round)s: result links for %(boards)s (new for every board)", round=number, boards=boards) if renew
+                        else Message("round %(round)s: result links for %(boards)s", round=number, boards=boards)))
         flash(_("round %(n)s: links made for %(boards)s; print this page now: the codes are shown only this once",
                 n=number, boards=boards), "ok")
     sheet = print_ops.pairing_sheet(store(), comp_id, number)

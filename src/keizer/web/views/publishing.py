@@ -28,6 +28,7 @@ from keizer.publish import publish as publish_site
 from keizer.publish.files import read_manifest
 from keizer.formats.targets import parse_target
 from keizer.publish.upload import upload
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.context import _, render, store, writing
 
@@ -100,7 +101,7 @@ def index() -> Any:
     published = publish_site(store(), folder)
     removed = sorted(before - set(read_manifest(folder)))
     if str(folder) != (store().get_meta(SITE_FOLDER) or ""):
-        with writing("publish", f"publish into {folder}") as s:
+        with writing("publish", Message("publish into %(folder)s", folder=folder)) as s:
             s.set_meta(SITE_FOLDER, str(folder))
     pages = [p for p in published.written if p.endswith(".html")]
     result = {"seasons": published.seasons, "written": len(published.written), "unchanged": published.unchanged,
@@ -114,7 +115,7 @@ def index() -> Any:
         sent = {"where": done.where, "sent": len(done.sent), "removed": len(done.removed), "kept": list(done.kept),
                 "unchanged": done.unchanged, "commit": done.commit}
         if host.url != target:
-            with writing("publish", f"upload target {host.url}") as s:
+            with writing("publish", Message("upload target %(url)s", url=host.url)) as s:
                 set_club(s, upload=host.url)
             target = host.url
     return render("app/publish.html", title=_("Publish"), nav="publish", folder=str(folder), result=result,

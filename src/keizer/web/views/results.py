@@ -18,6 +18,7 @@ from keizer import limits
 from keizer import systems
 from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, in_app_words, render, store, wants_json, writing
@@ -63,7 +64,7 @@ def _enter(comp_id: int) -> Any:
         flash(_("round %(n)s: nothing changed", n=number), "info")
         return back(url_for("results.index", comp_id=comp_id, round=number))
     items = " ".join(f"{board}={result_ops.grid_text(typed)}" for board, (typed, _) in changed.items())
-    with writing("result", f"results round {number} {items}") as s:
+    with writing("result", Message("results round %(round)s %(results)s", round=number, results=items)) as s:
         competition(comp_id, write=True)
         entered = result_ops.enter_grid(s, comp_id, number, cells)
     warning = f"warning: {in_app_words(entered.warning)}" if entered.warning else None

@@ -13,6 +13,7 @@ from flask import Blueprint, abort, flash, request
 from keizer import limits
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
+from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.systems.team import stored_rules
 from keizer.web.access import arbiter
@@ -43,7 +44,7 @@ def add(comp_id: int) -> Any:
     name = request.form.get("name", "").strip()
     boards = [x.strip() for x in request.form.get("boards", "").splitlines() if x.strip()]
     reserves = [x.strip() for x in request.form.get("reserves", "").splitlines() if x.strip()]
-    with writing("team add", f"add team {name}") as s:
+    with writing("team add", Message("add team %(name)s", name=name)) as s:
         comp = competition(comp_id, write=True)
         ops.add_team(s, comp["id"], name, boards, reserves)
     flash(_("added team %(name)s", name=name), "ok")
@@ -56,7 +57,7 @@ def schedule(comp_id: int) -> Any:
     _event(comp_id)
     first = _date("first_date")
     every = _whole("every") if request.form.get("every", "").strip() else 7
-    with writing("team schedule", "team schedule") as s:
+    with writing("team schedule", Message("team schedule")) as s:
         comp = competition(comp_id, write=True)
         rounds = ops.schedule_team_event(s, comp["id"], first, every)
     flash(_("%(n)s rounds scheduled", n=rounds), "ok")
@@ -70,11 +71,11 @@ def lineup(comp_id: int) -> Any:
     round_no = _whole("round")
     team = request.form.get("team", "").strip()
     players = [x for x in request.form.getlist("player") if x.strip()]
-    with writing("team lineup", f"line-up of {team} in round {round_no}") as s:
+    with writing("team lineup", Message("line-up of %(team)s in round %(round)s", team=team, round=round_no)) as s:
         comp = competition(comp_id, write=True)
         row = ops.set_lineup(s, comp["id"], round_no, team, players)
         names = [s.find_player(comp["id"], ref)["name"] for ref in players]
-        s.describe(f"line-up of {row['name']} in round {round_no}")
+        s.describe(Message("line-up of %(team)s in round %(round)s", team=row['name'], round=round_no))
     flash(f"round {round_no}: {row['name']} plays " + ", ".join(f"{k} {n}" for k, n in enumerate(names, 1)), "ok")
     return back()
 
@@ -91,7 +92,7 @@ def result(comp_id: int) -> Any:
 def next_round(comp_id: int) -> Any:
     _event(comp_id)
     when = _date("date")
-    with writing("team next", "team event: next round") as s:
+    with writing("team next", Message("team event: next round")) as s:
         comp = competition(comp_id, write=True)
         step = ops.swiss_next if stored_rules(s, comp["id"]).schedule == "swiss" else ops.knockout_next
         created = step(s, comp["id"], when)
@@ -106,10 +107,11 @@ def award(comp_id: int) -> Any:
     _event(comp_id)
     round_no, match = _whole("round"), _whole("match")
     team = request.form.get("team", "").strip()
-    with writing("team award", f"award round {round_no} match {match} to {team}") as s:
+    with writing("team award", Message("award round %(round)s match %(match)s to %(winner)s",
+                                       round=round_no, match=match, winner=team)) as s:
         comp = competition(comp_id, write=True)
         name = ops.award_match(s, comp["id"], round_no, match, team)
-        s.describe(f"award round {round_no} match {match} to {name}")
+        s.describe(Message("award round %(round)s match %(match)s to %(winner)s", round=round_no, match=match, winner=name))
     flash(_("round %(n)s match %(match)s awarded to %(name)s", n=round_no, match=match, name=name), "ok")
     return back()
 

@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, flash, g, request
 
 from keizer.operations import accounts
+from keizer.refusals import Message, Word
 from keizer.store import StoreError
 from keizer.web.auth import login_as
 from keizer.web.context import _, back, render, store, writing
@@ -38,7 +39,8 @@ def add() -> Any:
     name, role = request.form.get("name", ""), request.form.get("role", "")
     accounts.check_new_user(store(), name, role)
     password = _password()
-    with writing("user add", f"user {name} ({role})") as s:
+    with writing("user add", Message("user %(name)s (%(role)s)",
+                                     name=name, role=Word("officer") if role == "officer" else Word("arbiter"))) as s:
         made = accounts.add_user(s, name, role, password)
     flash(_("added %(name)s (%(role)s)", name=made["name"], role=_(made["role"])), "ok")
     return back("/users")
@@ -47,7 +49,8 @@ def add() -> Any:
 @bp.route("/users/role", methods=["POST"])
 def role() -> Any:
     name, role = request.form.get("name", ""), request.form.get("role", "")
-    with writing("user role", f"{name} is {role}") as s:
+    with writing("user role", Message("%(name)s is %(role)s",
+                                      name=name, role=Word("officer") if role == "officer" else Word("arbiter"))) as s:
         accounts.set_role(s, name, role)
     flash(_("%(name)s is now %(role)s", name=name, role=_(role)), "ok")
     return back("/users")
@@ -58,7 +61,7 @@ def password() -> Any:
     name = request.form.get("name", "")
     accounts.find_user(store(), name)
     new = _password()
-    with writing("user password", f"password of {name}") as s:
+    with writing("user password", Message("password of %(name)s", name=name)) as s:
         accounts.set_password(s, name, new)  # ends every session of the account
     if g.user and not g.user["open"] and g.user["name"].casefold() == name.strip().casefold():
         login_as(accounts.find_user(store(), name))  # this browser stays logged in, with a new session
@@ -69,7 +72,7 @@ def password() -> Any:
 @bp.route("/users/remove", methods=["POST"])
 def remove() -> Any:
     name = request.form.get("name", "")
-    with writing("user remove", f"remove user {name}") as s:
+    with writing("user remove", Message("remove user %(name)s", name=name)) as s:
         gone = accounts.remove_user(s, name)
     flash(_("removed %(name)s", name=gone["name"]), "ok")
     return back("/users")
