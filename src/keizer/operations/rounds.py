@@ -18,6 +18,7 @@ from keizer.operations.attendance import MARKS
 from keizer.operations.pairing import make_pairing
 from keizer.operations.seasons import refuse_closed
 from keizer.output import json_number
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round, stored_points_rules
 
@@ -257,10 +258,12 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
                         f"{side}_value": json_number(entry.value) if entry else None,
                         f"{side}_score": json_number(entry.score) if entry else None}
         columns = ["board", "white_rank", "white", "white_value", "result", "black_value", "black", "black_rank"]
-    not_playing = [f"{names[p]} ({why.value})" for p, why in rnd.absent.items() if why.value != "bye"]
-    not_playing += [f"{names[p]} (external {result.value})" for p, result in rnd.external.items()]
+    not_playing = [Message("%(name)s (%(why)s)", name=names[p], why=Word(why.value))
+                   for p, why in rnd.absent.items() if why.value != "bye"]
+    not_playing += [Message("%(name)s (external %(result)s)", name=names[p], result=Word(result.value))
+                    for p, result in rnd.external.items()]
     return {"round": number, "date": rnd.date, "time_control": rnd.time_control, "rows": rows,
-            "columns": columns, "byes": list(rnd.byes), "names": names, "not_playing": sorted(not_playing)}
+            "columns": columns, "byes": list(rnd.byes), "names": names, "not_playing": sorted(not_playing, key=str)}
 
 
 # -- a pairing proposed, not stored --------------------------------------------
@@ -275,12 +278,12 @@ class Proposal:
     """What ``keizer pair --dry-run --explain`` shows, with the pairing list's columns."""
 
     round: int
-    boards: tuple[dict[str, Any], ...]  # the pairing list's rows, each with its "reason"
+    boards: tuple[dict[str, Any], ...]  # the pairing list's rows, each with its "reason" (a Message)
     columns: tuple[str, ...]
     bye: str | None  # key
     bye_name: str | None
-    bye_reason: str | None
-    bent: tuple[str, ...]
+    bye_reason: Message | None
+    bent: tuple[Message, ...]
     notes: tuple[str, ...]  # what was assumed (attendance nobody marked)
 
     @property
@@ -305,12 +308,12 @@ def propose_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]]
             notes: list[str] = []
             pairing = make_pairing(store, comp_id, list(fixed), bye, list(keep), again, tell=notes.append)
             listing = pairing_list(store, comp_id, store.load_season(comp_id), pairing.round)
-            reasons = {b.board: b.reason for b in pairing.boards}
+            reasons = {b.board: b.why for b in pairing.boards}
             boards = tuple({**row, "reason": reasons.get(row["board"])} for row in listing["rows"])
             found.append(Proposal(
                 round=pairing.round, boards=boards, columns=tuple(listing["columns"]), bye=pairing.bye,
-                bye_name=listing["names"].get(pairing.bye) if pairing.bye else None, bye_reason=pairing.bye_reason,
-                bent=tuple(pairing.bent), notes=tuple(notes)))
+                bye_name=listing["names"].get(pairing.bye) if pairing.bye else None, bye_reason=pairing.bye_why,
+                bent=pairing.bent_why, notes=tuple(notes)))
             raise _Rollback()
     except _Rollback:
         pass

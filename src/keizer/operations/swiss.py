@@ -18,6 +18,7 @@ from keizer.model import Colour, Round, Season
 from keizer.operations.outcomes import Change
 from keizer.operations.state import require_unpaired
 from keizer.output import number
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, open_round, stored_points_rules
 from keizer.systems.swiss import SWISS_DEFAULTS
@@ -110,15 +111,15 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
     boards = []
     for board, (white, black) in enumerate(found.pairs, 1):
         store.add_game(comp_id, target.number, board, ids[key_of[white]], ids[key_of[black]])
-        why = f"{number(scores[white], 1)} against {number(scores[black], 1)}"
-        if scores[white] != scores[black]:
-            why += " (a float)"
-        boards.append(Board(board, key_of[white], key_of[black], why))
+        points = {"white": number(scores[white], 1), "black": number(scores[black], 1)}
+        why = (Message("%(white)s against %(black)s (a float)", **points) if scores[white] != scores[black]
+               else Message("%(white)s against %(black)s", **points))
+        boards.append(Board(board, key_of[white], key_of[black], str(why), why))
     bye = key_of[found.bye] if found.bye is not None else None
     if bye is not None:
         store.set_attendance(comp_id, target.number, ids[bye], "bye")
-    bye_reason = (f"pairing-allocated bye worth {number(rules.scoring.pab, 1)}" if bye else None)
-    return Pairing(target.number, tuple(boards), bye, bye_reason, ())
+    bye_why = Message("pairing-allocated bye worth %(points)s", points=number(rules.scoring.pab, 1)) if bye else None
+    return Pairing(target.number, tuple(boards), bye, bye_why, ())
 
 
 def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str) -> Change:

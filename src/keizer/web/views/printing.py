@@ -23,7 +23,7 @@ from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
 from keizer.store import StoreError
 from keizer.web.access import arbiter
-from keizer.web.context import _, competition, render, store, writing
+from keizer.web.context import _, competition, render, say, store, writing
 
 bp = Blueprint("printing", __name__)
 
@@ -42,7 +42,7 @@ def _round_arg() -> int | None:
 
 
 def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tuple[str, int]:
-    return render(template, comp=comp, tab="print", title=title, **context)
+    return render(template, comp=comp, tab="print", title=title, say=say, **context)
 
 
 @bp.route("/c/<int:comp_id>/print")
