@@ -148,8 +148,8 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
     store.add_game(comp_id, rnd.number, board, ids[white], ids[black])
     for player in (other, key):
         store.set_attendance(comp_id, rnd.number, ids[player], "present")
-    return Change(rnd.number, f"{name} plays {names[other]} (who had the bye) on board {board}: "
-                              f"{names[white]} has White")
+    return Change(rnd.number, Message("%(name)s plays %(other)s (who had the bye) on board %(board)s: %(white)s has"
+                                      " White", name=name, other=names[other], board=board, white=names[white]))
 
 
 def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str, Any]) -> Change:
@@ -161,7 +161,7 @@ def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str
     key, name = row["key"], row["name"]
     if key in rnd.byes:
         store.set_attendance(comp_id, rnd.number, row["id"], "unexcused")
-        return Change(rnd.number, f"{name} is marked absent: no bye this round")
+        return Change(rnd.number, Message("%(name)s is marked absent: no bye this round", name=name))
     game = next((g for g in rnd.games if key in (g.white, g.black)), None)
     if game is None:
         raise StoreError(f"{name} is not paired in round {rnd.number}")
@@ -170,8 +170,8 @@ def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str
     result = "-+" if game.white == key else "+-"
     enter_results(store, comp_id, {game.board: result}, rnd.number)
     winner = game.black if game.white == key else game.white
-    return Change(rnd.number, f"{name} did not come: {season.player(winner).name} wins board {game.board} by forfeit "
-                              f"({result})")
+    return Change(rnd.number, Message("%(name)s did not come: %(winner)s wins board %(board)s by forfeit (%(result)s)",
+                                      name=name, winner=season.player(winner).name, board=game.board, result=result))
 
 
 def _dutch_inputs(store: Store, comp_id: int, season: Season, settings: dict[str, Any], before: int,
