@@ -23,6 +23,8 @@ HINTS: dict[str, str] = {
     # -- settings and systems --
     # -- change log --
     # -- views, pairing reasons, phones --
+    "reasons_set_rounds": ": 'keizer swiss rounds N'",
+    "reasons_add_rounds": "; add rounds with 'keizer swiss rounds N'",
 }
 
 

@@ -194,6 +194,10 @@ def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
     return Change(rnd.number, Message("%(name)s gets the bye: every other player has an opponent", name=name))
 
 
+#: A no-show's absence, as the outcome says it (the views translate the words).
+_NOSHOW_WORDS = {"unexcused": Word("unexcused"), "excused": Word("excused")}
+
+
 def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") -> Change:
     """A paired player who does not come: they are marked absent (``why``); their
     opponent plays whoever had the bye (on the same board), or takes the bye."""
@@ -211,7 +215,7 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     if key in rnd.byes:
         store.set_attendance(comp_id, rnd.number, row["id"], why)
-        return Change(rnd.number, Message("%(name)s is marked %(why)s; nobody has the bye now", name=name, why=Word(why)))
+        return Change(rnd.number, Message("%(name)s is marked %(why)s; nobody has the bye now", name=name, why=_NOSHOW_WORDS[why]))
     game = next((g for g in rnd.games if key in (g.white, g.black)), None)
     if game is None:
         raise StoreError(f"{name} is not paired in round {rnd.number}")
@@ -226,11 +230,11 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
         white, black, bent = _pair_two(store, comp_id, season, rnd.number, opponent, other, game.board)
         return Change(rnd.number, Message(
             "%(name)s is marked %(why)s; %(opponent)s plays %(other)s (who had the bye) on board %(board)s: %(white)s"
-            " has White", name=name, why=Word(why), opponent=names[opponent], other=names[other], board=game.board,
+            " has White", name=name, why=_NOSHOW_WORDS[why], opponent=names[opponent], other=names[other], board=game.board,
             white=names[white]), bent)
     store.set_attendance(comp_id, rnd.number, ids[opponent], "bye")
     return Change(rnd.number, Message("%(name)s is marked %(why)s; %(opponent)s gets the bye (board %(board)s is empty)",
-                                      name=name, why=Word(why), opponent=names[opponent], board=game.board))
+                                      name=name, why=_NOSHOW_WORDS[why], opponent=names[opponent], board=game.board))
 
 
 def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[str]]:

@@ -19,4 +19,6 @@ HINTS: dict[str, str] = {
     # -- settings and systems --
     # -- change log --
     # -- views, pairing reasons, phones --
+    "reasons_set_rounds": N_(", on the Settings page"),
+    "reasons_add_rounds": N_("; add rounds by raising the planned number of rounds on the Settings page"),
 }
