@@ -241,7 +241,7 @@ def _pairing_list(store: Store, comp_id: int, season: Season, number: int, fmt: 
     for p in rnd.byes:
         click.echo(f"bye: {names[p]}")
     if listing["not_playing"]:
-        click.echo("not playing: " + ", ".join(listing["not_playing"]))
+        click.echo("not playing: " + ", ".join(map(str, listing["not_playing"])))
 
 
 def _points_cell(value: Any) -> str:

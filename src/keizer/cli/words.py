@@ -24,6 +24,8 @@ HINTS: dict[str, str] = {
     # -- change log --
     "undo_again": "; run 'keizer undo' again to see the change that is last now",
     # -- views, pairing reasons, phones --
+    "reasons_set_rounds": ": 'keizer swiss rounds N'",
+    "reasons_add_rounds": "; add rounds with 'keizer swiss rounds N'",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from keizer.refusals import Message
 
 
 @dataclass(frozen=True)
@@ -12,5 +13,5 @@ class Change:
     """What a change to a paired round did, for the officer."""
 
     round: int
-    said: str
-    warnings: tuple[str, ...] = ()
+    said: Message
+    warnings: tuple[Message, ...] = ()  # the rules bent

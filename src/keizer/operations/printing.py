@@ -12,13 +12,20 @@ from typing import Any
 
 from keizer import systems
 from keizer.operations.rounds import pairing_list, pairings_round
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
-def require_weekly(store: Store, comp_id: int, what: str) -> str:
+#: The systems without a pairing list, as a refusal names them (the views translate the words).
+_NOT_WEEKLY = {"knockout": Word("knockout"), "team": Word("team")}
+
+
+def require_weekly(store: Store, comp_id: int) -> str:
+    """The competition's system, refused when it has no pairing list to print."""
     system = store.system(comp_id)
     if not systems.of(system).weekly:
-        raise StoreError(f"a {system} competition has no {what}: print its page from the browser instead")
+        raise StoreError("a %(system)s competition has no pairing list: print its page from the browser instead",
+                         system=_NOT_WEEKLY.get(system, system))
     return system
 
 
@@ -33,7 +40,7 @@ def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> di
     also white_no/black_no and white_points/black_points before the round; Keizer
     white_rank/black_rank and white_value/black_value), ``byes`` (names), ``not_playing``
     (text), ``numbers`` (whether rows carry pairing numbers), ``ranks`` (Keizer ranks and values)."""
-    system = require_weekly(store, comp_id, "pairing list")
+    system = require_weekly(store, comp_id)
     season = store.load_season(comp_id)
     number = pairings_round(season, round_no)
     listed = pairing_list(store, comp_id, season, number)
@@ -48,7 +55,8 @@ def attendance_list(store: Store, comp_id: int, round_no: int | None = None) -> 
     last = max(len(season.rounds), open_round(season).number)
     number = round_no if round_no is not None else open_round(season).number
     if not 1 <= number <= last:
-        raise StoreError(f"round {number} is not planned yet: the next round is {open_round(season).number}")
+        raise StoreError("round %(n)s is not planned yet: the next round is %(next)s", n=number,
+                         next=open_round(season).number)
     date = season.rounds[number - 1].date if number <= len(season.rounds) else None
     players = sorted((p for p in season.players if p.active_in(number)), key=lambda p: (p.name.casefold(), p.start_no))
     return {"round": number, "date": date, "last": last,

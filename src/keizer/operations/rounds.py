@@ -18,11 +18,15 @@ from keizer.operations.attendance import MARKS
 from keizer.operations.pairing import make_pairing
 from keizer.operations.seasons import refuse_closed
 from keizer.output import json_number
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round, stored_points_rules
 
 #: The attendance choices a form can offer, in the order shown ("withdrawn": from this round on).
 CHOICES = (*MARKS, "withdrawn")
+#: Why a player is not playing, as the pairing list says it (the views translate the words).
+_ABSENCE_WORDS = {"excused": Word("excused"), "unexcused": Word("unexcused"), "club": Word("club")}
+_RESULT_WORDS = {"win": Word("win"), "draw": Word("draw"), "loss": Word("loss")}
 
 
 # -- attendance ---------------------------------------------------------------
@@ -257,10 +261,12 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
                         f"{side}_value": json_number(entry.value) if entry else None,
                         f"{side}_score": json_number(entry.score) if entry else None}
         columns = ["board", "white_rank", "white", "white_value", "result", "black_value", "black", "black_rank"]
-    not_playing = [f"{names[p]} ({why.value})" for p, why in rnd.absent.items() if why.value != "bye"]
-    not_playing += [f"{names[p]} (external {result.value})" for p, result in rnd.external.items()]
+    not_playing = [Message("%(name)s (%(why)s)", name=names[p], why=_ABSENCE_WORDS[why.value])
+                   for p, why in rnd.absent.items() if why.value != "bye"]
+    not_playing += [Message("%(name)s (external %(result)s)", name=names[p], result=_RESULT_WORDS[result.value])
+                    for p, result in rnd.external.items()]
     return {"round": number, "date": rnd.date, "time_control": rnd.time_control, "rows": rows,
-            "columns": columns, "byes": list(rnd.byes), "names": names, "not_playing": sorted(not_playing)}
+            "columns": columns, "byes": list(rnd.byes), "names": names, "not_playing": sorted(not_playing, key=str)}
 
 
 # -- a pairing proposed, not stored --------------------------------------------
@@ -275,12 +281,12 @@ class Proposal:
     """What ``keizer pair --dry-run --explain`` shows, with the pairing list's columns."""
 
     round: int
-    boards: tuple[dict[str, Any], ...]  # the pairing list's rows, each with its "reason"
+    boards: tuple[dict[str, Any], ...]  # the pairing list's rows, each with its "reason" (a Message)
     columns: tuple[str, ...]
     bye: str | None  # key
     bye_name: str | None
-    bye_reason: str | None
-    bent: tuple[str, ...]
+    bye_reason: Message | None
+    bent: tuple[Message, ...]
     notes: tuple[str, ...]  # what was assumed (attendance nobody marked)
 
     @property
@@ -305,12 +311,12 @@ def propose_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]]
             notes: list[str] = []
             pairing = make_pairing(store, comp_id, list(fixed), bye, list(keep), again, tell=notes.append)
             listing = pairing_list(store, comp_id, store.load_season(comp_id), pairing.round)
-            reasons = {b.board: b.reason for b in pairing.boards}
+            reasons = {b.board: b.why for b in pairing.boards}
             boards = tuple({**row, "reason": reasons.get(row["board"])} for row in listing["rows"])
             found.append(Proposal(
                 round=pairing.round, boards=boards, columns=tuple(listing["columns"]), bye=pairing.bye,
-                bye_name=listing["names"].get(pairing.bye) if pairing.bye else None, bye_reason=pairing.bye_reason,
-                bent=tuple(pairing.bent), notes=tuple(notes)))
+                bye_name=listing["names"].get(pairing.bye) if pairing.bye else None, bye_reason=pairing.bye_why,
+                bent=pairing.bent_why, notes=tuple(notes)))
             raise _Rollback()
     except _Rollback:
         pass
@@ -348,7 +354,7 @@ class PairingState:
     shown: int | None  # the round whose pairing list is shown (None: nothing paired yet)
     weekly: bool  # paired round by round from attendance (Keizer, Swiss): not a round-robin's schedule
     closed: bool
-    finished: str | None  # why no further round can be paired (a Swiss's planned rounds are played)
+    finished: Message | None  # why no further round can be paired (a Swiss's planned rounds are played)
     results_in: bool  # the open round has a result already (no unpairing)
     any_result: bool  # some round has a result (a round-robin can no longer be drawn again)
     players: tuple[tuple[str, str], ...]  # (key, name) of the players active in the open round, by name
@@ -368,9 +374,9 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
     finished = None
     planned = store.system_settings(comp_id).get("rounds") if system == "swiss" else None
     if system == "swiss" and not planned:
-        finished = "set the planned number of rounds first: 'keizer swiss rounds N'"
+        finished = Message("set the planned number of rounds first", hint="reasons_set_rounds")
     elif planned and target.number > planned:
-        finished = f"all {planned} rounds are paired; add rounds with 'keizer swiss rounds N'"
+        finished = Message("all %(n)s rounds are paired", hint="reasons_add_rounds", n=planned)
     rnd = season.rounds[target.number - 1] if target.exists else None
     names = {p.id: p.name for p in season.players}
 

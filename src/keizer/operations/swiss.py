@@ -18,6 +18,7 @@ from keizer.model import Colour, Round, Season
 from keizer.operations.outcomes import Change
 from keizer.operations.state import require_unpaired
 from keizer.output import number
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, open_round, stored_points_rules
 from keizer.systems.swiss import SWISS_DEFAULTS
@@ -110,15 +111,15 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
     boards = []
     for board, (white, black) in enumerate(found.pairs, 1):
         store.add_game(comp_id, target.number, board, ids[key_of[white]], ids[key_of[black]])
-        why = f"{number(scores[white], 1)} against {number(scores[black], 1)}"
-        if scores[white] != scores[black]:
-            why += " (a float)"
-        boards.append(Board(board, key_of[white], key_of[black], why))
+        points = {"white": number(scores[white], 1), "black": number(scores[black], 1)}
+        why = (Message("%(white)s against %(black)s (a float)", **points) if scores[white] != scores[black]
+               else Message("%(white)s against %(black)s", **points))
+        boards.append(Board(board, key_of[white], key_of[black], str(why), why))
     bye = key_of[found.bye] if found.bye is not None else None
     if bye is not None:
         store.set_attendance(comp_id, target.number, ids[bye], "bye")
-    bye_reason = (f"pairing-allocated bye worth {number(rules.scoring.pab, 1)}" if bye else None)
-    return Pairing(target.number, tuple(boards), bye, bye_reason, ())
+    bye_why = Message("pairing-allocated bye worth %(points)s", points=number(rules.scoring.pab, 1)) if bye else None
+    return Pairing(target.number, tuple(boards), bye, bye_why, ())
 
 
 def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str) -> Change:
@@ -147,8 +148,8 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
     store.add_game(comp_id, rnd.number, board, ids[white], ids[black])
     for player in (other, key):
         store.set_attendance(comp_id, rnd.number, ids[player], "present")
-    return Change(rnd.number, f"{name} plays {names[other]} (who had the bye) on board {board}: "
-                              f"{names[white]} has White")
+    return Change(rnd.number, Message("%(name)s plays %(other)s (who had the bye) on board %(board)s: %(white)s has"
+                                      " White", name=name, other=names[other], board=board, white=names[white]))
 
 
 def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str, Any]) -> Change:
@@ -160,7 +161,7 @@ def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str
     key, name = row["key"], row["name"]
     if key in rnd.byes:
         store.set_attendance(comp_id, rnd.number, row["id"], "unexcused")
-        return Change(rnd.number, f"{name} is marked absent: no bye this round")
+        return Change(rnd.number, Message("%(name)s is marked absent: no bye this round", name=name))
     game = next((g for g in rnd.games if key in (g.white, g.black)), None)
     if game is None:
         raise StoreError(f"{name} is not paired in round {rnd.number}")
@@ -169,8 +170,8 @@ def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str
     result = "-+" if game.white == key else "+-"
     enter_results(store, comp_id, {game.board: result}, rnd.number)
     winner = game.black if game.white == key else game.white
-    return Change(rnd.number, f"{name} did not come: {season.player(winner).name} wins board {game.board} by forfeit "
-                              f"({result})")
+    return Change(rnd.number, Message("%(name)s did not come: %(winner)s wins board %(board)s by forfeit (%(result)s)",
+                                      name=name, winner=season.player(winner).name, board=game.board, result=result))
 
 
 def _dutch_inputs(store: Store, comp_id: int, season: Season, settings: dict[str, Any], before: int,

@@ -58,71 +58,24 @@ How (exact in both cases):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from operator import attrgetter
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Sequence
 
 from keizer.model import Colour, Game
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
-from keizer.refusals import Refusal
-from keizer.settings import Settings
+from keizer.pairing.request import Board as Board
+from keizer.pairing.request import Pairing as Pairing
+from keizer.pairing.request import PairingError as PairingError
+from keizer.pairing.request import PairingRequest as PairingRequest
+from keizer.pairing.request import check
+from keizer.refusals import Message
 
 #: The rules a pairing can bend, most important first.
 RULES = ("forbidden", "max_meetings", "rematch", "category", "colour")
 
 _Ok = Callable[[int, int], bool]
 _Cost = tuple[int, int, int, int, int, int]
-
-
-@dataclass(frozen=True)
-class PairingRequest:
-    """Everything the pairing of one round depends on.
-
-    ``ranking`` lists the players present, best first (the current Keizer
-    standing); ``history`` holds the games of earlier rounds; ``byes`` counts
-    the pairing-allocated byes so far.  ``fixed`` pairs are (white, black) and
-    kept as given; ``forbidden`` pairs are unordered; ``bye`` overrides the
-    bye policy.  ``names`` only makes the sentences of the result readable.
-    """
-
-    round: int
-    ranking: tuple[str, ...]
-    history: tuple[Game, ...] = ()
-    byes: Mapping[str, int] = field(default_factory=dict)
-    settings: Settings = Settings()
-    categories: Mapping[str, str] = field(default_factory=dict)
-    category_order: tuple[str, ...] = ()
-    fixed: tuple[tuple[str, str], ...] = ()
-    forbidden: tuple[tuple[str, str], ...] = ()
-    bye: str | None = None
-    names: Mapping[str, str] = field(default_factory=dict)  # for reasons and `bent` (missing: the id)
-    # Each player's rank in the standing, as the pairing list shows it, for the reasons (missing:
-    # the place among the players present, which is what the pairing itself goes by).
-    places: Mapping[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Board:
-    board: int
-    white: str
-    black: str
-    reason: str  # why this opponent and why these colours, for `keizer pair --explain`
-
-
-@dataclass(frozen=True)
-class Pairing:
-    """A paired round: boards in order of their best-ranked player, the bye, and
-    one sentence per rule that had to be bent (empty when the pairing is clean)."""
-
-    round: int
-    boards: tuple[Board, ...]
-    bye: str | None
-    bye_reason: str | None
-    bent: tuple[str, ...]
-
-
-class PairingError(Refusal, ValueError):
-    """The request cannot be paired as asked (too few players, unknown ids …)."""
 
 
 def pair_round(request: PairingRequest) -> Pairing:
@@ -136,16 +89,16 @@ def pair_round(request: PairingRequest) -> Pairing:
     >>> p.boards[0].reason.split(";")[0]
     'ann (1) could not play bob (2): met in round 4'
     """
-    _check(request)
+    check(request)
     rules = _Rules(request)
     rank = rules.rank
     in_fixed = {p for pair in request.fixed for p in pair}
     pool = tuple(p for p in request.ranking if p not in in_fixed)
 
     bye: str | None = None
-    bye_reason: str | None = None
+    bye_why: Message | None = None
     if len(request.ranking) % 2:
-        bye, bye_reason = _choose_bye(request, pool, rules)
+        bye, bye_why = _choose_bye(request, pool, rules)
         pool = tuple(p for p in pool if p != bye)
 
     ok = rules.allowed(pool)
@@ -157,89 +110,44 @@ def pair_round(request: PairingRequest) -> Pairing:
     else:
         _make_top_down(mate, ok)
 
-    made: list[tuple[int, str, str, str, list[_Bend], bool]] = []
+    made: list[tuple[int, str, str, Message, list[_Bend], bool]] = []
     for white, black in request.fixed:
         bends = rules.bends(white, black) + rules.colour_bends(white, black)
         made.append((min(rank[white], rank[black]), white, black,
-                     "fixed by hand (colours as given)", bends, True))
+                     Message("fixed by hand (colours as given)"), bends, True))
     for i, j in enumerate(mate):
         if i < j:
             hi, lo = pool[i], pool[j]
             white, black, colour_why, colour_bends = _colours(hi, lo, rules)
             why = _opponent_reason(i, mate, pool, rules, clean)
-            made.append((rank[hi], white, black, f"{why}; {colour_why}",
+            made.append((rank[hi], white, black, Message("%(opponent)s; %(colours)s", opponent=why, colours=colour_why),
                          rules.bends(hi, lo) + colour_bends, False))
     made.sort(key=lambda row: row[0])  # by the pair's best-ranked player
 
     boards: list[Board] = []
-    bent: list[tuple[int, int, str]] = []
+    bent: list[tuple[int, int, Message]] = []
     for number, (_, white, black, reason, bends, by_hand) in enumerate(made, 1):
-        boards.append(Board(number, white, black, reason))
-        suffix = " (fixed by hand)" if by_hand else ""
-        bent.extend((RULES.index(b.rule), number, b.sentence + suffix) for b in bends)
+        boards.append(Board(number, white, black, str(reason), reason))
+        bent.extend((RULES.index(b.rule), number,
+                     Message("%(bend)s (fixed by hand)", bend=b.sentence) if by_hand else b.sentence)
+                    for b in bends)
     return Pairing(
         round=request.round,
         boards=tuple(boards),
         bye=bye,
-        bye_reason=bye_reason,
-        bent=tuple(sentence for _, _, sentence in sorted(bent)),
+        bye_why=bye_why,
+        bent_why=tuple(sentence for _, _, sentence in sorted(bent, key=lambda row: (row[0], row[1], str(row[2])))),
     )
 
 
-# --- checks and facts ---------------------------------------------------------
-
-
-def _check(req: PairingRequest) -> None:
-    present = set(req.ranking)
-
-    def n(p: str) -> str:  # a player as people know them
-        return req.names.get(p, p)
-
-    if len(req.ranking) < 2:
-        raise PairingError(
-            f"fewer than two players present: {', '.join(map(n, req.ranking)) or 'none'}")
-    if len(present) != len(req.ranking):
-        twice = sorted({p for p in req.ranking if req.ranking.count(p) > 1})
-        raise PairingError(f"player(s) twice in the ranking: {', '.join(map(n, twice))}")
-    seen: set[str] = set()
-    for white, black in req.fixed:
-        if white == black:
-            raise PairingError(f"fixed pair {n(white)}–{n(black)}: a player cannot play themselves")
-        for p in (white, black):
-            if p not in present:
-                raise PairingError(f"fixed pair {n(white)}–{n(black)}: {n(p)} is not present")
-            if p in seen:
-                raise PairingError(f"{n(p)} is in more than one fixed pair")
-            seen.add(p)
-    for a, b in req.forbidden:
-        for p in (a, b):
-            if p not in present:
-                raise PairingError(f"forbidden pair {n(a)}–{n(b)}: {n(p)} is not present")
-    if req.bye is not None:
-        if req.bye not in present:
-            raise PairingError(f"bye: {n(req.bye)} is not present")
-        if req.bye in seen:
-            raise PairingError(f"bye: {n(req.bye)} is in a fixed pair")
-        if len(req.ranking) % 2 == 0:
-            raise PairingError(
-                f"bye: {n(req.bye)} chosen by hand, but an even number ({len(req.ranking)}) is present")
-    for g in req.history:
-        if g.round >= req.round:
-            raise PairingError(
-                f"history holds a game of round {g.round}, not before round {req.round}")
-    if req.settings.category_pairing == "adjacent":
-        for p in req.ranking:
-            cat = req.categories.get(p)
-            if cat is not None and cat not in req.category_order:
-                raise PairingError(
-                    f"category {cat!r} of {n(p)} is not in category_order {req.category_order}")
+# --- facts ---------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class _Bend:
     rule: str  # one of RULES
-    short: str  # for a board's reason: "met in round 5"
-    sentence: str  # for Pairing.bent: "rematch: ann–bob met in round 5 (gap 4)"
+    short: Message  # for a board's reason: "met in round 5"
+    sentence: Message  # for Pairing.bent: "rematch: ann–bob met in round 5 (gap 4)"
     weight: int = 1  # rematches: gap − rounds ago + 1, so recent ones weigh more
 
 
@@ -308,36 +216,40 @@ class _Rules:
         found: list[_Bend] = []
         pair = _key(a, b)
         if pair in self.forbidden:
-            found.append(_Bend("forbidden", "a forbidden pair", f"forbidden: {na}–{nb} is a forbidden pair"))
+            found.append(_Bend("forbidden", Message("a forbidden pair"),
+                               Message("forbidden: %(a)s–%(b)s is a forbidden pair", a=na, b=nb)))
         games = self.meetings.get(pair, [])
         if s.max_meetings is not None and len(games) >= s.max_meetings:
             found.append(_Bend(
-                "max_meetings", f"already met {len(games)} times (max {s.max_meetings})",
-                f"max_meetings: {na}–{nb} have already met {len(games)} times (max {s.max_meetings})"))
+                "max_meetings", Message("already met %(n)s times (max %(max)s)", n=len(games), max=s.max_meetings),
+                Message("max_meetings: %(a)s–%(b)s have already met %(n)s times (max %(max)s)",
+                        a=na, b=nb, n=len(games), max=s.max_meetings)))
         if games and games[-1].round >= self.round - s.rematch_gap:
             last = games[-1].round
-            found.append(_Bend("rematch", f"met in round {last}",
-                               f"rematch: {na}–{nb} met in round {last} (gap {s.rematch_gap})",
+            found.append(_Bend("rematch", Message("met in round %(round)s", round=last),
+                               Message("rematch: %(a)s–%(b)s met in round %(round)s (gap %(gap)s)",
+                                       a=na, b=nb, round=last, gap=s.rematch_gap),
                                s.rematch_gap - (self.round - last) + 1))
         if self._categories_clash(a, b):
             ca, cb = self.categories[a], self.categories[b]
-            which = "the same category" if self.reach == 0 else "the same or adjacent categories"
-            found.append(_Bend("category", f"categories {ca} and {cb}",
-                               f"category: {na} ({ca})–{nb} ({cb}) are not in {which}"))
+            sentence = (Message("category: %(a)s (%(ca)s)–%(b)s (%(cb)s) are not in the same category",
+                                a=na, ca=ca, b=nb, cb=cb) if self.reach == 0 else
+                        Message("category: %(a)s (%(ca)s)–%(b)s (%(cb)s) are not in the same or adjacent categories",
+                                a=na, ca=ca, b=nb, cb=cb))
+            found.append(_Bend("category", Message("categories %(a)s and %(b)s", a=ca, b=cb), sentence))
         return found
 
     def _categories_clash(self, a: str, b: str) -> bool:
         ca, cb = self.category_index.get(a), self.category_index.get(b)
         return self.reach is not None and ca is not None and cb is not None and abs(ca - cb) > self.reach
 
-    def colour_problem(self, player: str, colour: Colour) -> str | None:
+    def colour_problem(self, player: str, colour: Colour) -> Message | None:
         """Why `player` may not have `colour` under the colour limit (None: may)."""
-        name = colour.value.capitalize()
         if self.streak.get(player) is colour:
-            return f"a third {name} in a row"
+            return Message("a third White in a row") if colour is Colour.WHITE else Message("a third Black in a row")
         net = self.net.get(player, 0) + (1 if colour is Colour.WHITE else -1)
         if abs(net) > 2:
-            return f"whites − blacks at {_signed(net)}"
+            return Message("whites − blacks at %(net)s", net=_signed(net))
         return None
 
     def colour_bends(self, white: str, black: str) -> list[_Bend]:
@@ -348,8 +260,8 @@ class _Rules:
         for p, colour in ((white, Colour.WHITE), (black, Colour.BLACK)):
             problem = self.colour_problem(p, colour)
             if problem is not None:
-                said = f"{self.name(p)} gets {problem}"
-                found.append(_Bend("colour", said, f"colour: {said}"))
+                said = Message("%(player)s gets %(problem)s", player=self.name(p), problem=problem)
+                found.append(_Bend("colour", said, Message("colour: %(bend)s", bend=said)))
         return found
 
     def colour_legal(self, white: str, black: str) -> bool:
@@ -409,21 +321,22 @@ def _bye_order(req: PairingRequest, pool: Sequence[str]) -> list[str]:
     return sorted(bottom_up, key=lambda p: req.byes.get(p, 0))  # stable: bottom-up per count
 
 
-def _choose_bye(req: PairingRequest, pool: Sequence[str], rules: _Rules) -> tuple[str, str]:
+def _choose_bye(req: PairingRequest, pool: Sequence[str], rules: _Rules) -> tuple[str, Message]:
     """The bye and why: the first candidate in policy order whose absence
     leaves a pairing without bent rules, else the policy's first choice."""
     if req.bye is not None:
-        return req.bye, f"{rules.who(req.bye)}: bye chosen by hand"
+        return req.bye, Message("%(player)s: bye chosen by hand", player=rules.who(req.bye))
     s = req.settings
     order = _bye_order(req, pool)
 
-    def policy_says(p: str) -> str:
+    def policy_says(p: str) -> Message:
         if s.bye_policy == "random":
-            return f"{rules.who(p)} was drawn at random (seed {s.bye_seed}, round {req.round})"
+            return Message("%(player)s was drawn at random (seed %(seed)s, round %(round)s)",
+                           player=rules.who(p), seed=s.bye_seed, round=req.round)
         if s.bye_policy == "lowest":
-            return f"{rules.who(p)} is the lowest-ranked player available"
-        return (f"{rules.who(p)} is the lowest-ranked of the players with the fewest byes"
-                f" ({req.byes.get(p, 0)})")
+            return Message("%(player)s is the lowest-ranked player available", player=rules.who(p))
+        return Message("%(player)s is the lowest-ranked of the players with the fewest byes (%(byes)s)",
+                       player=rules.who(p), byes=req.byes.get(p, 0))
 
     rest = [p for p in pool if p != order[0]]
     if _perfect_matching(len(rest), rules.allowed(rest)) is not None:
@@ -441,16 +354,20 @@ def _choose_bye(req: PairingRequest, pool: Sequence[str], rules: _Rules) -> tupl
     for k, p in enumerate(order):
         if p in spare:  # never order[0]: that was ruled out above
             passed = _listing([rules.who(q) for q in order[:k]])
-            extra = f" ({req.byes.get(p, 0)} byes so far)" if s.bye_policy == "fewest-byes" else ""
-            return p, (f"{rules.who(p)} is next in the {s.bye_policy} order{extra}: a bye for"
-                       f" {passed} would leave no pairing without bending rules")
-    return order[0], f"{policy_says(order[0])}; no choice of bye avoids bending rules"
+            if s.bye_policy == "fewest-byes":
+                return p, Message("%(player)s is next in the %(policy)s order (%(byes)s byes so far): a bye for"
+                                  " %(passed)s would leave no pairing without bending rules", player=rules.who(p),
+                                  policy=s.bye_policy, byes=req.byes.get(p, 0), passed=passed)
+            return p, Message("%(player)s is next in the %(policy)s order: a bye for %(passed)s would leave"
+                              " no pairing without bending rules", player=rules.who(p), policy=s.bye_policy,
+                              passed=passed)
+    return order[0], Message("%(why)s; no choice of bye avoids bending rules", why=policy_says(order[0]))
 
 
-def _listing(items: list[str], most: int = 3) -> str:
+def _listing(items: list[str], most: int = 3) -> str | Message:
     if len(items) <= most:
         return ", ".join(items)
-    return f"{', '.join(items[:most])} and {len(items) - most} more"
+    return Message("%(names)s and %(n)s more", names=", ".join(items[:most]), n=len(items) - most)
 
 
 # --- matching -----------------------------------------------------------------
@@ -519,57 +436,80 @@ def _least_bent(m: int, cost: Callable[[int, int], _Cost], gap: int) -> list[int
 # --- explanations and colours -------------------------------------------------
 
 
+def _joined(parts: Sequence[Message]) -> Message:
+    """Parts said one after the other, as "a, b, c"."""
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = Message("%(first)s, %(rest)s", first=part, rest=said)
+    return said
+
+
 def _opponent_reason(i: int, mate: list[int], pool: Sequence[str], rules: _Rules,
-                     clean: bool) -> str:
+                     clean: bool) -> Message:
     """Why pool[i] plays mate[i]: the nearer players still free, and why not them."""
     j = mate[i]
     hi, lo = pool[i], pool[j]
-    passed = []
+    passed: list[Message] = []
     for k in range(i + 1, j):
         if mate[k] > i:  # still unpaired when pool[i]'s turn came
             shorts = [b.short for b in rules.bends(hi, pool[k])]
             if rules.settings.colour_limit and not (
                     rules.colour_legal(hi, pool[k]) or rules.colour_legal(pool[k], hi)):
-                shorts.append("no colours within the colour limit")
+                shorts.append(Message("no colours within the colour limit"))
             if not shorts:
-                shorts.append("the rest could not then be paired" if clean
-                              else "more rules would be bent elsewhere")
-            passed.append(f"{rules.who(pool[k])}: {', '.join(shorts)}")
+                shorts.append(Message("the rest could not then be paired") if clean
+                              else Message("more rules would be bent elsewhere"))
+            passed.append(Message("%(player)s: %(why)s", player=rules.who(pool[k]), why=_joined(shorts)))
     if not passed:
-        why = f"{rules.who(hi)} v {rules.who(lo)}: nearest available in the ranking of present players"
+        why = Message("%(player)s v %(opponent)s: nearest available in the ranking of present players",
+                      player=rules.who(hi), opponent=rules.who(lo))
     else:
-        why = (f"{rules.who(hi)} could not play {'; nor '.join(passed[:3])}"
-               f"{f' (and {len(passed) - 3} more)' if len(passed) > 3 else ''};"
-               f" next nearest {rules.who(lo)}")
+        shown = passed[:3]
+        tried = shown[-1]
+        for one in reversed(shown[:-1]):
+            tried = Message("%(first)s; nor %(rest)s", first=one, rest=tried)
+        if len(passed) > 3:
+            why = Message("%(player)s could not play %(tried)s (and %(more)s more); next nearest %(opponent)s",
+                          player=rules.who(hi), tried=tried, more=len(passed) - 3, opponent=rules.who(lo))
+        else:
+            why = Message("%(player)s could not play %(tried)s; next nearest %(opponent)s",
+                          player=rules.who(hi), tried=tried, opponent=rules.who(lo))
     own = rules.bends(hi, lo)
     if own:
-        why += f" (bending: {', '.join(b.short for b in own)})"
+        why = Message("%(why)s (bending: %(bends)s)", why=why, bends=_joined([b.short for b in own]))
     return why
 
 
-def _colours(hi: str, lo: str, rules: _Rules) -> tuple[str, str, str, list[_Bend]]:
+def _colours(hi: str, lo: str, rules: _Rules) -> tuple[str, str, Message, list[_Bend]]:
     """(white, black, why, colour-limit bends) for the pair hi (better ranked) – lo."""
     net_hi, net_lo = rules.net.get(hi, 0), rules.net.get(lo, 0)
     games = rules.meetings.get(_key(hi, lo))
     if net_hi != net_lo:
         white = hi if net_hi < net_lo else lo
-        why = f": fewer net whites ({_signed(min(net_hi, net_lo))} vs {_signed(max(net_hi, net_lo))})"
+        why = Message("%(white)s has White: fewer net whites (%(fewer)s vs %(more)s)", white=rules.name(white),
+                      fewer=_signed(min(net_hi, net_lo)), more=_signed(max(net_hi, net_lo)))
     elif games:
         white = games[-1].black
-        why = f": equal net whites ({_signed(net_hi)}), colours of their round-{games[-1].round} game reversed"
+        why = Message("%(white)s has White: equal net whites (%(net)s), colours of their round-%(round)s game reversed",
+                      white=rules.name(white), net=_signed(net_hi), round=games[-1].round)
+    elif rules.settings.colour_tiebreak == "lower-white":
+        white = lo
+        why = Message("%(white)s has White as the lower-ranked player (equal net whites %(net)s, no game"
+                      " between them)", white=rules.name(white), net=_signed(net_hi))
     else:
-        lower = rules.settings.colour_tiebreak == "lower-white"
-        white = lo if lower else hi
-        why = (f" as the {'lower' if lower else 'higher'}-ranked player"
-               f" (equal net whites {_signed(net_hi)}, no game between them)")
+        white = hi
+        why = Message("%(white)s has White as the higher-ranked player (equal net whites %(net)s, no game"
+                      " between them)", white=rules.name(white), net=_signed(net_hi))
     black = lo if white == hi else hi
     if rules.settings.colour_limit and rules.colour_bends(white, black) \
             and rules.colour_legal(black, white):
         player, colour = next((p, c) for p, c in ((white, Colour.WHITE), (black, Colour.BLACK))
                               if rules.colour_problem(p, c) is not None)
-        why = f": otherwise {rules.name(player)} would get {rules.colour_problem(player, colour)} (colour limit)"
         white, black = black, white
+        why = Message("%(white)s has White: otherwise %(player)s would get %(problem)s (colour limit)",
+                      white=rules.name(white), player=rules.name(player), problem=rules.colour_problem(player, colour))
     bends = rules.colour_bends(white, black)
     if bends:
-        why += f"; the colour limit is bent either way: {', '.join(b.short for b in bends)}"
-    return white, black, f"{rules.name(white)} has White{why}", bends
+        why = Message("%(why)s; the colour limit is bent either way: %(bends)s", why=why,
+                      bends=_joined([b.short for b in bends]))
+    return white, black, why, bends

@@ -20,4 +20,6 @@ HINTS: dict[str, str] = {
     # -- change log --
     "undo_again": N_("; open the change log again to see the change that is last now"),
     # -- views, pairing reasons, phones --
+    "reasons_set_rounds": N_(", on the Settings page"),
+    "reasons_add_rounds": N_("; add rounds by raising the planned number of rounds on the Settings page"),
 }

@@ -15,7 +15,7 @@ from keizer.operations import rounds as rounds_ops
 from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 
 bp = Blueprint("attendance", __name__)
 
@@ -111,8 +111,8 @@ def _name(comp_id: int, ref: str) -> str:
 
 def _tell(change: comp_ops.Change) -> None:
     for w in change.warnings:
-        flash(f"rule bent: {w}", "warning")
-    flash(f"round {change.round}: {change.said}", "ok")
+        flash(f"{_('rule bent')}: {say(w)}", "warning")
+    flash(_("round %(n)s: %(said)s", n=change.round, said=say(change.said)), "ok")
 
 
 def _round_arg(text: str | None) -> int | None:

@@ -17,7 +17,7 @@ from keizer.operations import rounds as rounds_ops
 from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 
 bp = Blueprint("pairing", __name__)
 
@@ -38,7 +38,7 @@ def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Propos
     listing = rounds_ops.pairing_list(s, comp_id, s.load_season(comp_id), state.shown) if state.shown else None
     return render("app/pairing.html", comp=comp, tab="pairing", nav="competitions",
                   title=f"{_('Pairing')} · {comp['name']}", state=state, listing=listing, proposal=proposal,
-                  fixed=fixed or [], bye=bye or "", forbidden=rounds_ops.forbidden_list(s, comp_id))
+                  fixed=fixed or [], bye=bye or "", forbidden=rounds_ops.forbidden_list(s, comp_id), say=say)
 
 
 @bp.route("/c/<int:comp_id>/pairing/propose", methods=["GET", "POST"])
@@ -172,12 +172,16 @@ def _told(comp_id: int, pairing: Any, notes: list[str]) -> None:
     """What ``keizer pair`` says: what was assumed, the rules bent, the bye."""
     for note in notes:
         flash(note, "info")
-    for line in pairing.bent:
-        flash(f"rule bent: {line}", "warning")
-    boards = len(pairing.boards)
-    said = f"round {pairing.round} paired: {boards} board{'s' if boards != 1 else ''}"
+    for line in pairing.bent_why:
+        flash(f"{_('rule bent')}: {say(line)}", "warning")
+    n, boards = pairing.round, len(pairing.boards)
     if pairing.bye:
-        said += f"; bye: {store().find_player(comp_id, pairing.bye)['name']}"
+        bye = store().find_player(comp_id, pairing.bye)["name"]
+        said = (_("round %(n)s paired: 1 board; bye: %(bye)s", n=n, bye=bye) if boards == 1 else
+                _("round %(n)s paired: %(boards)s boards; bye: %(bye)s", n=n, boards=boards, bye=bye))
+    else:
+        said = (_("round %(n)s paired: 1 board", n=n) if boards == 1 else
+                _("round %(n)s paired: %(boards)s boards", n=n, boards=boards))
     flash(said, "ok")
 
 

@@ -24,7 +24,7 @@ from keizer.operations import standings as standing_ops
 from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.access import arbiter
-from keizer.web.context import _, competition, render, store, writing
+from keizer.web.context import _, competition, render, say, store, writing
 
 bp = Blueprint("printing", __name__)
 
@@ -43,7 +43,7 @@ def _round_arg() -> int | None:
 
 
 def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tuple[str, int]:
-    return render(template, comp=comp, tab="print", title=title, **context)
+    return render(template, comp=comp, tab="print", title=title, say=say, **context)
 
 
 @bp.route("/c/<int:comp_id>/print")
@@ -84,8 +84,9 @@ def slips(comp_id: int) -> Any:
             boards = f"board{'s' if len(codes) > 1 else ''} {', '.join(map(str, codes))}"
             s.describe((Message("round %(round)s: result links for %(boards)s (new for every board)", round=number, boards=boards) if renew
                         else Message("round %(round)s: result links for %(boards)s", round=number, boards=boards)))
+        listed = ", ".join(map(str, codes))
         flash(_("round %(n)s: links made for %(boards)s; print this page now: the codes are shown only this once",
-                n=number, boards=boards), "ok")
+                n=number, boards=_("boards %(n)s", n=listed) if len(codes) > 1 else _("board %(n)s", n=listed)), "ok")
     sheet = print_ops.pairing_sheet(store(), comp_id, number)
     link_round = board_ops.linkable_round(store(), comp_id)
     linkable = link_round == sheet["round"]
