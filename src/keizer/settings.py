@@ -16,22 +16,23 @@ from dataclasses import asdict, dataclass, fields, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
+from keizer.i18n import N_
 from keizer.refusals import Refusal
 
-LADDERS = ("position", "range")
-TOP_ROUNDINGS = ("half-up", "half-even", "down")
-OWN_VALUES = ("current", "start", "none")
-RECALCULATIONS = ("per-round", "fixed-point", "frozen")
-BYE_POLICIES = ("fewest-byes", "lowest", "random")
-ATTENDANCE_DEFAULTS = ("present", "absent")
-CATEGORY_PAIRINGS = ("any", "same", "adjacent")
-COLOUR_TIEBREAKS = ("lower-white", "higher-white")
+LADDERS = (N_("position"), N_("range"))
+TOP_ROUNDINGS = (N_("half-up"), N_("half-even"), N_("down"))
+OWN_VALUES = (N_("current"), N_("start"), N_("none"))
+RECALCULATIONS = (N_("per-round"), N_("fixed-point"), N_("frozen"))
+BYE_POLICIES = (N_("fewest-byes"), N_("lowest"), N_("random"))
+ATTENDANCE_DEFAULTS = (N_("present"), N_("absent"))
+CATEGORY_PAIRINGS = (N_("any"), N_("same"), N_("adjacent"))
+COLOUR_TIEBREAKS = (N_("lower-white"), N_("higher-white"))
 #: Simple tie-breaks of the Keizer ranking (start order always comes last).  Any
 #: FIDE tie-break of keizer.tiebreaks (SB, DE, WIN, TPR …) may be listed instead.
 KEIZER_TIEBREAKS = ("rating", "wins", "games", "draws")
 #: The simple ones that have a FIDE code, for lists that mix both kinds.
 FIDE_CODES = {"rating": "RTNG", "wins": "WIN"}
-TIEBREAK_EDITIONS = ("2026", "2024", "2012", "self-draw")
+TIEBREAK_EDITIONS = ("2026", "2024", "2012", N_("self-draw"))
 
 
 class SettingsError(Refusal, ValueError):
@@ -279,12 +280,14 @@ def _wanted(name: str) -> str:
     return said + (", or auto" if name == "top" else ", or none" if name in _OPTIONAL else "")
 
 
+YES_NO = (N_("yes"), N_("no"))
+
 #: The settings that take one of a few words, and those words (the app offers them as a list).
 CHOICES: dict[str, tuple[str, ...]] = {
     "ladder": LADDERS, "top_rounding": TOP_ROUNDINGS, "own_value": OWN_VALUES, "recalculation": RECALCULATIONS,
     "bye_policy": BYE_POLICIES, "default_attendance": ATTENDANCE_DEFAULTS, "category_pairing": CATEGORY_PAIRINGS,
     "colour_tiebreak": COLOUR_TIEBREAKS, "tiebreak_edition": TIEBREAK_EDITIONS,
-    "absence_decay": ("yes", "no"), "colour_limit": ("yes", "no"),
+    "absence_decay": YES_NO, "colour_limit": YES_NO,
 }
 
 
@@ -333,43 +336,43 @@ PRESETS: dict[str, Settings] = {
     ),
 }
 
-#: One line per setting, for `keizer settings` and docs.
+#: One line per setting, for `keizer settings` and docs (catalog words: the app shows them translated).
 DESCRIPTIONS: dict[str, str] = {
-    "ladder": "value ladder: position (top − (k−1)·step) or range (range_top → range_bottom)",
-    "top": "value of rank 1; auto = (n−1)·ratio/(ratio−1)",
-    "step": "value difference between consecutive ranks",
-    "ratio": "first/last value ratio used by top = auto",
-    "top_rounding": "rounding of the auto top: half-up, half-even (KeizerForClubs), down (Sharly)",
-    "range_top": "value of rank 1 on a range ladder",
-    "range_bottom": "value of the last rank on a range ladder",
-    "own_value": "own value added to the score: current, start (initial value forever) or none",
-    "win": "fraction of the opponent's value for a win",
-    "draw": "fraction of the opponent's value for a draw",
-    "loss": "fraction of the opponent's value for a loss",
-    "forfeit_win": "fraction of the opponent's value for a forfeit win",
-    "excused": "fraction of one's own value for an absence with notice",
-    "unexcused": "fraction of one's own value for an absence without notice",
-    "club": "fraction of one's own value for club duty",
-    "bye": "fraction of one's own value for the odd-number bye",
-    "late": "fraction of one's own value for rounds before joining",
-    "external_win": "fraction of one's own value for an external win for the club",
-    "external_draw": "fraction of one's own value for an external draw",
-    "external_loss": "fraction of one's own value for an external loss",
-    "max_excused": "paid excused absences per season; beyond, scored as unexcused",
-    "max_club": "paid club-duty rounds per season; beyond, scored as excused absences",
-    "absence_decay": "the n-th absence (excused or unexcused) earns ½^(n−1) of its fraction",
-    "withdrawn_opponent": "if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor",
-    "recalculation": "per-round (values of the previous standing), fixed-point or frozen",
-    "max_iterations": "fixed-point: passes per round before giving up",
-    "tiebreaks": "ties in score: rating, wins, games, draws, or FIDE tie-breaks (SB, DE, WIN, TPR …); start order last",
-    "tiebreak_edition": "FIDE rule edition for FIDE tie-breaks: 2026, 2024, 2012 or self-draw",
-    "decimals": "decimals shown (display only)",
-    "rematch_gap": "players who met in the previous N rounds are not paired",
-    "max_meetings": "meetings per season at most (none = no limit)",
-    "colour_limit": "hard colour rule: |whites − blacks| ≤ 2 and never three in a row",
-    "colour_tiebreak": "equal colour history, never met: lower-white or higher-white",
-    "bye_policy": "who gets the bye: fewest-byes (lowest of those), lowest, random",
-    "bye_seed": "seed of the random bye policy",
-    "default_attendance": "attendance of players not marked: present or absent",
-    "category_pairing": "pairing across categories: any, same or adjacent",
+    "ladder": N_("value ladder: position (top − (k−1)·step) or range (range_top → range_bottom)"),
+    "top": N_("value of rank 1; auto = (n−1)·ratio/(ratio−1)"),
+    "step": N_("value difference between consecutive ranks"),
+    "ratio": N_("first/last value ratio used by top = auto"),
+    "top_rounding": N_("rounding of the auto top: half-up, half-even (KeizerForClubs), down (Sharly)"),
+    "range_top": N_("value of rank 1 on a range ladder"),
+    "range_bottom": N_("value of the last rank on a range ladder"),
+    "own_value": N_("own value added to the score: current, start (initial value forever) or none"),
+    "win": N_("fraction of the opponent's value for a win"),
+    "draw": N_("fraction of the opponent's value for a draw"),
+    "loss": N_("fraction of the opponent's value for a loss"),
+    "forfeit_win": N_("fraction of the opponent's value for a forfeit win"),
+    "excused": N_("fraction of one's own value for an absence with notice"),
+    "unexcused": N_("fraction of one's own value for an absence without notice"),
+    "club": N_("fraction of one's own value for club duty"),
+    "bye": N_("fraction of one's own value for the odd-number bye"),
+    "late": N_("fraction of one's own value for rounds before joining"),
+    "external_win": N_("fraction of one's own value for an external win for the club"),
+    "external_draw": N_("fraction of one's own value for an external draw"),
+    "external_loss": N_("fraction of one's own value for an external loss"),
+    "max_excused": N_("paid excused absences per season; beyond, scored as unexcused"),
+    "max_club": N_("paid club-duty rounds per season; beyond, scored as excused absences"),
+    "absence_decay": N_("the n-th absence (excused or unexcused) earns ½^(n−1) of its fraction"),
+    "withdrawn_opponent": N_("if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor"),
+    "recalculation": N_("per-round (values of the previous standing), fixed-point or frozen"),
+    "max_iterations": N_("fixed-point: passes per round before giving up"),
+    "tiebreaks": N_("ties in score: rating, wins, games, draws, or FIDE tie-breaks (SB, DE, WIN, TPR …); start order last"),
+    "tiebreak_edition": N_("FIDE rule edition for FIDE tie-breaks: 2026, 2024, 2012 or self-draw"),
+    "decimals": N_("decimals shown (display only)"),
+    "rematch_gap": N_("players who met in the previous N rounds are not paired"),
+    "max_meetings": N_("meetings per season at most (none = no limit)"),
+    "colour_limit": N_("hard colour rule: |whites − blacks| ≤ 2 and never three in a row"),
+    "colour_tiebreak": N_("equal colour history, never met: lower-white or higher-white"),
+    "bye_policy": N_("who gets the bye: fewest-byes (lowest of those), lowest, random"),
+    "bye_seed": N_("seed of the random bye policy"),
+    "default_attendance": N_("attendance of players not marked: present or absent"),
+    "category_pairing": N_("pairing across categories: any, same or adjacent"),
 }

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from keizer import limits
 from keizer import systems
+from keizer.i18n import N_
 from keizer.operations.attendance import check_entry, check_joined, mark_attendance
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
@@ -25,8 +26,10 @@ from keizer.systems.team import team_warnings
 
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 DEFAULT_CUP_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
-RATING_LIST_MEANING = ("national or fide: the rating that orders the players, frozen from that list "
-                       "when round 1 is paired")
+RATING_LIST_MEANING = N_("national or fide: the rating that orders the players, frozen from that list "
+                         "when round 1 is paired")
+#: What the settings list says of a setting a system fixes when the competition is created.
+FIXED = N_("(fixed when created)")
 
 
 def parse_sets(sets: Sequence[str]) -> dict[str, str]:
@@ -232,7 +235,7 @@ def settings_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
     if store.system(comp_id) != "keizer":
         view = {**system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
         meaning = {**systems.of(store.system(comp_id)).settings, "rating_list": RATING_LIST_MEANING}
-        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
+        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, FIXED)}
                 for k, v in view.items()]
     settings = store.settings(comp_id).to_dict()
     settings["rating_list"] = store.rating_list(comp_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from keizer.i18n import N_
 from keizer.limits import is_digits
 from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
@@ -58,10 +59,11 @@ class Swiss(PointsSystem):
     planned_rounds = True
     pairings = Pairings.SWISS
     scoring = Scoring()
-    settings = {"rounds": "planned number of rounds", "initial_colour": "white or black: the top seed's colour in "
-                "round 1 (until round 1 is paired)", "bye_points": "points of the pairing-allocated bye",
-                "excused_points": "points of a requested bye (an excused absence)", "tiebreaks": "tie-break list",
-                "edition": "tie-break rule edition"}
+    settings = {"rounds": N_("planned number of rounds"),
+                "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
+                "bye_points": N_("points of the pairing-allocated bye"),
+                "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
+                "edition": N_("tie-break rule edition")}
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)

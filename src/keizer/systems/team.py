@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
+from keizer.i18n import N_
 from keizer.store import Store, StoreError
 from keizer.systems.base import System
 from keizer.systems.points import checked_tiebreaks
@@ -89,9 +90,9 @@ def stored_rules(store: Store, comp_id: int) -> TeamRules:
 class Team(System):
     name = "team"
     label = "Team event"
-    settings = {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
-                "rounds": "a Swiss: planned number of rounds",
-                "initial_colour": "a Swiss: white or black, the top seed's first board in round 1 (until it is paired)"}
+    settings = {"tiebreaks": N_("tie-break list"), "edition": N_("tie-break rule edition"),
+                "rounds": N_("a Swiss: planned number of rounds"),
+                "initial_colour": N_("a Swiss: white or black, the top seed's first board in round 1 (until it is paired)")}
 
     def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
         schedule = stored.get("schedule")
