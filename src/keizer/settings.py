@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from keizer.i18n import N_
-from keizer.refusals import Refusal
+from keizer.refusals import Message, Refusal
 
 LADDERS = (N_("position"), N_("range"))
 TOP_ROUNDINGS = (N_("half-up"), N_("half-even"), N_("down"))
@@ -90,9 +90,8 @@ class Settings:
     ) -> "Settings":
         """The effective settings of a preset with overrides applied and checked."""
         if preset not in PRESETS:
-            raise SettingsError(
-                f"unknown preset {preset!r} (choose from {', '.join(PRESETS)})"
-            )
+            raise SettingsError("unknown preset %(preset)s (choose from %(presets)s)", preset=repr(preset),
+                                presets=", ".join(PRESETS))
         base = PRESETS[preset]
         return base.with_overrides(overrides or {})
 
@@ -102,9 +101,7 @@ class Settings:
             if name == "preset":
                 continue
             if name not in _FIELDS:
-                raise SettingsError(
-                    f"unknown setting {name!r} (see 'keizer competition settings' for the list)"
-                )
+                raise SettingsError("unknown setting %(name)s", hint="settings_list", name=repr(name))
             changes[name] = _coerce(name, raw)
         result = replace(self, **changes)
         result.validate()
@@ -120,23 +117,24 @@ class Settings:
         _choice("category_pairing", self.category_pairing, CATEGORY_PAIRINGS)
         _choice("colour_tiebreak", self.colour_tiebreak, COLOUR_TIEBREAKS)
         if self.top is not None and not 1 <= self.top <= 100_000:
-            raise SettingsError(f"top must be between 1 and 100000, not {self.top}")
+            raise SettingsError("top must be between 1 and 100000, not %(value)s", value=self.top)
         if not 0 < self.step <= 1000:
-            raise SettingsError(f"step must be above 0 and at most 1000, not {self.step}")
+            raise SettingsError("step must be above 0 and at most 1000, not %(value)s", value=self.step)
         if not 1 < self.ratio <= 100:
-            raise SettingsError(f"ratio must be above 1 and at most 100, not {self.ratio}")
+            raise SettingsError("ratio must be above 1 and at most 100, not %(value)s", value=self.ratio)
         if not 0 <= self.range_bottom <= self.range_top <= 100_000:
             raise SettingsError("range_bottom must be between 0 and range_top")
         for name in _FACTOR_FIELDS:
             value = getattr(self, name)
             if value is not None and not 0 <= value <= 2:
                 text = str(value)
-                raise SettingsError(f"{name} must be between 0 and 2, not {text if len(text) <= 24 else text[:20] + '…'}")
+                raise SettingsError("%(name)s must be between 0 and 2, not %(value)s", name=name,
+                                    value=text if len(text) <= 24 else text[:20] + "…")
         if not self.win > self.loss or not self.win >= self.draw >= self.loss:
             raise SettingsError("win, draw and loss must keep their order: win ≥ draw ≥ loss, and win above loss")
         if len(set(self.tiebreaks)) < len(self.tiebreaks):
             twice = next(tb for tb in self.tiebreaks if self.tiebreaks.count(tb) > 1)
-            raise SettingsError(f"tiebreaks: {twice!r} is listed twice")
+            raise SettingsError("tiebreaks: %(code)s is listed twice", code=repr(twice))
         if self.max_excused is not None and self.max_excused < 0:
             raise SettingsError("max_excused must be 0 or more")
         if self.max_club is not None and self.max_club < 0:
@@ -151,9 +149,9 @@ class Settings:
             raise SettingsError("max_meetings must be 1 or more")
         for name in ("max_excused", "max_club", "max_meetings"):  # a competition has at most 999 rounds
             if (getattr(self, name) or 0) > 999:
-                raise SettingsError(f"{name} must be at most 999")
+                raise SettingsError("%(name)s must be at most 999", name=name)
         if not -(2**63) <= self.bye_seed < 2**63:  # what JSON readers and SQLite hold exactly
-            raise SettingsError(f"bye_seed must be between {-(2**63)} and {2**63 - 1}")
+            raise SettingsError("bye_seed must be between %(low)s and %(high)s", low=-(2**63), high=2**63 - 1)
         _choice("tiebreak_edition", self.tiebreak_edition, TIEBREAK_EDITIONS)
         self.fide_tiebreaks()  # checks the list
 
@@ -174,15 +172,16 @@ class Settings:
 
         for tb in self.tiebreaks:
             if tb in KEIZER_TIEBREAKS and tb not in FIDE_CODES:
-                raise SettingsError(f"tiebreaks: {tb!r} cannot be combined with FIDE tie-breaks; use REP or GE")
+                raise SettingsError("tiebreaks: %(code)s cannot be combined with FIDE tie-breaks; use REP or GE",
+                                    code=repr(tb))
         try:
             parsed = parse_list([FIDE_CODES.get(tb, tb) for tb in self.tiebreaks])
             errors = [a.message for a in advise([t.text for t in parsed], False, System.SWISS,
                                                 Edition.parse(self.tiebreak_edition)) if a.level == "error"]
         except TieBreakError as e:
-            raise SettingsError(f"tiebreaks: {e}") from None
+            raise SettingsError("tiebreaks: %(why)s", why=e) from None
         if errors:
-            raise SettingsError(f"tiebreaks: {errors[0]}")
+            raise SettingsError("tiebreaks: %(why)s", why=errors[0])
         if any(t.name == "LOT" for t in parsed):
             raise SettingsError("tiebreaks: LOT cannot be used here; the start order decides the last ties")
         return tuple(t.text for t in parsed)
@@ -260,24 +259,33 @@ def _coerce(name: str, raw: Any) -> Any:
         return str(raw).strip()
     except (ValueError, ZeroDivisionError, TypeError):
         shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:37] + "…"
-        raise SettingsError(f"setting {name}: {shown} is not a valid value; {_wanted(name)}") from None
+        wanted = _wanted(name)
+        if wanted is None:
+            raise SettingsError("setting %(name)s: %(value)s is not a valid value", hint="settings_values", name=name,
+                                value=shown) from None
+        raise SettingsError("setting %(name)s: %(value)s is not a valid value; %(wanted)s", name=name, value=shown,
+                            wanted=wanted) from None
 
 
-def _wanted(name: str) -> str:
-    """What a setting takes, for the message that refuses a value.
+def _wanted(name: str) -> Message | None:
+    """What a setting takes, for the message that refuses a value (None: a word the views
+    point to the list of, as a hint).
 
-    >>> _wanted("excused"), _wanted("top")
-    ('give a number such as 1/2, 0.35 or 35%', 'give a whole number, or auto')
+    >>> str(_wanted("excused")), str(_wanted("top")), str(_wanted("max_club"))
+    ('give a number such as 1/2, 0.35 or 35%', 'give a whole number, or auto', 'give a whole number, or none')
     """
-    if name in _FRACTION_FIELDS:
-        said = "give a number such as 1/2, 0.35 or 35%"
-    elif name in _INT_FIELDS:
-        said = "give a whole number"
-    elif name in ("absence_decay", "colour_limit"):
-        said = "give yes or no"
-    else:
-        said = "see 'keizer presets' for the values it takes"
-    return said + (", or auto" if name == "top" else ", or none" if name in _OPTIONAL else "")
+    optional = name in _OPTIONAL
+    if name in _FRACTION_FIELDS:  # the percent sign is a value: a message id has none of its own
+        if optional:
+            return Message("give a number such as 1/2, 0.35 or %(percent)s, or none", percent="35%")
+        return Message("give a number such as 1/2, 0.35 or %(percent)s", percent="35%")
+    if name == "top":
+        return Message("give a whole number, or auto")
+    if name in _INT_FIELDS:
+        return Message("give a whole number, or none") if optional else Message("give a whole number")
+    if name in ("absence_decay", "colour_limit"):
+        return Message("give yes or no")
+    return None
 
 
 YES_NO = (N_("yes"), N_("no"))
@@ -301,7 +309,8 @@ def _dump(value: Any) -> Any:
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise SettingsError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        raise SettingsError("%(name)s must be one of %(allowed)s, not %(value)s", name=name, allowed=", ".join(allowed),
+                            value=repr(value))
 
 
 PRESETS: dict[str, Settings] = {

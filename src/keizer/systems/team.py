@@ -63,12 +63,13 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
     """
     merged = {**DEFAULTS, **settings}
     if merged["schedule"] not in SCHEDULES:
-        raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
+        raise StoreError("unknown team schedule %(schedule)s (use %(schedules)s)", schedule=repr(merged["schedule"]),
+                         schedules=" or ".join(SCHEDULES))
     system = Pairings.SWISS if merged["schedule"] == "swiss" else Pairings.ROUND_ROBIN
     tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, system, merged["edition"])
     stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
     if any(games > int(merged["boards"]) for _, games in stages):
-        raise StoreError(f"a tie-break stage is played on at most the event's {merged['boards']} boards")
+        raise StoreError("a tie-break stage is played on at most the event's %(boards)s boards", boards=merged["boards"])
     return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
                      bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"],
                      stages)
