@@ -176,7 +176,7 @@ class Settings:
                                     code=repr(tb))
         try:
             parsed = parse_list([FIDE_CODES.get(tb, tb) for tb in self.tiebreaks])
-            errors = [a.message for a in advise([t.text for t in parsed], False, System.SWISS,
+            errors = [a.said for a in advise([t.text for t in parsed], False, System.SWISS,
                                                 Edition.parse(self.tiebreak_edition)) if a.level == "error"]
         except TieBreakError as e:
             raise SettingsError("tiebreaks: %(why)s", why=e) from None

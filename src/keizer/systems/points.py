@@ -45,7 +45,7 @@ def checked_tiebreaks(listed: Sequence[str] | None, team: bool, system: Pairings
         advice = advise(list(tiebreaks), team, system, edition)
     except TieBreakError as e:
         raise StoreError("%(why)s", why=e) from None  # the tie-break rules' own refusal
-    errors = [a.message for a in advice if a.level == "error"]
+    errors = [a.said for a in advice if a.level == "error"]
     if errors:
         raise StoreError("%(why)s", why=errors[0])
     return tiebreaks, edition
