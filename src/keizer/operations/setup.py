@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from keizer import limits
 from keizer import systems
 from keizer.i18n import N_
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.operations.attendance import check_entry, check_joined, mark_attendance
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
@@ -261,7 +261,7 @@ def changeable(store: Store, comp_id: int) -> set[str]:
     return {*systems.of(system).changeable(store.system_settings(comp_id)), "rating_list"}
 
 
-def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> str | None:
+def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> Message | None:
     """Change settings (checked before anything is written); returns the note to show
     when a Keizer competition's standings are recomputed."""
     if store.system(comp_id) != "keizer":
@@ -269,7 +269,8 @@ def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) ->
         return None
     played = store.load_season(comp_id).completed_rounds()
     store.update_settings(comp_id, overrides)
-    return f"changed after round {played}: every standing is recomputed with the new settings" if played else None
+    return Message("changed after round %(n)s: every standing is recomputed with the new settings", n=played) if played \
+        else None
 
 
 # -- the time-control plan ---------------------------------------------------------------

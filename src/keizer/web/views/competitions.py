@@ -16,7 +16,7 @@ from keizer.operations import setup
 from keizer.operations.evening import evening
 from keizer.settings import CHOICES, PRESETS
 from keizer.store import StoreError
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 
 bp = Blueprint("competitions", __name__)
 
@@ -225,9 +225,9 @@ def _change_settings(comp_id: int) -> Any:
     with writing("competition settings", f"settings: {summary}") as s:
         competition(comp_id, write=True)
         note = setup.change_settings(s, comp_id, overrides)
-    flash(f"settings: {summary}", "ok")
+    flash(_("settings: %(summary)s", summary=summary), "ok")
     if note:
-        flash(note, "warning")
+        flash(say(note), "warning")
     return back(url_for("competitions.settings", comp_id=comp_id))
 
 
