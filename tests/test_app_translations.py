@@ -60,7 +60,8 @@ def extract_views() -> set[str]:
     ids = set()
     package = ROOT / "src" / "keizer"
     for f in [*sorted((package / "web").rglob("*.py")), *sorted((package / "publish").rglob("*.py")),
-              package / "i18n.py"]:
+              package / "i18n.py", package / "settings.py", *sorted((package / "systems").glob("*.py")),
+              package / "operations" / "setup.py"]:  # the settings page's meanings and choice words
         with f.open("rb") as fh:
             for _, msg, _, _ in babel_extract_python("python", fh, {"_": None, "N_": None}):
                 ids.add(msg if isinstance(msg, str) else msg[0])

@@ -118,7 +118,9 @@ def test_a_refused_creation_shows_the_cli_message_and_writes_nothing(web, tmp_pa
     assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
     before = digest(db)
     page = post(client, "/competitions/create", {**form, "back": "/competitions"})
-    assert shown(err) in text(page)
+    # the app names its boxes where the command line names its flags
+    assert shown(err).replace(": add --rounds N", ": fill in Swiss: rounds").replace(
+        " (--double)", " (tick double round-robin)") in text(page)
     assert digest(db) == before
 
 
@@ -266,7 +268,10 @@ def test_the_time_control_plan(web, tmp_path, capsys):
         code, _, err = run(capsys, cli, "-c", "1", "timecontrol", *args)
         assert code == 1, err
         before = digest(db)
-        assert shown(err) in text(post(client, "/c/1/timecontrol", {**form, "back": "/c/1/settings"}))
+        in_app = shown(err).replace(": --rounds RANGE (a plan) or --round N (one round)", ": fill in the rounds (a plan) or "
+                                    "one round").replace("; plan it with --rounds 99", "; plan it first under Rounds "
+                                    "(3, 1-3 or 4-) as 99").replace(", or --clear,", ", or tick clear,")  # its boxes
+        assert in_app in text(post(client, "/c/1/timecontrol", {**form, "back": "/c/1/settings"}))
         assert digest(db) == before
 
 

@@ -16,22 +16,23 @@ from dataclasses import asdict, dataclass, fields, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
-from keizer.refusals import Refusal
+from keizer.i18n import N_
+from keizer.refusals import Message, Refusal
 
-LADDERS = ("position", "range")
-TOP_ROUNDINGS = ("half-up", "half-even", "down")
-OWN_VALUES = ("current", "start", "none")
-RECALCULATIONS = ("per-round", "fixed-point", "frozen")
-BYE_POLICIES = ("fewest-byes", "lowest", "random")
-ATTENDANCE_DEFAULTS = ("present", "absent")
-CATEGORY_PAIRINGS = ("any", "same", "adjacent")
-COLOUR_TIEBREAKS = ("lower-white", "higher-white")
+LADDERS = (N_("position"), N_("range"))
+TOP_ROUNDINGS = (N_("half-up"), N_("half-even"), N_("down"))
+OWN_VALUES = (N_("current"), N_("start"), N_("none"))
+RECALCULATIONS = (N_("per-round"), N_("fixed-point"), N_("frozen"))
+BYE_POLICIES = (N_("fewest-byes"), N_("lowest"), N_("random"))
+ATTENDANCE_DEFAULTS = (N_("present"), N_("absent"))
+CATEGORY_PAIRINGS = (N_("any"), N_("same"), N_("adjacent"))
+COLOUR_TIEBREAKS = (N_("lower-white"), N_("higher-white"))
 #: Simple tie-breaks of the Keizer ranking (start order always comes last).  Any
 #: FIDE tie-break of keizer.tiebreaks (SB, DE, WIN, TPR …) may be listed instead.
 KEIZER_TIEBREAKS = ("rating", "wins", "games", "draws")
 #: The simple ones that have a FIDE code, for lists that mix both kinds.
 FIDE_CODES = {"rating": "RTNG", "wins": "WIN"}
-TIEBREAK_EDITIONS = ("2026", "2024", "2012", "self-draw")
+TIEBREAK_EDITIONS = ("2026", "2024", "2012", N_("self-draw"))
 
 
 class SettingsError(Refusal, ValueError):
@@ -89,9 +90,8 @@ class Settings:
     ) -> "Settings":
         """The effective settings of a preset with overrides applied and checked."""
         if preset not in PRESETS:
-            raise SettingsError(
-                f"unknown preset {preset!r} (choose from {', '.join(PRESETS)})"
-            )
+            raise SettingsError("unknown preset %(preset)s (choose from %(presets)s)", preset=repr(preset),
+                                presets=", ".join(PRESETS))
         base = PRESETS[preset]
         return base.with_overrides(overrides or {})
 
@@ -101,9 +101,7 @@ class Settings:
             if name == "preset":
                 continue
             if name not in _FIELDS:
-                raise SettingsError(
-                    f"unknown setting {name!r} (see 'keizer competition settings' for the list)"
-                )
+                raise SettingsError("unknown setting %(name)s", hint="settings_list", name=repr(name))
             changes[name] = _coerce(name, raw)
         result = replace(self, **changes)
         result.validate()
@@ -119,23 +117,24 @@ class Settings:
         _choice("category_pairing", self.category_pairing, CATEGORY_PAIRINGS)
         _choice("colour_tiebreak", self.colour_tiebreak, COLOUR_TIEBREAKS)
         if self.top is not None and not 1 <= self.top <= 100_000:
-            raise SettingsError(f"top must be between 1 and 100000, not {self.top}")
+            raise SettingsError("top must be between 1 and 100000, not %(value)s", value=self.top)
         if not 0 < self.step <= 1000:
-            raise SettingsError(f"step must be above 0 and at most 1000, not {self.step}")
+            raise SettingsError("step must be above 0 and at most 1000, not %(value)s", value=self.step)
         if not 1 < self.ratio <= 100:
-            raise SettingsError(f"ratio must be above 1 and at most 100, not {self.ratio}")
+            raise SettingsError("ratio must be above 1 and at most 100, not %(value)s", value=self.ratio)
         if not 0 <= self.range_bottom <= self.range_top <= 100_000:
             raise SettingsError("range_bottom must be between 0 and range_top")
         for name in _FACTOR_FIELDS:
             value = getattr(self, name)
             if value is not None and not 0 <= value <= 2:
                 text = str(value)
-                raise SettingsError(f"{name} must be between 0 and 2, not {text if len(text) <= 24 else text[:20] + '…'}")
+                raise SettingsError("%(name)s must be between 0 and 2, not %(value)s", name=name,
+                                    value=text if len(text) <= 24 else text[:20] + "…")
         if not self.win > self.loss or not self.win >= self.draw >= self.loss:
             raise SettingsError("win, draw and loss must keep their order: win ≥ draw ≥ loss, and win above loss")
         if len(set(self.tiebreaks)) < len(self.tiebreaks):
             twice = next(tb for tb in self.tiebreaks if self.tiebreaks.count(tb) > 1)
-            raise SettingsError(f"tiebreaks: {twice!r} is listed twice")
+            raise SettingsError("tiebreaks: %(code)s is listed twice", code=repr(twice))
         if self.max_excused is not None and self.max_excused < 0:
             raise SettingsError("max_excused must be 0 or more")
         if self.max_club is not None and self.max_club < 0:
@@ -150,9 +149,9 @@ class Settings:
             raise SettingsError("max_meetings must be 1 or more")
         for name in ("max_excused", "max_club", "max_meetings"):  # a competition has at most 999 rounds
             if (getattr(self, name) or 0) > 999:
-                raise SettingsError(f"{name} must be at most 999")
+                raise SettingsError("%(name)s must be at most 999", name=name)
         if not -(2**63) <= self.bye_seed < 2**63:  # what JSON readers and SQLite hold exactly
-            raise SettingsError(f"bye_seed must be between {-(2**63)} and {2**63 - 1}")
+            raise SettingsError("bye_seed must be between %(low)s and %(high)s", low=-(2**63), high=2**63 - 1)
         _choice("tiebreak_edition", self.tiebreak_edition, TIEBREAK_EDITIONS)
         self.fide_tiebreaks()  # checks the list
 
@@ -173,15 +172,16 @@ class Settings:
 
         for tb in self.tiebreaks:
             if tb in KEIZER_TIEBREAKS and tb not in FIDE_CODES:
-                raise SettingsError(f"tiebreaks: {tb!r} cannot be combined with FIDE tie-breaks; use REP or GE")
+                raise SettingsError("tiebreaks: %(code)s cannot be combined with FIDE tie-breaks; use REP or GE",
+                                    code=repr(tb))
         try:
             parsed = parse_list([FIDE_CODES.get(tb, tb) for tb in self.tiebreaks])
-            errors = [a.message for a in advise([t.text for t in parsed], False, System.SWISS,
+            errors = [a.said for a in advise([t.text for t in parsed], False, System.SWISS,
                                                 Edition.parse(self.tiebreak_edition)) if a.level == "error"]
         except TieBreakError as e:
-            raise SettingsError(f"tiebreaks: {e}") from None
+            raise SettingsError("tiebreaks: %(why)s", why=e) from None
         if errors:
-            raise SettingsError(f"tiebreaks: {errors[0]}")
+            raise SettingsError("tiebreaks: %(why)s", why=errors[0])
         if any(t.name == "LOT" for t in parsed):
             raise SettingsError("tiebreaks: LOT cannot be used here; the start order decides the last ties")
         return tuple(t.text for t in parsed)
@@ -259,32 +259,43 @@ def _coerce(name: str, raw: Any) -> Any:
         return str(raw).strip()
     except (ValueError, ZeroDivisionError, TypeError):
         shown = repr(raw) if len(repr(raw)) <= 40 else repr(raw)[:37] + "…"
-        raise SettingsError(f"setting {name}: {shown} is not a valid value; {_wanted(name)}") from None
+        wanted = _wanted(name)
+        if wanted is None:
+            raise SettingsError("setting %(name)s: %(value)s is not a valid value", hint="settings_values", name=name,
+                                value=shown) from None
+        raise SettingsError("setting %(name)s: %(value)s is not a valid value; %(wanted)s", name=name, value=shown,
+                            wanted=wanted) from None
 
 
-def _wanted(name: str) -> str:
-    """What a setting takes, for the message that refuses a value.
+def _wanted(name: str) -> Message | None:
+    """What a setting takes, for the message that refuses a value (None: a word the views
+    point to the list of, as a hint).
 
-    >>> _wanted("excused"), _wanted("top")
-    ('give a number such as 1/2, 0.35 or 35%', 'give a whole number, or auto')
+    >>> str(_wanted("excused")), str(_wanted("top")), str(_wanted("max_club"))
+    ('give a number such as 1/2, 0.35 or 35%', 'give a whole number, or auto', 'give a whole number, or none')
     """
-    if name in _FRACTION_FIELDS:
-        said = "give a number such as 1/2, 0.35 or 35%"
-    elif name in _INT_FIELDS:
-        said = "give a whole number"
-    elif name in ("absence_decay", "colour_limit"):
-        said = "give yes or no"
-    else:
-        said = "see 'keizer presets' for the values it takes"
-    return said + (", or auto" if name == "top" else ", or none" if name in _OPTIONAL else "")
+    optional = name in _OPTIONAL
+    if name in _FRACTION_FIELDS:  # the percent sign is a value: a message id has none of its own
+        if optional:
+            return Message("give a number such as 1/2, 0.35 or %(percent)s, or none", percent="35%")
+        return Message("give a number such as 1/2, 0.35 or %(percent)s", percent="35%")
+    if name == "top":
+        return Message("give a whole number, or auto")
+    if name in _INT_FIELDS:
+        return Message("give a whole number, or none") if optional else Message("give a whole number")
+    if name in ("absence_decay", "colour_limit"):
+        return Message("give yes or no")
+    return None
 
+
+YES_NO = (N_("yes"), N_("no"))
 
 #: The settings that take one of a few words, and those words (the app offers them as a list).
 CHOICES: dict[str, tuple[str, ...]] = {
     "ladder": LADDERS, "top_rounding": TOP_ROUNDINGS, "own_value": OWN_VALUES, "recalculation": RECALCULATIONS,
     "bye_policy": BYE_POLICIES, "default_attendance": ATTENDANCE_DEFAULTS, "category_pairing": CATEGORY_PAIRINGS,
     "colour_tiebreak": COLOUR_TIEBREAKS, "tiebreak_edition": TIEBREAK_EDITIONS,
-    "absence_decay": ("yes", "no"), "colour_limit": ("yes", "no"),
+    "absence_decay": YES_NO, "colour_limit": YES_NO,
 }
 
 
@@ -298,7 +309,8 @@ def _dump(value: Any) -> Any:
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise SettingsError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        raise SettingsError("%(name)s must be one of %(allowed)s, not %(value)s", name=name, allowed=", ".join(allowed),
+                            value=repr(value))
 
 
 PRESETS: dict[str, Settings] = {
@@ -333,43 +345,43 @@ PRESETS: dict[str, Settings] = {
     ),
 }
 
-#: One line per setting, for `keizer settings` and docs.
+#: One line per setting, for `keizer settings` and docs (catalog words: the app shows them translated).
 DESCRIPTIONS: dict[str, str] = {
-    "ladder": "value ladder: position (top − (k−1)·step) or range (range_top → range_bottom)",
-    "top": "value of rank 1; auto = (n−1)·ratio/(ratio−1)",
-    "step": "value difference between consecutive ranks",
-    "ratio": "first/last value ratio used by top = auto",
-    "top_rounding": "rounding of the auto top: half-up, half-even (KeizerForClubs), down (Sharly)",
-    "range_top": "value of rank 1 on a range ladder",
-    "range_bottom": "value of the last rank on a range ladder",
-    "own_value": "own value added to the score: current, start (initial value forever) or none",
-    "win": "fraction of the opponent's value for a win",
-    "draw": "fraction of the opponent's value for a draw",
-    "loss": "fraction of the opponent's value for a loss",
-    "forfeit_win": "fraction of the opponent's value for a forfeit win",
-    "excused": "fraction of one's own value for an absence with notice",
-    "unexcused": "fraction of one's own value for an absence without notice",
-    "club": "fraction of one's own value for club duty",
-    "bye": "fraction of one's own value for the odd-number bye",
-    "late": "fraction of one's own value for rounds before joining",
-    "external_win": "fraction of one's own value for an external win for the club",
-    "external_draw": "fraction of one's own value for an external draw",
-    "external_loss": "fraction of one's own value for an external loss",
-    "max_excused": "paid excused absences per season; beyond, scored as unexcused",
-    "max_club": "paid club-duty rounds per season; beyond, scored as excused absences",
-    "absence_decay": "the n-th absence (excused or unexcused) earns ½^(n−1) of its fraction",
-    "withdrawn_opponent": "if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor",
-    "recalculation": "per-round (values of the previous standing), fixed-point or frozen",
-    "max_iterations": "fixed-point: passes per round before giving up",
-    "tiebreaks": "ties in score: rating, wins, games, draws, or FIDE tie-breaks (SB, DE, WIN, TPR …); start order last",
-    "tiebreak_edition": "FIDE rule edition for FIDE tie-breaks: 2026, 2024, 2012 or self-draw",
-    "decimals": "decimals shown (display only)",
-    "rematch_gap": "players who met in the previous N rounds are not paired",
-    "max_meetings": "meetings per season at most (none = no limit)",
-    "colour_limit": "hard colour rule: |whites − blacks| ≤ 2 and never three in a row",
-    "colour_tiebreak": "equal colour history, never met: lower-white or higher-white",
-    "bye_policy": "who gets the bye: fewest-byes (lowest of those), lowest, random",
-    "bye_seed": "seed of the random bye policy",
-    "default_attendance": "attendance of players not marked: present or absent",
-    "category_pairing": "pairing across categories: any, same or adjacent",
+    "ladder": N_("value ladder: position (top − (k−1)·step) or range (range_top → range_bottom)"),
+    "top": N_("value of rank 1; auto = (n−1)·ratio/(ratio−1)"),
+    "step": N_("value difference between consecutive ranks"),
+    "ratio": N_("first/last value ratio used by top = auto"),
+    "top_rounding": N_("rounding of the auto top: half-up, half-even (KeizerForClubs), down (Sharly)"),
+    "range_top": N_("value of rank 1 on a range ladder"),
+    "range_bottom": N_("value of the last rank on a range ladder"),
+    "own_value": N_("own value added to the score: current, start (initial value forever) or none"),
+    "win": N_("fraction of the opponent's value for a win"),
+    "draw": N_("fraction of the opponent's value for a draw"),
+    "loss": N_("fraction of the opponent's value for a loss"),
+    "forfeit_win": N_("fraction of the opponent's value for a forfeit win"),
+    "excused": N_("fraction of one's own value for an absence with notice"),
+    "unexcused": N_("fraction of one's own value for an absence without notice"),
+    "club": N_("fraction of one's own value for club duty"),
+    "bye": N_("fraction of one's own value for the odd-number bye"),
+    "late": N_("fraction of one's own value for rounds before joining"),
+    "external_win": N_("fraction of one's own value for an external win for the club"),
+    "external_draw": N_("fraction of one's own value for an external draw"),
+    "external_loss": N_("fraction of one's own value for an external loss"),
+    "max_excused": N_("paid excused absences per season; beyond, scored as unexcused"),
+    "max_club": N_("paid club-duty rounds per season; beyond, scored as excused absences"),
+    "absence_decay": N_("the n-th absence (excused or unexcused) earns ½^(n−1) of its fraction"),
+    "withdrawn_opponent": N_("if set, withdrawn players leave the ladder; a game against one earns this × own value × result factor"),
+    "recalculation": N_("per-round (values of the previous standing), fixed-point or frozen"),
+    "max_iterations": N_("fixed-point: passes per round before giving up"),
+    "tiebreaks": N_("ties in score: rating, wins, games, draws, or FIDE tie-breaks (SB, DE, WIN, TPR …); start order last"),
+    "tiebreak_edition": N_("FIDE rule edition for FIDE tie-breaks: 2026, 2024, 2012 or self-draw"),
+    "decimals": N_("decimals shown (display only)"),
+    "rematch_gap": N_("players who met in the previous N rounds are not paired"),
+    "max_meetings": N_("meetings per season at most (none = no limit)"),
+    "colour_limit": N_("hard colour rule: |whites − blacks| ≤ 2 and never three in a row"),
+    "colour_tiebreak": N_("equal colour history, never met: lower-white or higher-white"),
+    "bye_policy": N_("who gets the bye: fewest-byes (lowest of those), lowest, random"),
+    "bye_seed": N_("seed of the random bye policy"),
+    "default_attendance": N_("attendance of players not marked: present or absent"),
+    "category_pairing": N_("pairing across categories: any, same or adjacent"),
 }

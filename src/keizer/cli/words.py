@@ -21,6 +21,14 @@ HINTS: dict[str, str] = {
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
+    "settings_list": " (see 'keizer competition settings' for the list)",
+    "settings_values": "; see 'keizer presets' for the values it takes",
+    "setup_double": " (--double)",
+    "setup_rounds": ": add --rounds N",
+    "setup_player_change": ": give --category, --joined or --default",
+    "timecontrol_which": ": --rounds RANGE (a plan) or --round N (one round)",
+    "timecontrol_clear": ", or --clear, not both",
+    "timecontrol_plan": "; plan it with --rounds %(n)s",
     # -- change log --
     "undo_again": "; run 'keizer undo' again to see the change that is last now",
     # -- views, pairing reasons, phones --

@@ -14,19 +14,23 @@ from typing import Any, Mapping, Sequence
 
 from keizer import limits
 from keizer import systems
+from keizer.i18n import N_
+from keizer.refusals import Message, Word
 from keizer.operations.attendance import check_entry, check_joined, mark_attendance
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
 from keizer.systems import open_round
-from keizer.systems.knockout import parse_stages
+from keizer.systems.knockout import STAGES, parse_stages
 from keizer.systems.points import POINTS_DEFAULTS
 from keizer.systems.swiss import SWISS_DEFAULTS, parse_points
 from keizer.systems.team import team_warnings
 
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
 DEFAULT_CUP_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
-RATING_LIST_MEANING = ("national or fide: the rating that orders the players, frozen from that list "
-                       "when round 1 is paired")
+RATING_LIST_MEANING = N_("national or fide: the rating that orders the players, frozen from that list "
+                         "when round 1 is paired")
+#: What the settings list says of a setting a system fixes when the competition is created.
+FIXED = N_("(fixed when created)")
 
 
 def parse_sets(sets: Sequence[str]) -> dict[str, str]:
@@ -34,7 +38,8 @@ def parse_sets(sets: Sequence[str]) -> dict[str, str]:
     overrides = {}
     for item in sets:
         if "=" not in item:
-            raise StoreError(f"--set {item!r}: write NAME=VALUE, e.g. --set excused=2/5")
+            raise StoreError("%(field)s %(item)s: write NAME=VALUE, e.g. %(example)s", field=Word("--set"), item=repr(item),
+                             example=Word("--set excused=2/5"))
         name, value = item.split("=", 1)
         overrides[name.strip()] = value.strip()
     return overrides
@@ -76,24 +81,28 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     written) and work out the system settings; refuses in one line."""
     overrides = dict(overrides or {})
     if system not in SYSTEMS:
-        raise StoreError(f"unknown competition system {system!r} (choose from {', '.join(SYSTEMS)})")
+        raise StoreError("unknown competition system %(name)s (choose from %(systems)s)", name=repr(system),
+                         systems=", ".join(SYSTEMS))
     if preset not in PRESETS:
-        raise StoreError(f"unknown preset {preset!r} (choose from {', '.join(PRESETS)})")
+        raise StoreError("unknown preset %(preset)s (choose from %(presets)s)", preset=repr(preset),
+                         presets=", ".join(PRESETS))
     if schedule not in SCHEDULES:
-        raise StoreError(f"unknown schedule {schedule!r} (choose from {', '.join(SCHEDULES)})")
+        raise StoreError("unknown schedule %(schedule)s (choose from %(schedules)s)", schedule=repr(schedule),
+                         schedules=", ".join(SCHEDULES))
     if initial_colour not in ("white", "black"):
-        raise StoreError(f"initial colour {initial_colour!r}: white or black")
+        raise StoreError("initial colour %(colour)s: white or black", colour=repr(initial_colour))
     if system != "keizer" and overrides:
-        raise StoreError("--set changes Keizer settings; other systems take their own options")
+        raise StoreError("%(field)s changes Keizer settings; other systems take their own options", field=Word("--set"))
     if swap_last_two and not double:
-        raise StoreError("--swap-last-two applies to a double round-robin (--double)")
+        raise StoreError("%(field)s applies to a double round-robin", hint="setup_double", field=Word("--swap-last-two"))
     if lots is not None and system != "roundrobin":
-        raise StoreError("--lots is for --system roundrobin")
+        raise StoreError("%(field)s is for %(system)s", field=Word("--lots"), system=Word("--system roundrobin"))
     swiss_team = system == "team" and schedule == "swiss"
     if system != "swiss" and not swiss_team and (rounds or bye_points or excused_points or initial_colour != "white"):
-        raise StoreError("--rounds, --bye-points, --excused-points and --initial-colour are for Swiss tournaments")
+        raise StoreError("%(fields)s are for Swiss tournaments",
+                         fields=Word("--rounds, --bye-points, --excused-points and --initial-colour"))
     if (system == "swiss" or swiss_team) and not rounds:
-        raise StoreError("a Swiss tournament needs its planned number of rounds: add --rounds N")
+        raise StoreError("a Swiss tournament needs its planned number of rounds", hint="setup_rounds")
     listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
     warnings: list[str] = []
     system_settings: dict[str, Any] = {}
@@ -114,27 +123,31 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
         system_settings = {"stages": parse_stages(stages or DEFAULT_CUP_STAGES)}
     elif system == "team":
         if bye_points or excused_points:
-            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); --bye-points and "
-                             "--excused-points are for individual Swiss tournaments")
+            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); %(fields)s are for individual "
+                             "Swiss tournaments", fields=Word("--bye-points and --excused-points"))
         system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition, "tiebreaks": listed}
         if swiss_team:
             system_settings |= {"rounds": rounds, "initial_colour": initial_colour}
         if stages is not None:
             if schedule != "knockout":
-                raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
+                raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
+                                 schedule=Word("--schedule knockout"))
             if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
-                raise StoreError("a team knock-out's --stages lists the tie-break stages only (rapid, blitz, "
-                                 "armageddon); the match itself is on every board")
+                raise StoreError("a team knock-out's %(field)s lists the tie-break stages only (rapid, blitz, "
+                                 "armageddon); the match itself is on every board", field=STAGES)
             try:
                 system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
             except StoreError as e:  # count the stages as the user wrote them (without the match itself)
-                raise StoreError(re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", str(e))) from None
+                e.values = {k: re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", v) if isinstance(v, str)
+                            else v for k, v in e.values.items()}
+                raise e from None
         warnings = team_warnings(system_settings)
     elif double or swap_last_two or tiebreaks:
-        raise StoreError("--double, --swap-last-two and --tiebreaks are not Keizer settings")
+        raise StoreError("%(fields)s are not Keizer settings", fields=Word("--double, --swap-last-two and --tiebreaks"))
     if stages is not None and system not in ("knockout", "team"):
-        raise StoreError("--stages is for knock-outs: a cup, or a team event with --schedule knockout")
+        raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
+                         schedule=Word("--schedule knockout"))
     return NewCompetition(name, system, preset, overrides, system_settings, season, all_members, rounds, warnings)
 
 
@@ -190,9 +203,9 @@ def set_player(store: Store, comp_id: int, ref: str, category: str | None = None
     unmarked player gets).  Returns the player's name and what changed ("first round 1 → 3");
     nothing is written when nothing changes.  An empty category removes it."""
     if category is None and joined is None and default_attendance is None:
-        raise StoreError("nothing to change: give --category, --joined or --default")
+        raise StoreError("nothing to change", hint="setup_player_change")
     if default_attendance not in (None, "present", "absent"):
-        raise StoreError(f"the default attendance is present or absent, not {default_attendance!r}")
+        raise StoreError("the default attendance is present or absent, not %(value)s", value=repr(default_attendance))
     row = store.find_player(comp_id, ref)
     fields: dict[str, Any] = {}
     said = []
@@ -232,7 +245,7 @@ def settings_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
     if store.system(comp_id) != "keizer":
         view = {**system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
         meaning = {**systems.of(store.system(comp_id)).settings, "rating_list": RATING_LIST_MEANING}
-        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, "(fixed when created)")}
+        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, FIXED)}
                 for k, v in view.items()]
     settings = store.settings(comp_id).to_dict()
     settings["rating_list"] = store.rating_list(comp_id)
@@ -248,7 +261,7 @@ def changeable(store: Store, comp_id: int) -> set[str]:
     return {*systems.of(system).changeable(store.system_settings(comp_id)), "rating_list"}
 
 
-def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> str | None:
+def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> Message | None:
     """Change settings (checked before anything is written); returns the note to show
     when a Keizer competition's standings are recomputed."""
     if store.system(comp_id) != "keizer":
@@ -256,7 +269,8 @@ def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) ->
         return None
     played = store.load_season(comp_id).completed_rounds()
     store.update_settings(comp_id, overrides)
-    return f"changed after round {played}: every standing is recomputed with the new settings" if played else None
+    return Message("changed after round %(n)s: every standing is recomputed with the new settings", n=played) if played \
+        else None
 
 
 # -- the time-control plan ---------------------------------------------------------------
@@ -273,33 +287,34 @@ def round_range(text: str) -> tuple[int, int | None]:
         start = limits.whole_number(first, "round", 0, limits.MAX_ROUNDS)
         end = (limits.whole_number(last, "round", 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
     except ValueError as e:
-        raise StoreError(f"--rounds {text[:30]!r}: {e}; write a round, a range like 1-3, or 4- for "
-                         "'from round 4 on'") from None
+        raise StoreError("%(field)s %(text)s: %(why)s; write a round, a range like 1-3, or 4- for 'from round 4 on'",
+                         field=Word("--rounds"), text=repr(text[:30]), why=str(e)) from None
     if start < 1 or (end is not None and end < start):
-        raise StoreError(f"--rounds {text!r}: rounds count from 1 and a range runs upwards")
+        raise StoreError("%(field)s %(text)s: rounds count from 1 and a range runs upwards", field=Word("--rounds"),
+                         text=repr(text))
     return start, end
 
 
 def check_time_control(time_control: str | None, rounds: str | None, round_no: int | None, clear: bool) -> str | None:
     """Check a ``keizer timecontrol`` request before writing; returns the text to store (None: clear)."""
     if (rounds is None) == (round_no is None):
-        raise StoreError("say which rounds: --rounds RANGE (a plan) or --round N (one round)")
+        raise StoreError("say which rounds", hint="timecontrol_which")
     if clear == bool(time_control):
-        raise StoreError("give a time control, or --clear, not both")
+        raise StoreError("give a time control", hint="timecontrol_clear")
     if clear:
         return None
     assert time_control is not None
     try:
         return limits.clean_text(time_control, "a time control", limits.MAX_TIME_CONTROL)
     except ValueError as e:
-        raise StoreError(str(e)) from None
+        raise StoreError("%(why)s", why=str(e)) from None
 
 
 def set_time_control(store: Store, comp_id: int, text: str | None, rounds: str | None, round_no: int | None) -> None:
     """Record the time control of one existing round (``round_no``) or plan it for a range of rounds."""
     if round_no is not None:
         if round_no not in store.round_numbers(comp_id):
-            raise StoreError(f"round {round_no} does not exist yet; plan it with --rounds {round_no}")
+            raise StoreError("round %(n)s does not exist yet", hint="timecontrol_plan", n=round_no)
         store.set_round_time_control(comp_id, round_no, text)
     else:
         assert rounds is not None
@@ -329,8 +344,9 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
     allowed = system.changeable(stored)
     for name in overrides:
         if name not in allowed:
-            known = ", ".join(allowed) or "none (a knock-out's stages are fixed when it is created)"
-            raise StoreError(f"{name!r} is not a setting of a {system.name} competition (settings: {known})")
+            known = ", ".join(allowed) or Word("none (a knock-out's stages are fixed when it is created)")
+            raise StoreError("%(name)s is not a setting of a %(system)s competition (settings: %(known)s)",
+                             name=repr(name), system=systems.SYSTEM_WORDS.get(system.name, system.name), known=known)
     season = store.load_season(comp_id)
     paired = sum(1 for r in season.rounds if r.games or r.byes)
     changed = dict(stored)

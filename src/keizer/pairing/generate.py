@@ -78,21 +78,23 @@ class TournamentPlan:
     def check(self) -> None:
         """Raise :class:`GenerationError` for a plan no tournament fits."""
         if not 2 <= self.players <= MAX_PLAYERS:
-            raise GenerationError(f"players: {self.players} is not from 2 to {MAX_PLAYERS}")
+            raise GenerationError("players: %(players)s is not from 2 to %(most)s", players=self.players, most=MAX_PLAYERS)
         if not 1 <= self.rounds <= MAX_ROUNDS:
-            raise GenerationError(f"rounds: {self.rounds} is not from 1 to {MAX_ROUNDS}")
+            raise GenerationError("rounds: %(rounds)s is not from 1 to %(most)s", rounds=self.rounds, most=MAX_ROUNDS)
         if self.rounds >= self.players:
-            raise GenerationError(f"rounds: {self.players} players can play at most {self.players - 1} rounds "
-                                  f"without meeting twice; ask for fewer rounds or more players")
+            raise GenerationError("rounds: %(players)s players can play at most %(most)s rounds without meeting twice; "
+                                  "ask for fewer rounds or more players", players=self.players, most=self.players - 1)
         for what in ("byes", "absences", "forfeits", "withdrawals", "late_entries", "draw_rate"):
             rate = getattr(self, what)
             if not 0 <= rate <= 1:
-                raise GenerationError(f"{what.replace('_', ' ')}: {float(rate):g} is not a rate from 0 to 1")
+                raise GenerationError("%(what)s: %(rate)s is not a rate from 0 to 1", what=what.replace("_", " "),
+                                      rate=f"{float(rate):g}")
         if not 1 <= self.lowest_rating <= 9999 or not 1 <= self.highest_rating <= 9999:
-            raise GenerationError(f"ratings: {self.lowest_rating} and {self.highest_rating} must be from 1 to 9999")
+            raise GenerationError("ratings: %(low)s and %(high)s must be from 1 to 9999", low=self.lowest_rating,
+                                  high=self.highest_rating)
         if self.lowest_rating > self.highest_rating:
-            raise GenerationError(f"ratings: the lowest rating ({self.lowest_rating}) is above the highest "
-                                  f"({self.highest_rating})")
+            raise GenerationError("ratings: the lowest rating (%(low)s) is above the highest (%(high)s)",
+                                  low=self.lowest_rating, high=self.highest_rating)
 
 
 def generate(plan: TournamentPlan) -> Tournament:
@@ -119,8 +121,8 @@ def generate(plan: TournamentPlan) -> Tournament:
         try:
             found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial)
         except SwissError as e:
-            raise GenerationError(f"round {r} of the generated tournament cannot be paired ({e}); "
-                                  "ask for fewer rounds or more players") from None
+            raise GenerationError("round %(n)s of the generated tournament cannot be paired (%(why)s); ask for fewer "
+                                  "rounds or more players", n=r, why=e) from None
         played = _results(rng, plan, found.pairs, rating_of)
         for k in results:
             if k == found.bye:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from keizer.store import Store, StoreError
 from keizer.systems import keizer, knockout, roundrobin, swiss, team
-from keizer.systems.base import Open, System, open_round
+from keizer.systems.base import SYSTEM_WORDS, Open, System, open_round
 from keizer.systems.points import PointsRules, PointsSystem
 
 #: Every system, in the order pages list them.
 ALL: tuple[System, ...] = (keizer.SYSTEM, swiss.SYSTEM, roundrobin.SYSTEM, knockout.SYSTEM, team.SYSTEM)
 _BY_NAME = {s.name: s for s in ALL}
 
-__all__ = ["ALL", "Open", "PointsRules", "PointsSystem", "System", "of", "open_round", "points_system",
+__all__ = ["ALL", "SYSTEM_WORDS", "Open", "PointsRules", "PointsSystem", "System", "of", "open_round", "points_system",
            "stored_points_rules"]
 
 
@@ -31,14 +31,15 @@ def of(name: str) -> System:
     try:
         return _BY_NAME[name]
     except KeyError:
-        raise StoreError(f"unknown competition system {name!r} (one of {', '.join(_BY_NAME)})") from None
+        raise StoreError("unknown competition system %(name)s (one of %(systems)s)", name=repr(name),
+                         systems=", ".join(_BY_NAME)) from None
 
 
 def points_system(name: str) -> PointsSystem:
     """The system of a competition ranked by points (a round-robin group, a Swiss)."""
     system = of(name)
     if not isinstance(system, PointsSystem):
-        raise StoreError(f"a {name} competition is not ranked by points and tie-breaks")
+        raise StoreError("a %(system)s competition is not ranked by points and tie-breaks", system=SYSTEM_WORDS.get(name, name))
     return system
 
 

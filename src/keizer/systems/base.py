@@ -19,10 +19,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from keizer.model import Season
+from keizer.refusals import Word
 from keizer.store import StoreError
 
 #: Every attendance mark there is: present, and the kinds of absence (a game elsewhere last).
 ALL_MARKS = ("present", "excused", "unexcused", "club", "external")
+#: A system's name as a refusal says it (a word of the catalog: "a knockout competition").
+SYSTEM_WORDS = {"keizer": Word("keizer"), "swiss": Word("swiss"), "roundrobin": Word("roundrobin"),
+                "knockout": Word("knockout"), "team": Word("team")}
 
 
 @dataclass(frozen=True)
@@ -81,7 +85,7 @@ class System:
     def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
         """``stored`` with one setting changed from ``text`` (``paired``: rounds paired so far);
         a value that does not fit is refused.  Called only for the names of :meth:`changeable`."""
-        raise StoreError(f"{name!r} is not a setting of a {self.name} competition")
+        raise StoreError("%(name)s is not a setting of a %(system)s competition", name=repr(name), system=SYSTEM_WORDS.get(self.name, self.name))
 
     def check(self, stored: Mapping[str, Any]) -> None:
         """Refuse settings that do not fit together (after every change)."""

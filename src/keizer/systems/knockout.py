@@ -7,10 +7,13 @@ from typing import Any, Mapping
 
 from keizer.limits import is_digits
 from keizer.pairing.knockout import MatchFormat, Stage, StageKind
+from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.systems.base import System
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
+#: What the stages' refusals call the list: the command line's flag, the app's box (a catalog word).
+STAGES = Word("--stages")
 
 
 def parse_stages(text: str) -> list[dict[str, Any]]:
@@ -24,14 +27,15 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
         kind, sep, games = item.strip().partition(":")
         kind = kind.strip().lower()
         if kind not in STAGE_KINDS or not sep or not is_digits(games.strip(), 3) or int(games) < 1:
-            raise StoreError(f"--stages {item.strip()!r}: write KIND:GAMES, KIND one of {', '.join(STAGE_KINDS)}")
+            raise StoreError("%(field)s %(item)s: write KIND:GAMES, KIND one of %(kinds)s", field=STAGES,
+                             item=repr(item.strip()), kinds=", ".join(STAGE_KINDS))
         stages.append({"kind": kind, "games": int(games)})
     if not stages or stages[0]["kind"] != "regular":
-        raise StoreError("--stages must start with the regular games, e.g. regular:2,rapid:2,armageddon:1")
+        raise StoreError("%(field)s must start with the regular games, e.g. regular:2,rapid:2,armageddon:1", field=STAGES)
     try:
         MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in stages))
     except ValueError as e:
-        raise StoreError(f"--stages: {e}") from None
+        raise StoreError("%(field)s: %(why)s", field=STAGES, why=str(e)) from None
     return stages
 
 

@@ -44,10 +44,10 @@ def checked_tiebreaks(listed: Sequence[str] | None, team: bool, system: Pairings
         edition = Edition.parse(str(edition_text))
         advice = advise(list(tiebreaks), team, system, edition)
     except TieBreakError as e:
-        raise StoreError(str(e)) from None
-    errors = [a.message for a in advice if a.level == "error"]
+        raise StoreError("%(why)s", why=e) from None  # the tie-break rules' own refusal
+    errors = [a.said for a in advice if a.level == "error"]
     if errors:
-        raise StoreError(errors[0])
+        raise StoreError("%(why)s", why=errors[0])
     return tiebreaks, edition
 
 
@@ -90,7 +90,8 @@ class PointsSystem(System):
             if text.strip().lower() in ("none", ""):
                 changed["lots"] = None
             elif not is_digits(text.strip().removeprefix("-")):
-                raise StoreError(f"lots {text!r}: give a whole number (the seed of the drawing of lots), or none")
+                raise StoreError("lots %(text)s: give a whole number (the seed of the drawing of lots), or none",
+                                 text=repr(text))
             else:
                 changed["lots"] = int(text)
         else:

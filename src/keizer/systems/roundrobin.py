@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from keizer.i18n import N_
 from keizer.points import ROUND_ROBIN_SCORING
 from keizer.systems.base import ALL_MARKS
 from keizer.systems.points import PointsSystem
@@ -17,8 +18,8 @@ class RoundRobin(PointsSystem):
     marks = ALL_MARKS
     pairings = Pairings.ROUND_ROBIN
     scoring = ROUND_ROBIN_SCORING  # a free round scores nothing: everyone has one with an odd number
-    settings = {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
-                "lots": "seed of the drawing of lots for ties the list leaves"}
+    settings = {"tiebreaks": N_("tie-break list"), "edition": N_("tie-break rule edition"),
+                "lots": N_("seed of the drawing of lots for ties the list leaves")}
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         return super().view(stored) | {"double": stored.get("double", False),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Mapping
 
+from keizer.i18n import N_
 from keizer.limits import is_digits
 from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
@@ -25,9 +26,9 @@ def parse_points(text: str, what: str) -> str:
     try:
         value = Fraction(text.strip().replace("½", "1/2").replace(",", "."))
     except (ValueError, ZeroDivisionError):
-        raise StoreError(f"{what} {text!r}: give points such as 1, 0.5 or 0") from None
+        raise StoreError("%(what)s %(text)s: give points such as 1, 0.5 or 0", what=what, text=repr(text)) from None
     if not 0 <= value <= 1:
-        raise StoreError(f"{what} {text!r}: points lie between 0 and 1")
+        raise StoreError("%(what)s %(text)s: points lie between 0 and 1", what=what, text=repr(text))
     return str(value)
 
 
@@ -35,14 +36,15 @@ def parse_rounds(text: str, paired: int) -> int:
     """A planned number of rounds: at least the rounds paired already, at most 99."""
     low = max(paired, 1)
     if not is_digits(text.strip(), 2) or not low <= int(text) <= 99:
-        raise StoreError(f"rounds {text!r}: give a whole number from {low} ({paired} rounds are paired) to 99")
+        raise StoreError("rounds %(text)s: give a whole number from %(low)s (%(paired)s rounds are paired) to 99",
+                         text=repr(text), low=low, paired=paired)
     return int(text)
 
 
 def parse_initial_colour(text: str, paired: int) -> str:
     """The top seed's colour in round 1: white or black, until round 1 is paired."""
     if text not in ("white", "black"):
-        raise StoreError(f"initial_colour {text!r}: white or black")
+        raise StoreError("initial_colour %(text)s: white or black", text=repr(text))
     if paired:
         raise StoreError("the initial colour decided round 1, which is paired already")
     return text
@@ -58,10 +60,11 @@ class Swiss(PointsSystem):
     planned_rounds = True
     pairings = Pairings.SWISS
     scoring = Scoring()
-    settings = {"rounds": "planned number of rounds", "initial_colour": "white or black: the top seed's colour in "
-                "round 1 (until round 1 is paired)", "bye_points": "points of the pairing-allocated bye",
-                "excused_points": "points of a requested bye (an excused absence)", "tiebreaks": "tie-break list",
-                "edition": "tie-break rule edition"}
+    settings = {"rounds": N_("planned number of rounds"),
+                "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
+                "bye_points": N_("points of the pairing-allocated bye"),
+                "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
+                "edition": N_("tie-break rule edition")}
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)

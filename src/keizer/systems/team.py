@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
+from keizer.i18n import N_
 from keizer.store import Store, StoreError
 from keizer.systems.base import System
 from keizer.systems.points import checked_tiebreaks
@@ -62,12 +63,13 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
     """
     merged = {**DEFAULTS, **settings}
     if merged["schedule"] not in SCHEDULES:
-        raise StoreError(f"unknown team schedule {merged['schedule']!r} (use {' or '.join(SCHEDULES)})")
+        raise StoreError("unknown team schedule %(schedule)s (use %(schedules)s)", schedule=repr(merged["schedule"]),
+                         schedules=" or ".join(SCHEDULES))
     system = Pairings.SWISS if merged["schedule"] == "swiss" else Pairings.ROUND_ROBIN
     tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, system, merged["edition"])
     stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
     if any(games > int(merged["boards"]) for _, games in stages):
-        raise StoreError(f"a tie-break stage is played on at most the event's {merged['boards']} boards")
+        raise StoreError("a tie-break stage is played on at most the event's %(boards)s boards", boards=merged["boards"])
     return TeamRules(int(merged["boards"]), merged["schedule"], bool(merged["double"]),
                      bool(merged["swap_last_two"]), tiebreaks, edition, merged["rounds"], merged["initial_colour"],
                      stages)
@@ -89,9 +91,9 @@ def stored_rules(store: Store, comp_id: int) -> TeamRules:
 class Team(System):
     name = "team"
     label = "Team event"
-    settings = {"tiebreaks": "tie-break list", "edition": "tie-break rule edition",
-                "rounds": "a Swiss: planned number of rounds",
-                "initial_colour": "a Swiss: white or black, the top seed's first board in round 1 (until it is paired)"}
+    settings = {"tiebreaks": N_("tie-break list"), "edition": N_("tie-break rule edition"),
+                "rounds": N_("a Swiss: planned number of rounds"),
+                "initial_colour": N_("a Swiss: white or black, the top seed's first board in round 1 (until it is paired)")}
 
     def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
         schedule = stored.get("schedule")

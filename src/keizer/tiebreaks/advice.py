@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from keizer.refusals import Message
 from keizer.tiebreaks.codes import BUCHHOLZ_FAMILY, OPPONENTS, OWN_RESULTS, RATINGS, TieBreak, parse_list
 from keizer.tiebreaks.model import System, Tournament
 from keizer.tiebreaks.unplayed import Edition
@@ -43,11 +44,17 @@ _NEW_IN_2026 = {"STD", "TPN", "RTNG"}
 
 @dataclass(frozen=True)
 class Advice:
-    """A remark on a tie-break list: an ``error`` (the rules forbid it) or a ``warning``."""
+    """A remark on a tie-break list: an ``error`` (the rules forbid it) or a ``warning``, as
+    ``said`` for a view to word (a refusal quotes an error)."""
 
     level: str
     code: str
-    message: str
+    said: Message
+
+    @property
+    def message(self) -> str:
+        """The remark in English."""
+        return str(self.said)
 
 
 def recommended(team: bool, system: System, ratings_reliable: bool = True) -> tuple[str, ...]:
@@ -75,28 +82,33 @@ def advise(tiebreaks: str | tuple[str, ...] | list[str], team: bool, system: Sys
     own = sorted({tb.text for tb in tbs if tb.name in OWN_RESULTS})
     others = sorted({tb.text for tb in tbs if tb.name in OPPONENTS})
     if own and others:
-        found.append(Advice("warning", "", f"the list mixes tie-breaks on the participant's own results "
-                            f"({', '.join(own)}) with ones on opponents' results or ratings "
-                            f"({', '.join(others)}); FIDE's older recommendations advised against it"))
+        found.append(Advice("warning", "", Message(
+            "the list mixes tie-breaks on the participant's own results (%(own)s) with ones on opponents' results "
+            "or ratings (%(others)s); FIDE's older recommendations advised against it", own=", ".join(own),
+            others=", ".join(others))))
     return tuple(found)
 
 
 def _check(tb: TieBreak, team: bool, system: System, edition: Edition, unrated: bool) -> list[Advice]:
     found = []
     if (tb.kind.where == "team" or tb.score) and not team:
-        found.append(Advice("error", tb.text, f"{tb.text}: a team tie-break, and this is an individual event"))
+        found.append(Advice("error", tb.text, Message("%(code)s: a team tie-break, and this is an individual event",
+                                                      code=tb.text)))
     elif tb.kind.where == "individual" and team:
-        found.append(Advice("error", tb.text, f"{tb.text}: an individual tie-break, and this is a team event"))
+        found.append(Advice("error", tb.text, Message("%(code)s: an individual tie-break, and this is a team event",
+                                                      code=tb.text)))
     if tb.name in BUCHHOLZ_FAMILY and system is System.ROUND_ROBIN and edition is Edition.FIDE_2026:
-        found.append(Advice("error", tb.text, f"{tb.text}: the 2026 rules (C.07 art. 8) do not allow the "
-                            "Buchholz family in a round robin"))
+        found.append(Advice("error", tb.text, Message("%(code)s: the 2026 rules (C.07 art. 8) do not allow the "
+                                                      "Buchholz family in a round robin", code=tb.text)))
     if tb.name == "KS" and system is System.SWISS:
-        found.append(Advice("warning", tb.text, f"{tb.text}: Koya is defined for round robins; a Swiss may use it "
-                            "only if its regulations define it (TEC exercises §4.3)"))
+        found.append(Advice("warning", tb.text, Message("%(code)s: Koya is defined for round robins; a Swiss may use "
+                                                        "it only if its regulations define it (TEC exercises §4.3)",
+                                                        code=tb.text)))
     if tb.name in RATINGS and tb.unrated is None and unrated:
-        found.append(Advice("warning", tb.text, f"{tb.text}: some participants are unrated; rating tie-breaks "
-                            "need published rules for them (C.07 art. 10), e.g. /U1400"))
+        found.append(Advice("warning", tb.text, Message("%(code)s: some participants are unrated; rating tie-breaks "
+                                                        "need published rules for them (C.07 art. 10), e.g. /U1400",
+                                                        code=tb.text)))
     if tb.name in _NEW_IN_2026 and edition is not Edition.FIDE_2026:
-        found.append(Advice("warning", tb.text, f"{tb.text}: new in the 2026 rules, not part of the "
-                            f"{edition.value} edition"))
+        found.append(Advice("warning", tb.text, Message("%(code)s: new in the 2026 rules, not part of the "
+                                                        "%(edition)s edition", code=tb.text, edition=edition.value)))
     return found

@@ -146,14 +146,15 @@ def parse(text: str) -> TieBreak:
     name = ALIASES.get(name, name)
     kind = NAMES.get(name)
     if kind is None:
-        raise TieBreakError(f"{shown}: unknown tie-break {name!r} (known: {', '.join(sorted(NAMES))})")
+        raise TieBreakError("%(code)s: unknown tie-break %(name)s (known: %(known)s)", code=shown, name=repr(name),
+                            known=", ".join(sorted(NAMES)))
     if score and (score not in ("MP", "GP") or not kind.scored):
-        raise TieBreakError(f"{shown}: {name} takes no score :{score}")
+        raise TieBreakError("%(code)s: %(name)s takes no score :%(score)s", code=shown, name=name, score=score)
     found: dict[str, object] = {"name": name, "score": score or None, "text": shown}
     for mod in mods:
         m = _MODIFIER.match(mod)
         if m is None or mod[0] not in kind.modifiers:
-            raise TieBreakError(f"{shown}: {name} takes no modifier /{mod}")
+            raise TieBreakError("%(code)s: %(name)s takes no modifier /%(modifier)s", code=shown, name=name, modifier=mod)
         cm, n, sign, steps, p, f, r, k, u, d = m.groups()
         if cm:
             found["cut"] = int(n)
@@ -168,7 +169,7 @@ def parse(text: str) -> TieBreak:
             found["reverse"] = True
         elif k:
             if int(k) == 0:
-                raise TieBreakError(f"{shown}: the SSSC factor must be 1 or more")
+                raise TieBreakError("%(code)s: the SSSC factor must be 1 or more", code=shown)
             found["factor"] = int(k)
         elif u:
             found["unrated"] = int(u)
@@ -190,6 +191,6 @@ def parse_list(codes: str | Iterable[str | TieBreak]) -> tuple[TieBreak, ...]:
         # DE/EDE may repeat (C.07 4.1); any other repeat can never break a tie.
         key = replace(tb, text="")
         if key in seen and not tb.kind.group:
-            raise TieBreakError(f"{tb.text or tb.name} is listed twice")
+            raise TieBreakError("%(code)s is listed twice", code=tb.text or tb.name)
         seen.add(key)
     return parsed

@@ -141,7 +141,7 @@ def player_field(t: Tournament, rounds: int | None = None) -> Field:
 def team_field(t: Tournament, score: str, rounds: int | None = None) -> Field:
     """The teams of ``t`` seen through match points (``"MP"``) or game points (``"GP"``)."""
     if not t.is_team:
-        raise TieBreakError(f"{score}: the tournament has no teams")
+        raise TieBreakError("%(score)s: the tournament has no teams", score=score)
     if score == "GP" and t.boards < 1:
         raise TieBreakError("GP: the number of boards per match is not known")
     n = _rounds(t, rounds)
@@ -181,7 +181,7 @@ def _rounds(t: Tournament, rounds: int | None) -> int:
     if rounds is None:
         return t.played_rounds
     if not 0 <= rounds <= t.rounds:
-        raise TieBreakError(f"round {rounds}: the tournament has {t.rounds} rounds")
+        raise TieBreakError("round %(n)s: the tournament has %(rounds)s rounds", n=rounds, rounds=t.rounds)
     return rounds
 
 
@@ -193,8 +193,13 @@ def _checked(field: Field, what: str) -> Field:
             if o is None:
                 continue
             back = opponents.get(o)
+            if back is None and what == "team":
+                raise TieBreakError("team %(i)s round %(n)s: opponent %(o)s is not in the tournament", i=i, n=r + 1, o=o)
             if back is None:
-                raise TieBreakError(f"{what} {i} round {r + 1}: opponent {o} is not in the tournament")
+                raise TieBreakError("player %(i)s round %(n)s: opponent %(o)s is not in the tournament", i=i, n=r + 1,
+                                    o=o)
+            if back[r] != i and what == "team":
+                raise TieBreakError("team %(i)s round %(n)s: opponent %(o)s has another opponent", i=i, n=r + 1, o=o)
             if back[r] != i:
-                raise TieBreakError(f"{what} {i} round {r + 1}: opponent {o} has another opponent")
+                raise TieBreakError("player %(i)s round %(n)s: opponent %(o)s has another opponent", i=i, n=r + 1, o=o)
     return field

@@ -128,11 +128,11 @@ def labels(tiebreaks: Codes) -> tuple[str, ...]:
 def _primary(t: Tournament, primary: str | None) -> str:
     if not t.is_team:
         if primary not in (None, "PTS"):
-            raise TieBreakError(f"primary score {primary}: an individual tournament ranks by points")
+            raise TieBreakError("primary score %(primary)s: an individual tournament ranks by points", primary=primary)
         return "PTS"
     primary = (primary or "MP").upper()
     if primary not in ("MP", "GP"):
-        raise TieBreakError(f"primary score {primary}: use MP or GP")
+        raise TieBreakError("primary score %(primary)s: use MP or GP", primary=primary)
     return primary
 
 
@@ -141,11 +141,11 @@ def _parsed(tiebreaks: Codes, t: Tournament) -> tuple[TieBreak, ...]:
     for tb in tbs:
         where = tb.kind.where
         if where == "team" and not t.is_team:
-            raise TieBreakError(f"{tb.text}: a team tie-break, and this is an individual tournament")
+            raise TieBreakError("%(code)s: a team tie-break, and this is an individual tournament", code=tb.text)
         if where == "individual" and t.is_team:
-            raise TieBreakError(f"{tb.text}: an individual tie-break, and this is a team tournament")
+            raise TieBreakError("%(code)s: an individual tie-break, and this is a team tournament", code=tb.text)
         if tb.score and not t.is_team:
-            raise TieBreakError(f"{tb.text}: :{tb.score} needs a team tournament")
+            raise TieBreakError("%(code)s: :%(score)s needs a team tournament", code=tb.text, score=tb.score)
     return tbs
 
 
@@ -297,7 +297,7 @@ class _Context:
             bh = ind.buchholz(self.unplayed(self.primary, tb.played_forfeits, fore=tb.fore))
             secondary = self.field(self.secondary)
             return sssc(self.field(self.primary), secondary.scores, bh, tb.factor, secondary.win)
-        raise TieBreakError(f"{tb.text}: not a value tie-break")
+        raise TieBreakError("%(code)s: not a value tie-break", code=tb.text)
 
     def group(self, tb: TieBreak, group: list[int]) -> Split:
         """Split a tied group with a type A tie-break."""

@@ -64,7 +64,7 @@ class Edition(str, Enum):
         key = text.strip().lower()
         found = _EDITIONS.get(key) or _EDITIONS.get(key[:4])
         if found is None:
-            raise TieBreakError(f"unknown rule edition {text!r} (use 2026, 2024, 2012 or self-draw)")
+            raise TieBreakError("unknown rule edition %(text)s (use 2026, 2024, 2012 or self-draw)", text=repr(text))
         return found
 
     @property

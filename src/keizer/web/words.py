@@ -17,6 +17,14 @@ HINTS: dict[str, str] = {
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
+    "settings_list": N_(" (the Settings page lists them)"),
+    "settings_values": N_("; the Settings page offers the values it takes"),
+    "setup_double": N_(" (tick double round-robin)"),
+    "setup_rounds": N_(": fill in Swiss: rounds"),
+    "setup_player_change": N_(": change the category, the first round or the default attendance"),
+    "timecontrol_which": N_(": fill in the rounds (a plan) or one round"),
+    "timecontrol_clear": N_(", or tick clear, not both"),
+    "timecontrol_plan": N_("; plan it first under Rounds (3, 1-3 or 4-) as %(n)s"),
     # -- change log --
     "undo_again": N_("; open the change log again to see the change that is last now"),
     # -- views, pairing reasons, phones --

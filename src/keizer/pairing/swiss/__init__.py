@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from keizer.model import Colour
 from keizer.refusals import Refusal
@@ -51,8 +51,8 @@ class SwissError(Refusal, ValueError):
     """The round cannot be paired under the Dutch system's absolute criteria;
     ``players`` are the start numbers left without a lawful opponent, if known."""
 
-    def __init__(self, message: str, players: tuple[int, ...] = ()):
-        super().__init__(message)
+    def __init__(self, message: str, /, players: tuple[int, ...] = (), **values: Any):
+        super().__init__(message, **values)
         self.players = players
 
 
@@ -185,10 +185,14 @@ def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.
         found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
         left = tuple(sorted(e.args[0])) if e.args else ()
-        shown = f" (players {', '.join(map(str, left))} are left over)" if left else ""
-        raise SwissError(f"round {upto + 1} has no pairing that meets the absolute criteria — no rematch, no "
-                         f"second bye, no third colour in a row or colour difference beyond 2 outside the last "
-                         f"round's top scorers{shown}", left) from None
+        if left:
+            raise SwissError("round %(n)s has no pairing that meets the absolute criteria — no rematch, no second "
+                             "bye, no third colour in a row or colour difference beyond 2 outside the last round's "
+                             "top scorers (players %(left)s are left over)", left, n=upto + 1,
+                             left=", ".join(map(str, left))) from None
+        raise SwissError("round %(n)s has no pairing that meets the absolute criteria — no rematch, no second bye, "
+                         "no third colour in a row or colour difference beyond 2 outside the last round's top "
+                         "scorers", n=upto + 1) from None
     pairs = list(found.pairs)
     data = inputs.data
     _check(inputs.numbers, pairs, found.bye, {frozenset((n, o)) for n in inputs.numbers for o in data[n].opponents}
@@ -229,11 +233,11 @@ def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto
     numbers = sorted(p.start_no for p in t.players) if present is None else sorted(set(present))
     known = {p.start_no for p in t.players}
     if unknown := [n for n in numbers if n not in known]:
-        raise SwissError(f"start number {unknown[0]} is not in the tournament")
+        raise SwissError("start number %(n)s is not in the tournament", n=unknown[0])
     if len(numbers) < 2:
         raise SwissError("a Swiss round needs at least two players to pair")
     if upto + 1 > rounds:
-        raise SwissError(f"all {rounds} rounds have been paired; raise the number of rounds to go on")
+        raise SwissError("all %(rounds)s rounds have been paired; raise the number of rounds to go on", rounds=rounds)
     data = effective_numbers(t, upto, numbers, dutch_inputs(t, upto))
     last_round = upto + 1 >= rounds
     threshold = upto * max(t.scoring.win, t.scoring.draw) / 2   # topscorers: more than half the maximum

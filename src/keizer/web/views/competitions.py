@@ -17,12 +17,15 @@ from keizer.operations.evening import evening
 from keizer.refusals import Message, Word
 from keizer.settings import CHOICES, PRESETS
 from keizer.store import StoreError
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 
 bp = Blueprint("competitions", __name__)
 
 #: A yes/no setting as the settings list writes it, and as its choice says it.
 YES_NO = {"true": "yes", "false": "no"}
+
+#: The settings of the other systems that take one of a few words (the app offers them as a list).
+SYSTEM_CHOICES = {"initial_colour": ("white", "black")}
 
 #: What each system's creation form asks (besides name, season and "register all members").
 SYSTEM_LABELS = {"keizer": "Keizer competition", "swiss": "Swiss tournament", "roundrobin": "Round-robin",
@@ -206,7 +209,7 @@ def settings(comp_id: int) -> Any:
     others = [c for c in s.competitions() if c["id"] != comp_id]
     return render("app/settings.html", comp=comp, tab="settings", nav="competitions",
                   title=f"{_('Settings')} · {comp['name']}", rows=rows, changeable=can, order=order,
-                  choices=CHOICES if comp["system"] == "keizer" else {}, yes_no=YES_NO,
+                  choices=CHOICES if comp["system"] == "keizer" else SYSTEM_CHOICES, yes_no=YES_NO,
                   order_heading=heading, others=others, plan=setup.time_control_rows(s, comp_id),
                   started=s.started(comp_id))
 
@@ -226,9 +229,9 @@ def _change_settings(comp_id: int) -> Any:
     with writing("competition settings", Message("settings: %(summary)s", summary=summary)) as s:
         competition(comp_id, write=True)
         note = setup.change_settings(s, comp_id, overrides)
-    flash(f"settings: {summary}", "ok")
+    flash(_("settings: %(summary)s", summary=summary), "ok")
     if note:
-        flash(note, "warning")
+        flash(say(note), "warning")
     return back(url_for("competitions.settings", comp_id=comp_id))
 
 
