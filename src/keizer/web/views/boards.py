@@ -14,7 +14,8 @@ from flask import Blueprint, current_app, flash, g, make_response, request, sess
 from keizer import limits as _limits
 from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
-from keizer.store import StoreError
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.web.access import arbiter, public
 from keizer.web.auth import Throttle
 from keizer.web.context import _, back, competition, render, store, writing
@@ -50,7 +51,9 @@ def _board_response(page: tuple[str, int]) -> Any:
     return response
 
 
-def _board_refused(message: str = f"error: {board_ops.REFUSED}", status: int = 404) -> Any:
+def _board_refused(message: str | None = None, status: int = 404) -> Any:
+    """A board link refused: the same line whatever was wrong (it tells a guesser nothing)."""
+    message = message or _("error: this link is not valid (any more)")
     return _board_response(render("app/board_refused.html", status=status, title=_("Result link"), message=message))
 
 
@@ -65,8 +68,10 @@ def board(code: str) -> Any:
     wait, stamp = throttle.attempt(key)  # counted as wrong until the code is found right
     if wait > 0:
         minutes = max(1, round(wait / 60))
-        return _board_refused(f"error: too many wrong result links from this address; wait {minutes} "
-                              f"minute{'s' if minutes > 1 else ''} and try again", 429)
+        return _board_refused(_("error: too many wrong result links from this address; wait %(n)s minutes and "
+                                "try again", n=minutes) if minutes > 1 else
+                              _("error: too many wrong result links from this address; wait %(n)s minute and "
+                                "try again", n=minutes), 429)
     if request.method == "GET":
         try:
             found = board_ops.board_for_code(store(), code)
@@ -103,10 +108,7 @@ def reports(comp_id: int) -> Any:
 def confirm_report(comp_id: int) -> Any:
     """Enter a board's reported result (the officer's choice where the reports disagree)."""
     board_no = result_ops.parse_board(request.form.get("board", ""))
-    try:
-        number = _limits.whole_number(request.form.get("round", ""), "round", 1, _limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    number = forms.whole(request.form.get("round", ""), Word("round"), 1, _limits.MAX_ROUNDS)
     with writing("result", "results") as s:
         competition(comp_id, write=True)
         result = board_ops.confirm(s, comp_id, number, board_no, request.form.get("result") or None)

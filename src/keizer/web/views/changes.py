@@ -10,9 +10,9 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
 
-from keizer import limits
 from keizer.operations import changes as change_ops
-from keizer.store import StoreError
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, render, store
 
@@ -25,10 +25,7 @@ SHOWN = 50
 @bp.route("/log")
 @arbiter
 def index() -> Any:
-    try:
-        limit = limits.whole_number(request.args.get("n", str(SHOWN)), "n", 1, 10_000)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    limit = forms.whole(request.args.get("n", str(SHOWN)), Word("n"), 1, 10_000)
     rows = _shown(store().changes(limit))
     return render("app/log.html", title=_("Change log"), nav="log", changes=rows, limit=limit,
                   last=rows[0] if rows else None)
@@ -57,10 +54,7 @@ def undo() -> Any:
         return render("app/log.html", title=_("Undo"), nav="log", changes=rows, limit=SHOWN, last=last,
                       confirm={"id": last["id"], "what": last["summary"], "when": when(last["at"]),
                                "by": last["origin"] or "", "command": last["command"]})
-    try:
-        change_id = limits.whole_number(request.form.get("change", ""), "change", 1, 2**62)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    change_id = forms.whole(request.form.get("change", ""), Word("change"), 1, 2**62)
     what = change_ops.undo(store(), change_id)
     flash(_("undone: %(what)s", what=what), "ok")
     return redirect(url_for("changes.index"), code=303)

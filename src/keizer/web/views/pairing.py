@@ -14,7 +14,9 @@ from keizer import limits
 from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
+from keizer.refusals import Word
 from keizer.store import StoreError
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
 
@@ -24,14 +26,15 @@ bp = Blueprint("pairing", __name__)
 @bp.route("/c/<int:comp_id>/pairing")
 @arbiter
 def index(comp_id: int) -> Any:
-    return _page(comp_id, _number(request.args.get("round"), "round"))
+    return _page(comp_id, _number(request.args.get("round"), Word("round")))
 
 
 def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Proposal | None = None,
           fixed: list[tuple[str, str]] | None = None, bye: str | None = None) -> Any:
     comp = competition(comp_id)
     if not systems.of(comp["system"]).weekly:
-        raise StoreError(f"{comp['name']} has no weekly pairing: it is a {comp['system']} competition")
+        raise StoreError("%(name)s has no weekly pairing: it is a %(system)s competition", name=comp["name"],
+                         system=_(comp["system"]))
     s = store()
     state = rounds_ops.pairing_state(s, comp_id, round_no)
     listing = rounds_ops.pairing_list(s, comp_id, s.load_season(comp_id), state.shown) if state.shown else None
@@ -74,7 +77,7 @@ def store_pairing(comp_id: int) -> Any:
 @arbiter
 def again(comp_id: int) -> Any:
     """``keizer pair --again [--keep BOARD …]``: re-pair the open round, keeping the boards ticked."""
-    keep = [n for n in (_number(text, "board", limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
+    keep = [n for n in (_number(text, Word("board"), limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
     notes: list[str] = []
     with writing("pair", "pairing") as s:
         competition(comp_id, write=True)
@@ -117,7 +120,7 @@ def draw(comp_id: int) -> Any:
     """``keizer roundrobin draw [--first-date D] [--every N]``: the Berger numbers by lot and
     every round of the schedule (allowed until the first result)."""
     first = _date(request.form.get("first_date", ""))
-    every = _number(request.form.get("every") or "7", "the days between rounds", 365) or 7
+    every = _number(request.form.get("every") or "7", Word("the days between rounds"), 365) or 7
     with writing("roundrobin draw", "round-robin draw") as s:
         competition(comp_id, write=True)
         _numbered, seed = comp_ops.draw_round_robin(s, comp_id, None, (), first, every)
@@ -130,10 +133,7 @@ def _date(text: str) -> date | None:
     """The date of round 1 (empty: none), as the CLI's --first-date takes it."""
     if not text.strip():
         return None
-    try:
-        return limits.day(text)
-    except ValueError as e:
-        raise StoreError(f"the date of round 1: {e}") from None
+    return forms.day(text, Word("the date of round 1"))
 
 
 @bp.route("/c/<int:comp_id>/pairing/forbid", methods=["POST"])
@@ -170,18 +170,16 @@ def _told(comp_id: int, pairing: Any, notes: list[str]) -> None:
     for note in notes:
         flash(note, "info")
     for line in pairing.bent:
-        flash(f"rule bent: {line}", "warning")
+        flash(_("rule bent: %(rule)s", rule=line), "warning")
     boards = len(pairing.boards)
-    said = f"round {pairing.round} paired: {boards} board{'s' if boards != 1 else ''}"
+    said = (_("round %(n)s paired: %(boards)s boards", n=pairing.round, boards=boards) if boards != 1
+            else _("round %(n)s paired: %(boards)s board", n=pairing.round, boards=boards))
     if pairing.bye:
-        said += f"; bye: {store().find_player(comp_id, pairing.bye)['name']}"
+        said = _("%(said)s; bye: %(name)s", said=said, name=store().find_player(comp_id, pairing.bye)["name"])
     flash(said, "ok")
 
 
-def _number(text: str | None, what: str, high: int = limits.MAX_ROUNDS) -> int | None:
+def _number(text: str | None, what: Word, high: int = limits.MAX_ROUNDS) -> int | None:
     if text is None or not text.strip():
         return None
-    try:
-        return limits.whole_number(text, what, 1, high)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, what, 1, high)

@@ -21,7 +21,8 @@ from keizer import systems
 from keizer.operations import boards as board_ops
 from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
-from keizer.store import StoreError
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, store, writing
 
@@ -35,10 +36,7 @@ def _round_arg() -> int | None:
     text = request.values.get("round", "").strip()
     if not text:
         return None
-    try:
-        return limits.whole_number(text, "round", 0, limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, Word("round"), 0, limits.MAX_ROUNDS)
 
 
 def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tuple[str, int]:
