@@ -258,6 +258,11 @@ def timecontrol(comp_id: int) -> Any:
     clear = _flag("clear")
     rounds = _text("rounds")
     round_no = _whole("round", Word("round"), 1, limits.MAX_ROUNDS)
+    # Refused here as the form's boxes name it (the operation names the CLI's flags).
+    if (rounds is None) == (round_no is None):
+        raise StoreError("say which rounds: fill in Rounds (a plan) or one round, not both")
+    if clear == bool(_text("time_control")):
+        raise StoreError("give a time control, or tick clear, not both")
     text = setup.check_time_control(_text("time_control"), rounds, round_no, clear)
     with writing("timecontrol", f"time control {text or 'cleared'} for {rounds or round_no}") as s:
         competition(comp_id, write=True)

@@ -188,7 +188,7 @@ def apply() -> Any:
         if todo.plan.updates:
             with writing("ratings import", todo.summary) as s:
                 member_ops.write_rating_import(s, todo)
-        message = f"{todo.list_name} rating list: {todo.counts}"
+        message = _("%(list)s rating list: %(counts)s", list=_(todo.list_name), counts=todo.counts)
     else:
         if todo.plan.changes:
             with writing("member import", todo.summary) as s:

@@ -80,8 +80,10 @@ def slips(comp_id: int) -> Any:
             codes = board_ops.make_codes(s, comp_id, number, renew=renew)
             boards = f"board{'s' if len(codes) > 1 else ''} {', '.join(map(str, codes))}"
             s.describe(f"round {number}: result links for {boards}{' (new for every board)' if renew else ''}")
+        listed = ", ".join(map(str, codes))
+        shown = _("boards %(list)s", list=listed) if len(codes) > 1 else _("board %(list)s", list=listed)
         flash(_("round %(n)s: links made for %(boards)s; print this page now: the codes are shown only this once",
-                n=number, boards=boards), "ok")
+                n=number, boards=shown), "ok")
     sheet = print_ops.pairing_sheet(store(), comp_id, number)
     link_round = board_ops.linkable_round(store(), comp_id)
     linkable = link_round == sheet["round"]
