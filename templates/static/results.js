@@ -79,14 +79,14 @@ document.addEventListener("DOMContentLoaded", () => {
       tr.classList.remove("saving");
       tr.classList.add("refused");
       sent.delete(input);
-      say("error: the result was not saved (no answer from the app); press Save results to try again", "bad");
+      say(form.dataset.noAnswer, "bad");  // the page's words: the club's language
       return;
     }
     tr.classList.remove("saving");
     if (!reply.ok || body.error) {
       tr.classList.add("refused");
       sent.delete(input);
-      say(body.error || "error: the result was not saved", "bad");
+      say(body.error || form.dataset.unsaved, "bad");
       input.focus();  // stay on the refused board: type it again
       return;
     }

@@ -41,6 +41,11 @@ USER_ERRORS = (Refusal,)
 class Missing(StoreError):
     """What the address names does not exist: said in one line, with 404."""
 
+    @classmethod
+    def because(cls, refused: Refusal) -> Missing:
+        """The store's refusal (no such competition), said as it says it, with 404."""
+        return cls(refused.message, hint=refused.hint, **refused.values)
+
 
 def templates_folder() -> Path:
     return Path(str(resources.files("keizer.templates")))
@@ -68,7 +73,7 @@ def competition(comp_id: int, write: bool = False) -> dict[str, Any]:
     try:
         row = store().competition_by_id(comp_id)
     except StoreError as e:  # an address of no competition (undone, or mistyped): not found
-        raise Missing(str(e)) from None
+        raise Missing.because(e) from None
     if write:
         refuse_closed(row)
         store().subject = row["name"]  # the log says which competition the change is about
@@ -249,7 +254,7 @@ def install(app: Flask) -> None:
         message = explain(error, Path(app.config["KEIZER_DB"]))
         if message is None:
             raise error
-        return refuse(f"error: {message}", 503)
+        return refuse(_("error: %(message)s", message=message), 503)
 
     @app.errorhandler(404)
     def not_found(_error: Exception) -> Any:

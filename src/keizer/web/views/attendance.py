@@ -13,7 +13,9 @@ from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.refusals import Message
+from keizer.refusals import Word
 from keizer.store import StoreError
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, say, store, writing
 
@@ -26,7 +28,8 @@ def index(comp_id: int) -> Any:
         return _mark(comp_id)
     comp = competition(comp_id)
     if not systems.of(comp["system"]).weekly:
-        raise StoreError(f"{comp['name']} has no weekly attendance: it is a {comp['system']} competition")
+        raise StoreError("%(name)s has no weekly attendance: it is a %(system)s competition", name=comp["name"],
+                         system=_(comp["system"]))
     round_no = _round_arg(request.args.get("round"))
     sheet = rounds_ops.attendance_sheet(store(), comp_id, round_no)
     return render("app/attendance.html", comp=comp, tab="attendance", nav="competitions",
@@ -47,10 +50,11 @@ def _mark(comp_id: int) -> Any:
         if value == form.get(f"w-{ref}") and (value != "external" or result == form.get(f"wx-{ref}", "")):
             continue  # as the page showed it: a mark made meanwhile elsewhere stays, a default is filled in
         if ref in marks or ref in external or ref in withdrawn:
-            raise StoreError(f"{ref!r} is marked twice in one command; mark each player once")
+            raise StoreError("%(ref)s is marked twice in one command; mark each player once", ref=repr(ref))
         if value == "external":
             if not result:
-                raise StoreError(f"choose the result of {_name(comp_id, ref)}'s external game (win, draw or loss)")
+                raise StoreError("choose the result of %(name)s's external game (win, draw or loss)",
+                                 name=_name(comp_id, ref))
             external[ref] = result
         elif value == "withdrawn":
             if g.user is None or g.user["role"] != "officer":
@@ -67,8 +71,10 @@ def _mark(comp_id: int) -> Any:
         competition(comp_id, write=True)
         number, counts = comp_ops.mark_attendance(s, comp_id, marks, external, withdrawn, round_no, date, force)
         s.describe(Message("attendance round %(round)s", round=number))
-    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
-    flash(f"round {number}: {summary}" + (f"; {len(withdrawn)} withdrawn" if withdrawn else ""), "ok")
+    summary = ", ".join(f"{v} {_(k)}" for k, v in sorted(counts.items()))
+    if withdrawn:
+        summary = _("%(summary)s; %(n)s withdrawn", summary=summary, n=len(withdrawn))
+    flash(_("round %(n)s: %(said)s", n=number, said=summary), "ok")
     return back(url_for("attendance.index", comp_id=comp_id))
 
 
@@ -111,24 +117,18 @@ def _name(comp_id: int, ref: str) -> str:
 
 def _tell(change: comp_ops.Change) -> None:
     for w in change.warnings:
-        flash(f"{_('rule bent')}: {say(w)}", "warning")
+        flash(_("rule bent: %(rule)s", rule=say(w)), "warning")
     flash(_("round %(n)s: %(said)s", n=change.round, said=say(change.said)), "ok")
 
 
 def _round_arg(text: str | None) -> int | None:
     if text is None or not text.strip():
         return None
-    try:
-        return limits.whole_number(text, "round", 1, limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, Word("round"), 1, limits.MAX_ROUNDS)
 
 
 def _date(text: str) -> str | None:
     """A date as the CLI's --date takes it (YYYY-MM-DD, 1900–2999); empty: none."""
     if not text.strip():
         return None
-    try:
-        return limits.day(text).isoformat()
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.day(text).isoformat()

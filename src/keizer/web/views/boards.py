@@ -16,9 +16,14 @@ from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
 from keizer.refusals import Message, Word
 from keizer.store import StoreError
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.web.access import arbiter, public
 from keizer.web.auth import Throttle
 from keizer.web.context import _, back, competition, render, store, writing
+
+#: The side a phone reports for, as a word of the catalogs.
+_SIDES = {"white": Word("white"), "black": Word("black")}
 
 bp = Blueprint("boards", __name__)
 
@@ -51,7 +56,9 @@ def _board_response(page: tuple[str, int]) -> Any:
     return response
 
 
-def _board_refused(message: str = f"error: {board_ops.REFUSED}", status: int = 404) -> Any:
+def _board_refused(message: str | None = None, status: int = 404) -> Any:
+    """A board link refused: the same line whatever was wrong (it tells a guesser nothing)."""
+    message = message or _("error: this link is not valid (any more)")
     return _board_response(render("app/board_refused.html", status=status, title=_("Result link"), message=message))
 
 
@@ -66,8 +73,10 @@ def board(code: str) -> Any:
     wait, stamp = throttle.attempt(key)  # counted as wrong until the code is found right
     if wait > 0:
         minutes = max(1, round(wait / 60))
-        return _board_refused(f"error: too many wrong result links from this address; wait {minutes} "
-                              f"minute{'s' if minutes > 1 else ''} and try again", 429)
+        return _board_refused(_("error: too many wrong result links from this address; wait %(n)s minutes and "
+                                "try again", n=minutes) if minutes > 1 else
+                              _("error: too many wrong result links from this address; wait %(n)s minute and "
+                                "try again", n=minutes), 429)
     if request.method == "GET":
         try:
             found = board_ops.board_for_code(store(), code)
@@ -81,13 +90,13 @@ def board(code: str) -> Any:
             throttle.forgive(stamp, key)
             side = board_ops.parse_side(request.form.get("side", ""))
             g.origin = Message("board link: %(competition)s round %(round)s board %(board)s (%(side)s) from %(address)s",
-                               competition=found.competition, round=found.round, board=found.board, side=Word(side),
+                               competition=found.competition, round=found.round, board=found.board, side=_SIDES[side],
                                address=request.remote_addr or Word("an unknown address"))
             done = board_ops.report(s, found, side, request.form.get("result", ""), _phone())
             s.describe((Message("round %(round)s board %(board)s: %(side)s reports %(result)s; both agree: entered", round=found.round,
-                               board=found.board, side=Word(side), result=done.result) if done.entered else
+                               board=found.board, side=_SIDES[side], result=done.result) if done.entered else
                        Message("round %(round)s board %(board)s: %(side)s reports %(result)s", round=found.round,
-                               board=found.board, side=Word(side), result=done.result)))
+                               board=found.board, side=_SIDES[side], result=done.result)))
     except board_ops.LinkRefused:
         return _board_refused()
     return _board_response(render("app/board_done.html", title=_("Result"), done=done, code=code))
@@ -107,10 +116,7 @@ def reports(comp_id: int) -> Any:
 def confirm_report(comp_id: int) -> Any:
     """Enter a board's reported result (the officer's choice where the reports disagree)."""
     board_no = result_ops.parse_board(request.form.get("board", ""))
-    try:
-        number = _limits.whole_number(request.form.get("round", ""), "round", 1, _limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    number = forms.whole(request.form.get("round", ""), Word("round"), 1, _limits.MAX_ROUNDS)
     with writing("result", Message("results")) as s:
         competition(comp_id, write=True)
         result = board_ops.confirm(s, comp_id, number, board_no, request.form.get("result") or None)

@@ -15,6 +15,9 @@ from keizer.i18n import N_
 from keizer.operations import changes as change_ops
 from keizer.refusals import Message
 from keizer.store import StoreError
+from keizer.operations import changes as change_ops
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, render, say, store
 
@@ -63,10 +66,7 @@ LOGGED_ELSEWHERE = (
 @bp.route("/log")
 @arbiter
 def index() -> Any:
-    try:
-        limit = limits.whole_number(request.args.get("n", str(SHOWN)), "n", 1, 10_000)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    limit = forms.whole(request.args.get("n", str(SHOWN)), Word("n"), 1, 10_000)
     rows = _shown(store().changes(limit, said=True))
     return render("app/log.html", title=_("Change log"), nav="log", changes=rows, limit=limit,
                   last=rows[0] if rows else None)
@@ -118,10 +118,7 @@ def undo() -> Any:
         return render("app/log.html", title=_("Undo"), nav="log", changes=rows, limit=SHOWN, last=last,
                       confirm={"id": last["id"], "what": shown["summary"], "when": shown["when"],
                                "by": shown["origin"], "command": shown["command"]})
-    try:
-        change_id = limits.whole_number(request.form.get("change", ""), "change", 1, 2**62)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    change_id = forms.whole(request.form.get("change", ""), Word("change"), 1, 2**62)
     undone = change_ops.undo(store(), change_id)
     flash(_("undone: %(what)s", what=_described(undone)), "ok")
     return redirect(url_for("changes.index"), code=303)

@@ -16,8 +16,11 @@ from keizer.operations import setup
 from keizer.operations.evening import evening
 from keizer.refusals import Message, Word
 from keizer.settings import CHOICES, PRESETS
+from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.web.context import _, back, competition, render, say, store, writing
+from keizer.web import forms
+from keizer.web.context import _, back, competition, render, store, writing
 
 bp = Blueprint("competitions", __name__)
 
@@ -44,14 +47,9 @@ def _text(name: str) -> str | None:
     return value or None
 
 
-def _whole(name: str, what: str, low: int, high: int) -> int | None:
+def _whole(name: str, what: Word, low: int, high: int) -> int | None:
     value = _text(name)
-    if value is None:
-        return None
-    try:
-        return limits.whole_number(value, what, low, high)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return None if value is None else forms.whole(value, what, low, high)
 
 
 def _flag(name: str) -> bool:
@@ -70,20 +68,20 @@ def create() -> Any:
         options = {"preset": request.form.get("preset", "classic"), "overrides": setup.parse_sets(sets)}
     elif system == "roundrobin":
         options = {"double": _flag("double"), "swap_last_two": _flag("swap_last_two"),
-                   "tiebreaks": _text("tiebreaks"), "lots": _whole("lots", "lots", limits.MIN_SEED, limits.MAX_SEED)}
+                   "tiebreaks": _text("tiebreaks"), "lots": _whole("lots", Word("lots"), limits.MIN_SEED, limits.MAX_SEED)}
     elif system == "swiss":
-        options = {"rounds": _whole("rounds", "rounds", 1, 99), "bye_points": _text("bye_points"),
+        options = {"rounds": _whole("rounds", Word("rounds"), 1, 99), "bye_points": _text("bye_points"),
                    "excused_points": _text("excused_points"),
                    "initial_colour": request.form.get("initial_colour", "white"), "tiebreaks": _text("tiebreaks")}
     elif system == "knockout":
         options = {"stages": _text("stages")}
     elif system == "team":
         schedule = request.form.get("schedule", "roundrobin")
-        options = {"boards": _whole("boards", "boards", 1, 20) or 4, "schedule": schedule,
+        options = {"boards": _whole("boards", Word("boards"), 1, 20) or 4, "schedule": schedule,
                    "double": _flag("double"), "swap_last_two": _flag("swap_last_two"),
                    "tiebreaks": _text("tiebreaks")}
         if schedule == "swiss":
-            options |= {"rounds": _whole("rounds", "rounds", 1, 99),
+            options |= {"rounds": _whole("rounds", Word("rounds"), 1, 99),
                         "initial_colour": request.form.get("initial_colour", "white")}
         if schedule == "knockout":
             options |= {"stages": _text("stages")}
@@ -93,9 +91,18 @@ def create() -> Any:
     with writing("competition create", Message("create competition %(name)s", name=name)) as s:
         comp_id, registered = setup.create_competition(s, new, current=False)  # the terminal keeps its default
     for w in new.warnings:
-        flash(f"warning: {w}", "warning")
-    flash(f"created {new.kind} {new.name}; {registered} players registered", "ok")
+        flash(_("warning: %(warning)s", warning=w), "warning")
+    flash(_("created %(kind)s %(name)s; %(n)s players registered", kind=_kind(new), name=new.name, n=registered), "ok")
     return redirect(url_for("competitions.players", comp_id=comp_id), code=303)
+
+
+def _kind(new: setup.NewCompetition) -> str:
+    """What was created, as the CLI names it (``NewCompetition.kind``), in the club's language."""
+    if new.system == "keizer":
+        return _("competition (preset %(preset)s)", preset=new.preset)
+    if new.system == "swiss":
+        return _("Swiss tournament (%(n)s rounds)", n=new.rounds)
+    return {"roundrobin": _("round-robin"), "knockout": _("knock-out cup"), "team": _("team event")}[new.system]
 
 
 # -- players ---------------------------------------------------------------------------
@@ -116,13 +123,10 @@ def players(comp_id: int) -> Any:
 def add_players(comp_id: int) -> Any:
     """``keizer player add #ID … [--joined N] [--category X]``."""
     refs = [f"#{int(v)}" for v in request.form.getlist("member") if limits.is_digits(v, 9)]
-    joined = _whole("joined", "round", 1, limits.MAX_ROUNDS)
+    joined = _whole("joined", Word("round"), 1, limits.MAX_ROUNDS)
     category = _text("category")
     if category is not None:
-        try:
-            category = limits.clean_text(category, "a category", limits.MAX_CATEGORY)
-        except ValueError as e:
-            raise StoreError(str(e)) from None
+        category = forms.clean(category, Word("a category"), limits.MAX_CATEGORY)
     with writing("player add", Message("register %(players)s", players=', '.join(refs))) as s:
         first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category)
         names = [s.find_member(r)["name"] for r in refs]
@@ -139,7 +143,7 @@ def edit_player(comp_id: int, player_id: int) -> Any:
     comp = competition(comp_id)
     found = [r for r in store().players(comp_id) if r["id"] == player_id]
     if not found:
-        raise StoreError(f"there is no player {player_id} in {comp['name']}")
+        raise StoreError("there is no player %(id)s in %(name)s", id=player_id, name=comp["name"])
     row = found[0]
     default = store().settings(comp_id).default_attendance if comp["system"] == "keizer" else "present"
     if request.method == "GET":
@@ -148,18 +152,16 @@ def edit_player(comp_id: int, player_id: int) -> Any:
                       weekly=comp["system"] in ("keizer", "swiss"), keizer=comp["system"] == "keizer")
     category = request.form.get("category")
     if category is not None:
-        try:
-            category = limits.clean_text(category.strip(), "a category", limits.MAX_CATEGORY) if category.strip() else ""
-        except ValueError as e:
-            raise StoreError(str(e)) from None
-    joined = _whole("joined", "round", 1, limits.MAX_ROUNDS)
+        category = forms.clean(category.strip(), Word("a category"), limits.MAX_CATEGORY) if category.strip() else ""
+    joined = _whole("joined", Word("round"), 1, limits.MAX_ROUNDS)
     default_attendance = _text("default")
     if row["default_attendance"] is None and default_attendance == default:
         default_attendance = None  # the competition's default, left as it was: it keeps following the setting
     with writing("player set", Message("set %(player)s", player=row['name'])) as s:
         competition(comp_id, write=True)
         name, changed = setup.set_player(s, comp_id, row["key"], category, joined, default_attendance)
-    flash(f"updated {name}: {', '.join(changed)}" if changed else _("%(name)s: nothing changed", name=name),
+    flash(_("updated %(name)s: %(changes)s", name=name, changes=", ".join(changed)) if changed
+          else _("%(name)s: nothing changed", name=name),
           "ok" if changed else "info")
     return redirect(url_for("competitions.players", comp_id=comp_id), code=303)
 
@@ -186,9 +188,13 @@ def reinstate(comp_id: int) -> Any:
         competition(comp_id, write=True)
         row, gone = comp_ops.reinstate(s, comp_id, ref, missed)
         s.describe(Message("reinstate %(player)s", player=row['name']))
-    since = (f"; round {gone[0]} counts as an {missed} absence" if len(gone) == 1 else
-             f"; rounds {gone[0]}–{gone[-1]} count as {missed} absences" if gone else "")
-    flash(f"{row['name']} takes part again{since}", "ok")
+    said = _("%(name)s takes part again", name=row["name"])
+    if len(gone) == 1:
+        said = _("%(said)s; round %(n)s counts as an %(missed)s absence", said=said, n=gone[0], missed=_(missed))
+    elif gone:
+        said = _("%(said)s; rounds %(first)s–%(last)s count as %(missed)s absences", said=said, first=gone[0],
+                 last=gone[-1], missed=_(missed))
+    flash(said, "ok")
     return back(url_for("competitions.players", comp_id=comp_id))
 
 
@@ -242,12 +248,12 @@ def order(comp_id: int) -> Any:
     refs = [line.strip() for line in request.form.get("players", "").splitlines() if line.strip()]
     source = _text("source") if by == "standing" else None
     if by != "hand" and refs:
-        raise StoreError("players are listed only with --by hand")
+        raise StoreError("players are listed only for an order by hand")
     with writing("competition order", Message("initial order")) as s:
         competition(comp_id, write=True)
         how = comp_ops.set_initial_order(s, comp_id, by, refs, source)
         s.describe(Message("initial order %(how)s", how=how))
-    flash(f"initial order {how}", "ok")
+    flash(_("initial order %(how)s", how=how), "ok")
     return back(url_for("competitions.settings", comp_id=comp_id))
 
 
@@ -256,11 +262,18 @@ def timecontrol(comp_id: int) -> Any:
     """``keizer timecontrol "rapid 25+10" --rounds 1-3`` (or ``--round N``, or ``--clear``)."""
     clear = _flag("clear")
     rounds = _text("rounds")
-    round_no = _whole("round", "round", 1, limits.MAX_ROUNDS)
+    round_no = _whole("round", Word("round"), 1, limits.MAX_ROUNDS)
+    # Refused here as the form's boxes name it (the operation names the CLI's flags).
+    if (rounds is None) == (round_no is None):
+        raise StoreError("say which rounds: fill in Rounds (a plan) or one round, not both")
+    if clear == bool(_text("time_control")):
+        raise StoreError("give a time control, or tick clear, not both")
     text = setup.check_time_control(_text("time_control"), rounds, round_no, clear)
     with writing("timecontrol", Message("time control %(text)s for %(rounds)s",
                                         text=text or Word("cleared"), rounds=rounds or round_no)) as s:
         competition(comp_id, write=True)
         setup.set_time_control(s, comp_id, text, rounds, round_no)
-    flash(f"time control {text or 'cleared'} for {'rounds ' + rounds if rounds else f'round {round_no}'}", "ok")
+    where = _("rounds %(rounds)s", rounds=rounds) if rounds else _("round %(n)s", n=round_no)
+    flash(_("time control %(control)s for %(where)s", control=text, where=where) if text
+          else _("time control cleared for %(where)s", where=where), "ok")
     return back(url_for("competitions.settings", comp_id=comp_id))

@@ -14,6 +14,7 @@ from keizer.operations import cup
 from keizer.operations import results as result_ops
 from keizer.operations.brackets import cup_overview
 from keizer.refusals import Message
+from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
@@ -109,7 +110,7 @@ def enter_form_results(comp_id: int) -> Any:
         comp = competition(comp_id, write=True)
         entered = result_ops.enter(s, comp["id"], parsed, number, correct)
     if entered.warning:
-        flash(f"warning: {entered.warning}", "warning")
+        flash(_("warning: %(warning)s", warning=entered.warning), "warning")
     flash(entered.message, "ok")
     return back()
 
@@ -118,9 +119,13 @@ def _same(text: str, stored: str) -> bool:
     return result_ops.normal(text) == result_ops.normal(stored)
 
 
+#: The number fields of the cup's and the team event's forms, as their refusals name them.
+_FIELDS = {"round": Word("round"), "match": Word("match"), "every": Word("the days between rounds")}
+
+
 def _whole(field: str) -> int:
     """A round or match number of the form (the forms send them; anything else is refused)."""
     text = request.form.get(field, "").strip()
     if not is_digits(text) or not 1 <= int(text) <= 999:
-        raise StoreError(f"{field} {text[:20]!r}: give a number from 1")
+        raise StoreError("%(what)s %(text)s: give a number from 1", what=_FIELDS[field], text=repr(text[:20]))
     return int(text)

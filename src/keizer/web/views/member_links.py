@@ -14,7 +14,7 @@ from markupsafe import Markup
 from keizer.operations import notices as notice_ops
 from keizer.refusals import Message, Word
 from keizer.web.access import public
-from keizer.web.context import _, back, render, store, writing
+from keizer.web.context import _, back, render, say, store, writing
 from keizer.web.context import day as _day
 
 bp = Blueprint("member_links", __name__)
@@ -35,7 +35,7 @@ def member(token: str) -> Any:
         person = notice_ops.member_for_token(store(), token)
     except notice_ops.LinkRefused as refused:
         return _private(make_response(render("app/member_link_refused.html", status=refused.status,
-                                             message=f"error: {refused}", title=_("Personal link"))))
+                                             message=_("error: %(message)s", message=say(refused)), title=_("Personal link"))))
     today = _date.today()
     if request.method == "POST":
         absent = request.form.get("action") != "come"

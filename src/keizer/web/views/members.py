@@ -21,10 +21,11 @@ from typing import Any
 from flask import Blueprint, current_app, flash, redirect, request, session, url_for
 from werkzeug.utils import secure_filename
 
-from keizer import limits
 from keizer.operations import members as member_ops
 from keizer.refusals import Message
+from keizer.refusals import Word
 from keizer.store import StoreError
+from keizer.web import forms
 from keizer.web.context import _, back, render, store, writing
 
 bp = Blueprint("members", __name__)
@@ -38,20 +39,17 @@ def index() -> Any:
     return render("app/members.html", title=_("Members"), nav="members", members=store().members())
 
 
-def _rating(form: Any, key: str, what: str) -> int | None:
+def _rating(form: Any, key: str, what: Word) -> int | None:
     text = form.get(key, "").strip()
     if not text:
         return None
-    try:
-        return limits.whole_number(text, what, 0, 4000)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, what, 0, 4000)
 
 
 def _fields(form: Any) -> dict[str, Any]:
-    return {"name": form.get("name", ""), "rating": _rating(form, "rating", "rating"),
+    return {"name": form.get("name", ""), "rating": _rating(form, "rating", Word("rating")),
             "fed_id": form.get("fed_id", ""), "fide_id": form.get("fide_id", ""),
-            "fide_rating": _rating(form, "fide_rating", "FIDE rating")}
+            "fide_rating": _rating(form, "fide_rating", Word("FIDE rating"))}
 
 
 @bp.route("/members/add", methods=["POST"])
@@ -77,7 +75,7 @@ def edit(member_id: int) -> Any:
     with writing("member edit", Message("edit member #%(member_id)s", member_id=member_id)) as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
                                               request.form.get("allow_duplicate") == "on")
-    flash(f"#{new['id']} {new['name']}: {changed}", "ok")
+    flash(_("#%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"], changed=changed), "ok")
     return back(url_for("members.index"))
 
 
@@ -149,7 +147,7 @@ def upload() -> Any:
         raise StoreError("choose the file to import")
     kind = request.form.get("kind", "members")
     if kind not in ("members", "ratings"):
-        raise StoreError(f"unknown kind of list {kind[:20]!r}: a member list or a rating list")
+        raise StoreError("unknown kind of list %(kind)s: a member list or a rating list", kind=repr(kind[:20]))
     _discard(session.get(_SESSION))  # one pending import per session
     token = secrets.token_urlsafe(24)
     name = secure_filename(upload.filename) or "upload"
@@ -191,7 +189,7 @@ def apply() -> Any:
         if todo.plan.updates:
             with writing("ratings import", todo.summary) as s:
                 member_ops.write_rating_import(s, todo)
-        message = f"{todo.list_name} rating list: {todo.counts}"
+        message = _("%(list)s rating list: %(counts)s", list=_(todo.list_name), counts=todo.counts)
     else:
         if todo.plan.changes:
             with writing("member import", todo.summary) as s:

@@ -15,7 +15,9 @@ from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.refusals import Message
+from keizer.refusals import Word
 from keizer.store import StoreError
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, say, store, writing
 
@@ -25,14 +27,15 @@ bp = Blueprint("pairing", __name__)
 @bp.route("/c/<int:comp_id>/pairing")
 @arbiter
 def index(comp_id: int) -> Any:
-    return _page(comp_id, _number(request.args.get("round"), "round"))
+    return _page(comp_id, _number(request.args.get("round"), Word("round")))
 
 
 def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Proposal | None = None,
           fixed: list[tuple[str, str]] | None = None, bye: str | None = None) -> Any:
     comp = competition(comp_id)
     if not systems.of(comp["system"]).weekly:
-        raise StoreError(f"{comp['name']} has no weekly pairing: it is a {comp['system']} competition")
+        raise StoreError("%(name)s has no weekly pairing: it is a %(system)s competition", name=comp["name"],
+                         system=_(comp["system"]))
     s = store()
     state = rounds_ops.pairing_state(s, comp_id, round_no)
     listing = rounds_ops.pairing_list(s, comp_id, s.load_season(comp_id), state.shown) if state.shown else None
@@ -75,7 +78,7 @@ def store_pairing(comp_id: int) -> Any:
 @arbiter
 def again(comp_id: int) -> Any:
     """``keizer pair --again [--keep BOARD …]``: re-pair the open round, keeping the boards ticked."""
-    keep = [n for n in (_number(text, "board", limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
+    keep = [n for n in (_number(text, Word("board"), limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
     notes: list[str] = []
     with writing("pair", Message("pairing")) as s:
         competition(comp_id, write=True)
@@ -96,7 +99,7 @@ def swap(comp_id: int) -> Any:
         name_a, name_b = s.find_player(comp_id, a)["name"], s.find_player(comp_id, b)["name"]
         s.describe(Message("swap %(a)s and %(b)s", a=name_a, b=name_b))
     for w in warnings:
-        flash(f"warning: {w}", "warning")
+        flash(_("warning: %(warning)s", warning=w), "warning")
     flash(_("round %(n)s: swapped %(a)s and %(b)s", n=number, a=name_a, b=name_b), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))
 
@@ -118,7 +121,7 @@ def draw(comp_id: int) -> Any:
     """``keizer roundrobin draw [--first-date D] [--every N]``: the Berger numbers by lot and
     every round of the schedule (allowed until the first result)."""
     first = _date(request.form.get("first_date", ""))
-    every = _number(request.form.get("every") or "7", "the days between rounds", 365) or 7
+    every = _number(request.form.get("every") or "7", Word("the days between rounds"), 365) or 7
     with writing("roundrobin draw", Message("round-robin draw")) as s:
         competition(comp_id, write=True)
         _numbered, seed = comp_ops.draw_round_robin(s, comp_id, None, (), first, every)
@@ -131,10 +134,7 @@ def _date(text: str) -> date | None:
     """The date of round 1 (empty: none), as the CLI's --first-date takes it."""
     if not text.strip():
         return None
-    try:
-        return limits.day(text)
-    except ValueError as e:
-        raise StoreError(f"the date of round 1: {e}") from None
+    return forms.day(text, Word("the date of round 1"))
 
 
 @bp.route("/c/<int:comp_id>/pairing/forbid", methods=["POST"])
@@ -185,10 +185,7 @@ def _told(comp_id: int, pairing: Any, notes: list[str]) -> None:
     flash(said, "ok")
 
 
-def _number(text: str | None, what: str, high: int = limits.MAX_ROUNDS) -> int | None:
+def _number(text: str | None, what: Word, high: int = limits.MAX_ROUNDS) -> int | None:
     if text is None or not text.strip():
         return None
-    try:
-        return limits.whole_number(text, what, 1, high)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, what, 1, high)

@@ -23,6 +23,8 @@ from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
 from keizer.refusals import Message
 from keizer.store import StoreError
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, say, store, writing
 
@@ -36,10 +38,7 @@ def _round_arg() -> int | None:
     text = request.values.get("round", "").strip()
     if not text:
         return None
-    try:
-        return limits.whole_number(text, "round", 0, limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, Word("round"), 0, limits.MAX_ROUNDS)
 
 
 def _page(template: str, comp: dict[str, Any], title: str, **context: Any) -> tuple[str, int]:
@@ -85,8 +84,9 @@ def slips(comp_id: int) -> Any:
             s.describe((Message("round %(round)s: result links for %(boards)s (new for every board)", round=number, boards=boards) if renew
                         else Message("round %(round)s: result links for %(boards)s", round=number, boards=boards)))
         listed = ", ".join(map(str, codes))
+        shown = _("boards %(list)s", list=listed) if len(codes) > 1 else _("board %(list)s", list=listed)
         flash(_("round %(n)s: links made for %(boards)s; print this page now: the codes are shown only this once",
-                n=number, boards=_("boards %(n)s", n=listed) if len(codes) > 1 else _("board %(n)s", n=listed)), "ok")
+                n=number, boards=shown), "ok")
     sheet = print_ops.pairing_sheet(store(), comp_id, number)
     link_round = board_ops.linkable_round(store(), comp_id)
     linkable = link_round == sheet["round"]

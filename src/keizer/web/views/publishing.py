@@ -69,11 +69,11 @@ def _folder(text: str) -> Path:
         chosen = folder.resolve() == default_folder().resolve() or _below_database(folder)
         folder.is_dir()  # a name the system cannot take (a NUL, too long) fails here, before anything is written
     except (OSError, ValueError, RuntimeError):  # RuntimeError: a loop of links
-        raise StoreError(_("%(folder)s is not a folder name this computer can use; choose another",
-                           folder=repr(text[:80]))) from None
+        raise StoreError("%(folder)s is not a folder name this computer can use; choose another",
+                         folder=repr(text[:80])) from None
     if not chosen:
-        raise StoreError(_("the app publishes only into the club's site folder (%(site)s) or a folder inside "
-                           "%(folder)s; choose one there", site=str(default_folder()), folder=str(_database_folder())))
+        raise StoreError("the app publishes only into the club's site folder (%(site)s) or a folder inside "
+                         "%(folder)s; choose one there", site=str(default_folder()), folder=str(_database_folder()))
     return folder
 
 
@@ -90,13 +90,13 @@ def index() -> Any:
         raise StoreError("no web host given: fill in its address (e.g. ftps://user@host/public_html) or untick the box")
     if host is not None and host.kind in ("folder", "git") and host.url != target \
             and not _below_database(Path(host.path)):
-        raise StoreError(_("the app uploads into a folder on this computer only when it is the club's upload "
-                           "address or lies inside %(folder)s; choose one there", folder=str(_database_folder())))
+        raise StoreError("the app uploads into a folder on this computer only when it is the club's upload "
+                         "address or lies inside %(folder)s; choose one there", folder=str(_database_folder()))
     typed = request.form.get("password") or None  # used for this upload only, never kept
     trusted = host is not None and host.url == (store().get_meta(PASSWORD_TARGET) or None)
     if host is not None and host.kind in ("ftp", "ftps") and host.user and not trusted and typed is None:
-        raise StoreError(_("type the password of %(account)s: the server's own password goes only to the club's "
-                           "upload address", account=host.account))
+        raise StoreError("type the password of %(account)s: the server's own password goes only to the club's "
+                         "upload address", account=host.account)
     before = set(read_manifest(folder)) if folder.is_dir() else set()
     published = publish_site(store(), folder)
     removed = sorted(before - set(read_manifest(folder)))

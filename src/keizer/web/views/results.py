@@ -19,7 +19,9 @@ from keizer import systems
 from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
 from keizer.refusals import Message
+from keizer.refusals import Word
 from keizer.store import StoreError
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, in_app_words, render, store, wants_json, writing
 
@@ -59,7 +61,7 @@ def _enter(comp_id: int) -> Any:
     changed = result_ops.changed_cells(cells)
     if not changed:
         if wants_json():
-            return {"ok": f"round {number}: nothing changed", "warning": None, "round": number,
+            return {"ok": _("round %(n)s: nothing changed", n=number), "warning": None, "round": number,
                     "results": _results(comp_id, number)}
         flash(_("round %(n)s: nothing changed", n=number), "info")
         return back(url_for("results.index", comp_id=comp_id, round=number))
@@ -67,7 +69,7 @@ def _enter(comp_id: int) -> Any:
     with writing("result", Message("results round %(round)s %(results)s", round=number, results=items)) as s:
         competition(comp_id, write=True)
         entered = result_ops.enter_grid(s, comp_id, number, cells)
-    warning = f"warning: {in_app_words(entered.warning)}" if entered.warning else None
+    warning = _("warning: %(warning)s", warning=in_app_words(entered.warning)) if entered.warning else None
     if wants_json():
         return {"ok": entered.message, "warning": warning, "round": number, "results": _results(comp_id, number),
                 "open": list(entered.open_boards)}
@@ -85,7 +87,4 @@ def _results(comp_id: int, number: int) -> dict[str, str]:
 def _round_arg(text: str | None) -> int | None:
     if text is None or not text.strip():
         return None
-    try:
-        return limits.whole_number(text, "round", 1, limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, Word("round"), 1, limits.MAX_ROUNDS)

@@ -13,7 +13,9 @@ from flask import Blueprint, request, url_for
 
 from keizer import limits
 from keizer.operations import standings as standings_ops
+from keizer.refusals import Word
 from keizer.store import StoreError
+from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, store
 
@@ -56,7 +58,7 @@ def player(comp_id: int, player_id: int | None = None, key: str | None = None) -
     if player_id is not None:
         players = [p for p in store().players(comp_id) if p["id"] == player_id]
         if not players:
-            raise StoreError(f"there is no player {player_id} in {comp['name']}")
+            raise StoreError("there is no player %(id)s in %(name)s", id=player_id, name=comp["name"])
         key = players[0]["key"]
     assert key is not None
     if comp["system"] in ("knockout", "team"):  # no history of rounds: the player's matches are on its own page
@@ -74,7 +76,4 @@ def player(comp_id: int, player_id: int | None = None, key: str | None = None) -
 def _round_arg(text: str | None, low: int = 0) -> int | None:
     if text is None or not text.strip():
         return None
-    try:
-        return limits.whole_number(text, "round", low, limits.MAX_ROUNDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return forms.whole(text, Word("round"), low, limits.MAX_ROUNDS)

@@ -10,11 +10,12 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, request
 
-from keizer import limits
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.refusals import Message
 from keizer.store import StoreError
+from keizer.refusals import Word
+from keizer.web import forms
 from keizer.systems.team import stored_rules
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
@@ -76,7 +77,8 @@ def lineup(comp_id: int) -> Any:
         row = ops.set_lineup(s, comp["id"], round_no, team, players)
         names = [s.find_player(comp["id"], ref)["name"] for ref in players]
         s.describe(Message("line-up of %(team)s in round %(round)s", team=row['name'], round=round_no))
-    flash(f"round {round_no}: {row['name']} plays " + ", ".join(f"{k} {n}" for k, n in enumerate(names, 1)), "ok")
+    flash(_("round %(n)s: %(team)s plays %(players)s", n=round_no, team=row["name"],
+            players=", ".join(f"{k} {n}" for k, n in enumerate(names, 1))), "ok")
     return back()
 
 
@@ -116,12 +118,13 @@ def award(comp_id: int) -> Any:
     return back()
 
 
+#: The date fields of the team event's forms, as their refusals name them.
+_DATES = {"first_date": Word("the date of round 1"), "date": Word("the date")}
+
+
 def _date(field: str) -> date | None:
     """A date of the form (YYYY-MM-DD, as --first-date and --date), or None."""
     text = request.form.get(field, "").strip()
     if not text:
         return None
-    try:
-        return limits.day(text)
-    except ValueError as e:
-        raise StoreError(f"{field.replace('_', '-')}: {e}") from None
+    return forms.day(text, _DATES[field])
