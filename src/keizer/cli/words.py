@@ -19,6 +19,43 @@ HINTS: dict[str, str] = {
     # -- formats and publishing --
     # -- store, engines and tie-breaks --
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
+    "ev_plan_more_rounds": "; plan more with 'keizer swiss rounds N'",
+    "ev_marks_ahead": ": only requested byes (-e) and notice of absence (-u) can be marked ahead",
+    "ev_use_noshow": "; if they did not come, use 'keizer noshow' (or 'keizer unpair' to pair the round again)",
+    "ev_reinstate_first": " ('keizer player reinstate' first)",
+    "ev_keep_date": ", or give --force if it is right",
+    "ev_mark_who_is_here": "; mark who is here with 'keizer attend -p NAME …' first",
+    "ev_run_roundrobin": ": its pairings come from the Berger table: use 'keizer roundrobin draw'",
+    "ev_run_swiss": ": a Swiss tournament is paired round by round with 'keizer pair'",
+    "ev_run_knockout": ": a cup is drawn with 'keizer knockout draw'",
+    "ev_run_team": ": a team event is scheduled with 'keizer team schedule'",
+    "ev_run_keizer": ": it is a Keizer competition",
+    "ev_enter_results_first": "; enter them with 'keizer result' before pairing the next round",
+    "ev_unpair_or_again": "; 'keizer unpair' first, or 'keizer pair --again'",
+    "ev_mark_present": "; mark players present with 'keizer attend'",
+    "ev_swiss_swap_after": ": pair it, then move players with 'keizer swap'",
+    "ev_use_pair": "; use 'keizer pair'",
+    "ev_clear_board": " ('keizer result %(board)s=clear')",
+    "ev_correct_results": "; correct them with 'keizer result' instead",
+    "ev_attend_and_pair": ": mark attendance with 'keizer attend' and pair it",
+    "ev_clear_or_forfeit": "; clear it first ('keizer result %(board)s=clear') or enter a forfeit "
+                           "('keizer result %(board)s=+-' or '-+')",
+    "ev_clear_first": "; clear it first ('keizer result %(board)s=clear')",
+    "ev_results_syntax": ": write BOARD=RESULT, e.g. 'keizer result 1=1-0 2=0-1'",
+    "ev_correct_there": "; to change a result there, use --round %(done)s --correct",
+    "ev_use_correct": "; use --correct to change it",
+    "ev_undo_team_next": "; 'keizer undo' back to before 'keizer team next' first",
+    "ev_undo_knockout_next": "; 'keizer undo' back to before 'keizer knockout next'",
+    "ev_undo_knockout_next_first": "; 'keizer undo' back to before 'keizer knockout next' first",
+    "ev_mark_it": "; mark it with 'keizer attend'",
+    "ev_use_round": "; use --round",
+    "ev_see_bracket": "; see 'keizer knockout bracket'",
+    "ev_see_matches": "; see 'keizer team matches'",
+    "ev_from_name": ": --from NAME",
+    "ev_order_by_hand": ": keizer competition order P1 P2 …",
+    "ev_add_players": "; add them with 'keizer player add'",
+    "ev_draw_cup": ": 'keizer knockout draw'",
+    "ev_distinct_names": "; give them distinct names with 'keizer member edit' and import again",
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
     # -- change log --

@@ -15,6 +15,43 @@ HINTS: dict[str, str] = {
     # -- formats and publishing --
     # -- store, engines and tie-breaks --
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
+    "ev_plan_more_rounds": N_("; it has no further round to mark"),
+    "ev_marks_ahead": N_(": only requested byes (excused) and notice of absence (unexcused) can be marked ahead"),
+    "ev_use_noshow": N_("; if they did not come, use their No-show button (or unpair the round on the Pairing page "
+                        "to pair it again)"),
+    "ev_reinstate_first": N_(" (reinstate the player on the Players page first)"),
+    "ev_keep_date": N_(", or tick 'Keep this date even if it is out of order with the other rounds' if it is right"),
+    "ev_mark_who_is_here": N_("; mark who is here on the Attendance page first"),
+    "ev_run_roundrobin": N_(": its pairings come from the Berger table: draw them on the Pairing page"),
+    "ev_run_swiss": N_(": a Swiss tournament is paired round by round on the Pairing page"),
+    "ev_run_knockout": N_(": a cup is drawn on the Cup page"),
+    "ev_run_team": N_(": a team event is scheduled on the Teams page"),
+    "ev_run_keizer": N_(": it is a Keizer competition"),
+    "ev_enter_results_first": N_("; enter them on the Results page before pairing the next round"),
+    "ev_unpair_or_again": N_("; unpair it first, or pair it again, on the Pairing page"),
+    "ev_mark_present": N_("; mark players present on the Attendance page"),
+    "ev_swiss_swap_after": N_(": pair it, then swap players on the Pairing page"),
+    "ev_use_pair": N_("; pair it on the Pairing page"),
+    "ev_clear_board": N_(" (empty its cell on the Results page)"),
+    "ev_correct_results": N_("; correct them on the Results page instead"),
+    "ev_attend_and_pair": N_(": mark attendance and pair it (Attendance, then Pairing)"),
+    "ev_clear_or_forfeit": N_("; empty its cell on the Results page first, or enter a forfeit (+- or -+)"),
+    "ev_clear_first": N_("; empty its cell on the Results page first"),
+    "ev_results_syntax": N_(": choose a result for a board"),
+    "ev_correct_there": N_("; to change a result there, choose round %(done)s on the Results page"),
+    "ev_use_correct": N_(": it was entered meanwhile; reload the page to see it and change it there"),
+    "ev_undo_team_next": N_("; undo back to before the next round was drawn (Change log) first"),
+    "ev_undo_knockout_next": N_("; undo back to before the next round was drawn (Change log)"),
+    "ev_undo_knockout_next_first": N_("; undo back to before the next round was drawn (Change log) first"),
+    "ev_mark_it": N_("; mark it on the Attendance page"),
+    "ev_use_round": N_("; choose an earlier round"),
+    "ev_see_bracket": N_("; see the Cup page"),
+    "ev_see_matches": N_("; see the Teams page"),
+    "ev_from_name": N_(": choose it in the list"),
+    "ev_order_by_hand": N_(": list them one a line"),
+    "ev_add_players": N_("; add them on the Players page"),
+    "ev_draw_cup": N_(": draw it on the Cup page"),
+    "ev_distinct_names": N_("; give them distinct names on the Members page and import again"),
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
     # -- change log --
