@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from keizer import limits
 from keizer.model import Result, Season
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -124,9 +125,14 @@ class Entered:
 
     round: int
     count: int
-    message: str  # "round 5: 2 results entered; boards still open: 3"
+    said: Message  # "round 5: 2 results entered; boards still open: 3", worded by each view
     warning: str | None  # a correction while a later round is paired already
     open_boards: tuple[int, ...]
+
+    @property
+    def message(self) -> str:
+        """What was done, in English (as the command line prints it)."""
+        return str(self.said)
 
 
 def report(season: Season, number: int, count: int, correct: bool, cleared: int = 0) -> Entered:
@@ -141,17 +147,20 @@ def report(season: Season, number: int, count: int, correct: bool, cleared: int 
     """
     rnd = season.rounds[number - 1]
     missing = tuple(g.board for g in rnd.games if g.result is None)
-    state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
+    state = Message("boards still open: %(boards)s", boards=", ".join(map(str, missing))) if missing \
+        else Message("round complete")
     later = [r.number for r in season.rounds[number:] if r.games or r.byes]
     warning = None
     if correct and later:
         warning = (f"round {later[-1]} was paired before this correction; every standing is recomputed, "
                    "the pairing stays (re-pair an unplayed round with 'keizer pair --again')")
     entered = count - cleared
-    said = [f"{entered} result{'s' * (entered != 1)} entered"] if entered or not cleared else []
+    done = Message("%(n)s result entered", n=entered) if entered == 1 else Message("%(n)s results entered", n=entered)
     if cleared:
-        said.append(f"{cleared} cleared")
-    return Entered(number, count, f"round {number}: {', '.join(said)}; {state}", warning, missing)
+        done = Message("%(entered)s, %(n)s cleared", entered=done, n=cleared) if entered \
+            else Message("%(n)s cleared", n=cleared)
+    return Entered(number, count, Message("round %(n)s: %(done)s; %(state)s", n=number, done=done, state=state),
+                   warning, missing)
 
 
 def enter(store: Store, comp_id: int, results: Mapping[int, str], round_no: int | None = None,
