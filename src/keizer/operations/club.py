@@ -67,7 +67,12 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
             limit = MAX_NAME if key == "name" else 50
             try:
                 value = clean_text(value, f"the club {key}", limit)
-            except ValueError:  # too long, or nothing visible (control characters are refused above)
+            except ValueError:  # as limits.text_problem says it, in words the catalogs hold
+                if not value:
+                    raise StoreError("the club %(key)s cannot be empty", key=_KEYS[key]) from None
+                if any(unicodedata.category(ch) in ("Zl", "Zp") for ch in value):
+                    raise StoreError("the club %(key)s cannot contain control characters (tabs, new lines)",
+                                     key=_KEYS[key]) from None
                 if len(value.strip()) > limit:
                     raise StoreError("the club %(key)s can have at most %(limit)s characters (this one has "
                                      "%(length)s)", key=_KEYS[key], limit=limit, length=len(value.strip())) from None
