@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from keizer.refusals import Message
+
 
 
 @dataclass(frozen=True)
@@ -12,5 +14,5 @@ class Change:
     """What a change to a paired round did, for the officer."""
 
     round: int
-    said: str
+    said: str | Message  # a Message the views word (a Swiss's change still says it in English)
     warnings: tuple[str, ...] = ()

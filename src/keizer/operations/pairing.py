@@ -11,7 +11,7 @@ from keizer.model import Round, Season
 from keizer.operations.attendance import prepare_attendance
 from keizer.operations.outcomes import Change
 from keizer.operations.state import current_standing, require_system, require_unpaired, require_weekly
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -184,10 +184,15 @@ def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
         other = rnd.byes[0]
         board = max((g.board for g in rnd.games), default=0) + 1
         white, black, bent = _pair_two(store, comp_id, season, rnd.number, other, key, board)
-        return Change(rnd.number, f"{name} plays {names[other]} (who had the bye) on board {board}: "
-                                  f"{names[white]} has White", bent)
+        return Change(rnd.number, Message("%(name)s plays %(other)s (who had the bye) on board %(board)s: %(white)s "
+                                          "has White", name=name, other=names[other], board=board,
+                                          white=names[white]), bent)
     store.set_attendance(comp_id, rnd.number, row["id"], "bye")
-    return Change(rnd.number, f"{name} gets the bye: every other player has an opponent")
+    return Change(rnd.number, Message("%(name)s gets the bye: every other player has an opponent", name=name))
+
+
+#: A no-show's absence as the outcome names it (in the club's words).
+_ABSENT = {"unexcused": Word("unexcused"), "excused": Word("excused")}
 
 
 def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") -> Change:
@@ -207,7 +212,8 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     if key in rnd.byes:
         store.set_attendance(comp_id, rnd.number, row["id"], why)
-        return Change(rnd.number, f"{name} is marked {why}; nobody has the bye now")
+        return Change(rnd.number, Message("%(name)s is marked %(why)s; nobody has the bye now", name=name,
+                                          why=_ABSENT[why]))
     game = next((g for g in rnd.games if key in (g.white, g.black)), None)
     if game is None:
         raise StoreError("%(name)s is not paired in round %(n)s", name=name, n=rnd.number)
@@ -219,10 +225,14 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     if rnd.byes:
         other = rnd.byes[0]
         white, black, bent = _pair_two(store, comp_id, season, rnd.number, opponent, other, game.board)
-        return Change(rnd.number, f"{name} is marked {why}; {names[opponent]} plays {names[other]} (who had the bye) "
-                                  f"on board {game.board}: {names[white]} has White", bent)
+        return Change(rnd.number, Message("%(name)s is marked %(why)s; %(opponent)s plays %(other)s (who had the bye) "
+                                          "on board %(board)s: %(white)s has White", name=name, why=_ABSENT[why],
+                                          opponent=names[opponent], other=names[other], board=game.board,
+                                          white=names[white]), bent)
     store.set_attendance(comp_id, rnd.number, ids[opponent], "bye")
-    return Change(rnd.number, f"{name} is marked {why}; {names[opponent]} gets the bye (board {game.board} is empty)")
+    return Change(rnd.number, Message("%(name)s is marked %(why)s; %(opponent)s gets the bye (board %(board)s is "
+                                      "empty)", name=name, why=_ABSENT[why], opponent=names[opponent],
+                                      board=game.board))
 
 
 def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[str]]:

@@ -15,6 +15,8 @@ from keizer.operations import rounds as rounds_ops
 from keizer.store import StoreError
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, render, store, writing
+from keizer.refusals import Message  # an operation's outcome in the club's language
+from keizer.web.context import say
 
 bp = Blueprint("attendance", __name__)
 
@@ -109,7 +111,7 @@ def _name(comp_id: int, ref: str) -> str:
 def _tell(change: comp_ops.Change) -> None:
     for w in change.warnings:
         flash(f"rule bent: {w}", "warning")
-    flash(f"round {change.round}: {change.said}", "ok")
+    flash(say(Message("round %(n)s: %(said)s", n=change.round, said=change.said)), "ok")
 
 
 def _round_arg(text: str | None) -> int | None:
