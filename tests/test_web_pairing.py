@@ -11,7 +11,7 @@ import re
 from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
-from test_web_attendance import PASSWORD, cli, cli_error, keys, twin
+from test_web_attendance import PASSWORD, app_hints, cli, cli_error, keys, twin
 from web_helpers import client_with_csrf, digest, post, sample_app, text
 
 
@@ -102,9 +102,9 @@ def test_a_proposal_writes_nothing_and_storing_it_equals_keizer_pair(tmp_path, c
     # Pairing twice is refused as on the CLI, and changes nothing.
     paired = digest(db)
     page = post(client, "/c/1/pairing/store", form)  # the proposal's form sent a second time
-    assert cli_error(capsys, other, "-c", "1", "pair") in text(page) and page.request.path == "/c/1/pairing"
+    assert app_hints(cli_error(capsys, other, "-c", "1", "pair")) in text(page) and page.request.path == "/c/1/pairing"
     page = post(client, "/c/1/pairing/propose", {})
-    assert cli_error(capsys, other, "-c", "1", "pair", "--dry-run") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "pair", "--dry-run")) in text(page)
     assert digest(db) == paired
 
 
@@ -174,17 +174,17 @@ def test_unpair_after_results_and_other_refusals(tmp_path, capsys):
     client = client_with_csrf(app)
     before = digest(db)
     page = post(client, "/c/1/pairing/unpair")
-    assert cli_error(capsys, other, "-c", "1", "unpair") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "unpair")) in text(page)
     page = post(client, "/c/1/pairing/again", {})
-    assert cli_error(capsys, other, "-c", "1", "pair", "--again") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "pair", "--again")) in text(page)
     page = post(client, "/c/1/pairing/swap", {"a": "nobody", "b": "m1"})
-    assert cli_error(capsys, other, "-c", "1", "swap", "nobody", "m1") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "swap", "nobody", "m1")) in text(page)
     page = post(client, "/c/1/pairing/again", {"keep": ["99"]})
     assert "error:" in text(page)
     page = post(client, "/c/3/pairing/unpair")  # a round-robin follows its Berger table
-    assert cli_error(capsys, other, "-c", "3", "unpair") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "3", "unpair")) in text(page)
     page = post(client, "/c/1/pairing/forbid", {"a": "m1", "b": "m1"})
-    assert cli_error(capsys, other, "-c", "1", "forbid", "m1", "m1") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "forbid", "m1", "m1")) in text(page)
     assert digest(db) == before
     assert "Results are in" in text(client.get("/c/1/pairing"))
 
@@ -199,9 +199,9 @@ def test_a_closed_competition_is_refused(tmp_path, capsys):
     message = cli_error(capsys, other, "-c", "1", "pair", "--dry-run")
     assert "closed" in message and message in text(page)
     page = post(client, "/c/1/pairing/store", {})
-    assert cli_error(capsys, other, "-c", "1", "pair") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "pair")) in text(page)
     page = post(client, "/c/1/pairing/forbid", {"a": "m1", "b": "m2"})
-    assert cli_error(capsys, other, "-c", "1", "forbid", "m1", "m2") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "forbid", "m1", "m2")) in text(page)
     assert digest(db) == before
     page = client.get("/c/1/pairing")
     assert "closed" in text(page) and "Propose pairing" not in text(page)
@@ -247,7 +247,7 @@ def test_a_swiss_round_is_proposed_and_stored_as_keizer_pair(tmp_path, capsys):
     cli(capsys, other, "-c", "2", "unpair")
     post(client, "/c/2/pairing/unpair")
     page = post(client, "/c/2/pairing/propose", {"fix_white": ["m3"], "fix_black": ["m9"]})
-    assert cli_error(capsys, other, "-c", "2", "pair", "--fix", "m3", "m9") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "2", "pair", "--fix", "m3", "m9")) in text(page)
 
 
 def test_an_arbiter_may_pair(tmp_path, capsys):

@@ -10,12 +10,16 @@ from typing import Any, Iterable, Mapping
 from keizer import systems
 from keizer.model import Season
 from keizer.operations.state import require_weekly
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
 
 #: Attendance marks a user can give, and the stored status for each.
 MARKS = ("present", "excused", "unexcused", "club", "external")
+#: A stored mark as a refusal names it (in the club's words).
+_MARK_WORDS = {"present": Word("present"), "excused": Word("excused"), "unexcused": Word("unexcused"),
+               "club": Word("club"), "external": Word("external")}
 
 
 def mark_attendance(
@@ -34,24 +38,24 @@ def mark_attendance(
     ``external`` a reference to win / draw / loss.  Returns the round and how
     many players ended up with each status.
     """
-    system = require_weekly(store, comp_id, "mark attendance")
+    system = require_weekly(store, comp_id, Word("mark attendance"))
     kind = systems.of(system)
     season = store.load_season(comp_id)
     settings = season.settings
     target = open_round(season)
     number = round_no if round_no is not None else target.number
     if number < 1:
-        raise StoreError(f"round {number} does not exist: rounds count from 1")
+        raise StoreError("round %(n)s does not exist: rounds count from 1", n=number)
     # A Swiss player may ask ahead for a bye in a later round (a requested bye, or notice of absence).
     ahead = kind.marks_ahead and number > target.number
     if number > target.number and not ahead:
-        raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
+        raise StoreError("round %(n)s cannot be marked yet: the next round is %(next)s", n=number, next=target.number)
     planned = store.system_settings(comp_id).get("rounds") if kind.planned_rounds else None
     if planned and number > planned:
-        raise StoreError(f"the tournament has {planned} rounds; plan more with 'keizer swiss rounds N'")
+        raise StoreError("the tournament has %(planned)s rounds", hint="ev_plan_more_rounds", planned=planned)
     if ahead and (external or list(withdrawn) or any(m not in ("excused", "unexcused") for m in marks.values())):
-        raise StoreError(f"round {number} is not the next round ({target.number}): only requested byes (-e) and "
-                         "notice of absence (-u) can be marked ahead")
+        raise StoreError("round %(n)s is not the next round (%(next)s)", hint="ev_marks_ahead", n=number,
+                         next=target.number)
     paired = number < target.number or target.paired
     players = {r["key"]: r for r in store.players(comp_id)}
     chosen: dict[str, tuple[str, str | None]] = {}
@@ -59,12 +63,12 @@ def mark_attendance(
     def claim(ref: str, status: str, result: str | None = None) -> None:
         row = store.find_player(comp_id, ref)
         if row["key"] in chosen:
-            raise StoreError(f"{row['name']} is marked twice in one command; mark each player once")
+            raise StoreError("%(name)s is marked twice in one command; mark each player once", name=row["name"])
         chosen[row["key"]] = (status, result)
 
     for ref, status in marks.items():
         if status not in MARKS[:-1]:
-            raise StoreError(f"unknown attendance {status!r}: use present, excused, unexcused or club")
+            raise StoreError("unknown attendance %(status)s: use present, excused, unexcused or club", status=repr(status))
         if status not in kind.marks:
             raise StoreError("a Swiss tournament has no club-duty absence: mark the player excused (a half-point bye)")
         claim(ref, status)
@@ -72,17 +76,19 @@ def mark_attendance(
         raise StoreError("a Swiss tournament has no external games: mark the player excused or unexcused")
     for ref, result in (external or {}).items():
         if result not in ("win", "draw", "loss"):
-            raise StoreError(f"external game of {ref}: result must be win, draw or loss, not {result!r}")
+            raise StoreError("external game of %(player)s: result must be win, draw or loss, not %(result)s", player=ref,
+                             result=repr(result))
         claim(ref, "external", result)
     leaving = [store.find_player(comp_id, ref) for ref in withdrawn]
     for row in leaving:
         if row["key"] in chosen:
-            raise StoreError(f"{row['name']} is both marked and withdrawn; choose one")
+            raise StoreError("%(name)s is both marked and withdrawn; choose one", name=row["name"])
 
     season_players = {p.id: p for p in season.players}
     for key, (status, _) in chosen.items():
         if not season_players[key].active_in(number):
-            raise StoreError(f"{players[key]['name']} does not take part in round {number} (not joined yet, or withdrawn)")
+            raise StoreError("%(name)s does not take part in round %(n)s (not joined yet, or withdrawn)",
+                             name=players[key]["name"], n=number)
 
     if date is not None and not force:
         check_round_date(season, number, date)
@@ -93,17 +99,18 @@ def mark_attendance(
         in_game = _players_in_games(store, comp_id, number)
         for key, (status, _) in chosen.items():
             if players[key]["id"] in in_game:
-                raise StoreError(
-                    f"{players[key]['name']} has a game in round {number}; if they did not come, use 'keizer noshow' "
-                    "(or 'keizer unpair' to pair the round again)")
+                raise StoreError("%(name)s has a game in round %(n)s", hint="ev_use_noshow", name=players[key]["name"],
+                                 n=number)
             if status == "present":
-                raise StoreError(
-                    f"round {number} is already paired: {players[key]['name']} cannot be marked present now")
+                raise StoreError("round %(n)s is already paired: %(name)s cannot be marked present now", n=number,
+                                 name=players[key]["name"])
     for row in leaving:
         if number <= season.completed_rounds():
-            raise StoreError(f"a withdrawal takes effect from the next round ({target.number}), not round {number}")
+            raise StoreError("a withdrawal takes effect from the next round (%(next)s), not round %(n)s",
+                             next=target.number, n=number)
         if players[row["key"]]["id"] in _players_in_games(store, comp_id, number):
-            raise StoreError(f"{row['name']} has a game in round {number}; enter the result or unpair first")
+            raise StoreError("%(name)s has a game in round %(n)s; enter the result or unpair first", name=row["name"],
+                             n=number)
         store.update_player(row["id"], withdrawn_after=number - 1)
         for later in (n for n in store.round_numbers(comp_id) if n >= number):  # byes asked ahead lapse
             store.set_attendance(comp_id, later, row["id"], None)
@@ -142,22 +149,26 @@ def check_joined(store: Store, comp_id: int, player: Mapping[str, Any], joined: 
     unpaired, is still being prepared: the player's mark there simply goes."""
     name = player["name"]
     if player["withdrawn_after"] is not None:
-        raise StoreError(f"{name} withdrew after round {player['withdrawn_after']}; the first round cannot change "
-                         "now ('keizer player reinstate' first)")
+        raise StoreError("%(name)s withdrew after round %(n)s; the first round cannot change now",
+                         hint="ev_reinstate_first", name=name, n=player["withdrawn_after"])
     target = open_round(store.load_season(comp_id))
     fixed = target.number if target.paired else target.number - 1  # rounds 1…fixed are paired or played
     if joined < player["joined"] and joined <= fixed:
-        raise StoreError(f"round {joined} has been {'paired' if joined == target.number else 'played'} without "
-                         f"{name}; a first round of {joined} would count it as an absence (keep {player['joined']})")
+        raise StoreError("round %(n)s has been %(how)s without %(name)s; a first round of %(n)s would count it as an "
+                         "absence (keep %(kept)s)", n=joined, name=name, kept=player["joined"],
+                         how=Word("paired") if joined == target.number else Word("played"))
     for number in range(1, min(joined - 1, fixed) + 1):
         if player["id"] in _players_in_games(store, comp_id, number):
-            raise StoreError(f"{name} has a game in round {number}; a first round of {joined} would erase it "
-                             "(leave the first round as it is)")
+            raise StoreError("%(name)s has a game in round %(n)s; a first round of %(joined)s would erase it "
+                             "(leave the first round as it is)", name=name, n=number, joined=joined)
         mark = store.attendance(comp_id, number).get(player["id"])
         if mark is not None:
-            what = "a bye" if mark[0] == "bye" else f"attendance ({mark[0]})"
-            raise StoreError(f"{name} has {what} in round {number}; a first round of {joined} would erase it "
-                             "(leave the first round as it is)")
+            if mark[0] == "bye":
+                raise StoreError("%(name)s has a bye in round %(n)s; a first round of %(joined)s would erase it "
+                                 "(leave the first round as it is)", name=name, n=number, joined=joined)
+            raise StoreError("%(name)s has attendance (%(mark)s) in round %(n)s; a first round of %(joined)s would "
+                             "erase it (leave the first round as it is)", name=name, n=number, joined=joined,
+                             mark=_MARK_WORDS.get(mark[0], mark[0]))
     if not target.paired and joined > target.number and target.exists:
         store.set_attendance(comp_id, target.number, player["id"], None)
 
@@ -168,19 +179,20 @@ def check_entry(store: Store, comp_id: int, joined: int) -> None:
         return
     target = open_round(store.load_season(comp_id))
     if joined < target.number:
-        raise StoreError(f"round {joined} has been played; a new player joins from round {target.number} on")
+        raise StoreError("round %(n)s has been played; a new player joins from round %(next)s on", n=joined,
+                         next=target.number)
 
 
 def reinstate(store: Store, comp_id: int, ref: str, missed: str = "unexcused") -> tuple[dict[str, Any], list[int]]:
     """Undo a player's withdrawal.  Rounds played since then are marked ``missed``
     (unexcused or excused), as for anyone who did not come; returns the player and them."""
-    require_weekly(store, comp_id, "reinstate a player")
+    require_weekly(store, comp_id, Word("reinstate a player"))
     if missed not in ("unexcused", "excused"):
-        raise StoreError(f"missed rounds count as unexcused or excused, not {missed!r}")
+        raise StoreError("missed rounds count as unexcused or excused, not %(missed)s", missed=repr(missed))
     row = store.find_player(comp_id, ref)
     last = row["withdrawn_after"]
     if last is None:
-        raise StoreError(f"{row['name']} has not withdrawn")
+        raise StoreError("%(name)s has not withdrawn", name=row["name"])
     target = open_round(store.load_season(comp_id))
     gone = [n for n in store.round_numbers(comp_id) if n > last and (n < target.number or target.paired)]
     store.update_player(row["id"], withdrawn_after=None)
@@ -198,9 +210,12 @@ def check_round_date(season: Season, number: int, when: str) -> None:
     for rnd in season.rounds:
         if rnd.date is None or rnd.number == number:
             continue
-        if (rnd.number < number and rnd.date > when) or (rnd.number > number and rnd.date < when):
-            raise StoreError(f"round {number} on {when} would come {'before' if rnd.number < number else 'after'} "
-                             f"round {rnd.number} ({rnd.date}); check the date, or give --force if it is right")
+        if rnd.number < number and rnd.date > when:
+            raise StoreError("round %(n)s on %(date)s would come before round %(other)s (%(other_date)s); check the "
+                             "date", hint="ev_keep_date", n=number, date=when, other=rnd.number, other_date=rnd.date)
+        if rnd.number > number and rnd.date < when:
+            raise StoreError("round %(n)s on %(date)s would come after round %(other)s (%(other_date)s); check the "
+                             "date", hint="ev_keep_date", n=number, date=when, other=rnd.number, other_date=rnd.date)
 
 
 def prepare_attendance(store: Store, comp_id: int) -> str | None:
@@ -215,8 +230,8 @@ def prepare_attendance(store: Store, comp_id: int) -> str | None:
     if target.exists and store.attendance(comp_id, target.number):
         return None
     if season.settings.default_attendance != "present":
-        raise StoreError(f"no attendance is marked for round {target.number} and players are absent unless marked "
-                         "(default_attendance=absent); mark who is here with 'keizer attend -p NAME …' first")
+        raise StoreError("no attendance is marked for round %(n)s and players are absent unless marked "
+                         "(default_attendance=absent)", hint="ev_mark_who_is_here", n=target.number)
     mark_attendance(store, comp_id, {})
     statuses = [status for status, _ in store.attendance(comp_id, target.number).values()]
     present, active = statuses.count("present"), len(statuses)

@@ -21,7 +21,11 @@ from keizer.formats.logo import checked_logo
 from keizer.formats.targets import parse_target
 from keizer.i18n import LANGUAGES
 from keizer.limits import MAX_NAME, clean_text
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
+
+#: The club settings a refusal names in the club's words.
+_KEYS = {"name": Word("name"), "season": Word("season")}
 
 _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 
@@ -48,23 +52,34 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
         if value is None:
             continue
         if key not in CLUB_SETTINGS:
-            raise StoreError(f"unknown club setting {key!r}")
+            raise StoreError("unknown club setting %(key)s", key=repr(key))
         if key in ("colour", "accent") and not _COLOUR.fullmatch(value):
-            raise StoreError(f"{key} must be a colour like #1f4e79, not {value!r}")
+            raise StoreError("%(key)s must be a colour like #1f4e79, not %(value)s", key=key, value=repr(value))
         if key == "language" and value not in LANGUAGES:
-            raise StoreError(f"language must be one of {', '.join(LANGUAGES)}, not {value!r}")
+            raise StoreError("language must be one of %(languages)s, not %(value)s", languages=", ".join(LANGUAGES),
+                             value=repr(value))
         if key == "name" and not value.strip():
             raise StoreError("the club name cannot be empty")
         if key in ("name", "season") and any(unicodedata.category(ch) in ("Cc", "Cs") for ch in value):
-            raise StoreError(f"the club {key} {value[:40]!r} has a line break or another control character; "
-                             "give it on one line")
+            raise StoreError("the club %(key)s %(value)s has a line break or another control character; give it on "
+                             "one line", key=_KEYS[key], value=repr(value[:40]))
         if key in ("name", "season"):  # as names everywhere: a sane length, something visible, no overrides
+            limit = MAX_NAME if key == "name" else 50
             try:
-                value = clean_text(value, f"the club {key}", MAX_NAME if key == "name" else 50)
-            except ValueError as e:
-                raise StoreError(str(e)) from None
+                value = clean_text(value, f"the club {key}", limit)
+            except ValueError:  # as limits.text_problem says it, in words the catalogs hold
+                if not value:
+                    raise StoreError("the club %(key)s cannot be empty", key=_KEYS[key]) from None
+                if any(unicodedata.category(ch) in ("Zl", "Zp") for ch in value):
+                    raise StoreError("the club %(key)s cannot contain control characters (tabs, new lines)",
+                                     key=_KEYS[key]) from None
+                if len(value.strip()) > limit:
+                    raise StoreError("the club %(key)s can have at most %(limit)s characters (this one has "
+                                     "%(length)s)", key=_KEYS[key], limit=limit, length=len(value.strip())) from None
+                raise StoreError("the club %(key)s must have a visible character (this one is only spaces or "
+                                 "invisible characters)", key=_KEYS[key]) from None
         if key == "templates" and value and not Path(value).is_dir():
-            raise StoreError(f"template folder {value} does not exist")
+            raise StoreError("template folder %(folder)s does not exist", folder=value)
         if key == "upload" and value.strip():  # where 'keizer publish --upload' sends the site: never a password
             value = parse_target(value).url
         store.set_meta(f"club_{key}", value.strip())

@@ -26,7 +26,7 @@ def draw_cup(store: Store, comp_id: int, order: Sequence[str] = ()) -> list[str]
     store the first round's games.  Allowed until the first result."""
     from keizer.pairing.knockout import make_bracket, seed_by_rating
 
-    rows, chosen = entrants_for_draw(store, comp_id, "knockout", "a cup", order)
+    rows, chosen = entrants_for_draw(store, comp_id, "knockout", order)
     if chosen is not None:
         seeds = chosen
     else:
@@ -47,7 +47,7 @@ def cup_state(store: Store, comp_id: int) -> tuple[Bracket, tuple[MatchState, ..
 
     settings = store.system_settings(comp_id)
     if not settings.get("seeds"):
-        raise StoreError("the cup has not been drawn yet: 'keizer knockout draw'")
+        raise StoreError("the cup has not been drawn yet", hint="ev_draw_cup")
     fmt = match_format(settings)
     bracket = make_bracket(settings["seeds"], fmt)
     season = store.load_season(comp_id)
@@ -71,16 +71,17 @@ def cup_state(store: Store, comp_id: int) -> tuple[Bracket, tuple[MatchState, ..
         r, k = (int(x) for x in key.split(":"))
         records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
     states = bracket_state(bracket, records)
-    undo = "'keizer undo' back to before 'keizer knockout next'"
+    undo = "ev_undo_knockout_next"
     for m in states:  # stored games the bracket no longer calls for (an earlier result was corrected)
         games = [g for rnd in season.rounds if rnd.number == m.round for g in rnd.games if g.match == m.index]
         record = records.get((m.round, m.index), MatchRecord())
         if m.winner is not None and record.awarded_to is None and len({g.stage for g in games}) > max(
                 len(record.stages), 1):
-            raise StoreError(f"round {m.round} match {m.index} is decided before its stored tie-break games; {undo}")
+            raise StoreError("round %(n)s match %(match)s is decided before its stored tie-break games", hint=undo,
+                             n=m.round, match=m.index)
         if any({g.white, g.black} - {m.top, m.bottom} for g in games):
-            raise StoreError(f"round {m.round} match {m.index} was stored for players the bracket no longer has "
-                             f"there; {undo}")
+            raise StoreError("round %(n)s match %(match)s was stored for players the bracket no longer has there",
+                             hint=undo, n=m.round, match=m.index)
     return bracket, states, season
 
 
@@ -121,10 +122,11 @@ def award(store: Store, comp_id: int, round_no: int, match: int, player_ref: str
     bracket, states, _ = cup_state(store, comp_id)
     state = next((m for m in states if (m.round, m.index) == (round_no, match)), None)
     if state is None:
-        raise StoreError(f"the cup has no match {match} in round {round_no}")
+        raise StoreError("the cup has no match %(match)s in round %(n)s", match=match, n=round_no)
     key = store.find_player(comp_id, player_ref)["key"]
     if key not in (state.top, state.bottom):
-        raise StoreError(f"{player_ref} does not play in match {match} of round {round_no}")
+        raise StoreError("%(player)s does not play in match %(match)s of round %(n)s", player=player_ref, match=match,
+                         n=round_no)
     settings = store.system_settings(comp_id)
     store.set_system_settings(comp_id, {**settings, "awarded": {**settings.get("awarded", {}),
                                                                 f"{round_no}:{match}": key}})

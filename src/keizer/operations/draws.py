@@ -9,27 +9,34 @@ from datetime import date, timedelta
 from typing import Any, Sequence
 
 from keizer.operations.state import require_system
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems.points import POINTS_DEFAULTS
 
 
-def entrants_for_draw(store: Store, comp_id: int, system: str, what: str,
+#: What is drawn, by system: the action a refusal names, and the thing drawn.
+_DRAWN = {"knockout": (Word("draw a cup"), Word("a cup")),
+          "roundrobin": (Word("draw a round-robin"), Word("a round-robin"))}
+
+
+def entrants_for_draw(store: Store, comp_id: int, system: str,
                       order: Sequence[str]) -> tuple[list[dict[str, Any]], list[str] | None]:
     """The players of a competition about to be drawn, and — when ``order`` is given —
     their keys in that order.  Refused once a result is in, with fewer than two
     players, or when ``order`` does not name every player exactly once."""
-    require_system(store, comp_id, system, f"draw {what}")
+    action, what = _DRAWN[system]
+    require_system(store, comp_id, system, action)
     season = store.load_season(comp_id)
     if any(g.result is not None for r in season.rounds for g in r.games):
         raise StoreError("results have been entered already; the draw cannot change any more")
     rows = store.players(comp_id)
     if len(rows) < 2:
-        raise StoreError(f"{what} needs at least two players; add them with 'keizer player add'")
+        raise StoreError("%(what)s needs at least two players", hint="ev_add_players", what=what)
     if not order:
         return rows, None
     chosen = [store.find_player(comp_id, ref)["key"] for ref in order]
     if sorted(chosen) != sorted(r["key"] for r in rows):
-        raise StoreError(f"name every player exactly once to draw by hand ({len(rows)} players)")
+        raise StoreError("name every player exactly once to draw by hand (%(count)s players)", count=len(rows))
     return rows, chosen
 
 
@@ -42,7 +49,7 @@ def draw_round_robin(store: Store, comp_id: int, seed: int | None = None, order:
     """
     from keizer.pairing.roundrobin import berger_schedule, draw_numbers
 
-    rows, chosen = entrants_for_draw(store, comp_id, "roundrobin", "a round-robin", order)
+    rows, chosen = entrants_for_draw(store, comp_id, "roundrobin", order)
     settings = {**POINTS_DEFAULTS, **store.system_settings(comp_id)}
     if chosen is not None:
         numbered, seed = chosen, None

@@ -39,9 +39,8 @@ class MemberFinder:
         if len(free) != 1:
             free = [m for m in self.folded.get(fold_name(name), []) if m not in self.taken]
             if len(free) > 1:
-                raise StoreError(f"{name!r} in the file fits {len(free)} members (ids "
-                                 f"{', '.join(map(str, free))}); give them distinct names with 'keizer member edit' "
-                                 "and import again")
+                raise StoreError("%(name)s in the file fits %(count)s members (ids %(ids)s)", hint="ev_distinct_names",
+                                 name=repr(name), count=len(free), ids=", ".join(map(str, free)))
         if free:
             member = free[0]
         else:

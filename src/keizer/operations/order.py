@@ -8,6 +8,7 @@ from typing import Any, Sequence
 
 from keizer import systems
 from keizer.operations.state import current_standing, require_system
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 
 
@@ -24,8 +25,8 @@ def final_ranking(store: Store, comp_id: int) -> list[int]:
         keys = [e.player for e in points_standing(season, rules.tiebreaks, rules.edition, None, rules.lots,
                                                   system=rules.system, scoring=rules.scoring)]
     else:
-        raise StoreError(f"a {system} competition has no standing to start from; choose a Keizer, Swiss or "
-                         "round-robin competition")
+        raise StoreError("a %(system)s competition has no standing to start from; choose a Keizer, Swiss or "
+                         "round-robin competition", system=Word("knockout") if system == "knockout" else Word("team"))
     member = {r["key"]: r["member_id"] for r in store.players(comp_id)}
     return [member[k] for k in keys]
 
@@ -34,7 +35,7 @@ def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]]
     """The ranking that prices round 1, and how it was set (and whether it is frozen)."""
     from keizer.scoring import initial_order
 
-    require_system(store, comp_id, "keizer", "show an initial order")
+    require_system(store, comp_id, "keizer", Word("show an initial order"))
     season = store.load_season(comp_id)
     rows = {r["key"]: r for r in store.players(comp_id)}
     placed = set(store.placed_order(comp_id))
@@ -55,7 +56,7 @@ def set_initial_order(store: Store, comp_id: int, by: str, refs: Sequence[str] =
     """Set the ranking that prices round 1: ``rating``, ``standing`` (of competition
     ``source``, e.g. last season's) or ``hand`` (``refs`` first, in that order).
     Players not placed follow by rating.  Refused once round 1 is paired."""
-    require_system(store, comp_id, "keizer", "set an initial order")
+    require_system(store, comp_id, "keizer", Word("set an initial order"))
     if store.started(comp_id):
         raise StoreError("the initial order is frozen: round 1 has been paired (undo or unpair it first)")
     rows = store.players(comp_id)
@@ -64,7 +65,7 @@ def set_initial_order(store: Store, comp_id: int, by: str, refs: Sequence[str] =
         how = "by rating"
     elif by == "standing":
         if source is None:
-            raise StoreError("give the competition whose standing to start from: --from NAME")
+            raise StoreError("give the competition whose standing to start from", hint="ev_from_name")
         other = store.competition(source)
         if other["id"] == comp_id:
             raise StoreError("a competition cannot start from its own standing; name last season's")
@@ -74,16 +75,16 @@ def set_initial_order(store: Store, comp_id: int, by: str, refs: Sequence[str] =
         how = f"by the standing of {other['name']}"
     elif by == "hand":
         if not refs:
-            raise StoreError("name the players in order: keizer competition order P1 P2 …")
+            raise StoreError("name the players in order", hint="ev_order_by_hand")
         keys = []
         for ref in refs:
             row = store.find_player(comp_id, ref)
             if row["key"] in keys:
-                raise StoreError(f"{row['name']} is listed twice; list each player once")
+                raise StoreError("%(name)s is listed twice; list each player once", name=row["name"])
             keys.append(row["key"])
         how = "by hand"
     else:
-        raise StoreError(f"unknown order {by!r}: rating, standing or hand")
+        raise StoreError("unknown order %(by)s: rating, standing or hand", by=repr(by))
     store.set_initial_order(comp_id, keys)
     store.set_system_settings(comp_id, {**store.system_settings(comp_id), "initial_order": how})
     return how

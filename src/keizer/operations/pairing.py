@@ -31,8 +31,7 @@ def pairing_request(
     require_unpaired(season, target)
     rnd = season.rounds[target.number - 1]  # its attendance is marked (prepare_attendance)
     if len(rnd.present) < 2:
-        raise StoreError(
-            f"fewer than two players are present for round {target.number}; mark players present with 'keizer attend'")
+        raise StoreError("fewer than two players are present for round %(n)s", hint="ev_mark_present", n=target.number)
     return _request(store, comp_id, season, target.number, rnd.present, fixed, bye)
 
 
@@ -77,27 +76,26 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
     """Pair the open round and store it.  ``again`` re-pairs an unplayed pairing,
     keeping the boards in ``keep`` as they are.  ``tell`` hears what was assumed
     (attendance nobody marked)."""
-    from keizer.pairing.keizer import PairingError, pair_round
+    from keizer.pairing.keizer import pair_round
 
     fixed, keep = list(fixed), set(keep)
-    if require_weekly(store, comp_id, "pair a round") == "swiss":
+    if require_weekly(store, comp_id, Word("pair a round")) == "swiss":
         if fixed or bye is not None or keep:
-            raise StoreError("a Swiss round follows the Dutch rules: pair it, then move players with 'keizer swap'")
+            raise StoreError("a Swiss round follows the Dutch rules", hint="ev_swiss_swap_after")
     if again:
         season = store.load_season(comp_id)
         target = open_round(season)
         if not target.paired:
-            raise StoreError(f"round {target.number} has not been paired yet; use 'keizer pair'")
+            raise StoreError("round %(n)s has not been paired yet", hint="ev_use_pair", n=target.number)
         rnd = season.rounds[target.number - 1]
         boards = {g.board for g in rnd.games}
         missing = keep - boards
         if missing:
-            raise StoreError(f"round {target.number} has no board {min(missing)}")
+            raise StoreError("round %(n)s has no board %(board)s", n=target.number, board=min(missing))
         for g in rnd.games:
             if g.result is not None:
-                raise StoreError(
-                    f"board {g.board} of round {target.number} has a result already; clear it before re-pairing "
-                    f"('keizer result {g.board}=clear')")
+                raise StoreError("board %(board)s of round %(n)s has a result already; clear it before re-pairing",
+                                 hint="ev_clear_board", board=g.board, n=target.number)
             if g.board in keep:
                 fixed.append((g.white, g.black))
         unpair(store, comp_id)
@@ -110,10 +108,7 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
 
         return pair_next(store, comp_id)
     request = pairing_request(store, comp_id, fixed, bye)
-    try:
-        pairing = pair_round(request)
-    except PairingError as e:
-        raise StoreError(str(e)) from None
+    pairing = pair_round(request)  # its PairingError is a refusal of its own
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     for b in pairing.boards:
         store.add_game(comp_id, request.round, b.board, ids[b.white], ids[b.black])
@@ -124,14 +119,14 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
 
 def unpair(store: Store, comp_id: int) -> int:
     """Remove the open round's pairing (games without results); returns the round."""
-    require_weekly(store, comp_id, "remove a pairing")
+    require_weekly(store, comp_id, Word("remove a pairing"))
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
-        raise StoreError(f"round {target.number} has no pairing to remove")
+        raise StoreError("round %(n)s has no pairing to remove", n=target.number)
     rnd = season.rounds[target.number - 1]
     if any(g.result is not None for g in rnd.games):
-        raise StoreError(f"round {target.number} has results already; correct them with 'keizer result' instead")
+        raise StoreError("round %(n)s has results already", hint="ev_correct_results", n=target.number)
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     store.delete_games(comp_id, target.number)
     store.unfreeze(comp_id)  # round 1 unpaired: ratings and the initial order may change again
@@ -143,13 +138,13 @@ def unpair(store: Store, comp_id: int) -> int:
     return target.number
 
 
-def _paired_round(store: Store, comp_id: int, action: str, system: str = "keizer") -> tuple[Season, Round]:
+def _paired_round(store: Store, comp_id: int, action: Word, system: str = "keizer") -> tuple[Season, Round]:
     """The open round of a Keizer competition (or ``system``), refused until it is paired."""
     require_system(store, comp_id, system, action)
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
-        raise StoreError(f"round {target.number} is not paired yet: mark attendance with 'keizer attend' and pair it")
+        raise StoreError("round %(n)s is not paired yet", hint="ev_attend_and_pair", n=target.number)
     return season, season.rounds[target.number - 1]
 
 
@@ -172,13 +167,14 @@ def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
     last board), or, when nobody had it, they take the bye.  Every board stays as it was.
     (A Swiss: :func:`keizer.operations.swiss.latecomer`.)"""
     swiss = store.system(comp_id) == "swiss"
-    season, rnd = _paired_round(store, comp_id, "add a latecomer", "swiss" if swiss else "keizer")
+    season, rnd = _paired_round(store, comp_id, Word("add a latecomer"), "swiss" if swiss else "keizer")
     row = store.find_player(comp_id, ref)
     key, name = row["key"], row["name"]
     if any(key in (g.white, g.black) for g in rnd.games) or key in rnd.byes:
-        raise StoreError(f"{name} is already paired in round {rnd.number}")
+        raise StoreError("%(name)s is already paired in round %(n)s", name=name, n=rnd.number)
     if not season.player(key).active_in(rnd.number):
-        raise StoreError(f"{name} does not take part in round {rnd.number} (not joined yet, or withdrawn)")
+        raise StoreError("%(name)s does not take part in round %(n)s (not joined yet, or withdrawn)", name=name,
+                         n=rnd.number)
     if swiss:
         from keizer.operations import swiss as swiss_ops
 
@@ -202,9 +198,9 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     """A paired player who does not come: they are marked absent (``why``); their
     opponent plays whoever had the bye (on the same board), or takes the bye."""
     if why not in ("unexcused", "excused"):
-        raise StoreError(f"a no-show is unexcused or excused, not {why!r}")
+        raise StoreError("a no-show is unexcused or excused, not %(why)s", why=repr(why))
     swiss = store.system(comp_id) == "swiss"
-    season, rnd = _paired_round(store, comp_id, "remove a no-show", "swiss" if swiss else "keizer")
+    season, rnd = _paired_round(store, comp_id, Word("remove a no-show"), "swiss" if swiss else "keizer")
     row = store.find_player(comp_id, ref)
     if swiss:  # a forfeit
         from keizer.operations import swiss as swiss_ops
@@ -218,10 +214,9 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
         return Change(rnd.number, Message("%(name)s is marked %(why)s; nobody has the bye now", name=name, why=_NOSHOW_WORDS[why]))
     game = next((g for g in rnd.games if key in (g.white, g.black)), None)
     if game is None:
-        raise StoreError(f"{name} is not paired in round {rnd.number}")
+        raise StoreError("%(name)s is not paired in round %(n)s", name=name, n=rnd.number)
     if game.result is not None:
-        raise StoreError(f"board {game.board} has a result already; clear it first ('keizer result {game.board}=clear') "
-                         f"or enter a forfeit ('keizer result {game.board}=+-' or '-+')")
+        raise StoreError("board %(board)s has a result already", hint="ev_clear_or_forfeit", board=game.board)
     opponent = game.black if game.white == key else game.white
     store.delete_games(comp_id, rnd.number, [game.board])
     store.set_attendance(comp_id, rnd.number, row["id"], why)
@@ -242,11 +237,11 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
 
     Returns the round and warnings: pairs that met before or are forbidden (the
     arbiter's decision stands; the warning says what it costs)."""
-    require_weekly(store, comp_id, "move players")
+    require_weekly(store, comp_id, Word("move players"))
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
-        raise StoreError(f"round {target.number} has not been paired yet")
+        raise StoreError("round %(n)s has not been paired yet", n=target.number)
     rnd = season.rounds[target.number - 1]
     a = store.find_player(comp_id, a_ref)
     b = store.find_player(comp_id, b_ref)
@@ -256,12 +251,12 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
     where: dict[str, Any] = {}
     for g in rnd.games:
         if g.result is not None and {a["key"], b["key"]} & {g.white, g.black}:
-            raise StoreError(f"board {g.board} has a result already; clear it first ('keizer result {g.board}=clear')")
+            raise StoreError("board %(board)s has a result already", hint="ev_clear_first", board=g.board)
         for side in ("white", "black"):
             where[getattr(g, side)] = (g, side)
     for p in (a, b):
         if p["key"] not in where and p["key"] not in rnd.byes:
-            raise StoreError(f"{p['name']} is not in the pairing of round {target.number}")
+            raise StoreError("%(name)s is not in the pairing of round %(n)s", name=p["name"], n=target.number)
     swap = {a["key"]: b["key"], b["key"]: a["key"]}
     for g in rnd.games:
         white, black = swap.get(g.white, g.white), swap.get(g.black, g.black)

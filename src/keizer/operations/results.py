@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from keizer import limits
 from keizer.model import Result, Season
+from keizer.refusals import Message
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -40,7 +41,7 @@ def file_items(name: str, text: str) -> list[str]:
             continue
         found = RESULT_LINE.fullmatch(line)
         if not found:
-            raise StoreError(f"{name} line {line_no}: write 'BOARD RESULT', e.g. '3 1-0'")
+            raise StoreError("%(name)s line %(line)s: write 'BOARD RESULT', e.g. '3 1-0'", name=name, line=line_no)
         items.append(f"{found[1]}={found[2]}")
     return items
 
@@ -57,25 +58,31 @@ def parse_items(items: Iterable[str]) -> dict[int, str]:
     """
     items = list(items)
     if not items:
-        raise StoreError("no results given: write BOARD=RESULT, e.g. 'keizer result 1=1-0 2=0-1'")
+        raise StoreError("no results given", hint="ev_results_syntax")
     parsed: dict[int, str] = {}
     for item in items:
         board_text, sep, text = item.partition("=")
         if not sep or not re.fullmatch(r"\s*[0-9]+\s*", board_text):
-            raise StoreError(f"{item[:40]!r}: write BOARD=RESULT, e.g. 1=1-0")
+            raise StoreError("%(item)s: write BOARD=RESULT, e.g. 1=1-0", item=repr(item[:40]))
         board = parse_board(board_text)
         if board in parsed:
-            raise StoreError(f"board {board} is given twice")
+            raise StoreError("board %(board)s is given twice", board=board)
         parsed[board] = text.strip()
     return parsed
 
 
 def parse_board(text: str) -> int:
-    """A board number (1 … the most boards a round can have)."""
+    """A board number (1 … the most boards a round can have), refused as
+    :func:`keizer.limits.whole_number` words it."""
     try:
         return limits.whole_number(text, "board", 1, limits.MAX_BOARDS)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    except ValueError:
+        text = text.strip()
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        if re.fullmatch(r"[+-]?[0-9]+", text):
+            raise StoreError("board %(board)s is out of range (1 to %(high)s)", board=shown,
+                             high=limits.MAX_BOARDS) from None
+        raise StoreError("board %(board)s is not a whole number", board=repr(shown)) from None
 
 
 def grid_text(typed: str) -> str:
@@ -118,9 +125,14 @@ class Entered:
 
     round: int
     count: int
-    message: str  # "round 5: 2 results entered; boards still open: 3"
+    said: Message  # "round 5: 2 results entered; boards still open: 3", worded by each view
     warning: str | None  # a correction while a later round is paired already
     open_boards: tuple[int, ...]
+
+    @property
+    def message(self) -> str:
+        """What was done, in English (as the command line prints it)."""
+        return str(self.said)
 
 
 def report(season: Season, number: int, count: int, correct: bool, cleared: int = 0) -> Entered:
@@ -135,17 +147,20 @@ def report(season: Season, number: int, count: int, correct: bool, cleared: int 
     """
     rnd = season.rounds[number - 1]
     missing = tuple(g.board for g in rnd.games if g.result is None)
-    state = f"boards still open: {', '.join(map(str, missing))}" if missing else "round complete"
+    state = Message("boards still open: %(boards)s", boards=", ".join(map(str, missing))) if missing \
+        else Message("round complete")
     later = [r.number for r in season.rounds[number:] if r.games or r.byes]
     warning = None
     if correct and later:
         warning = (f"round {later[-1]} was paired before this correction; every standing is recomputed, "
                    "the pairing stays (re-pair an unplayed round with 'keizer pair --again')")
     entered = count - cleared
-    said = [f"{entered} result{'s' * (entered != 1)} entered"] if entered or not cleared else []
+    done = Message("%(n)s result entered", n=entered) if entered == 1 else Message("%(n)s results entered", n=entered)
     if cleared:
-        said.append(f"{cleared} cleared")
-    return Entered(number, count, f"round {number}: {', '.join(said)}; {state}", warning, missing)
+        done = Message("%(entered)s, %(n)s cleared", entered=done, n=cleared) if entered \
+            else Message("%(n)s cleared", n=cleared)
+    return Entered(number, count, Message("round %(n)s: %(done)s; %(state)s", n=number, done=done, state=state),
+                   warning, missing)
 
 
 def enter(store: Store, comp_id: int, results: Mapping[int, str], round_no: int | None = None,
@@ -163,7 +178,7 @@ def enter_grid(store: Store, comp_id: int, number: int, cells: Mapping[int, tupl
     someone else entered its result meanwhile).  One transaction is the caller's."""
     changed = changed_cells(cells)
     if not changed:
-        raise StoreError(f"round {number}: no result was changed")
+        raise StoreError("round %(n)s: no result was changed", n=number)
     corrected = False
     for board, (typed, shown) in changed.items():
         was = bool(normal(shown))
@@ -221,26 +236,28 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
     if not 1 <= number <= len(season.rounds) or not season.rounds[number - 1].games:
         done = season.completed_rounds()
         if round_no is None and done and number == done + 1:
-            raise StoreError(f"round {number} has no pairing yet and round {done} is complete; to change a result "
-                             f"there, use --round {done} --correct")
+            raise StoreError("round %(n)s has no pairing yet and round %(done)s is complete", hint="ev_correct_there",
+                             n=number, done=done)
         raise StoreError("round %(n)s has no pairing", hint="pair_first", n=number)
     games = {g.board: g for g in season.rounds[number - 1].games}
     for board, text in results.items():
         if board not in games:
-            raise StoreError(f"round {number} has no board {board} (boards 1–{max(games)})")
+            raise StoreError("round %(n)s has no board %(board)s (boards 1–%(last)s)", n=number, board=board,
+                             last=max(games))
         if text.strip().lower() == "clear":  # back to no result, e.g. before re-pairing
             if games[board].result is None:
-                raise StoreError(f"board {board} of round {number} has no result to clear")
+                raise StoreError("board %(board)s of round %(n)s has no result to clear", board=board, n=number)
             store.set_result(comp_id, number, board, None)
             continue
         try:
             result = Result.parse(text)
-        except ValueError as e:
-            raise StoreError(f"board {board}: {e}") from None
+        except ValueError:
+            raise StoreError("board %(board)s: unknown result %(text)s (use 1-0, 0-1, ½-½ (or 1/2-1/2, =), +-, -+ "
+                             "or --)", board=board, text=repr(text[:20])) from None
         earlier = games[board].result
         if earlier is not None and not correct:
-            raise StoreError(
-                f"board {board} of round {number} already has {earlier.value}; use --correct to change it")
+            raise StoreError("board %(board)s of round %(n)s already has %(result)s", hint="ev_use_correct", board=board,
+                             n=number, result=earlier.value)
         store.set_result(comp_id, number, board, result.value)
     _check_knockout(store, comp_id, number)
     return number
@@ -258,16 +275,16 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
         if stored_rules(store, comp_id).schedule != "knockout":
             return
         check = lambda: knockout_states(load_event(store, comp_id))  # noqa: E731
-        undo = "'keizer undo' back to before 'keizer team next'"
+        undo = "ev_undo_team_next"
     elif system == "knockout":
         from keizer.operations.cup import cup_state
 
         check = lambda: cup_state(store, comp_id)  # noqa: E731
-        undo = "'keizer undo' back to before 'keizer knockout next'"
+        undo = "ev_undo_knockout_next_first"
     else:
         return
     try:
         check()
     except (StoreError, ValueError):
-        raise StoreError(f"this result changes a match of round {number} whose tie-break stage or next match is "
-                         f"stored already; {undo} first") from None
+        raise StoreError("this result changes a match of round %(n)s whose tie-break stage or next match is stored "
+                         "already", hint=undo, n=number) from None

@@ -37,7 +37,7 @@ def attendance_rows(store: Store, comp_id: int, round_no: int | None = None) -> 
     season = store.load_season(comp_id)
     number = round_no if round_no is not None else min(open_round(season).number, len(season.rounds))
     if not 1 <= number <= len(season.rounds):
-        raise StoreError(f"round {number} has no attendance yet; mark it with 'keizer attend'")
+        raise StoreError("round %(n)s has no attendance yet", hint="ev_mark_it", n=number)
     rnd = season.rounds[number - 1]
     in_game = {p for g in rnd.games for p in (g.white, g.black)}
     unpaired_swiss = store.system(comp_id) == "swiss" and not (rnd.games or rnd.byes)
@@ -126,7 +126,7 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
         last = len(season.rounds)
     number = round_no if round_no is not None else min(target.number, max(last, 1))
     if not 1 <= number <= max(last, 1):
-        raise StoreError(f"round {number} cannot be marked yet: the next round is {target.number}")
+        raise StoreError("round %(n)s cannot be marked yet: the next round is %(next)s", n=number, next=target.number)
     exists = number <= len(season.rounds)
     rnd = season.rounds[number - 1] if exists else None
     ahead = system == "swiss" and number > target.number
@@ -223,7 +223,7 @@ def pairings_round(season: Season, round_no: int | None = None) -> int:
     number = round_no if round_no is not None else target.number if target.paired else paired[-1] if paired \
         else target.number
     if not 1 <= number <= len(season.rounds) or not (season.rounds[number - 1].games or season.rounds[number - 1].byes):
-        raise StoreError(f"round {number} has not been paired yet")
+        raise StoreError("round %(n)s has not been paired yet", n=number)
     return number
 
 

@@ -20,6 +20,7 @@ from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
 from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, meetings, no_game
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, stored_points_rules
 
@@ -32,7 +33,7 @@ def checked_round(season: Season, round_no: int | None) -> int:
     default the last complete round."""
     last = season.completed_rounds()
     if round_no is not None and not 0 <= round_no <= last:
-        raise StoreError(f"round {round_no} has not been played; the last complete round is {last}")
+        raise StoreError("round %(n)s has not been played; the last complete round is %(last)s", n=round_no, last=last)
     return last if round_no is None else round_no
 
 
@@ -47,7 +48,10 @@ def standing_rows(season: Season, standing: Standing, category: str | None = Non
     players = {p.id: p for p in season.players}
     if category and not any(p.category == category for p in season.players):
         known = sorted({p.category for p in season.players if p.category})
-        raise StoreError(f"no player has category {category!r} (categories: {', '.join(known) or 'none'})")
+        if not known:
+            raise StoreError("no player has category %(category)s (categories: none)", category=repr(category))
+        raise StoreError("no player has category %(category)s (categories: %(known)s)", category=repr(category),
+                         known=", ".join(known))
     rows: list[dict[str, Any]] = []
     for e in standing.entries:
         p = players[e.player]
@@ -85,7 +89,7 @@ def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, A
     result, value used, factor and points (exact)."""
     standing = standing_after(season, upto)
     if key in standing.off_ladder:
-        raise StoreError(f"{ref} withdrew and is off the ladder in this standing; use --round")
+        raise StoreError("%(player)s withdrew and is off the ladder in this standing", hint="ev_use_round", player=ref)
     names = {p.id: p.name for p in season.players}
     entry = standing.entry(key)
     rows = [history_line(line, names) for line in round_scores(season, standing, key)]
@@ -163,8 +167,9 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     complete one); ``kind`` says which system's columns (``keizer`` or ``points``)."""
     system = store.system(comp_id)
     if system in ("knockout", "team"):
-        raise StoreError(f"a {system} competition has no player history; see 'keizer "
-                         + ("knockout bracket" if system == "knockout" else "team matches") + "'")
+        if system == "knockout":
+            raise StoreError("a knockout competition has no player history", hint="ev_see_bracket")
+        raise StoreError("a team competition has no player history", hint="ev_see_matches")
     season = store.load_season(comp_id)
     key = store.find_player(comp_id, ref)["key"]
     upto = checked_round(season, round_no)
@@ -255,7 +260,8 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
     rank, per round the opponent's number, colour and result)."""
     system = store.system(comp_id)
     if system in ("knockout", "team"):
-        raise StoreError(f"a {system} competition has no crosstable of players; see its bracket or matches")
+        raise StoreError("a %(system)s competition has no crosstable of players; see its bracket or matches",
+                         system=Word("knockout") if system == "knockout" else Word("team"))
     season = store.load_season(comp_id)
     upto = checked_round(season, round_no)
     players = {p.id: p for p in season.players}

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from keizer import systems
 from keizer.model import Season
+from keizer.refusals import Word
 from keizer.scoring import Standing, standing_after
 from keizer.store import Store, StoreError
 from keizer.systems import Open
 
 
-def require_weekly(store: Store, comp_id: int, action: str) -> str:
+def require_weekly(store: Store, comp_id: int, action: str | Word) -> str:
     """The system of a competition paired round by round from attendance (Keizer or Swiss)."""
     system = store.system(comp_id)
     if not systems.of(system).from_attendance:
@@ -20,15 +21,19 @@ def require_weekly(store: Store, comp_id: int, action: str) -> str:
     return system
 
 
-def require_system(store: Store, comp_id: int, system: str, action: str) -> None:
+#: Each system's name as a refusal says it, and the key of the hint saying how it is run instead.
+_SYSTEMS = {"roundrobin": (Word("roundrobin"), "ev_run_roundrobin"), "swiss": (Word("swiss"), "ev_run_swiss"),
+            "knockout": (Word("knockout"), "ev_run_knockout"), "team": (Word("team"), "ev_run_team"),
+            "keizer": (Word("keizer"), "ev_run_keizer")}
+
+
+def require_system(store: Store, comp_id: int, system: str, action: str | Word) -> None:
+    """Refuse ``action`` (a :class:`Word`, or English from a caller not converted yet)
+    in a competition of another system than ``system``."""
     actual = store.system(comp_id)
     if actual != system:
-        hint = {"roundrobin": "its pairings come from the Berger table: use 'keizer roundrobin draw'",
-                "swiss": "a Swiss tournament is paired round by round with 'keizer pair'",
-                "knockout": "a cup is drawn with 'keizer knockout draw'",
-                "team": "a team event is scheduled with 'keizer team schedule'",
-                "keizer": "it is a Keizer competition"}[actual]
-        raise StoreError(f"cannot {action} in this {actual} competition: {hint}")
+        name, hint = _SYSTEMS[actual]
+        raise StoreError("cannot %(action)s in this %(system)s competition", hint=hint, action=action, system=name)
 
 
 def require_unpaired(season: Season, target: Open) -> None:
@@ -38,9 +43,9 @@ def require_unpaired(season: Season, target: Open) -> None:
     rnd = season.rounds[target.number - 1]
     waiting = [str(g.board) for g in rnd.games if g.result is None]
     if waiting and len(waiting) < len(rnd.games):
-        raise StoreError(f"round {target.number} still waits for results (boards {', '.join(waiting)}); "
-                         "enter them with 'keizer result' before pairing the next round")
-    raise StoreError(f"round {target.number} is already paired; 'keizer unpair' first, or 'keizer pair --again'")
+        raise StoreError("round %(n)s still waits for results (boards %(boards)s)", hint="ev_enter_results_first",
+                         n=target.number, boards=", ".join(waiting))
+    raise StoreError("round %(n)s is already paired", hint="ev_unpair_or_again", n=target.number)
 
 
 def current_standing(season: Season, upto: int | None = None) -> Standing:

@@ -24,6 +24,7 @@ from keizer.store import StoreError
 from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, back, competition, in_app_words, render, store, wants_json, writing
+from keizer.web.context import say  # an operation's outcome in the club's language
 
 bp = Blueprint("results", __name__)
 
@@ -71,11 +72,11 @@ def _enter(comp_id: int) -> Any:
         entered = result_ops.enter_grid(s, comp_id, number, cells)
     warning = _("warning: %(warning)s", warning=in_app_words(entered.warning)) if entered.warning else None
     if wants_json():
-        return {"ok": entered.message, "warning": warning, "round": number, "results": _results(comp_id, number),
+        return {"ok": say(entered.said), "warning": warning, "round": number, "results": _results(comp_id, number),
                 "open": list(entered.open_boards)}
     if warning:
         flash(warning, "warning")
-    flash(entered.message, "ok")
+    flash(say(entered.said), "ok")
     return back(url_for("results.index", comp_id=comp_id, round=number))
 
 
