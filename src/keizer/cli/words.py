@@ -18,6 +18,17 @@ HINTS: dict[str, str] = {
     "pair_first": "; pair it with 'keizer pair' first",
     # -- formats and publishing --
     # -- store, engines and tie-breaks --
+    "store_see_players": "; see 'keizer player list'",
+    "store_see_members": "; see 'keizer member list'",
+    "store_see_teams": "; see 'keizer team list'",
+    "store_see_competitions": "; see 'keizer competition list'",
+    "store_create_competition": ": create one with 'keizer competition create NAME'",
+    "store_namesake": ", use --allow-duplicate, or give a distinguishing name (a middle initial, a town)",
+    "store_no_database": ": create one with 'keizer init' or pass --db FILE",
+    "store_empty_database": ", or run 'keizer init' to start a new season in it",
+    "store_backup_force": ", or pass --force to replace it",
+    "store_not_keizer": "; pass --db with the club's season file",
+    "store_user_password": " with 'keizer user password %(name)s'",
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --

@@ -14,6 +14,14 @@ HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
     # -- formats and publishing --
     # -- store, engines and tie-breaks --
+    "store_see_players": N_("; see the competition's Players page"),
+    "store_see_members": N_("; see the Members page"),
+    "store_see_teams": N_("; see the Team event page"),
+    "store_see_competitions": N_("; see the Competitions page"),
+    "store_create_competition": N_(": create one on the Competitions page"),
+    "store_namesake": N_(", tick 'a namesake: allow a name another member has', or give a distinguishing name "
+                         "(a middle initial, a town)"),
+    "store_user_password": N_(" on the Users page"),
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
     # -- operations: set-up, Swiss, team events, members, accounts, links --
     # -- settings and systems --
