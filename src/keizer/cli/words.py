@@ -17,6 +17,8 @@ from keizer.refusals import Message, Refusal
 HINTS: dict[str, str] = {
     "pair_first": "; pair it with 'keizer pair' first",
     # -- formats and publishing --
+    "upload_password_where": " and give the password in $%(env)s, the system keyring or at the prompt "
+                             "(see docs/publishing.md)",
     # -- store, engines and tie-breaks --
     "store_see_players": "; see 'keizer player list'",
     "store_see_members": "; see 'keizer member list'",

@@ -13,6 +13,7 @@ from keizer.i18n import N_
 HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
     # -- formats and publishing --
+    "upload_password_where": N_(" and type the password in the Password box"),
     # -- store, engines and tie-breaks --
     "store_see_players": N_("; see the competition's Players page"),
     "store_see_members": N_("; see the Members page"),
