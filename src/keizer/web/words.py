@@ -13,6 +13,9 @@ from keizer.i18n import N_
 HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
     # -- formats and publishing --
+    "members_csv_edit": N_(" on the Members page"),
+    "members_csv_namesake": N_("; tick 'member list: allow namesakes' for a namesake, or use a distinguishing name "
+                               "(a middle initial)"),
     "upload_password_where": N_(" and type the password in the Password box"),
     # -- store, engines and tie-breaks --
     "store_see_players": N_("; see the competition's Players page"),
