@@ -17,6 +17,8 @@ from keizer.refusals import Message, Refusal
 HINTS: dict[str, str] = {
     "pair_first": "; pair it with 'keizer pair' first",
     # -- formats and publishing --
+    "upload_publish_first": "; run 'keizer publish %(site)s' first",
+    "publish_create_competition": "; create one with 'keizer competition create'",
     "members_csv_edit": " with 'keizer member edit'",
     "members_csv_namesake": "; use --allow-duplicate for a namesake, or a distinguishing name (a middle initial)",
     "upload_password_where": " and give the password in $%(env)s, the system keyring or at the prompt "

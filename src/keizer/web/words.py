@@ -13,6 +13,8 @@ from keizer.i18n import N_
 HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
     # -- formats and publishing --
+    "upload_publish_first": N_("; publish the site first (Publish, without sending it)"),
+    "publish_create_competition": N_("; create one on the Competitions page"),
     "members_csv_edit": N_(" on the Members page"),
     "members_csv_namesake": N_("; tick 'member list: allow namesakes' for a namesake, or use a distinguishing name "
                                "(a middle initial)"),
