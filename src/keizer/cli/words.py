@@ -17,6 +17,12 @@ from keizer.refusals import Message, Refusal
 HINTS: dict[str, str] = {
     "pair_first": "; pair it with 'keizer pair' first",
     # -- formats and publishing --
+    "upload_no_password": ": set $%(env)s, store it with 'keyring set %(service)s %(account)s', or run keizer in "
+                          "a terminal to be asked",
+    "upload_password_places": " ($%(env)s, the keyring or the prompt)",
+    "upload_password_or_key": " ($%(env)s, the keyring or the prompt) or the SSH key",
+    "upload_again": "; run the same command again to resume (what was sent is kept)",
+    "upload_then_again": " run the same command again to resume (what was sent is kept)",
     "upload_publish_first": "; run 'keizer publish %(site)s' first",
     "publish_create_competition": "; create one with 'keizer competition create'",
     "members_csv_edit": " with 'keizer member edit'",

@@ -13,6 +13,11 @@ from keizer.i18n import N_
 HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
     # -- formats and publishing --
+    "upload_no_password": N_(": type it in the Password box"),
+    "upload_password_places": N_(" (the Password box, or the one the server keeps)"),
+    "upload_password_or_key": N_(" (the Password box, or the one the server keeps) or the SSH key"),
+    "upload_again": N_("; publish again to resume (what was sent is kept)"),
+    "upload_then_again": N_(" publish again to resume (what was sent is kept)"),
     "upload_publish_first": N_("; publish the site first (Publish, without sending it)"),
     "publish_create_competition": N_("; create one on the Competitions page"),
     "members_csv_edit": N_(" on the Members page"),
