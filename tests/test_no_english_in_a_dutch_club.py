@@ -23,6 +23,7 @@ from babel.messages.pofile import read_po
 
 from crawl import WORD_RE, Crawl, Finding, cli_hints, crawl, english, findings
 from keizer.i18n import catalog_path
+from refusal_ids import PACKAGE, ids as refusal_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOWN = Path(__file__).resolve().parent / "data" / "english-in-nl-known.txt"
@@ -92,9 +93,30 @@ def _messages(lang: str) -> list[tuple[str, list[str]]]:
     return found
 
 
+#: The words of the files keizer reads (season JSON keys, rounds-CSV columns and codes, KeizerForClubs
+#: tables, FIDE rating-list columns): a refusal of a file format quotes them as the file has them, in every language.
+FILE_CODES = frozenset("""name players rounds settings system games result board date category absent external
+    round white black excused unexcused club bye win draw loss fide_id fide_rating joined withdrawn_after Player
+    Pairing ID Number Name player""".split())
+#: Messages that name a flag although the app shows them: the app has no box that replaces a web
+#: host's files keizer did not put there, so the command line is the one way (issue 19's residue).
+CLI_ONLY_WAY = ("would be replaced",)
+
+
+def _format_ids() -> set[str]:
+    return {m for f in sorted((PACKAGE / "formats").glob("*.py")) for m in refusal_ids(f)[0]}
+
+
 def test_no_dutch_translation_looks_english() -> None:
-    flagged = [s for _, strings in _messages("nl") for s in strings
-               if english(_filled(s)) or cli_hints(_filled(s))]
+    formats = _format_ids()
+    flagged = []
+    for msgid, strings in _messages("nl"):
+        for s in strings:
+            text = _filled(s)
+            if msgid in formats:
+                text = " ".join(w for w in re.split(r"([\W]+)", text) if w not in FILE_CODES)
+            if english(text) or (cli_hints(text) and not any(w in msgid for w in CLI_ONLY_WAY)):
+                flagged.append(s)
     assert not flagged
 
 

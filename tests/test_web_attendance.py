@@ -16,7 +16,7 @@ from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
 from keizer.web.context import in_app_words
-from web_helpers import client_with_csrf, digest, post, sample_app, text
+from web_helpers import app_hints, client_with_csrf, digest, post, sample_app, text
 
 PASSWORD = "correct horse battery"
 
@@ -43,20 +43,6 @@ def cli_error(capsys, db: Path, *args: str) -> str:
     assert len(lines) == 1, err
     return lines[0]
 
-
-def app_hints(message: str) -> str:
-    """A CLI refusal with its hint said as the app says it (its pages and buttons, never a
-    command): the two views word the same hint key."""
-    from keizer.cli.words import HINTS as CLI_HINTS
-    from keizer.web.words import HINTS as APP_HINTS
-
-    for key in sorted(CLI_HINTS, key=lambda k: -len(CLI_HINTS[k])):
-        if key in APP_HINTS:  # a value in the phrase ('keizer result %(board)s=clear') matches any text
-            parts = re.split(r"%\((\w+)\)s", CLI_HINTS[key])
-            pattern = "".join(re.escape(s) if k % 2 == 0 else f"(?P<{s}>[^ ']+?)" if s not in parts[1:k:2] else f"(?P={s})"
-                              for k, s in enumerate(parts))
-            message = re.sub(pattern, lambda m: APP_HINTS[key] % m.groupdict(), message)
-    return message
 
 
 def attendance_json(capsys, db: Path, comp: int, round_no: int | None = None) -> list:
@@ -243,7 +229,7 @@ def test_refusals_give_the_cli_message_and_change_nothing(tmp_path, capsys):
     client = client_with_csrf(app)
     before = digest(db)
     page = post(client, "/c/1/attendance", {"round": "31", "a-nobody": "present"})
-    assert cli_error(capsys, other, "-c", "1", "attend", "-p", "nobody") in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "attend", "-p", "nobody")) in text(page)
     page = post(client, "/c/1/attendance", {"round": "31", "a-m1": "excused", "a-m2": "external", "x-m2": "maybe"})
     assert "result must be win, draw or loss" in text(page)
     page = post(client, "/c/1/attendance/late", {"player": "m1"})  # round 31 is not paired yet

@@ -82,3 +82,17 @@ def text(response) -> str:
     import html
 
     return " ".join(html.unescape(body).split())
+
+def app_hints(message: str) -> str:
+    """A CLI refusal with its hint said as the app says it (its pages and buttons, never a
+    command): the two views word the same hint key."""
+    from keizer.cli.words import HINTS as CLI_HINTS
+    from keizer.web.words import HINTS as APP_HINTS
+
+    for key in sorted(CLI_HINTS, key=lambda k: -len(CLI_HINTS[k])):
+        if key in APP_HINTS:  # a value in the phrase ('keizer result %(board)s=clear') matches any text
+            parts = re.split(r"%\((\w+)\)s", CLI_HINTS[key])
+            pattern = "".join(re.escape(s) if k % 2 == 0 else f"(?P<{s}>[^ ']+?)" if s not in parts[1:k:2] else f"(?P={s})"
+                              for k, s in enumerate(parts))
+            message = re.sub(pattern, lambda m: APP_HINTS[key] % m.groupdict(), message)
+    return message

@@ -35,6 +35,7 @@ from keizer.formats.members_csv import MemberRow
 from keizer.formats.season_json import FormatError
 from keizer.limits import is_digits
 from keizer.model import Absence, Game, Player, Result, Round, Season
+from keizer.refusals import Word
 from keizer.settings import Settings, SettingsError
 
 #: The columns of KFC's tables that the import needs.
@@ -92,7 +93,7 @@ class KfcImport:
 
 
 #: Why a file whose text is not UTF-8 (SQLite's encoding) is refused.
-_NOT_UTF8 = "text that is not UTF-8: the file is damaged"
+_NOT_UTF8 = Word("text that is not UTF-8: the file is damaged")
 
 
 def looks_like_kfc(data: bytes, path: Path) -> bool:
@@ -107,11 +108,14 @@ def read(path: Path) -> KfcImport:
         try:
             return _read(conn, path)
         except sqlite3.DatabaseError as e:
-            raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({e})") from None
+            raise FormatError("%(file)s: cannot read it as a KeizerForClubs database (%(why)s)", file=path.name,
+                              why=str(e)) from None
         except UnicodeDecodeError:
-            raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({_NOT_UTF8})") from None
+            raise FormatError("%(file)s: cannot read it as a KeizerForClubs database (%(why)s)", file=path.name,
+                              why=_NOT_UTF8) from None
         except (ValueError, TypeError) as e:  # text where KFC writes numbers: not KFC's own writing
-            raise FormatError(f"{path.name}: a value is not what KeizerForClubs writes ({e})") from None
+            raise FormatError("%(file)s: a value is not what KeizerForClubs writes (%(why)s)", file=path.name,
+                              why=str(e)) from None
 
 
 def member_rows(path: Path) -> list[MemberRow]:
@@ -123,13 +127,15 @@ def member_rows(path: Path) -> list[MemberRow]:
             rows = conn.execute("SELECT id, name, rating FROM Player WHERE state IS NOT ? ORDER BY id",
                                 (DELETED,)).fetchall()
         except sqlite3.DatabaseError as e:
-            raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({e})") from None
+            raise FormatError("%(file)s: cannot read it as a KeizerForClubs database (%(why)s)", file=path.name,
+                              why=str(e)) from None
         except UnicodeDecodeError:
-            raise FormatError(f"{path.name}: cannot read it as a KeizerForClubs database ({_NOT_UTF8})") from None
+            raise FormatError("%(file)s: cannot read it as a KeizerForClubs database (%(why)s)", file=path.name,
+                              why=_NOT_UTF8) from None
     try:
         ratings = [int(rating) if rating else None for _, _, rating in rows]
     except (ValueError, TypeError, OverflowError) as e:  # OverflowError: a REAL of infinity
-        raise FormatError(f"{path.name}: a rating is not a number ({e})") from None
+        raise FormatError("%(file)s: a rating is not a number (%(why)s)", file=path.name, why=str(e)) from None
     return [MemberRow(line=k, name=str(name).strip(), rating=rating, fed_id=None)
             for k, ((_, name, _), rating) in enumerate(zip(rows, ratings), 1)]
 
@@ -146,17 +152,20 @@ class _KfcFile:
             tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             missing = [t for t in _NEEDED if t not in tables]
             if missing:
-                raise FormatError(f"{path.name} is not a KeizerForClubs database: it has no table "
-                                  f"{', '.join(missing)}")
+                raise FormatError("%(file)s is not a KeizerForClubs database: it has no table %(tables)s",
+                                  file=path.name, tables=", ".join(missing))
             for table, needed in _NEEDED.items():
                 cols = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
                 if not needed <= cols:
-                    raise FormatError(f"{path.name} is not a KeizerForClubs database: table {table} has no "
-                                      f"column {', '.join(sorted(needed - cols))}")
+                    raise FormatError("%(file)s is not a KeizerForClubs database: table %(table)s has no column "
+                                      "%(columns)s", file=path.name, table=table,
+                                      columns=", ".join(sorted(needed - cols)))
         except sqlite3.DatabaseError as e:
-            raise FormatError(f"{path.name} is not a readable KeizerForClubs database ({e})") from None
+            raise FormatError("%(file)s is not a readable KeizerForClubs database (%(why)s)", file=path.name,
+                              why=str(e)) from None
         except UnicodeDecodeError:
-            raise FormatError(f"{path.name} is not a readable KeizerForClubs database ({_NOT_UTF8})") from None
+            raise FormatError("%(file)s is not a readable KeizerForClubs database (%(why)s)", file=path.name,
+                              why=_NOT_UTF8) from None
 
     def __enter__(self) -> sqlite3.Connection:
         return self.conn
@@ -200,10 +209,11 @@ def _build(file_name: str, players_raw: list[dict[str, Any]], pairings: list[tup
                                           None if row[4] is None else int(row[4]))
         for who in (white, black):
             if who not in known and (who != -1 or who == white):  # -1 is no opponent, never the row's own player
-                raise FormatError(f"round {rnd} board {board}: player id {who} is not in table Player")
+                raise FormatError("round %(n)s board %(board)s: player id %(who)s is not in table Player", n=rnd,
+                                  board=board, who=who)
         by_round.setdefault(rnd, []).append((rnd, board, white, black, code, *row[5:]))
     if any(r < 1 for r in by_round):
-        raise FormatError(f"table Pairing has round {min(by_round)}: rounds start at 1")
+        raise FormatError("table Pairing has round %(n)s: rounds start at 1", n=min(by_round))
     last = max(by_round, default=0)
 
     points: dict[tuple[int, str], float] = {}
@@ -223,7 +233,8 @@ def _build(file_name: str, players_raw: list[dict[str, Any]], pairings: list[tup
                 elif code in _GAME_RESULTS:
                     result = _GAME_RESULTS[code]
                 else:
-                    raise FormatError(f"round {r} board {board}: result code {code} is not a game's result")
+                    raise FormatError("round %(n)s board %(board)s: result code %(code)s is not a game's result", n=r,
+                                      board=board, code=code)
                 ours = len(round_games) + 1
                 if code == ADJOURNED:
                     unmapped.append(f"round {r} board {board}: adjourned game imported as a draw (KFC scores it "
@@ -242,8 +253,8 @@ def _build(file_name: str, players_raw: list[dict[str, Any]], pairings: list[tup
                 absences += 1
                 seen[w].append(r)
             else:
-                raise FormatError(f"round {r} board {board}: result code {code} is not valid for a player "
-                                  "without an opponent")
+                raise FormatError("round %(n)s board %(board)s: result code %(code)s is not valid for a player without "
+                                  "an opponent", n=r, board=board, code=code)
             if pts:
                 points[(r, w)] = float(pts[0] or 0)
         rounds.append(Round(r, games=tuple(round_games), absent=absent))
@@ -258,7 +269,7 @@ def _build(file_name: str, players_raw: list[dict[str, Any]], pairings: list[tup
             continue
         joined = max(late[p], default=0) + 1
         if late[p] and any(r < joined for r in seen[p]):
-            raise FormatError(f"player {name}: a late-start round after a round played")
+            raise FormatError("player %(name)s: a late-start round after a round played", name=name)
         withdrawn = None
         if state == RETIRED:
             if not seen[p]:
@@ -419,7 +430,7 @@ def _settings(config: dict[str, tuple[Any, Any]], unmapped: list[str]) -> tuple[
     try:
         return Settings.from_preset("keizerforclubs", overrides), mapped
     except SettingsError as e:
-        raise FormatError(f"its options cannot be used: {e}") from None
+        raise FormatError("its options cannot be used: %(why)s", why=e) from None
 
 
 def _frac(f: Fraction) -> str:

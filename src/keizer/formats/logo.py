@@ -19,6 +19,7 @@ from typing import Callable, NoReturn
 from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
+from keizer.refusals import Message
 from keizer.store import StoreError
 
 MAX_BYTES = 1_000_000
@@ -40,13 +41,13 @@ class _Refused(Exception):
 def checked_logo(path: Path) -> tuple[str, bytes]:
     """The logo's type (png, jpg, gif, webp, svg) and the bytes to keep, or a StoreError."""
     if EXTENSIONS.get(path.suffix.lower().lstrip(".")) is None:
-        raise StoreError(f"logo {path.name}: use a .png, .jpg, .gif, .svg or .webp file")
+        raise StoreError("logo %(name)s: use a .png, .jpg, .gif, .svg or .webp file", name=path.name)
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise StoreError(f"logo {path.name}: cannot read it ({e.strerror})") from None
+        raise StoreError("logo %(name)s: cannot read it (%(why)s)", name=path.name, why=e.strerror) from None
     if len(data) > MAX_BYTES:
-        raise StoreError(f"logo {path.name} is larger than 1 MB; use a smaller image")
+        raise StoreError("logo %(name)s is larger than 1 MB; use a smaller image", name=path.name)
     if EXTENSIONS[path.suffix.lower().lstrip(".")] == "svg":
         return "svg", clean_svg(path.name, data)
     for reader in _READERS:
@@ -54,11 +55,12 @@ def checked_logo(path: Path) -> tuple[str, bytes]:
         if found is not None:
             kind, width, height = found
             if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
-                raise StoreError(f"logo {path.name}: its header says {width}×{height} pixels; export it again "
-                                 f"(1 to {MAX_SIDE} pixels a side)")
+                raise StoreError("logo %(name)s: its header says %(width)s×%(height)s pixels; export it again "
+                                 "(1 to %(most)s pixels a side)", name=path.name, width=width, height=height,
+                                 most=MAX_SIDE)
             return kind, data
-    raise StoreError(f"logo {path.name} is not a PNG, JPEG, GIF or WebP image (or it is damaged); "
-                     "export the logo again from an image program")
+    raise StoreError("logo %(name)s is not a PNG, JPEG, GIF or WebP image (or it is damaged); export the logo again "
+                     "from an image program", name=path.name)
 
 
 def _png(data: bytes) -> tuple[str, int, int] | None:
@@ -181,15 +183,15 @@ def clean_svg(name: str, data: bytes) -> bytes:
 
     def refuse_doctype(_name: str, _system: str | None, _public: str | None, internal: int) -> None:
         if internal:
-            raise _Refused("declares entities (a DOCTYPE with an internal subset)")
+            raise _Refused(Message("declares entities (a DOCTYPE with an internal subset)"))
 
     def refuse_entity(*_: object) -> NoReturn:
-        raise _Refused("uses entities")
+        raise _Refused(Message("uses entities"))
 
     def start(tag: str, pairs: list[str]) -> None:
         nonlocal skipping
         if len(stack) + skipping >= MAX_DEPTH:
-            raise _Refused(f"is nested more than {MAX_DEPTH} deep")
+            raise _Refused(Message("is nested more than %(most)s deep", most=MAX_DEPTH))
         ns, local = _split(tag)
         if skipping or ns != SVG or local in _DROPPED:
             skipping += 1
@@ -219,12 +221,12 @@ def clean_svg(name: str, data: bytes) -> bytes:
     try:
         parser.Parse(data, True)
     except expat.ExpatError as e:
-        raise StoreError(f"logo {name} is not well-formed SVG ({expat.ErrorString(e.code)}, line {e.lineno}); "
-                         "export it again from the drawing program") from None
+        raise StoreError("logo %(name)s is not well-formed SVG (%(why)s, line %(line)s); export it again from the "
+                         "drawing program", name=name, why=expat.ErrorString(e.code), line=e.lineno) from None
     except _Refused as e:
-        raise StoreError(f"logo {name} {e}; save it as plain SVG and try again") from None
+        raise StoreError("logo %(name)s %(why)s; save it as plain SVG and try again", name=name, why=e.args[0]) from None
     if not roots or roots[0].tag != "svg":
-        raise StoreError(f'logo {name} is not an SVG image: it must start with <svg xmlns="{SVG}">')
+        raise StoreError('logo %(name)s is not an SVG image: it must start with <svg xmlns="%(svg)s">', name=name, svg=SVG)
     out: list[str] = []
     _write(roots[0], out, root=True)
     return "".join(out).encode("utf-8")

@@ -34,6 +34,7 @@ from typing import Any, Collection, Iterator, Mapping
 from keizer.formats.season_json import FormatError
 from keizer.formats.text import decode
 from keizer.limits import fold_name
+from keizer.refusals import Message, Word
 
 _NAME = ("name", "naam", "speler", "player", "spelersnaam")
 _RATING = ("rating", "elo", "knsb rating", "rtg", "knsb-rating")
@@ -63,9 +64,9 @@ def parse(data: bytes) -> list[MemberRow]:
     except csv.Error as e:
         start = records.start
         if str(e) == "unexpected end of data":
-            raise FormatError(f"line {start}: a quote opened here is never closed (is the file cut off?); "
-                              "check the quotes: close it, or remove the line") from None
-        raise FormatError(f"line {start}: {e} (check the quotes)") from None
+            raise FormatError("line %(line)s: a quote opened here is never closed (is the file cut off?); check the "
+                              "quotes: close it, or remove the line", line=start) from None
+        raise FormatError("line %(line)s: %(why)s (check the quotes)", line=start, why=str(e)) from None
 
 
 class _records:
@@ -97,26 +98,31 @@ def _rows(records: _records, open_end: int | None) -> list[MemberRow]:
     name_col, rating_col, fed_col = column(_NAME), column(_RATING), column(_FED)
     if name_col is None:
         shown = _shown(", ".join(header)[:80])
-        raise FormatError(f"line 1: no name column in the header ({shown or 'empty'}); call one column 'name'")
+        raise FormatError("line 1: no name column in the header (%(header)s); call one column 'name'",
+                          header=shown or Word("empty"))
     rows = []
     for fields in records:
         line_no = records.start
         if not any(f.strip() for f in fields):
             continue
         if len(fields) < needed:
-            have = f"line {line_no} has {len(fields)} of the header's {needed} fields"
             if records.reader.line_num == open_end:
-                raise FormatError(f"{have} and the file ends there: it looks cut off; use the complete file")
-            raise FormatError(f"{have}; add the missing ones (empty fields too, like 'Anna;;1850') or remove the line")
+                raise FormatError("line %(line)s has %(have)s of the header's %(needed)s fields and the file ends "
+                                  "there: it looks cut off; use the complete file", line=line_no, have=len(fields),
+                                  needed=needed)
+            raise FormatError("line %(line)s has %(have)s of the header's %(needed)s fields; add the missing ones "
+                              "(empty fields too, like 'Anna;;1850') or remove the line", line=line_no,
+                              have=len(fields), needed=needed)
         if not fields[name_col].strip():
-            raise FormatError(f"line {line_no}, column {name_col + 1}: the name is missing")
+            raise FormatError("line %(line)s, column %(column)s: the name is missing", line=line_no,
+                              column=name_col + 1)
         rating = None
         if rating_col is not None and fields[rating_col].strip():
             raw = fields[rating_col].strip()
             # ASCII digits only: int() would take '١٨٥٠', and '²' passes str.isdigit but not int().
             if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) > 4000:
-                raise FormatError(f"line {line_no}, column {rating_col + 1}: rating {_shown(raw[:20])!r} is not a "
-                                  "whole number from 0 to 4000")
+                raise FormatError("line %(line)s, column %(column)s: rating %(rating)s is not a whole number from 0 "
+                                  "to 4000", line=line_no, column=rating_col + 1, rating=repr(_shown(raw[:20])))
             rating = int(raw)
         fed_id = None
         if fed_col is not None and fields[fed_col].strip():
@@ -126,8 +132,8 @@ def _rows(records: _records, open_end: int | None) -> list[MemberRow]:
     for row in rows:
         key = row.fed_id or row.name.casefold()
         if key in seen:
-            raise FormatError(f"line {row.line}: {_shown(row.name)} is in the file twice (line {seen[key]}); "
-                              "keep one line")
+            raise FormatError("line %(line)s: %(name)s is in the file twice (line %(first)s); keep one line",
+                              line=row.line, name=_shown(row.name), first=seen[key])
         seen[key] = row.line
     return rows
 
@@ -265,8 +271,9 @@ def _match(row: MemberRow, known: list[dict[str, Any]], taken: set[int]) -> int 
         for i, m in enumerate(known):
             if m["fed_id"] == row.fed_id:
                 if i in taken:
-                    raise FormatError(f"line {row.line}: federation id {_shown(row.fed_id)} is {_shown(m['name'])}'s, "
-                                      "whom an earlier line of the file names already; keep one line")
+                    raise FormatError("line %(line)s: federation id %(value)s is %(name)s's, whom an earlier line of "
+                                      "the file names already; keep one line", line=row.line,
+                                      value=_shown(row.fed_id), name=_shown(m["name"]))
                 return i
     pool = [i for i, m in enumerate(known) if i not in taken and not (row.fed_id and m["fed_id"])]
     want = fold_name(row.name)
@@ -276,8 +283,9 @@ def _match(row: MemberRow, known: list[dict[str, Any]], taken: set[int]) -> int 
             return hits[0]
         if hits:
             shown = ", ".join(f"{_shown(known[i]['name'])} (id {known[i]['id']})" for i in hits[:8])
-            raise FormatError(f"line {row.line}: {_shown(row.name)} could be any of {shown}; put federation ids "
-                              "in the file, or give those members distinct names with 'keizer member edit'")
+            raise FormatError("line %(line)s: %(name)s could be any of %(shown)s; put federation ids in the file, or "
+                              "give those members distinct names", hint="members_csv_edit", line=row.line,
+                              name=_shown(row.name), shown=shown)
     return None
 
 
@@ -286,9 +294,10 @@ def _refuse_namesake(row: MemberRow, known: list[dict[str, Any]], self_index: in
     want = fold_name(row.name)
     for i, m in enumerate(known):
         if i != self_index and fold_name(m["name"]) == want:
-            who = f"member id {m['id']}" if m["id"] is not None else f"added by line {m['line']}"
-            raise FormatError(f"line {row.line}: {_shown(row.name)} would be a second {_shown(m['name'])} ({who}); "
-                              "use --allow-duplicate for a namesake, or a distinguishing name (a middle initial)")
+            who = (Message("member id %(id)s", id=m["id"]) if m["id"] is not None
+                   else Message("added by line %(line)s", line=m["line"]))
+            raise FormatError("line %(line)s: %(name)s would be a second %(other)s (%(who)s)", hint="members_csv_namesake",
+                              line=row.line, name=_shown(row.name), other=_shown(m["name"]), who=who)
 
 
 def _or_none(value: Any) -> str:

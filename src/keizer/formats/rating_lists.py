@@ -54,6 +54,7 @@ from keizer.formats.members_csv import _shown
 from keizer.formats.members_csv import parse as parse_csv
 from keizer.formats.season_json import FormatError
 from keizer.limits import fold_name
+from keizer.refusals import Message, Word
 
 #: Kind of list → (the member's id column, its rating column, how the id is called).
 COLUMNS = {"national": ("fed_id", "rating", "federation id"), "fide": ("fide_id", "fide_rating", "FIDE id")}
@@ -108,12 +109,12 @@ def read(stream: IO[bytes], ids: Mapping[str, set[str]], names: set[str] | None 
             lists = [i for i in archive.infolist() if not i.is_dir()
                      and i.filename.lower().endswith((".txt", ".xml", ".csv"))]
             if len(lists) != 1:
-                raise FormatError(f"the zip archive holds {len(lists)} rating lists (.txt, .xml or .csv files); "
-                                  "it must hold one: unzip it and import the list itself")
+                raise FormatError("the zip archive holds %(n)s rating lists (.txt, .xml or .csv files); it must hold "
+                                  "one: unzip it and import the list itself", n=len(lists))
             with archive.open(lists[0]) as inner:
                 return _read_plain(inner, ids, names, progress)
         except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, zlib.error) as e:
-            raise FormatError(f"the zip archive is damaged ({e}); download it again") from None
+            raise FormatError("the zip archive is damaged (%(why)s); download it again", why=str(e)) from None
     stream.seek(0)
     if stream.read(4) == b"PK\x03\x04":  # a zip archive without its directory at the end: cut off
         raise FormatError("the zip archive is damaged or cut off (it has no directory); download it again")
@@ -159,22 +160,29 @@ class _Counting(io.RawIOBase):
         return len(data)
 
 
+def _at(unit: str, n: int) -> Message:
+    """Where in a list: its line ``n``, or (``unit`` "player") its ``n``-th player record."""
+    return Message("line %(n)s", n=n) if unit == "line" else Message("player %(n)s", n=n)
+
+
 def _add(found: RatingList, entry: Entry, keys: Iterable[str], unit: str = "line") -> None:
     if entry.id in found.by_id:
-        raise FormatError(f"{unit} {entry.line}: {COLUMNS[found.kind][2]} {entry.id} is in the list twice "
-                          f"({unit} {found.by_id[entry.id].line}); download the list again")
+        raise FormatError("%(where)s: %(label)s %(id)s is in the list twice (%(earlier)s); download the list again",
+                          where=_at(unit, entry.line),
+                          label=Word("federation id") if found.kind == "national" else Word("FIDE id"),
+                          id=entry.id, earlier=_at(unit, found.by_id[entry.id].line))
     found.by_id[entry.id] = entry
     for key in keys:
         found.by_name.setdefault(key, []).append(entry)
 
 
-def _rating(raw: str, where: str) -> int | None:
+def _rating(raw: str, where: Message) -> int | None:
     raw = raw.strip()
     if not raw or raw == "0":
         return None
     if not re.fullmatch(r"[0-9]{1,4}", raw) or int(raw) > 4000:
-        raise FormatError(f"{where}: rating {_shown(raw[:20])!r} is not a whole number from 0 to 4000; "
-                          "download the list again")
+        raise FormatError("%(where)s: rating %(rating)s is not a whole number from 0 to 4000; download the list again",
+                          where=where, rating=repr(_shown(raw[:20])))
     return int(raw)
 
 
@@ -206,15 +214,15 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
     words = {w.encode() for key in names or () for w in key.replace(",", " ").split() if w.isascii()}
     for number, line in enumerate(stream, start=2):
         if len(line) < rating_end and not line.endswith(b"\n") and line.strip():
-            raise FormatError(f"line {number} ends before its rating: the file is cut off; download it again")
+            raise FormatError("line %(n)s ends before its rating: the file is cut off; download it again", n=number)
         fide_id = line[:id_end].strip()
         if not fide_id:
             if line.strip():
-                raise FormatError(f"line {number}: no FIDE id in the first column; download the list again")
+                raise FormatError("line %(n)s: no FIDE id in the first column; download the list again", n=number)
             continue
         if not fide_id.isdigit():
-            raise FormatError(f"line {number}: FIDE id {_shown(_text(fide_id[:20]))!r} is not a number; "
-                              "is this FIDE's TXT list? download it again")
+            raise FormatError("line %(n)s: FIDE id %(value)s is not a number; is this FIDE's TXT list? download it "
+                              "again", n=number, value=repr(_shown(_text(fide_id[:20]))))
         key = fide_id.decode("ascii")
         keys: set[str] = set()
         if names is not None:
@@ -226,7 +234,7 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
             continue
         text = _text(line.rstrip(b"\r\n"))
         shift = max(0, len(text) - width) if width is not None else 0
-        rating = _rating(text[rating_at + shift:rating_end + shift], f"line {number}")
+        rating = _rating(text[rating_at + shift:rating_end + shift], _at("line", number))
         _add(found, Entry(number, key, text[name_at:name_end].strip(), rating), keys)
     return found
 
@@ -251,12 +259,12 @@ def _read_xml(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
                 keys = name_keys(name) & names
             if fide_id in wanted or keys:
                 if not fide_id.isascii() or not fide_id.isdigit():
-                    raise FormatError(f"player {count}: FIDE id {_shown(fide_id[:20])!r} is not a number")
-                rating = _rating(element.findtext("rating") or "", f"player {count}")
+                    raise FormatError("player %(n)s: FIDE id %(value)s is not a number", n=count, value=repr(_shown(fide_id[:20])))
+                rating = _rating(element.findtext("rating") or "", _at("player", count))
                 _add(found, Entry(count, fide_id, name, rating), keys, "player")
             root.clear()  # drop the players read: memory stays flat over a million of them
     except ElementTree.ParseError as e:
-        raise FormatError(f"the XML list is broken or cut off ({e}); download it again") from None
+        raise FormatError("the XML list is broken or cut off (%(why)s); download it again", why=str(e)) from None
     if count == 0:
         raise FormatError("the XML file holds no <player> records; is it FIDE's XML rating list?")
     return found

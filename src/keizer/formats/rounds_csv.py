@@ -38,7 +38,9 @@ from keizer.formats.text import decode
 from keizer.formats.season_json import FormatError
 from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, clean_text, fold_name
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.refusals import Word
 from keizer.settings import Settings
+from keizer.store.names import _text_refused
 
 #: Column → the header names that mean it.
 COLUMNS = {
@@ -97,7 +99,8 @@ def parse(text: str, settings: Settings, name: str) -> RoundsFile:
     try:
         return _Builder(settings, name).build(records)
     except csv.Error as e:
-        raise FormatError(f"line {records.start}: {e} (check the quotes; is the file cut off?)") from None
+        raise FormatError("line %(line)s: %(why)s (check the quotes; is the file cut off?)", line=records.start,
+                          why=str(e)) from None
 
 
 class _Builder:
@@ -134,21 +137,23 @@ class _Builder:
             if set(header) & set(_MEMBER_LIST):
                 raise MemberListError("this is a member list (its header names members, not games)")
             shown = _shown(", ".join(header)[:80])
-            raise FormatError(f"line 1: no {' or '.join(repr(c) for c in missing)} column in the header ({shown}); "
-                              "name the columns round;date;white;black;result (or ronde;datum;wit;zwart;uitslag)")
+            raise FormatError("line 1: no %(columns)s column in the header (%(header)s); name the columns "
+                              "round;date;white;black;result (or ronde;datum;wit;zwart;uitslag)",
+                              columns=" or ".join(repr(c) for c in missing), header=shown)
         return cols
 
     def _row(self, line: int, fields: list[str], cols: dict[str, int]) -> None:
         if len(fields) <= max(cols.values()):
-            raise FormatError(f"line {line} has {len(fields)} fields, the header {max(cols.values()) + 1}; "
-                              "add the missing ones (empty ones too) or remove the line")
+            raise FormatError("line %(line)s has %(have)s fields, the header %(needed)s; add the missing ones (empty "
+                              "ones too) or remove the line", line=line, have=len(fields), needed=max(cols.values()) + 1)
         if any(f.strip() for f in fields[self.width:]):
-            raise FormatError(f"line {line} has {len(fields)} fields, the header {self.width}; a row shifted by "
-                              "a stray separator? remove the extra ones")
+            raise FormatError("line %(line)s has %(have)s fields, the header %(needed)s; a row shifted by a stray "
+                              "separator? remove the extra ones", line=line, have=len(fields), needed=self.width)
         cell = {c: fields[i].strip() for c, i in cols.items()}
         raw_round = cell["round"]
         if not re.fullmatch(r"[0-9]{1,3}", raw_round) or not 1 <= int(raw_round) <= MAX_ROUNDS:
-            raise FormatError(f"line {line}: round {_shown(raw_round[:20])!r} is not a number from 1 to {MAX_ROUNDS}")
+            raise FormatError("line %(line)s: round %(round)s is not a number from 1 to %(most)s", line=line,
+                              round=repr(_shown(raw_round[:20])), most=MAX_ROUNDS)
         rnd = int(raw_round)
         if cell.get("date"):
             self._date(line, rnd, cell["date"])
@@ -156,24 +161,27 @@ class _Builder:
         if cell["black"]:
             black = self._player(line, rnd, cell["black"], "black")
             if black == white:
-                raise FormatError(f"line {line}: {_shown(cell['white'])} plays against themselves")
+                raise FormatError("line %(line)s: %(name)s plays against themselves", line=line,
+                                  name=_shown(cell["white"]))
             result: Result | Absence | ExternalResult | None = None
             if cell["result"]:
                 try:
                     result = Result.parse(cell["result"])
                 except ValueError as e:
-                    raise FormatError(f"line {line}: {e}") from None
+                    raise FormatError("line %(line)s: %(why)s", line=line, why=str(e)) from None
             self.rows.setdefault(rnd, []).append((line, white, black, result))
             return
         status = _STATUS.get(" ".join(re.split(r"[^a-z]+", cell["result"].lower())).strip())
         if status is None:
-            raise FormatError(f"line {line}: {_shown(cell['result'][:30])!r} is not an absence; with 'black' empty "
-                              "write excused, unexcused, club, bye or external win/draw/loss")
+            raise FormatError("line %(line)s: %(result)s is not an absence; with 'black' empty write excused, "
+                              "unexcused, club, bye or external win/draw/loss", line=line,
+                              result=repr(_shown(cell["result"][:30])))
         if status is Absence.BYE:
             other = next((n for n, _, b, st in self.rows.get(rnd, []) if b is None and st is Absence.BYE), None)
             if other is not None:
-                raise FormatError(f"line {line}: a second bye in round {rnd} (line {other} has one); a round has one "
-                                  "odd-number bye: write the other as excused or club")
+                raise FormatError("line %(line)s: a second bye in round %(round)s (line %(other)s has one); a round "
+                                  "has one odd-number bye: write the other as excused or club", line=line, round=rnd,
+                                  other=other)
         self.rows.setdefault(rnd, []).append((line, white, None, status))
 
     def _date(self, line: int, rnd: int, raw: str) -> None:
@@ -186,29 +194,35 @@ class _Builder:
                     break
                 earlier = self.dates.setdefault(rnd, (day, line))
                 if earlier[0] != day:
-                    raise FormatError(f"line {line}: round {rnd} on {day}, but on {earlier[0]} in line {earlier[1]}; "
-                                      "a round has one date")
+                    raise FormatError("line %(line)s: round %(round)s on %(day)s, but on %(earlier)s in line "
+                                      "%(other)s; a round has one date", line=line, round=rnd, day=day,
+                                      earlier=earlier[0], other=earlier[1])
                 return
-        raise FormatError(f"line {line}: date {_shown(raw[:20])!r} is not a date like 2026-09-08 or 8-9-2026")
+        raise FormatError("line %(line)s: date %(date)s is not a date like 2026-09-08 or 8-9-2026", line=line,
+                          date=repr(_shown(raw[:20])))
 
     def _player(self, line: int, rnd: int, raw: str, column: str) -> str:
         if not raw:
-            raise FormatError(f"line {line}: the {column} player's name is missing")
+            if column == "white":
+                raise FormatError("line %(line)s: the white player's name is missing", line=line)
+            raise FormatError("line %(line)s: the black player's name is missing", line=line)
         try:
             name = clean_text(raw, "a name", MAX_NAME)
         except ValueError as e:
-            raise FormatError(f"line {line}: {e}") from None
+            raise FormatError("line %(line)s: %(why)s", line=line,
+                              why=_text_refused(str(e), Word("a name"), MAX_NAME)) from None
         key = fold_name(name)
         pid = self.ids.get(key)
         if pid is None:
             if len(self.ids) >= MAX_PLAYERS:
-                raise FormatError(f"line {line}: more than {MAX_PLAYERS} players")
+                raise FormatError("line %(line)s: more than %(most)s players", line=line, most=MAX_PLAYERS)
             pid = self.ids[key] = f"r{len(self.ids) + 1}"
             self.names[pid] = name
         self.first[pid] = min(self.first.get(pid, rnd), rnd)
         earlier = self.seen.setdefault((rnd, pid), line)
         if earlier != line:
-            raise FormatError(f"line {line}: {_shown(name)} is in round {rnd} twice (line {earlier}); keep one row")
+            raise FormatError("line %(line)s: %(name)s is in round %(round)s twice (line %(other)s); keep one row",
+                              line=line, name=_shown(name), round=rnd, other=earlier)
         return pid
 
     def _season(self) -> RoundsFile:
@@ -216,8 +230,9 @@ class _Builder:
         for rnd in range(1, last):
             if rnd not in self.rows:
                 later = min(r for r in self.rows if r > rnd)
-                raise FormatError(f"line {self.rows[later][0][0]}: round {later}, but no row for round {rnd}; "
-                                  "rounds are numbered 1, 2, 3, … without gaps")
+                raise FormatError("line %(line)s: round %(round)s, but no row for round %(missing)s; rounds are "
+                                  "numbered 1, 2, 3, … without gaps", line=self.rows[later][0][0], round=later,
+                                  missing=rnd)
         report: list[str] = []
         rounds = []
         for rnd in range(1, last + 1):
@@ -227,8 +242,8 @@ class _Builder:
             for line, white, black, result in self.rows[rnd]:
                 if black is not None:
                     if result is None and rnd != last:
-                        raise FormatError(f"line {line}: no result; only the last round may have games "
-                                          "without one (write 1-0, 0-1, ½-½, +-, -+ or --)")
+                        raise FormatError("line %(line)s: no result; only the last round may have games without one "
+                                          "(write 1-0, 0-1, ½-½, +-, -+ or --)", line=line)
                     games.append(Game(rnd, len(games) + 1, white, black, result))  # type: ignore[arg-type]
                 elif isinstance(result, ExternalResult):
                     external[white] = result

@@ -33,7 +33,8 @@ class FormatError(Refusal, ValueError):
     """The file is not a valid season; the message names where and why."""
 
 
-_TOO_DEEP = f"lists or objects nested too deeply (a season file uses {MAX_DEPTH} levels at most)"
+def _too_deep() -> FormatError:
+    return FormatError("lists or objects nested too deeply (a season file uses %(most)s levels at most)", most=MAX_DEPTH)
 
 
 def parse(text: str | bytes) -> Season:
@@ -49,13 +50,14 @@ def decode(text: str | bytes) -> Any:
             text = text.decode("utf-8-sig")
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise FormatError(f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        raise FormatError("not valid JSON: %(why)s at line %(line)s column %(column)s",
+                          why=e.msg, line=e.lineno, column=e.colno) from None
     except UnicodeDecodeError:
         raise FormatError("not UTF-8 text; save the file as UTF-8") from None
     except RecursionError:
-        raise FormatError(_TOO_DEEP) from None
+        raise _too_deep() from None
     except ValueError as e:  # a number of more than 4300 digits
-        raise FormatError(f"not a usable JSON file: {e}") from None
+        raise FormatError("not a usable JSON file: %(why)s", why=str(e)) from None
 
 
 def load_season(data: Any) -> Season:
@@ -63,13 +65,15 @@ def load_season(data: Any) -> Season:
         raise FormatError("the file must hold one JSON object")
     _check_tree(data)
     if data.get("format", FORMAT) != FORMAT:
-        raise FormatError(f"format: expected {FORMAT!r}, found {data.get('format')!r}")
+        raise FormatError("format: expected %(expected)s, found %(value)s",
+                          expected=repr(FORMAT), value=repr(data.get('format')))
     version = data.get("version", VERSION)
     if not isinstance(version, int) or version > VERSION:
-        raise FormatError(f"version: {version!r} is newer than this program reads ({VERSION}); upgrade keizer")
+        raise FormatError("version: %(version)s is newer than this program reads (%(reads)s); upgrade keizer",
+                          version=repr(version), reads=VERSION)
     system = data.get("system", "keizer")
     if system != "keizer":
-        raise FormatError(f"system: only 'keizer' seasons can be imported, not {system!r}")
+        raise FormatError("system: only 'keizer' seasons can be imported, not %(system)s", system=repr(system))
 
     settings_data = _get(data, "settings", dict, {})
     try:
@@ -78,20 +82,21 @@ def load_season(data: Any) -> Season:
             {k: v for k, v in settings_data.items() if k != "preset"},
         )
     except SettingsError as e:
-        raise FormatError(f"settings: {e}") from None
+        raise FormatError("settings: %(why)s", why=e) from None
 
     players = _players(_get(data, "players", list, None))
     ids = {p.id for p in players}
     order = _get(data, "initial_order", list, [])
     for k, pid in enumerate(order):
         if not isinstance(pid, str) or pid not in ids:
-            raise FormatError(f"initial_order[{k}]: unknown player {_shown(pid)}")
+            raise FormatError("initial_order[%(k)s]: unknown player %(pid)s", k=k, pid=_shown(pid))
     if len(set(order)) != len(order):
         raise FormatError("initial_order: a player is listed twice")
 
     raw_rounds = _get(data, "rounds", list, [])
     if len(raw_rounds) > MAX_ROUNDS:
-        raise FormatError(f"rounds: {len(raw_rounds)} rounds; a competition has at most {MAX_ROUNDS}")
+        raise FormatError("rounds: %(n)s rounds; a competition has at most %(most)s",
+                          n=len(raw_rounds), most=MAX_ROUNDS)
     rounds = []
     for k, raw in enumerate(raw_rounds):
         rounds.append(_round(raw, f"rounds[{k}]", ids, expected=k + 1))
@@ -133,7 +138,7 @@ def member_data(data: Any) -> MemberData:
         raise FormatError("the file must hold one JSON object")
     rating_list = data.get("rating_list")
     if rating_list is not None and rating_list not in RATING_LISTS:
-        raise FormatError(f"rating_list: {_shown(rating_list)} is not national or fide")
+        raise FormatError("rating_list: %(rating_list)s is not national or fide", rating_list=_shown(rating_list))
     fide_ids: dict[str, str] = {}
     fide_ratings: dict[str, int] = {}
     players = data.get("players")
@@ -143,12 +148,12 @@ def member_data(data: Any) -> MemberData:
         fide_id, fide_rating = item.get("fide_id"), item.get("fide_rating")
         if fide_id is not None:
             if not isinstance(fide_id, str) or not _FIDE_ID.fullmatch(fide_id):
-                raise FormatError(f"players[{k}].fide_id: {_shown(fide_id)} is not a FIDE id (a string of up "
-                                  "to 12 digits, like \"1503014\")")
+                raise FormatError('players[%(k)s].fide_id: %(fide_id)s is not a FIDE id (a string of up to 12 digits, like "1503014")',
+                                  k=k, fide_id=_shown(fide_id))
             fide_ids[item["id"]] = fide_id
         if fide_rating is not None:
             if not _whole(fide_rating, 0, 4000):
-                raise FormatError(f"players[{k}].fide_rating: a whole number from 0 to 4000 is needed")
+                raise FormatError("players[%(k)s].fide_rating: a whole number from 0 to 4000 is needed", k=k)
             if fide_rating:  # 0: unrated, as in FIDE's list
                 fide_ratings[item["id"]] = fide_rating
     return MemberData(rating_list, fide_ids, fide_ratings)
@@ -210,38 +215,38 @@ def dump(season: Season, preset: str | None = None, members: MemberData | None =
 
 def _players(raw: list[Any]) -> list[Player]:
     if len(raw) > MAX_PLAYERS:
-        raise FormatError(f"players: {len(raw)} players; a competition has at most {MAX_PLAYERS}")
+        raise FormatError("players: %(n)s players; a competition has at most %(most)s", n=len(raw), most=MAX_PLAYERS)
     players = []
     seen: set[str] = set()
     for k, item in enumerate(raw):
         path = f"players[{k}]"
         if not isinstance(item, dict):
-            raise FormatError(f"{path}: must be an object")
+            raise FormatError("%(path)s: must be an object", path=path)
         pid = item.get("id")
         if not isinstance(pid, str) or not pid.strip():
-            raise FormatError(f"{path}.id: a non-empty string is needed")
+            raise FormatError("%(path)s.id: a non-empty string is needed", path=path)
         problem = text_problem(pid, "an id", MAX_ID)
         if problem:
-            raise FormatError(f"{path}.id: {problem}")
+            raise FormatError("%(path)s.id: %(problem)s", path=path, problem=problem)
         if pid in seen:
-            raise FormatError(f"{path}.id: {pid!r} is used twice")
+            raise FormatError("%(path)s.id: %(pid)s is used twice", path=path, pid=repr(pid))
         seen.add(pid)
         name = item.get("name", pid)
         if not isinstance(name, str) or not name.strip():
-            raise FormatError(f"{path}.name: a non-empty string is needed")
+            raise FormatError("%(path)s.name: a non-empty string is needed", path=path)
         name = _text(name, f"{path}.name", "a name", MAX_NAME)
         rating = item.get("rating")
         if rating is not None and not _whole(rating, 0, 4000):
-            raise FormatError(f"{path}.rating: a whole number from 0 to 4000 is needed")
+            raise FormatError("%(path)s.rating: a whole number from 0 to 4000 is needed", path=path)
         joined = item.get("joined", 1)
         if not _whole(joined, 1, MAX_ROUNDS):
-            raise FormatError(f"{path}.joined: a round number (1 to {MAX_ROUNDS}) is needed")
+            raise FormatError("%(path)s.joined: a round number (1 to %(most)s) is needed", path=path, most=MAX_ROUNDS)
         withdrawn = item.get("withdrawn_after")
         if withdrawn is not None and not _whole(withdrawn, joined - 1, MAX_ROUNDS):
-            raise FormatError(f"{path}.withdrawn_after: a round number not before 'joined' is needed")
+            raise FormatError("%(path)s.withdrawn_after: a round number not before 'joined' is needed", path=path)
         category = item.get("category")
         if category is not None and not isinstance(category, str):
-            raise FormatError(f"{path}.category: must be a string")
+            raise FormatError("%(path)s.category: must be a string", path=path)
         if category:
             category = _text(category, f"{path}.category", "a category", MAX_CATEGORY)
         players.append(Player(pid, name, rating, k + 1, joined, withdrawn, category))
@@ -252,32 +257,34 @@ def _players(raw: list[Any]) -> list[Player]:
 
 def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     if not isinstance(raw, dict):
-        raise FormatError(f"{path}: must be an object")
+        raise FormatError("%(path)s: must be an object", path=path)
     number = raw.get("round", expected)
     if not _whole(number, expected, expected):
-        raise FormatError(f"{path}.round: expected round {expected}, found {_shown(number)} "
-                          "(rounds must be in order from 1)")
+        raise FormatError("%(path)s.round: expected round %(expected)s, found %(number)s (rounds must be in order from 1)",
+                          path=path, expected=expected, number=_shown(number))
     date = raw.get("date")
     if date is not None and not (isinstance(date, str) and _is_date(date)):
-        raise FormatError(f"{path}.date: {_shown(date)} is not a date like 2026-09-08")
+        raise FormatError("%(path)s.date: %(date)s is not a date like 2026-09-08", path=path, date=_shown(date))
     seen: dict[str, str] = {}
 
     def claim(pid: Any, where: str) -> str:
         if not isinstance(pid, str) or pid not in ids:
-            raise FormatError(f"{where}: unknown player {_shown(pid)}")
+            raise FormatError("%(where)s: unknown player %(pid)s", where=where, pid=_shown(pid))
         if pid in seen:
-            raise FormatError(f"{where}: player {pid!r} already appears in this round at {seen[pid]}")
+            raise FormatError("%(where)s: player %(pid)s already appears in this round at %(seen)s",
+                              where=where, pid=repr(pid), seen=seen[pid])
         seen[pid] = where
         return pid
 
     games = []
     raw_games = _get(raw, "games", list, [], path)
     if len(raw_games) > MAX_BOARDS:
-        raise FormatError(f"{path}.games: {len(raw_games)} games; a round has at most {MAX_BOARDS}")
+        raise FormatError("%(path)s.games: %(n)s games; a round has at most %(most)s",
+                          path=path, n=len(raw_games), most=MAX_BOARDS)
     for k, g in enumerate(raw_games):
         gp = f"{path}.games[{k}]"
         if not isinstance(g, dict):
-            raise FormatError(f"{gp}: must be an object")
+            raise FormatError("%(gp)s: must be an object", gp=gp)
         white = claim(g.get("white"), f"{gp}.white")
         black = claim(g.get("black"), f"{gp}.black")
         result = g.get("result")
@@ -285,19 +292,20 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
             try:
                 result = Result.parse(str(result))
             except ValueError as e:
-                raise FormatError(f"{gp}.result: {e}") from None
+                raise FormatError("%(gp)s.result: %(why)s", gp=gp, why=str(e)) from None
         board = g.get("board", k + 1)
         if not _whole(board, 1, MAX_BOARDS):
-            raise FormatError(f"{gp}.board: a board number (1 to {MAX_BOARDS}) is needed")
+            raise FormatError("%(gp)s.board: a board number (1 to %(most)s) is needed", gp=gp, most=MAX_BOARDS)
         games.append(Game(number, board, white, black, result))
     if len({g.board for g in games}) != len(games):
-        raise FormatError(f"{path}.games: two games on the same board")
+        raise FormatError("%(path)s.games: two games on the same board", path=path)
 
     absent: dict[str, Absence] = {}
     for pid, why in _get(raw, "absent", dict, {}, path).items():
         claim(pid, f"{path}.absent.{pid}")
         if why not in ("excused", "unexcused", "club"):
-            raise FormatError(f"{path}.absent.{pid}: {_shown(why)} is not excused, unexcused or club")
+            raise FormatError("%(path)s.absent.%(pid)s: %(why)s is not excused, unexcused or club",
+                              path=path, pid=pid, why=_shown(why))
         absent[pid] = Absence(why)
     for k, pid in enumerate(_get(raw, "bye", list, [], path)):
         absent[claim(pid, f"{path}.bye[{k}]")] = Absence.BYE
@@ -305,12 +313,13 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     for pid, res in _get(raw, "external", dict, {}, path).items():
         claim(pid, f"{path}.external.{pid}")
         if res not in ("win", "draw", "loss"):
-            raise FormatError(f"{path}.external.{pid}: {_shown(res)} is not win, draw or loss")
+            raise FormatError("%(path)s.external.%(pid)s: %(res)s is not win, draw or loss",
+                              path=path, pid=pid, res=_shown(res))
         external[pid] = ExternalResult(res)
     present = tuple(claim(pid, f"{path}.present[{k}]") for k, pid in enumerate(_get(raw, "present", list, [], path)))
     time_control = raw.get("time_control")
     if time_control is not None and not isinstance(time_control, str):
-        raise FormatError(f"{path}.time_control: must be a string like 'rapid 25+10'")
+        raise FormatError("%(path)s.time_control: must be a string like 'rapid 25+10'", path=path)
     if time_control is not None:
         time_control = _text(time_control, f"{path}.time_control", "a time control", MAX_TIME_CONTROL)
     return Round(number, date, tuple(games), absent, external, present, time_control)
@@ -325,15 +334,15 @@ def _refuse_gaps(rounds: list[Round]) -> None:
         if not played and empty is None:
             empty = rnd.number
         elif played and empty is not None:
-            raise FormatError(f"rounds[{empty - 1}]: round {empty} has no games and no attendance, but round "
-                              f"{rnd.number} has; fill it in or remove the rounds after it")
+            raise FormatError("rounds[%(n)s]: round %(empty)s has no games and no attendance, but round %(number)s has; fill it in or remove the rounds after it",
+                              n=empty - 1, empty=empty, number=rnd.number)
     waiting = None  # the first round that is not complete (a game without a result, players not paired)
     for rnd in rounds:
         if waiting is None and not rnd.is_complete:
             waiting = rnd.number
         elif waiting is not None and any(g.result is not None for g in rnd.games):
-            raise FormatError(f"rounds[{waiting - 1}]: round {waiting} is not complete (a game without a result, or "
-                              f"players not paired), but round {rnd.number} has results; complete it first")
+            raise FormatError("rounds[%(n)s]: round %(waiting)s is not complete (a game without a result, or players not paired), but round %(number)s has results; complete it first",
+                              n=waiting - 1, waiting=waiting, number=rnd.number)
 
 
 def _refuse_outside_play(players: list[Player], rounds: list[Round]) -> None:
@@ -343,8 +352,8 @@ def _refuse_outside_play(players: list[Player], rounds: list[Round]) -> None:
     for k, rnd in enumerate(rounds):
         for pid in sorted({x for g in rnd.games for x in (g.white, g.black)} | set(rnd.byes)):
             if not by_id[pid].active_in(rnd.number):
-                raise FormatError(f"rounds[{k}]: player {pid!r} plays in round {rnd.number}, outside the rounds "
-                                  "'joined' and 'withdrawn_after' give; correct those")
+                raise FormatError("rounds[%(k)s]: player %(pid)s plays in round %(number)s, outside the rounds 'joined' and 'withdrawn_after' give; correct those",
+                                  k=k, pid=repr(pid), number=rnd.number)
 
 
 def _is_date(text: str) -> bool:
@@ -367,7 +376,7 @@ def _text(value: str, path: str, what: str, limit: int) -> str:
     try:
         return clean_text(value, what, limit)
     except ValueError as e:
-        raise FormatError(f"{path}: {e}") from None
+        raise FormatError("%(path)s: %(why)s", path=path, why=str(e)) from None
 
 
 def _shown(value: Any) -> str:
@@ -384,21 +393,24 @@ def _check_tree(data: Any) -> None:
         value, path, depth = stack.pop()
         if isinstance(value, (dict, list)):
             if depth > MAX_DEPTH:
-                raise FormatError(_TOO_DEEP)
+                raise _too_deep()
             items = value.items() if isinstance(value, dict) else enumerate(value)
             stack.extend((item, f"{path}.{key}" if isinstance(key, str) else f"{path}[{key}]", depth + 1)
                          for key, item in items)
         elif isinstance(value, int) and not -(2**63) <= value < 2**63:
-            raise FormatError(f"{path.lstrip('.')[:80]}: {_shown(value)} is far too large a number")
+            raise FormatError("%(path)s: %(value)s is far too large a number", path=path.lstrip(".")[:80],
+                              value=_shown(value))
 
 
 def _get(data: Mapping[str, Any], key: str, kind: type, default: Any, path: str = "") -> Any:
     where = f"{path}.{key}" if path else key
     if key not in data or data[key] is None:
         if default is None:
-            raise FormatError(f"{where}: missing")
+            raise FormatError("%(where)s: missing", where=where)
         return default
     value = data[key]
     if not isinstance(value, kind):
-        raise FormatError(f"{where}: must be a{'n object' if kind is dict else ' list'}")
+        if kind is dict:
+            raise FormatError("%(where)s: must be an object", where=where)
+        raise FormatError("%(where)s: must be a list", where=where)
     return value

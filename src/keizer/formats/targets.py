@@ -8,7 +8,7 @@ is pure (:func:`parse_target`); going there is :mod:`keizer.publish.transports`'
 >>> parse_target("ftp://anna:secret@ftp.example.nl/www")
 Traceback (most recent call last):
 ...
-keizer.formats.targets.UploadError: the upload URL holds a password; remove ':password' from it and give the password in $KEIZER_UPLOAD_PASSWORD, the system keyring or at the prompt (see docs/publishing.md)
+keizer.formats.targets.UploadError: the upload URL holds a password; remove ':password' from it
 """
 
 from __future__ import annotations
@@ -75,29 +75,31 @@ def parse_target(text: str) -> Target:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as e:
-        raise UploadError(f"the upload URL is not valid ({e}); write it like ftps://user@host:21/public_html") from None
+        raise UploadError("the upload URL is not valid (%(why)s); write it like ftps://user@host:21/public_html",
+                          why=str(e)) from None
     scheme = parts.scheme.lower()
     if parts.password is not None:
-        raise UploadError(f"the upload URL holds a password; remove ':password' from it and give the password in "
-                          f"${PASSWORD_ENV}, the system keyring or at the prompt (see docs/publishing.md)")
+        raise UploadError("the upload URL holds a password; remove ':password' from it", hint="upload_password_where",
+                          env=PASSWORD_ENV)
     if scheme in ("http", "https"):
-        raise UploadError(f"keizer cannot upload over {scheme}; give the host's ftps://, sftp:// or ftp:// address, "
-                          "a folder or a git+file:// repository")
+        raise UploadError("keizer cannot upload over %(scheme)s; give the host's ftps://, sftp:// or ftp:// address, "
+                          "a folder or a git+file:// repository", scheme=scheme)
     if scheme not in SCHEMES:
-        raise UploadError(f"unknown kind of upload target {scheme}://; use one of {', '.join(s + '://' for s in SCHEMES)} "
-                          "or a folder path")
+        raise UploadError("unknown kind of upload target %(scheme)s://; use one of %(schemes)s or a folder path",
+                          scheme=scheme, schemes=", ".join(s + "://" for s in SCHEMES))
     if parts.query or parts.fragment:
-        raise UploadError(f"the upload URL has a part keizer does not understand ({'?' if parts.query else '#'}…); "
-                          "remove it")
+        raise UploadError("the upload URL has a part keizer does not understand (%(part)s…); remove it",
+                          part="?" if parts.query else "#")
     if scheme in ("file", "git+file"):
         if parts.netloc not in ("", "localhost"):
-            raise UploadError(f"{scheme}:// names a folder on this computer: write {scheme}:///path (three slashes)")
+            raise UploadError("%(scheme)s:// names a folder on this computer: write %(scheme)s:///path (three slashes)",
+                              scheme=scheme)
         path = unquote(parts.path)
         if re.match(r"/[A-Za-z]:/", path):  # file:///C:/Schaak/site on Windows
             path = path[1:]
         return _local(Path(path), explicit_git=scheme == "git+file", url_form=scheme == "file")
     if not parts.hostname:
-        raise UploadError(f"the upload URL names no host; write it like {scheme}://user@host/folder")
+        raise UploadError("the upload URL names no host; write it like %(scheme)s://user@host/folder", scheme=scheme)
     # RFC 1738: the path is relative to the login folder; a second slash makes it absolute.
     path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path).rstrip("/")
     if path == "~" or path.startswith("~/"):  # curl's way to say the login folder

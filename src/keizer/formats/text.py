@@ -20,8 +20,8 @@ def decode(data: bytes) -> str:
         try:
             return data.decode("utf-16")
         except UnicodeDecodeError as e:
-            raise FormatError(f"line {_line_at(data, e.start)}: not valid UTF-16 text (cut off?); "
-                              "save the file as UTF-8") from None
+            raise FormatError("line %(line)s: not valid UTF-16 text (cut off?); save the file as UTF-8",
+                              line=_line_at(data, e.start)) from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -29,13 +29,13 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError as e:
         if e.reason == "unexpected end of data" and e.end == len(data):
             # Valid UTF-8 up to a character cut in half: the file was cut off, it is not Windows-1252.
-            raise FormatError(f"line {_line_at(data, e.start)}: the file ends in the middle of a character; "
-                              "it is cut off, use the complete file") from None
+            raise FormatError("line %(line)s: the file ends in the middle of a character; it is cut off, use the "
+                              "complete file", line=_line_at(data, e.start)) from None
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError as e:
-        raise FormatError(f"line {_line_at(data, e.start)}: byte 0x{data[e.start]:02x} is neither UTF-8 nor "
-                          "Windows-1252 text; save the file as UTF-8") from None
+        raise FormatError("line %(line)s: byte 0x%(byte)s is neither UTF-8 nor Windows-1252 text; save the file as "
+                          "UTF-8", line=_line_at(data, e.start), byte=f"{data[e.start]:02x}") from None
 
 
 def _line_at(data: bytes, offset: int) -> int:

@@ -43,6 +43,7 @@ from typing import Iterable
 from keizer.formats.season_json import FormatError
 from keizer.limits import MAX_ROUNDS, is_digits
 from keizer.model import Colour
+from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Scoring, System, Team, Tournament
 
 TRF16, TRF26 = "TRF16", "TRF26"
@@ -126,27 +127,29 @@ class _Line:
         """Columns ``first``…``last`` (1-based, inclusive), blank where the line is shorter."""
         return self.text[first - 1:last].ljust(last - first + 1)
 
-    def error(self, first: int, last: int, why: str) -> TrfError:
-        where = f"column {first}" if first == last else f"columns {first}-{last}"
-        return TrfError(f"line {self.number}, {where}: {why}")
+    def error(self, first: int, last: int, why: Message) -> TrfError:
+        where = (Message("column %(n)s", n=first) if first == last
+                 else Message("columns %(first)s-%(last)s", first=first, last=last))
+        return TrfError("line %(n)s, %(where)s: %(why)s", n=self.number, where=where, why=why)
 
-    def integer(self, first: int, last: int, what: str, blank: int | None = None,
+    def integer(self, first: int, last: int, what: Word | str, blank: int | None = None,
                 high: int = MAX_NUMBER) -> int | None:
         raw = self.cols(first, last).strip()
         if not raw:
             return blank
         if not _DIGITS.fullmatch(raw):  # ASCII only: '²'.isdigit() holds but int('²') fails
-            raise self.error(first, last, f"{what} {_shown(raw)} is not a number")
+            raise self.error(first, last, Message("%(what)s %(raw)s is not a number", what=what, raw=_shown(raw)))
         if len(raw.lstrip("0")) > len(str(high)) or int(raw) > high:
-            raise self.error(first, last, f"{what} {_shown(raw)} is more than {high}")
+            raise self.error(first, last, Message("%(what)s %(raw)s is more than %(high)s", what=what, raw=_shown(raw),
+                                                  high=high))
         return int(raw)
 
-    def decimal(self, first: int, last: int, what: str) -> Fraction | None:
+    def decimal(self, first: int, last: int, what: Word) -> Fraction | None:
         raw = self.cols(first, last).strip().replace(",", ".")
         if not raw:
             return None
         if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", raw):
-            raise self.error(first, last, f"{what} {raw!r} is not a number")
+            raise self.error(first, last, Message("%(what)s %(raw)s is not a number", what=what, raw=repr(raw)))
         return Fraction(raw)
 
 
@@ -198,7 +201,7 @@ class _Reader:
         elif code == "012":
             self.name = rest
         elif code in ("142", "XXR"):  # checked before anything is sized by it
-            rounds = line.integer(5, max(8, len(line.text)), "number of rounds", high=MAX_ROUNDS)
+            rounds = line.integer(5, max(8, len(line.text)), Word("number of rounds"), high=MAX_ROUNDS)
             self.rounds = max(self.rounds, rounds or 0)
         elif code == "162":
             self.scoring = _scoring(self.scoring, _162, re.findall(r"([A-Za-z])\s*([0-9]+(?:[.,][0-9]+)?)", rest), line)
@@ -223,16 +226,16 @@ class _Reader:
         elif code == "240":
             bye = {"F": Code.FPB, "H": Code.HPB, "Z": Code.ZPB}.get(line.cols(5, 5).upper())
             if bye is None:
-                raise line.error(5, 5, f"bye type {line.cols(5, 5)!r} is not F, H or Z")
+                raise line.error(5, 5, Message("bye type %(type)s is not F, H or Z", type=repr(line.cols(5, 5))))
             numbers = _numbers(line, 7)
             if not numbers:
-                raise line.error(7, 9, "the round is missing")
+                raise line.error(7, 9, Message("the round is missing"))
             self.byes.append((line, bye, numbers[0], numbers[1:]))
         elif code == "320":
-            mp, gp = line.decimal(5, 8, "match points"), line.decimal(10, 13, "game points")
+            mp, gp = line.decimal(5, 8, Word("match points")), line.decimal(10, 13, Word("game points"))
             per_round = {}
             for k in range((len(line.text) - 14 + 3) // 4):
-                team = line.integer(15 + 4 * k, 17 + 4 * k, "team")
+                team = line.integer(15 + 4 * k, 17 + 4 * k, "team")  # Word("team") is the system
                 if team:
                     per_round[k + 1] = team
             self.pab = (line, gp or Fraction(0), per_round)
@@ -240,27 +243,28 @@ class _Reader:
         elif code == "330":
             kind = line.cols(5, 6)
             if kind not in ("+-", "-+", "--"):
-                raise line.error(5, 6, f"forfeit {kind!r} is not +-, -+ or --")
+                raise line.error(5, 6, Message("forfeit %(kind)s is not +-, -+ or --", kind=repr(kind)))
             numbers = _numbers(line, 8)
             if len(numbers) != 3:
-                raise line.error(8, len(line.text), "needs a round, a white and a black team")
+                raise line.error(8, len(line.text), Message("needs a round, a white and a black team"))
             self.forfeits.append((line, kind, numbers[0], numbers[1], numbers[2]))
         else:  # 300: an out-of-order line-up
             numbers = _numbers(line, 5)
             if len(numbers) < 3:
-                raise line.error(5, len(line.text), "needs a round, a team and an opponent")
+                raise line.error(5, len(line.text), Message("needs a round, a team and an opponent"))
             self.lineups[(numbers[0], numbers[1])] = tuple(numbers[3:])
 
     def _check_players(self, players: dict[int, Player]) -> None:
         """There are players; start ranks are unique; every pairing is named from both
         sides, with matching results and opposite colours."""
         if not self.players:
-            raise TrfError(f"line {len(self.lines) + 1}, column 1: no player record (001) found; "
-                           "this is not a TRF tournament file")
+            raise TrfError("line %(n)s, column 1: no player record (001) found; this is not a TRF tournament file",
+                           n=len(self.lines) + 1)
         where: dict[int, _Line] = {}
         for line, p in self.players:
             if p.start_no in where:
-                raise line.error(5, 8, f"start rank {p.start_no} is used twice (line {where[p.start_no].number})")
+                raise line.error(5, 8, Message("start rank %(n)s is used twice (line %(line)s)", n=p.start_no,
+                                                line=where[p.start_no].number))
             where[p.start_no] = line
         for line, p in self.players:
             for r, res in enumerate(p.results):
@@ -269,19 +273,25 @@ class _Reader:
                 first = 92 + 10 * r
                 other = players.get(res.opponent)
                 if res.opponent == p.start_no:
-                    raise line.error(first, first + 3, f"round {r + 1}: player {p.start_no} is paired with himself")
+                    raise line.error(first, first + 3, Message("round %(round)s: player %(n)s is paired with himself",
+                                                            round=r + 1, n=p.start_no))
                 if other is None:
-                    raise line.error(first, first + 3, f"round {r + 1}: opponent {res.opponent} has no 001 line")
+                    raise line.error(first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line", round=r + 1,
+                                                            n=res.opponent))
                 back = other.results[r] if r < len(other.results) else RoundResult(Code.ZPB)
                 if back.opponent != p.start_no:
-                    raise line.error(first, first + 3, f"round {r + 1}: player {res.opponent} "
-                                     f"(line {where[res.opponent].number}) does not name {p.start_no} back")
+                    raise line.error(first, first + 3, Message(
+                        "round %(round)s: player %(n)s (line %(line)s) does not name %(me)s back", round=r + 1,
+                        n=res.opponent, line=where[res.opponent].number, me=p.start_no))
                 if res.colour is not None and res.colour == back.colour:
-                    raise line.error(first + 5, first + 5, f"round {r + 1}: player {res.opponent} "
-                                     f"(line {where[res.opponent].number}) has the same colour")
+                    raise line.error(first + 5, first + 5, Message(
+                        "round %(round)s: player %(n)s (line %(line)s) has the same colour", round=r + 1,
+                        n=res.opponent, line=where[res.opponent].number))
                 if back.code not in _COMPLEMENT.get(res.code, ()):
-                    raise line.error(first + 7, first + 7, f"round {r + 1}: result {res.code.value} against "
-                                     f"{back.code.value} of player {res.opponent} (line {where[res.opponent].number})")
+                    raise line.error(first + 7, first + 7, Message(
+                        "round %(round)s: result %(code)s against %(back)s of player %(n)s (line %(line)s)",
+                        round=r + 1, code=res.code.value, back=back.code.value, n=res.opponent,
+                        line=where[res.opponent].number))
 
     def _matches(self, teams: list[Team], players: dict[int, Player], rounds: int, boards: int) -> list[Team]:
         team_of = {m: t.number for t in teams for m in t.members if m}
@@ -290,7 +300,8 @@ class _Reader:
 
         def fix(line: _Line, n: int, r: int, match: Match) -> None:
             if n not in known or not 1 <= r <= rounds:
-                raise line.error(5, len(line.text), f"team {n} round {r}: no such team or round")
+                raise line.error(5, len(line.text), Message("team %(n)s round %(round)s: no such team or round", n=n,
+                                                             round=r))
             fixed[(n, r)] = match
 
         for line, bye, r, numbers in self.byes:
@@ -328,7 +339,8 @@ def _played(team: Team, r: int, lineups: dict[tuple[int, int], tuple[int, ...]],
     if not opponents:
         return Match(Code.ZPB)
     if len(opponents) > 1:
-        raise TrfError(f"team {team.number} round {r}: its players met several teams {sorted(opponents)}")
+        raise TrfError("team %(n)s round %(round)s: its players met several teams %(teams)s", n=team.number, round=r,
+                       teams=sorted(opponents))
     other = opponents.pop()
     mine = sum(points, Fraction(0))
     theirs = sum(_on_boards(teams[other], r, lineups, players, team_of)[1], Fraction(0))
@@ -373,47 +385,50 @@ def _default_lineup(team: Team, r: int, players: dict[int, Player]) -> tuple[int
 
 
 def _player(line: _Line) -> Player:
-    start = line.integer(5, 8, "start rank")
+    start = line.integer(5, 8, Word("start rank"))
     if not start:
-        raise line.error(5, 8, "start rank is missing")
-    rating = line.integer(49, 52, "rating") or None
+        raise line.error(5, 8, Message("start rank is missing"))
+    rating = line.integer(49, 52, Word("rating")) or None
     results = []
     played = (len(line.text) - 91 + 9) // 10
     if played > MAX_ROUNDS:
-        raise line.error(92, len(line.text), f"{played} rounds; a tournament has at most {MAX_ROUNDS}")
+        raise line.error(92, len(line.text), Message("%(n)s rounds; a tournament has at most %(most)s", n=played,
+                                                      most=MAX_ROUNDS))
     for r in range(played):
         first = 92 + 10 * r
-        opponent = line.integer(first, first + 3, "opponent", blank=0) or None
+        opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
         colour_text = line.cols(first + 5, first + 5).lower()
         if colour_text not in _COLOURS:
-            raise line.error(first + 5, first + 5, f"colour {colour_text!r} is not w, b or -")
+            raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
         raw = line.cols(first + 7, first + 7).upper()
         code = Code.ZPB if raw == " " else _CODES.get(raw)
         if code is None:
-            raise line.error(first + 7, first + 7, f"result {raw!r} is not a TRF result code")
+            raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
         if code.is_game and opponent is None:
-            raise line.error(first, first + 3, f"round {r + 1}: a game ({raw}) without an opponent")
+            raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
+                                                        round=r + 1, raw=raw))
         if code.is_bye and opponent is not None:
-            raise line.error(first, first + 3, f"round {r + 1}: a bye ({raw}) with an opponent")
+            raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
+                                                        raw=raw))
         results.append(RoundResult(code, opponent, _COLOURS[colour_text]))
     return Player(start, line.cols(15, 47).strip(), rating, tuple(results), line.cols(10, 10).strip(),
                   line.cols(11, 13).strip(), line.cols(54, 56).strip(), line.cols(58, 68).strip(),
-                  line.cols(70, 79).strip(), line.decimal(81, 84, "points"), line.integer(86, 89, "rank"))
+                  line.cols(70, 79).strip(), line.decimal(81, 84, Word("points")), line.integer(86, 89, Word("rank")))
 
 
 def _team310(line: _Line) -> Team:
-    number = line.integer(5, 7, "team number")
+    number = line.integer(5, 7, Word("team number"))
     if not number:
-        raise line.error(5, 7, "team number is missing")
-    members = tuple(line.integer(74 + 5 * k, 77 + 5 * k, "player", blank=0) or 0
+        raise line.error(5, 7, Message("team number is missing"))
+    members = tuple(line.integer(74 + 5 * k, 77 + 5 * k, Word("player"), blank=0) or 0
                     for k in range((len(line.text) - 73 + 4) // 5))
     return Team(number, line.cols(9, 40).strip(), members, (), line.cols(42, 46).strip(),
-                line.integer(48, 53, "strength") or None, line.decimal(55, 60, "match points"),
-                line.decimal(62, 67, "game points"), line.integer(69, 71, "rank"))
+                line.integer(48, 53, Word("strength")) or None, line.decimal(55, 60, Word("match points")),
+                line.decimal(62, 67, Word("game points")), line.integer(69, 71, Word("rank")))
 
 
 def _team013(line: _Line, number: int) -> Team:
-    members = tuple(line.integer(37 + 5 * k, 40 + 5 * k, "player", blank=0) or 0
+    members = tuple(line.integer(37 + 5 * k, 40 + 5 * k, Word("player"), blank=0) or 0
                     for k in range((len(line.text) - 36 + 4) // 5))
     return Team(number, line.cols(5, 36).strip(), members)
 
@@ -422,7 +437,8 @@ def _numbers(line: _Line, first: int) -> list[int]:
     out = []
     for token in line.text[first - 1:].split():
         if not _DIGITS.fullmatch(token) or len(token.lstrip("0")) > len(str(MAX_NUMBER)):
-            raise line.error(first, len(line.text), f"{_shown(token)} is not a number from 0 to {MAX_NUMBER}")
+            raise line.error(first, len(line.text), Message("%(raw)s is not a number from 0 to %(most)s",
+                                                             raw=_shown(token), most=MAX_NUMBER))
         out.append(int(token))
     return out
 
@@ -435,11 +451,11 @@ def _scoring(base: Scoring, table: dict[str, tuple[str, ...]], pairs: Iterable[t
         if key == "X":  # unknown/adjourned results: nothing to score
             continue
         if key not in table:
-            raise line.error(5, len(line.text), f"scoring code {_shown(key)} is unknown")
+            raise line.error(5, len(line.text), Message("scoring code %(code)s is unknown", code=_shown(key)))
         given[key] = _points(value, line)
     for white, black in (("WW", "BW"), ("WD", "BD"), ("WL", "BL")):
         if white in given and black in given and given[white] != given[black]:
-            raise line.error(5, len(line.text), "colour-dependent scoring is not supported")
+            raise line.error(5, len(line.text), Message("colour-dependent scoring is not supported"))
     found = {name: points for key, points in given.items() for name in table[key]}  # later codes win
     return replace(base, **found)
 
@@ -448,7 +464,8 @@ def _points(value: str, line: _Line) -> Fraction:
     """Points of a scoring record: 1, 0.5, 1,5 or 1/2, four digits at most each side."""
     found = _POINTS.fullmatch(value.strip())
     if not found or (found["den"] is not None and int(found["den"]) == 0):
-        raise line.error(5, len(line.text), f"scoring value {_shown(value)} is not a number like 1, 0.5 or 1/2")
+        raise line.error(5, len(line.text), Message("scoring value %(value)s is not a number like 1, 0.5 or 1/2",
+                                                 value=_shown(value)))
     return Fraction(value.strip().replace(",", "."))
 
 
@@ -526,12 +543,13 @@ def _dates(line: _Line) -> tuple[str | None, ...]:
             continue
         found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
         if not found:
-            raise line.error(first, first + 7, f"round date {raw!r} is not YY/MM/DD")
+            raise line.error(first, first + 7, Message("round date %(raw)s is not YY/MM/DD", raw=repr(raw)))
         yy, mm, dd = (int(x) for x in found.groups())
         try:
             day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
         except ValueError:
-            raise line.error(first, first + 7, f"round date {raw!r} is not a date (YY/MM/DD)") from None
+            raise line.error(first, first + 7, Message("round date %(raw)s is not a date (YY/MM/DD)",
+                                                        raw=repr(raw))) from None
         dates.append(day.isoformat())
     while dates and dates[-1] is None:
         dates.pop()
@@ -546,7 +564,8 @@ def dump(t: Tournament, version: str = TRF26, every_round: bool = False) -> str:
     want a complete file (a missing entry there may read as "to be paired").
     """
     if version not in (TRF16, TRF26):
-        raise TrfError(f"unknown TRF version {version!r} (use {TRF16} or {TRF26})")
+        raise TrfError("unknown TRF version %(version)s (use %(one)s or %(other)s)", version=repr(version), one=TRF16,
+                       other=TRF26)
     if t.is_team and not t.players:
         raise TrfError("a team tournament without players cannot be written: TRF derives matches from games")
     out = []
@@ -605,7 +624,7 @@ def _player_line(p: Player, t: Tournament, played: dict[int, int]) -> str:
             f"{p.rating or '':>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth[:10]:<10} "
             f"{_decimal(points):>4} {'' if p.rank is None else p.rank:>4}")
     if len(head) != 89:
-        raise TrfError(f"player {p.start_no}: a field does not fit its TRF columns")
+        raise TrfError("player %(n)s: a field does not fit its TRF columns", n=p.start_no)
     rounds = []
     for res in p.results[:played[p.start_no]]:
         colour = {Colour.WHITE: "w", Colour.BLACK: "b", None: "-"}[res.colour]
@@ -662,4 +681,4 @@ def _decimal(value: Fraction) -> str:
         if scaled.denominator == 1:
             whole, frac = divmod(int(scaled), 10**places)
             return f"{whole}.{frac:0{places}d}"
-    raise TrfError(f"score {value} has more than two decimals")
+    raise TrfError("score %(value)s has more than two decimals", value=value)

@@ -110,7 +110,7 @@ def find_team(store: Store, comp_id: int, ref: str) -> dict[str, Any]:
         for team in teams:
             if team["start_no"] == int(text[1:]):
                 return team
-    return pick_by_name(teams, text, "team", "keizer team list")
+    return pick_by_name(teams, text, "team")
 
 
 # -- schedule and line-ups -----------------------------------------------------------

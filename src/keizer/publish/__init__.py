@@ -73,17 +73,18 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     settings = club_settings(store)
     lang = language or settings["language"]
     if lang not in LANGUAGES:
-        raise StoreError(f"language must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+        raise StoreError("language must be one of %(languages)s, not %(lang)s", languages=", ".join(LANGUAGES),
+                         lang=repr(lang))
     own_templates = templates or (Path(settings["templates"]) if settings["templates"] else None)
     if own_templates is not None and not own_templates.is_dir():
-        raise StoreError(f"template folder {own_templates} does not exist")
+        raise StoreError("template folder %(folder)s does not exist", folder=own_templates)
     logo_type = store.get_meta("club_logo_type")
     club = Club(settings["name"], settings["colour"], settings["accent"], lang,
                 f"logo.{logo_type}" if logo_type else None)
 
     rows = store.competitions()
     if not rows:
-        raise StoreError("there is no competition to publish; create one with 'keizer competition create'")
+        raise StoreError("there is no competition to publish", hint="publish_create_competition")
     by_season: dict[str, list[CompetitionData]] = {}
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
         data = _competition_data(store, row)
@@ -91,7 +92,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         by_season.setdefault(row["season"], []).append(replace(data, members=members))
 
     if outdir.exists() and not outdir.is_dir():
-        raise StoreError(f"{outdir} is a file; give a folder to publish into")
+        raise StoreError("%(folder)s is a file; give a folder to publish into", folder=outdir)
     archive = _read_seasons(outdir)
     folders = season_slugs(archive, list(by_season))
     pages: list[Page] = []
@@ -117,7 +118,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     try:
         files = render_pages(env, pages)
     except PageError as e:
-        raise StoreError(f"template {e.where}: {e.message}; fix the club's template folder") from None
+        raise StoreError("template %(where)s: %(why)s; fix the club's template folder", where=e.where,
+                         why=e.message) from None
     files[SEASONS] = (json.dumps(dict(sorted(archive.items())), ensure_ascii=False, indent=1) + "\n").encode()
     for folder, summary in summaries.items():
         files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
@@ -140,8 +142,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     try:
         written = write_site(outdir, files, in_scope)
     except OSError as e:
-        raise StoreError(f"cannot write the site to {outdir}: {e.strerror or e} ({e.filename}); "
-                         "check that the folder is writable") from None
+        raise StoreError("cannot write the site to %(folder)s: %(why)s (%(file)s); check that the folder is writable",
+                         folder=outdir, why=e.strerror or str(e), file=e.filename) from None
     return Published(tuple(written), len(files) - len(written), tuple(by_season))
 
 
@@ -201,10 +203,10 @@ def _read_seasons(outdir: Path) -> dict[str, str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError):
-        raise StoreError(f"{path} is damaged; remove it and publish every season again") from None
+        raise StoreError("%(path)s is damaged; remove it and publish every season again", path=path) from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and _FOLDER.fullmatch(k) and k != "static"
                                              and isinstance(v, str) for k, v in data.items()):
-        raise StoreError(f"{path} is not a keizer season list; remove it and publish again")
+        raise StoreError("%(path)s is not a keizer season list; remove it and publish again", path=path)
     return data
 
 

@@ -75,7 +75,8 @@ def parse_manifest(data: bytes, where: str) -> dict[str, Any]:
     if not isinstance(files, dict) or not all(
             isinstance(k, str) and safe_relative(k) and isinstance(v, str) and _SHA256.fullmatch(v)
             for k, v in files.items()):
-        raise StoreError(f"{where} is damaged; remove it (keizer then removes no old page) and publish again")
+        raise StoreError("%(where)s is damaged; remove it (keizer then removes no old page) and publish again",
+                         where=where)
     return manifest
 
 

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator
 
 from keizer.formats.targets import PASSWORD_ENV, Target, UploadError
 from keizer.publish.files import MANIFEST, Folder, parse_manifest, temporary_name
+from keizer.refusals import Message, Word
 from keizer.store import StoreError
 
 #: Seconds to wait for a host to answer before giving up.
@@ -124,6 +125,19 @@ def temporary_path(rel: str, tag: str) -> str:
 # -- a folder, and a git work tree ---------------------------------------------------
 
 
+#: What refuses a folder's file (``path``) that cannot be read, listed, written or removed (``why``).
+_FOLDER_FAILED: dict[str, Callable[[Path, str], UploadError]] = {
+    "read": lambda path, why: UploadError("cannot read %(path)s: %(why)s; check that the folder is readable",
+                                          path=path, why=why),
+    "list": lambda path, why: UploadError("cannot list %(path)s: %(why)s; check that the folder is readable",
+                                          path=path, why=why),
+    "write": lambda path, why: UploadError("cannot write %(path)s: %(why)s; check that the folder is writable",
+                                           path=path, why=why),
+    "remove": lambda path, why: UploadError("cannot remove %(path)s: %(why)s; check that the folder is writable",
+                                            path=path, why=why),
+}
+
+
 class FolderTransport(Transport):
     """A folder on this computer (a mounted share, or the folder a web server serves).
 
@@ -133,41 +147,40 @@ class FolderTransport(Transport):
 
     def __init__(self, base: Path):
         if base.exists() and not base.is_dir():
-            raise UploadError(f"{base} is a file; give a folder to upload into")
+            raise UploadError("%(folder)s is a file; give a folder to upload into", folder=base)
         self.folder = Folder(base, UploadError, "the upload folder", "remove the link or upload elsewhere")
         self.where = str(base)
 
     def read(self, rel: str) -> bytes | None:
-        with self._as_upload_error("read", rel, "readable"):
+        with self._as_upload_error("read", rel):
             return self.folder.read(rel)
 
     def names(self, folder: str) -> set[str] | None:
-        with self._as_upload_error("list", folder, "readable"):
+        with self._as_upload_error("list", folder):
             return self.folder.names(folder)  # a link among them is refused when it is read
 
     def check(self, rel: str, tag: str) -> None:
-        with self._as_upload_error("read", rel, "readable"):  # looking is enough: a link is refused when met
+        with self._as_upload_error("read", rel):  # looking is enough: a link is refused when met
             self.folder.is_file(rel)
             self.folder.is_file(temporary_path(rel, tag))
 
     def put(self, rel: str, data: bytes, tag: str) -> None:
-        with self._as_upload_error("write", rel, "writable"):
+        with self._as_upload_error("write", rel):
             self.folder.write(rel, data, tag)
 
     def remove(self, rel: str) -> None:
-        with self._as_upload_error("remove", rel, "writable"):
+        with self._as_upload_error("remove", rel):
             self.folder.remove(rel)
 
     def remove_folder(self, rel: str) -> bool:
         return self.folder.remove_folder(rel)
 
     @contextmanager
-    def _as_upload_error(self, doing: str, rel: str, able: str) -> Iterator[None]:
+    def _as_upload_error(self, doing: str, rel: str) -> Iterator[None]:
         try:
             yield
         except OSError as e:
-            raise UploadError(f"cannot {doing} {self.folder.shown / rel}: {e.strerror or e}; check that the folder "
-                              f"is {able}") from None
+            raise _FOLDER_FAILED[doing](self.folder.shown / rel, e.strerror or str(e)) from None
 
 
 class GitTransport(FolderTransport):
@@ -185,13 +198,13 @@ class GitTransport(FolderTransport):
         existing = next((p for p in (base, *base.parents) if p.is_dir()), None)
         top = self._run(["rev-parse", "--show-toplevel"], existing, allowed=True) if existing else None
         if not top:
-            raise UploadError(f"{base} is not in a git work tree; create one with 'git init' (or clone the site's "
-                              "repository) first")
+            raise UploadError("%(folder)s is not in a git work tree; create one with 'git init' (or clone the site's "
+                              "repository) first", folder=base)
         self.top = Path(top.strip())
         try:
             self.prefix = base.resolve().relative_to(self.top.resolve()).as_posix()
         except ValueError:
-            raise UploadError(f"{base} is not in the git work tree {self.top}") from None
+            raise UploadError("%(folder)s is not in the git work tree %(top)s", folder=base, top=self.top) from None
         self.prefix = "" if self.prefix == "." else self.prefix
         super().__init__(base)
 
@@ -206,7 +219,7 @@ class GitTransport(FolderTransport):
             said = [line for line in done.stderr.decode("utf-8", "replace").splitlines()
                     if line.strip() and not line.startswith("hint:")]
             reason = " ".join(said[:2]) or "no reason given"
-            raise UploadError(f"git {args[0]} in {self.top} failed: {reason}")
+            raise UploadError("git %(command)s in %(top)s failed: %(why)s", command=args[0], top=self.top, why=reason)
         return done.stdout.decode("utf-8", "replace")
 
     def finish(self, summary: str) -> str | None:
@@ -269,32 +282,33 @@ class FtpTransport(Transport):
         self.target = target
         self.where = target.url
         if target.user and password is None:
-            raise UploadError(f"no password for {target.account}: set ${PASSWORD_ENV}, store it with "
-                              f"'keyring set {KEYRING_SERVICE} {target.account}', or run keizer in a terminal to be asked")
+            raise UploadError("no password for %(account)s", hint="upload_no_password", account=target.account,
+                              env=PASSWORD_ENV, service=KEYRING_SERVICE)
         self._folders: set[str] = set()
         if target.kind == "ftps":
             self.ftp: ftplib.FTP = _SessionReusingFTPS(context=ssl.create_default_context(), timeout=TIMEOUT)
         else:
             self.ftp = ftplib.FTP(timeout=TIMEOUT)
-        with explained(target, "connecting"):
+        with explained(target, Message("connecting")):
             self.ftp.connect(target.host, target.port)
         try:
             if isinstance(self.ftp, ftplib.FTP_TLS):
                 try:
                     self.ftp.auth()
                 except ftplib.error_perm as e:
-                    raise UploadError(f"{target.host} does not offer FTPS (it answered '{str(e).strip()}'); ask the "
-                                      "host for FTPS or SFTP, or use ftp:// if sending the password unencrypted is "
-                                      "acceptable") from None
+                    raise UploadError("%(host)s does not offer FTPS (it answered '%(answer)s'); ask the host for FTPS or "
+                                      "SFTP, or use ftp:// if sending the password unencrypted is acceptable",
+                                      host=target.host, answer=str(e).strip()) from None
             self.ftp.login(target.user or "anonymous", password or "")
         except ftplib.error_perm as e:
             self.close()
-            raise UploadError(f"{target.host} refused the login of {target.user or 'anonymous'} ({str(e).strip()}); "
-                              f"check the user name and the password (${PASSWORD_ENV}, the keyring or the prompt)") from None
+            raise UploadError("%(host)s refused the login of %(user)s (%(why)s); check the user name and the password",
+                              hint="upload_password_places", host=target.host, user=target.user or "anonymous",
+                              why=str(e).strip(), env=PASSWORD_ENV) from None
         except BaseException as e:
             self.close()
-            raise explain(e, target, "logging in") from None
-        with explained(target, "opening the folder"):
+            raise explain(e, target, Message("logging in")) from None
+        with explained(target, Message("opening the folder")):
             if isinstance(self.ftp, ftplib.FTP_TLS):
                 self.ftp.prot_p()
             self._enter(target.path)
@@ -317,7 +331,7 @@ class FtpTransport(Transport):
 
     def read(self, rel: str) -> bytes | None:
         out = io.BytesIO()
-        with explained(self.target, f"reading {rel}"):
+        with explained(self.target, Message("reading %(file)s", file=rel)):
             try:
                 self.ftp.retrbinary(f"RETR {rel}", out.write)
             except ftplib.error_perm as e:
@@ -327,7 +341,7 @@ class FtpTransport(Transport):
         return out.getvalue()
 
     def names(self, folder: str) -> set[str] | None:
-        with explained(self.target, f"listing {folder or 'the folder'}"):
+        with explained(self.target, Message("listing %(folder)s", folder=folder or Word("the folder"))):
             try:
                 return {name for name, facts in self.ftp.mlsd(folder, ["type"]) if facts.get("type") == "file"}
             except ftplib.error_perm as e:
@@ -340,7 +354,7 @@ class FtpTransport(Transport):
 
     def put(self, rel: str, data: bytes, tag: str) -> None:
         temporary = temporary_path(rel, tag)
-        with explained(self.target, f"sending {rel}"):
+        with explained(self.target, Message("sending %(file)s", file=rel)):
             for folder in _parents(rel):
                 if folder not in self._folders:
                     self._mkd(folder)
@@ -356,7 +370,7 @@ class FtpTransport(Transport):
                 self.ftp.rename(temporary, rel)
 
     def remove(self, rel: str) -> None:
-        with explained(self.target, f"removing {rel}"):
+        with explained(self.target, Message("removing %(file)s", file=rel)):
             try:
                 self.ftp.delete(rel)
             except ftplib.error_perm as e:
@@ -410,7 +424,7 @@ class SftpTransport(Transport):
                     raise
                 self.conn = self._run(self._connect(password))
             self.sftp = self._run(self.conn.start_sftp_client())
-            with explained(target, "opening the folder"):
+            with explained(target, Message("opening the folder")):
                 if target.path:
                     self._run(self.sftp.makedirs(target.path, exist_ok=True))
                     self._run(self.sftp.chdir(target.path))
@@ -418,7 +432,7 @@ class SftpTransport(Transport):
             self.close()
             if isinstance(e, UploadError):
                 raise
-            raise explain(e, target, "logging in") from None
+            raise explain(e, target, Message("logging in")) from None
 
     async def _connect(self, password: str | None) -> Any:
         return await self.asyncssh.connect(self.target.host, self.target.port, username=self.target.user or (),
@@ -435,7 +449,7 @@ class SftpTransport(Transport):
             except self.asyncssh.SFTPNoSuchFile:
                 return None
 
-        with explained(self.target, f"reading {rel}"):
+        with explained(self.target, Message("reading %(file)s", file=rel)):
             return self._run(fetch())
 
     def names(self, folder: str) -> set[str] | None:
@@ -446,7 +460,7 @@ class SftpTransport(Transport):
                 return None
             return {n.filename for n in found if n.attrs.permissions is None or stat.S_ISREG(n.attrs.permissions)}
 
-        with explained(self.target, f"listing {folder or 'the folder'}"):
+        with explained(self.target, Message("listing %(folder)s", folder=folder or Word("the folder"))):
             return self._run(listing())
 
     def put(self, rel: str, data: bytes, tag: str) -> None:
@@ -468,7 +482,7 @@ class SftpTransport(Transport):
                     pass
                 await self.sftp.rename(temporary, rel)
 
-        with explained(self.target, f"sending {rel}"):
+        with explained(self.target, Message("sending %(file)s", file=rel)):
             self._run(send())
 
     def remove(self, rel: str) -> None:
@@ -478,7 +492,7 @@ class SftpTransport(Transport):
             except self.asyncssh.SFTPNoSuchFile:
                 pass
 
-        with explained(self.target, f"removing {rel}"):
+        with explained(self.target, Message("removing %(file)s", file=rel)):
             self._run(remove())
 
     def remove_folder(self, rel: str) -> bool:
@@ -504,7 +518,7 @@ class SftpTransport(Transport):
 
 
 @contextmanager
-def explained(target: Target, doing: str) -> Iterator[None]:
+def explained(target: Target, doing: Message) -> Iterator[None]:
     """``with explained(target, doing):`` turns a network failure into an :class:`UploadError`."""
     try:
         yield
@@ -514,45 +528,49 @@ def explained(target: Target, doing: str) -> Iterator[None]:
         raise explain(e, target, doing) from None
 
 
-def explain(e: BaseException, target: Target, doing: str) -> BaseException:
+def explain(e: BaseException, target: Target, doing: Message) -> BaseException:
     """The one-line error for a failure while ``doing`` something at ``target``."""
     if isinstance(e, (UploadError, KeyboardInterrupt)) or not isinstance(e, Exception):
         return e
     host = f"{target.host}:{target.port}"
     asyncssh = _loaded_asyncssh()
-    again = "run the same command again to resume (what was sent is kept)"
     if isinstance(e, socket.gaierror):
-        return UploadError(f"cannot find the host {target.host} ({e.strerror}); check the upload URL and the network")
+        return UploadError("cannot find the host %(host)s (%(why)s); check the upload URL and the network",
+                           host=target.host, why=e.strerror)
     if isinstance(e, ConnectionRefusedError):
-        return UploadError(f"{host} refused the connection; check the host name, the port and the protocol "
-                           f"({target.kind}://)")
+        return UploadError("%(host)s refused the connection; check the host name, the port and the protocol "
+                           "(%(kind)s://)", host=host, kind=target.kind)
     if isinstance(e, ssl.SSLCertVerificationError):
-        return UploadError(f"the certificate of {target.host} cannot be verified ({e.verify_message}); if the host "
-                           "uses a self-signed certificate, name it in $SSL_CERT_FILE")
+        return UploadError("the certificate of %(host)s cannot be verified (%(why)s); if the host uses a self-signed "
+                           "certificate, name it in $SSL_CERT_FILE", host=target.host, why=e.verify_message)
     if asyncssh is not None:
         if isinstance(e, asyncssh.HostKeyNotVerifiable):
-            return UploadError(f"the SSH host key of {target.host} is not known or has changed ({e.reason}); log in "
-                               f"once with 'ssh -p {target.port} {target.account}' to check and add it to "
-                               "~/.ssh/known_hosts")
+            return UploadError("the SSH host key of %(host)s is not known or has changed (%(why)s); log in once with "
+                               "'ssh -p %(port)s %(account)s' to check and add it to ~/.ssh/known_hosts",
+                               host=target.host, why=e.reason, port=target.port, account=target.account)
         if isinstance(e, asyncssh.PermissionDenied):
-            return UploadError(f"{target.host} refused the login of {target.user or 'your user'}; check the user name "
-                               f"and the password (${PASSWORD_ENV}, the keyring or the prompt) or the SSH key")
+            return UploadError("%(host)s refused the login of %(user)s; check the user name and the password",
+                               hint="upload_password_or_key", host=target.host,
+                               user=target.user or Word("your user"), env=PASSWORD_ENV)
         if isinstance(e, asyncssh.SFTPError) and not isinstance(e, asyncssh.SFTPConnectionLost):
-            return UploadError(f"{target.host} refused {doing} ({e.reason}); check that the folder is right and "
-                               "writable for this user")
+            return UploadError("%(host)s refused %(doing)s (%(why)s); check that the folder is right and writable for "
+                               "this user", host=target.host, doing=doing, why=e.reason)
         if isinstance(e, (asyncssh.DisconnectError, asyncssh.SFTPConnectionLost)):
-            return UploadError(f"the connection to {host} broke while {doing} ({e.reason}); {again}")
+            return UploadError("the connection to %(host)s broke while %(doing)s (%(why)s)", hint="upload_again",
+                               host=host, doing=doing, why=e.reason)
     if isinstance(e, ftplib.error_perm):
-        return UploadError(f"{target.host} refused {doing} ({str(e).strip()}); check that the folder is right and "
-                           "writable for this user")
+        return UploadError("%(host)s refused %(doing)s (%(why)s); check that the folder is right and writable for "
+                           "this user", host=target.host, doing=doing, why=str(e).strip())
     if isinstance(e, (TimeoutError, asyncio.TimeoutError, socket.timeout)):
-        return UploadError(f"no answer from {host} within {TIMEOUT:.0f} s while {doing}; check the host and the "
-                           f"network, then {again}")
+        return UploadError("no answer from %(host)s within %(seconds)s s while %(doing)s; check the host and the "
+                           "network, then", hint="upload_then_again", host=host, seconds=f"{TIMEOUT:.0f}", doing=doing)
     if isinstance(e, ssl.SSLError):
-        return UploadError(f"the TLS connection to {host} failed while {doing} ({e.reason or e}); {again}")
+        return UploadError("the TLS connection to %(host)s failed while %(doing)s (%(why)s)", hint="upload_again",
+                           host=host, doing=doing, why=e.reason or str(e))
     if isinstance(e, (EOFError, ConnectionError, ftplib.error_temp, ftplib.error_reply, ftplib.error_proto, OSError)):
         reason = str(e).strip() or type(e).__name__
-        return UploadError(f"the connection to {host} broke while {doing} ({reason}); {again}")
+        return UploadError("the connection to %(host)s broke while %(doing)s (%(why)s)", hint="upload_again",
+                           host=host, doing=doing, why=reason)
     return e
 
 

@@ -72,7 +72,7 @@ def local_site(site: Path) -> dict[str, bytes]:
     """The files keizer wrote into the local site folder (its manifest lists them), as they are now."""
     listed = read_manifest(site)
     if not listed:
-        raise UploadError(f"{site} holds no site keizer published; run 'keizer publish {site}' first")
+        raise UploadError("%(site)s holds no site keizer published", hint="upload_publish_first", site=site)
     folder = Folder(site)  # a link in the site is refused: what it leads to is not the site, and would go public
     return {rel: data for rel in listed if (data := folder.read(rel)) is not None}
 
@@ -93,7 +93,8 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
     """
     flush_seconds = FLUSH_SECONDS if flush_seconds is None else flush_seconds
     if target.kind in ("folder", "git") and Path(target.path).resolve().is_relative_to(site.resolve()):
-        raise UploadError(f"the upload folder {target.path} lies in the site folder {site}; give another folder")
+        raise UploadError("the upload folder %(folder)s lies in the site folder %(site)s; give another folder",
+                          folder=target.path, site=site)
     local = local_site(site)
     wanted = {rel: digest(data) for rel, data in local.items()}
     with transport(target, password_from_store(target) if stored_password else None, ask) as host:
@@ -113,9 +114,13 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
             sent = tuple(p for p in send if replace or p not in in_the_way)
             return Uploaded(host.where, sent, tuple(removed), tuple(kept), unchanged, tuple(in_the_way), dry_run=True)
         if in_the_way and not replace:
-            raise UploadError(f"{len(in_the_way)} file{'s' * (len(in_the_way) != 1)} on {host.where} that keizer did "
-                              f"not put there would be replaced (the first: {in_the_way[0]}); upload into a folder "
-                              "of its own (…/schaak), or add --replace if they are an old copy of the site")
+            if len(in_the_way) == 1:  # --replace stays in the message: the app has no box that replaces them
+                raise UploadError("1 file on %(where)s that keizer did not put there would be replaced (the first: "
+                                  "%(first)s); upload into a folder of its own (…/schaak), or add --replace if they "
+                                  "are an old copy of the site", where=host.where, first=in_the_way[0])
+            raise UploadError("%(n)s files on %(where)s that keizer did not put there would be replaced (the first: "
+                              "%(first)s); upload into a folder of its own (…/schaak), or add --replace if they are an "
+                              "old copy of the site", n=len(in_the_way), where=host.where, first=in_the_way[0])
         if state.sending:  # a run that was cut off: its temporary files are named by what they held
             for rel, contents in state.sending.items():
                 for sha in contents:
@@ -160,14 +165,14 @@ def _read_state(host: Transport) -> _HostState:
     try:
         manifest = parse_manifest(data, where)
     except StoreError:
-        raise UploadError(f"{where} is damaged; remove it there (keizer then removes nothing it sent before "
-                          "and sends every file) and upload again") from None
+        raise UploadError("%(where)s is damaged; remove it there (keizer then removes nothing it sent before and "
+                          "sends every file) and upload again", where=where) from None
     sending = manifest.get("sending", {})
     if not isinstance(sending, dict) or not all(
             isinstance(k, str) and safe_relative(k) and isinstance(v, list) and v and all(map(is_sha256, v))
             for k, v in sending.items()):
-        raise UploadError(f"{where} is damaged; remove it there (keizer then removes nothing it sent before "
-                          "and sends every file) and upload again")
+        raise UploadError("%(where)s is damaged; remove it there (keizer then removes nothing it sent before and "
+                          "sends every file) and upload again", where=where)
     files = {k: v for k, v in manifest["files"].items() if k not in sending}
     return _HostState(files, {k: set(v) for k, v in sending.items()})
 

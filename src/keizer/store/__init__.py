@@ -28,7 +28,7 @@ from keizer.model import Season
 from keizer.store.backups import backup
 from keizer.store.changes import Changes
 from keizer.store.competitions import SYSTEMS
-from keizer.store.database import StoreError, explain, generation
+from keizer.store.database import StoreError, explain, explained, generation
 from keizer.store.names import pick_by_name
 from keizer.store.rounds import Rounds
 from keizer.store.schema import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION, Schema
@@ -36,7 +36,7 @@ from keizer.store.teams import Teams
 
 #: What the rest of keizer imports from the store.
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "SYSTEMS", "Store", "StoreError", "backup", "explain",
-           "generation", "pick_by_name"]
+           "explained", "generation", "pick_by_name"]
 
 
 class Store(Schema, Rounds, Teams, Changes):

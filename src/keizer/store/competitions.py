@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping
 
-from keizer.limits import clean_text
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.refusals import Word
 from keizer.settings import Settings, SettingsError
 from keizer.store.database import StoreError, _rowid
 from keizer.store.members import Members
-from keizer.store.names import _clean_name, _id_number, pick_by_name
+from keizer.store.names import _clean, _clean_name, _id_number, pick_by_name
 
 #: The rating lists a competition can be ordered by: the member column each one fills.
 RATING_LISTS = {"national": "rating", "fide": "fide_rating"}
@@ -39,15 +39,16 @@ class Competitions(Members):
         name = _clean_name(name)
         season = _clean_season(season) if season is not None else None
         if system not in SYSTEMS:
-            raise StoreError(f"unknown competition system {system!r} (choose from {', '.join(SYSTEMS)})")
+            raise StoreError("unknown competition system %(system)s (choose from %(systems)s)", system=repr(system),
+                             systems=", ".join(SYSTEMS))
         if self._row("SELECT id FROM competitions WHERE name = ?", (name,)):
-            raise StoreError(f"a competition named {name!r} exists already; choose another name")
+            raise StoreError("a competition named %(name)s exists already; choose another name", name=repr(name))
         overrides = dict(overrides)
         rating_list = str(overrides.pop("rating_list", "national"))  # a column of its own
         try:
             settings = Settings.from_preset(preset, overrides)
         except SettingsError as e:
-            raise StoreError(str(e)) from None
+            raise StoreError("%(why)s", why=e) from None
         created = self.clock()
         cur = self.conn.execute(
             "INSERT INTO competitions (name, system, preset, overrides, settings, system_settings, created, season) "
@@ -73,7 +74,7 @@ class Competitions(Members):
         """A competition by name or id; without one, the current (last used) one."""
         rows = self._rows("SELECT * FROM competitions ORDER BY id")
         if not rows:
-            raise StoreError("there is no competition yet: create one with 'keizer competition create NAME'")
+            raise StoreError("there is no competition yet", hint="store_create_competition")
         if ref is None:
             current = self.get_meta("current_competition")
             for row in rows:
@@ -83,12 +84,13 @@ class Competitions(Members):
         for row in rows:
             if row["name"] == ref or str(row["id"]) == ref:
                 return row
-        return pick_by_name(rows, ref, "competition", "keizer competition list")
+        return pick_by_name(rows, ref, "competition")
 
     def competition_by_id(self, comp_id: int) -> dict[str, Any]:
         row = self._row("SELECT * FROM competitions WHERE id = ?", (comp_id,))
         if row is None:
-            raise StoreError(f"there is no competition {comp_id} (it may have been undone); see the list of competitions")
+            raise StoreError("there is no competition %(n)s (it may have been undone); see the list of competitions",
+                             n=comp_id)
         return row
 
     def update_settings(self, comp_id: int, overrides: Mapping[str, Any]) -> Settings:
@@ -101,7 +103,7 @@ class Competitions(Members):
         try:
             settings = Settings.from_preset(row["preset"], merged)
         except SettingsError as e:
-            raise StoreError(str(e)) from None
+            raise StoreError("%(why)s", why=e) from None
         self.conn.execute(
             "UPDATE competitions SET overrides = ?, settings = ? WHERE id = ?",
             (json.dumps(merged, default=str, ensure_ascii=False),
@@ -199,12 +201,13 @@ class Competitions(Members):
         """Choose the rating list; only before play begins, since ratings freeze then."""
         value = value.strip().lower()
         if value not in RATING_LISTS:
-            raise StoreError(f"rating_list must be one of {', '.join(RATING_LISTS)}, not {value[:20]!r}")
+            raise StoreError("rating_list must be one of %(lists)s, not %(value)s", lists=", ".join(RATING_LISTS),
+                             value=repr(value[:20]))
         if value == self.rating_list(comp_id):
             return
         if self.started(comp_id):
-            raise StoreError(f"rating_list cannot change now: the ratings were frozen from the "
-                             f"{self.rating_list(comp_id)} list when round 1 was paired")
+            raise StoreError("rating_list cannot change now: the ratings were frozen from the %(list)s list when "
+                             "round 1 was paired", list=self.rating_list(comp_id))
         self.conn.execute("UPDATE competitions SET rating_list = ? WHERE id = ?", (value, comp_id))
 
     def unfreeze(self, comp_id: int) -> None:
@@ -229,7 +232,7 @@ class Competitions(Members):
         scan the competition for each one)."""
         if self._row("SELECT id FROM players WHERE competition_id = ? AND member_id = ?", (comp_id, member_id)):
             name = self.member(member_id)["name"]
-            raise StoreError(f"{name} is already registered in this competition")
+            raise StoreError("%(name)s is already registered in this competition", name=name)
         if start_no is None:
             start_no = self.conn.execute(
                 "SELECT coalesce(max(start_no), 0) + 1 FROM players WHERE competition_id = ?", (comp_id,)
@@ -237,7 +240,7 @@ class Competitions(Members):
         if key is None:
             key = f"m{member_id}"
         elif self._row("SELECT id FROM players WHERE competition_id = ? AND key = ?", (comp_id, key)):
-            raise StoreError(f"player id {key!r} is used twice in this competition")
+            raise StoreError("player id %(key)s is used twice in this competition", key=repr(key))
         rating = self.member(member_id)[RATING_LISTS[self.rating_list(comp_id)]] if self.started(comp_id) else None
         self.conn.execute(
             "INSERT INTO players (competition_id, member_id, key, start_no, joined, category, rating) "
@@ -269,8 +272,8 @@ class Competitions(Members):
             for row in rows:
                 if row["start_no"] == number:
                     return row
-            raise StoreError(f"there is no player {text[:20]}; see 'keizer player list'")
-        return pick_by_name(rows, text, "player", "keizer player list")
+            raise StoreError("there is no player %(ref)s", hint="store_see_players", ref=text[:20])
+        return pick_by_name(rows, text, "player")
 
     def update_player(self, player_id: int, **fields: Any) -> None:
         allowed = {"joined", "withdrawn_after", "category", "default_attendance", "start_no"}
@@ -381,7 +384,4 @@ def season_of(moment: str) -> str:
 
 
 def _clean_season(season: str) -> str:
-    try:
-        return clean_text(season, "a season name", 50)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    return _clean(season, Word("a season name"), 50)

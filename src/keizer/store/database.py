@@ -108,17 +108,18 @@ def busy_timeout() -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds <= 86400:
-        raise StoreError(f"KEIZER_BUSY_TIMEOUT={text!r}: give the seconds to wait for another writer, e.g. 30")
+        raise StoreError("KEIZER_BUSY_TIMEOUT=%(text)s: give the seconds to wait for another writer, e.g. 30",
+                         text=repr(text))
     return seconds
 
 
 def _require_file(path: Path) -> None:
     """Refuse a missing or empty (0-byte) database file, saying how to fix it."""
     if not path.exists():
-        raise StoreError(f"no database at {path}: create one with 'keizer init' or pass --db FILE")
+        raise StoreError("no database at %(path)s", hint="store_no_database", path=path)
     if path.stat().st_size == 0:
-        raise StoreError(f"{path} is empty (0 bytes), not a keizer database: restore it from a backup, or run "
-                         "'keizer init' to start a new season in it")
+        raise StoreError("%(path)s is empty (0 bytes), not a keizer database: restore it from a backup",
+                         hint="store_empty_database", path=path)
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -132,7 +133,14 @@ def _code(error: sqlite3.Error) -> int | None:
 
 
 def explain(error: BaseException, path: Path) -> str | None:
-    """The one line a user can act on for a database error about the file at ``path``:
+    """The one line a user can act on for a database error about the file at ``path``, in
+    English (see :func:`explained`); None for other errors."""
+    refusal = explained(error, path)
+    return None if refusal is None else str(refusal)
+
+
+def explained(error: BaseException, path: Path) -> StoreError | None:
+    """The refusal a user can act on for a database error about the file at ``path``:
     another writer holds it (busy) or the disk is full; None for other errors."""
     if not isinstance(error, sqlite3.Error):
         return None
@@ -140,14 +148,14 @@ def explain(error: BaseException, path: Path) -> str | None:
     if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
         return _busy(path)
     if code == sqlite3.SQLITE_FULL:
-        return (f"the disk is full: free space on {_mount_point(path)} and run the command again; "
-                "nothing was changed")
+        return StoreError("the disk is full: free space on %(where)s and run the command again; nothing was changed",
+                          where=_mount_point(path))
     return None
 
 
-def _busy(path: Path) -> str:
-    return (f"{path} is busy: another keizer command (or program) is writing to it; waited "
-            f"{busy_timeout():g} s; try again when it has finished")
+def _busy(path: Path) -> StoreError:
+    return StoreError("%(path)s is busy: another keizer command (or program) is writing to it; waited %(seconds)s s; "
+                      "try again when it has finished", path=path, seconds=f"{busy_timeout():g}")
 
 
 def _mount_point(path: Path) -> Path:

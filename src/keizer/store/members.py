@@ -63,20 +63,22 @@ class Members(Database):
     def _refuse_taken_ids(self, fed_id: str | None, fide_id: str | None, exclude: int | None = None) -> None:
         """A federation or FIDE id names one person: a second member with it is refused (an
         import that matches by id would otherwise pick one of the two at random)."""
-        for column, value, what in (("fed_id", fed_id, "federation id"), ("fide_id", fide_id, "FIDE id")):
+        for column, value in (("fed_id", fed_id), ("fide_id", fide_id)):
             if not value:
                 continue
             other = self._row(f"SELECT id, name FROM members WHERE {column} = ? AND id IS NOT ?", (value, exclude))
+            if other and column == "fed_id":
+                raise StoreError("federation id %(value)s is already %(name)s's (member #%(id)s); each member has an "
+                                 "id of their own", value=value, name=other["name"], id=other["id"])
             if other:
-                raise StoreError(f"{what} {value} is already {other['name']}'s (member #{other['id']}); "
-                                 "each member has an id of their own")
+                raise StoreError("FIDE id %(value)s is already %(name)s's (member #%(id)s); each member has an id of "
+                                 "their own", value=value, name=other["name"], id=other["id"])
 
     def _refuse_namesake(self, name: str, exclude: int | None = None) -> None:
         same = self.namesakes(name, exclude)
         if same:
-            raise StoreError(
-                f"{name!r} is already a member: {same[0]['name']} (id {same[0]['id']}); to have both, use "
-                "--allow-duplicate, or give a distinguishing name (a middle initial, a town)")
+            raise StoreError("%(name)s is already a member: %(other)s (id %(id)s); to have both", hint="store_namesake",
+                             name=repr(name), other=same[0]["name"], id=same[0]["id"])
 
     def members(self) -> list[dict[str, Any]]:
         return self._rows(f"SELECT {_MEMBER} FROM members ORDER BY name COLLATE NOCASE, id")
@@ -84,7 +86,7 @@ class Members(Database):
     def member(self, member_id: int) -> dict[str, Any]:
         row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (member_id,))
         if row is None:
-            raise StoreError(f"no member with id {member_id}")
+            raise StoreError("no member with id %(id)s", id=member_id)
         return row
 
     def find_member(self, ref: str) -> dict[str, Any]:
@@ -95,21 +97,21 @@ class Members(Database):
             row = self._row(f"SELECT {_MEMBER} FROM members WHERE fide_id = ?", (text[5:].strip(),))
             if row:
                 return row
-            raise StoreError(f"no member has FIDE id {text[5:].strip()[:20]!r}; see 'keizer member list'")
+            raise StoreError("no member has FIDE id %(value)s", hint="store_see_members", value=repr(text[5:].strip()[:20]))
         number = _id_number(text.removeprefix("#"))
         if number is not None:
             row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (number,))
             if row:
                 return row
         if text.startswith("#"):
-            raise StoreError(f"there is no member {text[:20]}; see 'keizer member list'")
+            raise StoreError("there is no member %(ref)s", hint="store_see_members", ref=text[:20])
         row = self._row(f"SELECT {_MEMBER} FROM members WHERE fed_id = ?", (text,))
         if row:
             return row
         row = self._row(f"SELECT {_MEMBER} FROM members WHERE fide_id = ?", (text,))
         if row:
             return row
-        return pick_by_name(self.members(), text, "member", "keizer member list")
+        return pick_by_name(self.members(), text, "member")
 
 
 def _clean_fed_id(fed_id: str | None) -> str | None:
@@ -118,7 +120,8 @@ def _clean_fed_id(fed_id: str | None) -> str | None:
         return None
     fed_id = fed_id.strip()
     if not FED_ID.fullmatch(fed_id):
-        raise StoreError(f"federation id {fed_id[:40]!r} is not valid: use up to 32 letters, digits, '.', '/' or '-'")
+        raise StoreError("federation id %(value)s is not valid: use up to 32 letters, digits, '.', '/' or '-'",
+                         value=repr(fed_id[:40]))
     return fed_id
 
 
@@ -128,10 +131,11 @@ def _clean_fide_id(fide_id: str | None) -> str | None:
         return None
     fide_id = fide_id.strip()
     if not re.fullmatch(r"[0-9]{1,12}", fide_id):
-        raise StoreError(f"FIDE id {fide_id[:40]!r} is not valid: use the number FIDE gives, up to 12 digits")
+        raise StoreError("FIDE id %(value)s is not valid: use the number FIDE gives, up to 12 digits",
+                         value=repr(fide_id[:40]))
     return fide_id
 
 
 def _check_rating(rating: int | None) -> None:
     if rating is not None and not 0 <= rating <= 4000:
-        raise StoreError(f"rating {rating} is out of range (0 to 4000)")
+        raise StoreError("rating %(rating)s is out of range (0 to 4000)", rating=rating)

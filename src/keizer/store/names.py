@@ -7,16 +7,39 @@ import unicodedata
 from typing import Any, Callable
 
 from keizer.limits import MAX_NAME, clean_text, fold_name
+from keizer.refusals import Message, Word
 from keizer.store.database import StoreError
 
 
 def _clean_name(name: str) -> str:
     """NFC, trimmed, bidirectional controls removed; refused when empty, invisible, too long
     or holding control characters (keizer.limits)."""
+    return _clean(name, Word("a name"), MAX_NAME)
+
+
+def _clean(text: str, what: Word, limit: int) -> str:
+    """:func:`keizer.limits.clean_text`, refusing with a message id about ``what``."""
     try:
-        return clean_text(name, "a name", MAX_NAME)
+        return clean_text(text, what.text, limit)
     except ValueError as e:
-        raise StoreError(str(e)) from None
+        raise _text_refused(str(e), what, limit) from None
+
+
+def _text_refused(why: str, what: Word, limit: int) -> StoreError:
+    """keizer.limits' reason (an English sentence about ``what``) as a message id."""
+    if why.endswith("cannot be empty"):
+        return StoreError("%(what)s cannot be empty", what=what)
+    if "at most" in why:  # the length it counted is the last number of its sentence
+        return StoreError("%(what)s can have at most %(most)s characters (this one has %(length)s)",
+                          what=what, most=limit, length=int(re.findall(r"[0-9]+", why)[-1]))
+    if "undecodable" in why:
+        return StoreError("%(what)s is not valid text (undecodable bytes; save or type it as UTF-8)", what=what)
+    if "control characters" in why:
+        return StoreError("%(what)s cannot contain control characters (tabs, new lines)", what=what)
+    if "override" in why:
+        return StoreError("%(what)s cannot contain right-to-left or left-to-right override characters", what=what)
+    return StoreError("%(what)s must have a visible character (this one is only spaces or invisible characters)",
+                      what=what)
 
 
 def _id_number(text: str) -> int | None:
@@ -34,19 +57,48 @@ def _has_words(name: str, words: list[str]) -> bool:
     return any(have[i:i + len(words)] == words for i in range(len(have) - len(words) + 1))
 
 
-def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> dict[str, Any]:
+#: What refuses a name that picks no row, or several (``ref``; ``shown``: the rows it picks), of each kind of row.
+_EMPTY: dict[str, Callable[[], StoreError]] = {
+    "player": lambda: StoreError("an empty player name; give the name, or a part of it only that player has"),
+    "member": lambda: StoreError("an empty member name; give the name, or a part of it only that member has"),
+    "team": lambda: StoreError("an empty team name; give the name, or a part of it only that team has"),
+    "competition": lambda: StoreError(
+        "an empty competition name; give the name, or a part of it only that competition has"),
+}
+_SEVERAL: dict[str, Callable[[str, str, Any], StoreError]] = {
+    "player": lambda ref, shown, more: StoreError(
+        "%(ref)s matches several players: %(shown)s%(more)s; use the #number shown", ref=ref, shown=shown, more=more),
+    "member": lambda ref, shown, more: StoreError(
+        "%(ref)s matches several members: %(shown)s%(more)s; use the id shown", ref=ref, shown=shown, more=more),
+    "team": lambda ref, shown, more: StoreError(
+        "%(ref)s matches several teams: %(shown)s%(more)s; use the #number shown", ref=ref, shown=shown, more=more),
+    "competition": lambda ref, shown, more: StoreError(
+        "%(ref)s matches several competitions: %(shown)s%(more)s; use the id shown", ref=ref, shown=shown,
+        more=more),
+}
+_NONE: dict[str, Callable[[str, str], StoreError]] = {
+    "player": lambda ref, hint: StoreError("no player matches %(ref)s", hint=hint, ref=ref),
+    "member": lambda ref, hint: StoreError("no member matches %(ref)s", hint=hint, ref=ref),
+    "team": lambda ref, hint: StoreError("no team matches %(ref)s", hint=hint, ref=ref),
+    "competition": lambda ref, hint: StoreError("no competition matches %(ref)s", hint=hint, ref=ref),
+}
+
+
+def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str | None = None) -> dict[str, Any]:
     """The row ``ref`` names.  Levels, the first with any hit deciding: the name exactly,
     then ignoring case, then ignoring case, accents and spaces, then whole words of the
     name ('Ans' is Ans Bakker, not Hans), then any part of it.  One hit picks it; several
-    are an error listing them with the number that tells them apart.
+    are an error listing them with the number that tells them apart.  ``what``: player,
+    member, team or competition; ``hint``: the key of where to find them (default: the list
+    of them, ``store_see_players`` …).
 
     >>> rows = [{"id": 1, "name": "Hans Ansink"}, {"id": 2, "name": "Ans Bakker"}]
-    >>> pick_by_name(rows, "ans", "member", "list")["name"]
+    >>> pick_by_name(rows, "ans", "member")["name"]
     'Ans Bakker'
     """
     text = unicodedata.normalize("NFC", ref).strip()
     if not text:
-        raise StoreError(f"an empty {what} name; give the name, or a part of it only that {what} has")
+        raise _EMPTY[what]()
     want, words = fold_name(text), _words(text)
     levels: list[Callable[[str], bool]] = [
         lambda name: name == text,  # "Jan de Vriës" picks Vriës even when a "Jan de Vries" exists too
@@ -61,10 +113,9 @@ def pick_by_name(rows: list[dict[str, Any]], ref: str, what: str, hint: str) -> 
             return hits[0]
         if hits:
             shown = ", ".join(f"{r['name']} ({_number(r)})" for r in hits[:8])
-            more = f" and {len(hits) - 8} more" if len(hits) > 8 else ""
-            use = "#number" if "start_no" in hits[0] else "id"
-            raise StoreError(f"{ref[:40]!r} matches several {what}s: {shown}{more}; use the {use} shown")
-    raise StoreError(f"no {what} matches {ref[:40]!r}; see '{hint}'")
+            more = Message(" and %(n)s more", n=len(hits) - 8) if len(hits) > 8 else ""
+            raise _SEVERAL[what](repr(ref[:40]), shown, more)
+    raise _NONE[what](repr(ref[:40]), hint or f"store_see_{what}s")
 
 
 def _number(row: dict[str, Any]) -> str:

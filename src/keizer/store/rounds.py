@@ -22,7 +22,8 @@ class Rounds(Competitions, WebApp):
         if existing is None:
             rounds = self.round_numbers(comp_id)
             if number != (rounds[-1] + 1 if rounds else 1):
-                raise StoreError(f"round {number} cannot be created: the next round is {len(rounds) + 1}")
+                raise StoreError("round %(n)s cannot be created: the next round is %(next)s", n=number,
+                                 next=len(rounds) + 1)
             self.conn.execute("INSERT INTO rounds (competition_id, number, date) VALUES (?, ?, ?)",
                               (comp_id, number, date))
         elif date is not None and existing["date"] != date:

@@ -13,7 +13,7 @@ import sqlite_utils
 
 from keizer.limits import is_digits
 from keizer.store.competitions import Competitions, season_of
-from keizer.store.database import StoreError, _code, _connect, _require_file, explain
+from keizer.store.database import StoreError, _code, _connect, _require_file, explained
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
@@ -378,16 +378,15 @@ def _check(path: Path) -> tuple[sqlite3.Connection, int]:
     except sqlite3.DatabaseError as e:
         conn.close()
         if _code(e) == sqlite3.SQLITE_NOTADB:
-            raise StoreError(f"{path} is not a keizer database (not an SQLite file)") from None
-        raise StoreError(explain(e, path) or f"cannot read {path}: {e}") from None
+            raise StoreError("%(path)s is not a keizer database (not an SQLite file)", path=path) from None
+        raise explained(e, path) or StoreError("cannot read %(path)s: %(why)s", path=path, why=str(e)) from None
     if app_id != APPLICATION_ID:
         conn.close()
-        raise StoreError(f"{path} is not a keizer database; pass --db with the club's season file")
+        raise StoreError("%(path)s is not a keizer database", hint="store_not_keizer", path=path)
     if version > SCHEMA_VERSION:
         conn.close()
-        raise StoreError(
-            f"{path} was written by a newer keizer (schema {version}, this program reads {SCHEMA_VERSION}); upgrade keizer"
-        )
+        raise StoreError("%(path)s was written by a newer keizer (schema %(version)s, this program reads %(reads)s); "
+                         "upgrade keizer", path=path, version=version, reads=SCHEMA_VERSION)
     return conn, version
 
 

@@ -15,7 +15,7 @@ class Teams(Database):
     def add_team(self, comp_id: int, name: str) -> int:
         name = _clean_name(name)
         if self._row("SELECT id FROM teams WHERE competition_id = ? AND name = ?", (comp_id, name)):
-            raise StoreError(f"a team named {name!r} exists already in this competition")
+            raise StoreError("a team named %(name)s exists already in this competition", name=repr(name))
         start_no = self.conn.execute(
             "SELECT coalesce(max(start_no), 0) + 1 FROM teams WHERE competition_id = ?", (comp_id,)).fetchone()[0]
         cur = self.conn.execute("INSERT INTO teams (competition_id, name, start_no) VALUES (?, ?, ?)",

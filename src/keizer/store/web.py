@@ -106,8 +106,8 @@ class WebApp(Database):
     def add_user(self, name: str, role: str, password_hash: str) -> int:
         name = _clean_name(name)
         if self.user(name) is not None:
-            raise StoreError(f"there is already a user {name!r}; choose another name or change the password "
-                             f"with 'keizer user password {name}'")
+            raise StoreError("there is already a user %(user)s; choose another name or change the password",
+                             hint="store_user_password", user=repr(name), name=name)
         cur = self.conn.execute("INSERT INTO users (name, role, password_hash, created) VALUES (?, ?, ?, ?)",
                                 (name, role, password_hash, self.clock()))
         return _rowid(cur)
