@@ -73,16 +73,17 @@ def add_team(store: Store, comp_id: int, name: str, boards: Sequence[str], reser
         raise StoreError("the rounds are scheduled already; add every team before 'keizer team schedule' "
                          "(or 'keizer undo' the schedule first)")
     if len(boards) < rules.boards:
-        raise StoreError(f"team {name.strip()} names {len(boards)} board player(s) and this event plays on "
-                         f"{rules.boards} boards; give --board at least {rules.boards} times")
+        raise StoreError("team %(team)s names %(n)s board player(s) and this event plays on %(boards)s boards",
+                         hint="su_give_board", team=name.strip(), n=len(boards), boards=rules.boards)
     in_team = {m["player_id"]: t["name"] for t in store.teams(comp_id) for m in t["members"]}
     chosen: list[dict[str, Any]] = []
     for ref in [*boards, *reserves]:
         row = _player_or_member(store, comp_id, ref)
         if row["id"] in in_team:
-            raise StoreError(f"{row['name']} plays for {in_team[row['id']]} already; a player is in one team only")
+            raise StoreError("%(name)s plays for %(team)s already; a player is in one team only", name=row["name"],
+                                 team=in_team[row["id"]])
         if any(row["id"] == c["id"] for c in chosen):
-            raise StoreError(f"{row['name']} is named twice for team {name.strip()}")
+            raise StoreError("%(name)s is named twice for team %(team)s", name=row["name"], team=name.strip())
         chosen.append(row)
     team_id = store.add_team(comp_id, name)
     store.set_team_members(team_id, [(row["id"], board, board > len(boards))
@@ -200,23 +201,25 @@ def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: 
     mine = [m for m in store.team_matches(comp_id)
             if m["round"] == number and team["id"] in (m["first_team"], m["second_team"])]
     if all(m["second_team"] is None for m in mine):
-        raise StoreError(f"{team['name']} has a bye in round {number}; there is no line-up to set")
+        raise StoreError("%(team)s has a bye in round %(n)s; there is no line-up to set", team=team["name"], n=number)
     games = store.games(comp_id, number)
     for m in mine:
         if any(g["result"] is not None for g in games if g["match"] == m["number"]):
             raise StoreError(f"match {m['number']} of round {number} has results already; its line-ups cannot "
                              f"change (correct a result with 'keizer result --round {number} --correct')")
     if len(players) != rules.boards:
-        raise StoreError(f"name {rules.boards} players for {team['name']}, board 1 first ({len(players)} given)")
+        raise StoreError("name %(boards)s players for %(team)s, board 1 first (%(n)s given)", boards=rules.boards,
+                         team=team["name"], n=len(players))
     members = {m["player_id"] for m in team["members"]}
     chosen = []
     for ref in players:
         row = store.find_player(comp_id, ref)
         if row["id"] not in members:
             names = ", ".join(m["name"] for m in team["members"])
-            raise StoreError(f"{row['name']} is not in team {team['name']} (its players: {names})")
+            raise StoreError("%(name)s is not in team %(team)s (its players: %(names)s)", name=row["name"],
+                             team=team["name"], names=names)
         if row["id"] in chosen:
-            raise StoreError(f"{row['name']} is named twice in the line-up")
+            raise StoreError("%(name)s is named twice in the line-up", name=row["name"])
         chosen.append(row["id"])
     seats = _round_seats(store, comp_id, rules, number, games)
     for g in games:
@@ -257,7 +260,8 @@ def enter_match_results(store: Store, comp_id: int, number: int, match: int, res
         raise StoreError(f"round {number} has no matches; make the schedule with 'keizer team schedule'")
     row = next((m for m in rows if m["number"] == match), None)
     if row is None:
-        raise StoreError(f"round {number} has no match {match} (matches 1–{len(rows)})")
+        raise StoreError("round %(n)s has no match %(match)s (matches 1–%(count)s)", n=number, match=match,
+                         count=len(rows))
     names = {t["id"]: t["name"] for t in store.teams(comp_id)}
     if row["second_team"] is None:
         raise StoreError(f"match {match} of round {number} is the bye of {names[row['first_team']]}; "
@@ -369,7 +373,7 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
     if created:
         return created
     if states[-1].winner is not None:
-        raise StoreError(f"the knock-out is decided: {states[-1].winner} won the final")
+        raise StoreError("the knock-out is decided: %(team)s won the final", team=states[-1].winner)
     why = []
     for s in states:
         m = stored.get((s.round, s.index))
@@ -392,7 +396,7 @@ def award_match(store: Store, comp_id: int, number: int, match: int, team_ref: s
     event = load_event(store, comp_id)
     state = next((s for s in knockout_states(event) if (s.round, s.index) == (number, match)), None)
     if state is None:
-        raise StoreError(f"the knock-out has no match {match} in round {number}")
+        raise StoreError("the knock-out has no match %(match)s in round %(n)s", match=match, n=number)
     if state.top is None or state.bottom is None:
         raise StoreError(f"match {match} of round {number} "
                          + ("is a bye" if state.how == "bye" else "does not have both its teams yet"))
