@@ -34,6 +34,22 @@ HINTS: dict[str, str] = {
     "su_mark_present": "; mark players present with 'keizer attend'",
     "su_clear_result": "; clear it first ('keizer result %(board)s=clear')",
     "su_give_board": "; give --board at least %(boards)s times",
+    "su_add_teams": "; add them with 'keizer team add'",
+    "su_crepaux": "; create the event with --schedule roundrobin for other numbers of teams",
+    "su_make_schedule": "; make the schedule with 'keizer team schedule'",
+    "su_correct_result": " (correct a result with 'keizer result --round %(n)s --correct')",
+    "su_with_team_next": " with 'keizer team next'",
+    "su_by_team_schedule": " by 'keizer team schedule'",
+    "su_team_next": " ('keizer team next')",
+    "su_team_result": " ('keizer team result %(n)s %(match)s …')",
+    "su_team_award": " ('keizer team award %(n)s %(match)s TEAM')",
+    "su_undo_that": "; 'keizer undo' that first",
+    "su_team_schedule_first": "; pair round 1 with 'keizer team schedule'",
+    "su_team_results": "; enter them with 'keizer team result %(n)s MATCH …'",
+    "su_team_round_one": "; make round 1 with 'keizer team schedule'",
+    "su_bracket_fix": "; was a result corrected after 'keizer team next'? 'keizer undo' back to before it",
+    "su_teams_before_schedule": "; add every team before 'keizer team schedule' (or 'keizer undo' the schedule first)",
+    "su_trf_standings": " — rank the file with 'keizer trf standings'",
     # -- settings and systems --
     # -- change log --
     # -- views, pairing reasons, phones --

@@ -29,6 +29,22 @@ HINTS: dict[str, str] = {
     "su_mark_present": N_("; mark players present on the Attendance page"),
     "su_clear_result": N_("; clear it first on the Results page"),
     "su_give_board": N_("; name at least %(boards)s board players"),
+    "su_add_teams": N_("; add them on the Team event page"),
+    "su_crepaux": N_("; create the event with the round-robin schedule for other numbers of teams"),
+    "su_make_schedule": N_("; make the schedule on the Team event page"),
+    "su_correct_result": N_(" (correct a result on the Team event page)"),
+    "su_with_team_next": N_(" (Next round on the Team event page)"),
+    "su_by_team_schedule": N_(" (Schedule on the Team event page)"),
+    "su_team_result": N_(" (enter its results on the Team event page)"),
+    "su_team_award": N_(" (Award on the Team event page)"),
+    "su_undo_that": N_("; undo that first in the change log"),
+    "su_team_schedule_first": N_("; pair round 1 with Schedule on the Team event page"),
+    "su_team_results": N_("; enter them on the Team event page"),
+    "su_team_round_one": N_("; make round 1 with Schedule on the Team event page"),
+    "su_teams_before_schedule": N_("; add every team before making the schedule (or undo the schedule first in the "
+                                   "change log)"),
+    "su_bracket_fix": N_("; was a result corrected after the next round was made? Undo back to before it in the "
+                         "change log"),
     # -- settings and systems --
     # -- change log --
     # -- views, pairing reasons, phones --
