@@ -92,7 +92,7 @@ def app_hints(message: str) -> str:
     for key in sorted(CLI_HINTS, key=lambda k: -len(CLI_HINTS[k])):
         if key in APP_HINTS:  # a value in the phrase ('keizer result %(board)s=clear') matches any text
             parts = re.split(r"%\((\w+)\)s", CLI_HINTS[key])
-            pattern = "".join(re.escape(s) if k % 2 == 0 else f"(?P<{s}>[^ ']+?)" if s not in parts[1:k:2] else f"(?P={s})"
+            pattern = "".join(re.escape(s) if k % 2 == 0 else f"(?P<{s}>[^;]+?)" if s not in parts[1:k:2] else f"(?P={s})"
                               for k, s in enumerate(parts))
             message = re.sub(pattern, lambda m: APP_HINTS[key] % m.groupdict(), message)
     return message

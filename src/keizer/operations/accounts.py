@@ -13,6 +13,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 
 #: An officer may do everything; an arbiter runs the club evening (attendance, pairing,
@@ -28,18 +29,22 @@ _DUMMY = _hasher.hash("not a password of anyone")
 
 def check_password(password: str) -> None:
     if len(password) < MIN_PASSWORD:
-        raise StoreError(f"the password is too short: use at least {MIN_PASSWORD} characters")
+        raise StoreError("the password is too short: use at least %(n)s characters", n=MIN_PASSWORD)
     if password.strip() != password:
         raise StoreError("the password starts or ends with a space; leave those out")
 
 
 def check_new_user(store: Store, name: str, role: str) -> None:
     """Refuse a taken name or an unknown role before a password is asked for."""
-    if role not in ROLES:
-        raise StoreError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    _check_role(role)
     if store.user(name.strip()) is not None:
-        raise StoreError(f"there is already a user {name.strip()!r}; choose another name or change the password "
-                         f"with 'keizer user password {name.strip()}'")
+        raise StoreError("there is already a user %(name)s; choose another name or change the password",
+                         hint="su_set_password", name=repr(name.strip()), user=name.strip())
+
+
+def _check_role(role: str) -> None:
+    if role not in ROLES:  # the roles are in the id: the app names them in the club's language
+        raise StoreError("role must be one of officer, arbiter, not %(role)s", role=repr(role))
 
 
 def add_user(store: Store, name: str, role: str, password: str) -> dict[str, Any]:
@@ -58,23 +63,25 @@ def set_password(store: Store, name: str, password: str) -> None:
 
 
 def set_role(store: Store, name: str, role: str) -> None:
-    if role not in ROLES:
-        raise StoreError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
+    _check_role(role)
     user = find_user(store, name)
     if user["role"] == "officer" and role != "officer" and _officers(store) == 1:
-        raise StoreError(f"{user['name']} is the last officer; make another user officer first "
-                         f"('keizer user role NAME officer')")
+        raise _last_officer(user)
     store.update_user(user["id"], role=role)
 
 
 def remove_user(store: Store, name: str) -> dict[str, Any]:
     user = find_user(store, name)
     if user["role"] == "officer" and _officers(store) == 1 and len(store.users()) > 1:
-        raise StoreError(f"{user['name']} is the last officer; make another user officer first "
-                         f"('keizer user role NAME officer')")
+        raise _last_officer(user)
     store.remove_user(user["id"])
     store.end_logins(user["name"], time.time())  # and an undo of the removal brings no login back
     return _public(user)
+
+
+def _last_officer(user: dict[str, Any]) -> StoreError:
+    return StoreError("%(name)s is the last officer; make another user officer first", hint="su_make_officer",
+                      name=user["name"])
 
 
 def _officers(store: Store) -> int:
@@ -84,8 +91,8 @@ def _officers(store: Store) -> int:
 def find_user(store: Store, name: str) -> dict[str, Any]:
     user = store.user(name.strip())
     if user is None:
-        known = ", ".join(u["name"] for u in store.users()) or "none yet"
-        raise StoreError(f"no user {name!r} (users: {known}); add one with 'keizer user add NAME --role officer'")
+        known = ", ".join(u["name"] for u in store.users()) or Word("none yet")
+        raise StoreError("no user %(name)s (users: %(known)s)", hint="su_add_user", name=repr(name), known=known)
     return user
 
 

@@ -28,6 +28,7 @@ from keizer import systems
 from keizer.model import Result
 from keizer.operations.results import enter_results
 from keizer.operations.seasons import refuse_closed
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -85,16 +86,20 @@ def set_confirm_mode(store: Store, comp_id: int, mode: str) -> None:
     """``officer``: the officer confirms each reported result; ``both``: two agreeing
     reports enter it at once."""
     if mode not in CONFIRM_MODES:
-        raise StoreError(f"reports_confirm must be officer or both, not {mode[:20]!r}")
+        raise StoreError("reports_confirm must be officer or both, not %(mode)s", mode=repr(mode[:20]))
     _require_system(store, comp_id)
     store.set_system_settings(comp_id, {**store.system_settings(comp_id), "reports_confirm": mode})
+
+
+#: The systems without rounds of boards, as a refusal names them (the views translate them).
+_NOT_WEEKLY = {"knockout": Word("knockout"), "team": Word("team")}
 
 
 def _require_system(store: Store, comp_id: int) -> str:
     system = store.system(comp_id)
     if not systems.of(system).weekly:
-        raise StoreError(f"a {system} competition has no result links: they are for a round of boards "
-                         "(Keizer, Swiss, round-robin)")
+        raise StoreError("a %(system)s competition has no result links: they are for a round of boards "
+                         "(Keizer, Swiss, round-robin)", system=_NOT_WEEKLY.get(system, system))
     return system
 
 
@@ -126,12 +131,12 @@ def make_codes(store: Store, comp_id: int, number: int, renew: bool = False) -> 
         raise StoreError("result links are made for the round being played, once it is paired; "
                          "this competition has no such round now")
     if number != open_number:
-        raise StoreError(f"result links are made for the round being played (round {open_number}), "
-                         f"not round {number}")
+        raise StoreError("result links are made for the round being played (round %(open)s), not round %(n)s",
+                         open=open_number, n=number)
     boards = [g["board"] for g in store.games(comp_id, number)] if renew else missing_links(store, comp_id, number)
     if not boards:
-        raise StoreError(f"every board of round {number} has its link already; they were shown once, when "
-                         "made: make new links for the round to print them again (the old ones stop working)")
+        raise StoreError("every board of round %(n)s has its link already; they were shown once, when made: make "
+                         "new links for the round to print them again (the old ones stop working)", n=number)
     codes: dict[int, str] = {}
     for board in boards:
         code = new_code()
@@ -286,12 +291,13 @@ def confirm(store: Store, comp_id: int, number: int, board: int, chosen: str | N
         try:
             result = Result.parse(chosen).value
         except ValueError as e:
-            raise StoreError(f"board {board}: {e}") from None
+            raise StoreError("board %(board)s: %(why)s", board=board, why=str(e)) from None
     elif not said:
-        raise StoreError(f"board {board} of round {number} has no report from its players yet")
+        raise StoreError("board %(board)s of round %(n)s has no report from its players yet", board=board, n=number)
     elif len(set(said.values())) > 1:
-        raise StoreError(f"board {board} of round {number}: the players' reports disagree (white says "
-                         f"{_shown(said['white'])}, black says {_shown(said['black'])}); choose the result")
+        raise StoreError("board %(board)s of round %(n)s: the players' reports disagree (white says %(white)s, "
+                         "black says %(black)s); choose the result", board=board, n=number,
+                         white=_shown(said["white"]), black=_shown(said["black"]))
     else:
         result = next(iter(said.values()))
     enter_results(store, comp_id, {board: result}, number)

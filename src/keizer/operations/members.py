@@ -42,7 +42,7 @@ def edit_member(store: Store, ref: str, fields: Mapping[str, Any], allow_duplica
     the change's summary in the log."""
     fields = {k: v for k, v in fields.items() if k in FIELDS}
     if not fields:
-        raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id or --fide-rating")
+        raise StoreError("nothing to change", hint="su_member_fields")
     old = store.find_member(ref)
     store.update_member(old["id"], allow_duplicate=allow_duplicate, **fields)
     new = store.member(old["id"])
@@ -119,7 +119,7 @@ def write_member_import(store: Store, todo: MemberImport) -> None:
             else:
                 store.update_member(change.member_id, **change.fields)
         except StoreError as e:
-            raise StoreError(f"{todo.file_name} line {change.line}: {e}") from None
+            raise StoreError("%(file)s line %(line)s: %(why)s", file=todo.file_name, line=change.line, why=e) from None
 
 
 # -- a rating list --------------------------------------------------------------
@@ -166,7 +166,7 @@ def read_rating_list(stream: IO[bytes], file_name: str, members: list[dict[str, 
     try:
         return read(stream, wanted(members), names, progress)
     except FormatError as e:  # say which file: the officer may have several lists at hand
-        raise FormatError(f"{file_name}: {e}") from None
+        raise FormatError("%(file)s: %(why)s", file=file_name, why=e) from None
 
 
 def plan_rating_import(found: RatingList, members: list[dict[str, Any]], file_name: str,

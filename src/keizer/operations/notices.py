@@ -82,8 +82,8 @@ class NoticeRules:
 class LinkRefused(StoreError):
     """A member link that is unknown (404), revoked or expired (403)."""
 
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, status: int, /, **values: Any) -> None:
+        super().__init__(message, **values)
         self.status = status
 
 
@@ -102,23 +102,31 @@ def set_notice_settings(store: Store, **values: str | int | None) -> NoticeRules
         if value is None:
             continue
         if name not in SETTINGS:
-            raise StoreError(f"unknown notice setting {name!r} (choose from {', '.join(SETTINGS)})")
+            raise StoreError("unknown notice setting %(name)s (choose from %(names)s)", name=repr(name),
+                             names=", ".join(SETTINGS))
         text = str(value).strip().lower()
         if name == "notice_days":
-            text = str(_whole(text, name, 0, 14))
+            if not _whole(text, 0, 14):
+                raise StoreError("notice_days must be a whole number from %(low)s to %(high)s, not %(text)s",
+                                 low=0, high=14, text=repr(text[:20]))
+            text = str(int(text))
         elif name == "link_days":
-            text = str(_whole(text, name, 1, 3650))
+            if not _whole(text, 1, 3650):
+                raise StoreError("link_days must be a whole number from %(low)s to %(high)s, not %(text)s",
+                                 low=1, high=3650, text=repr(text[:20]))
+            text = str(int(text))
         elif name == "notice_time":
             match = _TIME.fullmatch(text)
             if not match:
-                raise StoreError(f"notice_time must be a time like 18:00, not {text[:20]!r}")
+                raise StoreError("notice_time must be a time like 18:00, not %(text)s", text=repr(text[:20]))
             text = f"{int(match[1]):02d}:{match[2]}"
         elif name == "late_notice" and text not in ("excused", "unexcused"):
-            raise StoreError(f"late_notice must be excused or unexcused, not {text[:20]!r}")
+            raise StoreError("late_notice must be excused or unexcused, not %(text)s", text=repr(text[:20]))
         elif name == "evening_day" and text:
             found = [d for d in WEEKDAYS if len(text) >= 2 and d.startswith(text)]
             if len(found) != 1:
-                raise StoreError(f"evening_day must be a weekday (monday … sunday) or empty, not {text[:20]!r}")
+                raise StoreError("evening_day must be a weekday (monday … sunday) or empty, not %(text)s",
+                                 text=repr(text[:20]))
             text = found[0]
         key, default = SETTINGS[name]
         if (store.get_meta(key) or default) != text:  # an unchanged value is no change to undo
@@ -126,10 +134,8 @@ def set_notice_settings(store: Store, **values: str | int | None) -> NoticeRules
     return notice_settings(store)
 
 
-def _whole(text: str, name: str, low: int, high: int) -> int:
-    if not is_digits(text) or not low <= int(text) <= high:
-        raise StoreError(f"{name} must be a whole number from {low} to {high}, not {text[:20]!r}")
-    return int(text)
+def _whole(text: str, low: int, high: int) -> bool:
+    return is_digits(text) and low <= int(text) <= high
 
 
 # -- links ----------------------------------------------------------------------
@@ -154,7 +160,7 @@ def revoke_link(store: Store, member_id: int) -> int:
     member = store.member(member_id)
     revoked = store.revoke_member_links(member_id)
     if not revoked:
-        raise StoreError(f"{member['name']} has no personal link to revoke")
+        raise StoreError("%(name)s has no personal link to revoke", name=member["name"])
     return revoked
 
 
@@ -177,15 +183,16 @@ def links(store: Store, now: datetime | None = None) -> list[dict[str, Any]]:
 def member_for_token(store: Store, token: str, now: datetime | None = None) -> dict[str, Any]:
     """The member whose link this is; refused (:class:`LinkRefused`) when the link is
     unknown, revoked or expired."""
-    again = "ask the competition leader for a new one"
     row = store.member_link(token_hash(token)) if token and len(token) <= 200 else None
     if row is None:
-        raise LinkRefused(f"this personal link is not known; check it, or {again}", 404)
+        raise LinkRefused("this personal link is not known; check it, or ask the competition leader for a new one",
+                          404)
     if row["revoked"]:
-        raise LinkRefused(f"this personal link was revoked; {again}", 403)
+        raise LinkRefused("this personal link was revoked; ask the competition leader for a new one", 403)
     rules = notice_settings(store)
     if _aware(row["created"]) + timedelta(days=rules.link_days) < (now or datetime.now(timezone.utc)):
-        raise LinkRefused(f"this personal link has expired (links last {rules.link_days} days); {again}", 403)
+        raise LinkRefused("this personal link has expired (links last %(days)s days); ask the competition leader for "
+                          "a new one", 403, days=rules.link_days)
     return store.member(row["member_id"])
 
 
@@ -228,11 +235,12 @@ def check_notice_date(text: str, today: date) -> str:
     """An evening a notice may be given for: a date from today up to a year ahead."""
     day = _date(text.strip())
     if day is None:
-        raise StoreError(f"give the date as YYYY-MM-DD, e.g. {today.isoformat()}, not {text.strip()[:20]!r}")
+        raise StoreError("give the date as YYYY-MM-DD, e.g. %(today)s, not %(text)s", today=today.isoformat(),
+                         text=repr(text.strip()[:20]))
     if day < today:
-        raise StoreError(f"{day.isoformat()} is past; a notice can only be given for an evening to come")
+        raise StoreError("%(day)s is past; a notice can only be given for an evening to come", day=day.isoformat())
     if day > today + timedelta(days=AHEAD):
-        raise StoreError(f"{day.isoformat()} is more than a year ahead; give notice nearer the time")
+        raise StoreError("%(day)s is more than a year ahead; give notice nearer the time", day=day.isoformat())
     return day.isoformat()
 
 

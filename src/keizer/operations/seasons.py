@@ -18,6 +18,7 @@ from typing import Any
 
 from keizer.operations.order import final_ranking, set_initial_order
 from keizer.operations.state import require_system
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 
 #: The initial orders ``season new`` offers, and what each means.
@@ -41,8 +42,8 @@ def reopen_hint(season: str) -> str:
 def refuse_closed(row: Mapping[str, Any]) -> None:
     """Refuse to write to a closed competition (``row`` as :meth:`Store.competition` gives it)."""
     if json.loads(row["system_settings"]).get("closed"):
-        raise StoreError(f"{row['name']} is closed (season {row['season']} is over: its standings are final); "
-                         f"reopen it with '{reopen_hint(row['season'])}'")
+        raise StoreError("%(name)s is closed (season %(season)s is over: its standings are final)", hint="su_reopen",
+                         name=row["name"], season=row["season"], reopen=reopen_hint(row["season"]))
 
 
 @dataclass(frozen=True)
@@ -79,18 +80,20 @@ def new_season(store: Store, source_ref: str, season: str, name: str | None = No
     forbidden pairs are carried over too.
     """
     if order not in ORDERS:
-        raise StoreError(f"unknown order {order!r}: {', '.join(ORDERS)}")
+        raise StoreError("unknown order %(order)s: %(orders)s", order=repr(order), orders=", ".join(ORDERS))
     source = store.competition(source_ref)
     require_system(store, source["id"], "keizer", "start the next season from a competition")
     season = season.strip()
     if season == source["season"]:
-        raise StoreError(f"{source['name']} belongs to season {season} already; name the next season")
+        raise StoreError("%(name)s belongs to season %(season)s already; name the next season", name=source["name"],
+                         season=season)
     if season < source["season"] and season[:4].isascii() and season[:4].isdigit() \
             and source["season"][:4].isascii() and source["season"][:4].isdigit():
-        raise StoreError(f"season {season} comes before {source['name']}'s season {source['season']}; "
-                         "name the next season")
+        raise StoreError("season %(season)s comes before %(name)s's season %(old)s; name the next season",
+                         season=season, name=source["name"], old=source["season"])
     if any(row["season"] == season and is_closed(store, row["id"]) for row in store.competitions()):
-        raise StoreError(f"season {season} is closed; reopen it first with '{reopen_hint(season)}'")
+        raise StoreError("season %(season)s is closed", hint="su_reopen_first", season=season,
+                         reopen=reopen_hint(season))
     name = name if name is not None else default_name(source["name"], source["season"], season)
     old_players = store.players(source["id"])
     kept = [p for p in old_players if with_withdrawn or p["withdrawn_after"] is None]
@@ -184,8 +187,9 @@ def season_rows(store: Store) -> list[dict[str, Any]]:
 def _season_competitions(store: Store, season: str) -> list[dict[str, Any]]:
     rows = [row for row in store.competitions() if row["season"] == season]
     if not rows:
-        known = ", ".join(sorted({row["season"] for row in store.competitions()})) or "none"
-        raise StoreError(f"there is no season {season!r} (seasons: {known}); see 'keizer season list'")
+        known = ", ".join(sorted({row["season"] for row in store.competitions()})) or Word("none")
+        raise StoreError("there is no season %(season)s (seasons: %(known)s)", hint="su_see_seasons",
+                         season=repr(season), known=known)
     return rows
 
 
@@ -193,7 +197,8 @@ def close_season(store: Store, season: str) -> list[str]:
     """Close every competition of ``season``; returns their names.  Refused when all are closed."""
     rows = [row for row in _season_competitions(store, season) if not is_closed(store, row["id"])]
     if not rows:
-        raise StoreError(f"season {season} is closed already; '{reopen_hint(season)}' reopens it")
+        raise StoreError("season %(season)s is closed already", hint="su_reopens", season=season,
+                         reopen=reopen_hint(season))
     for row in rows:
         store.set_system_settings(row["id"], {**store.system_settings(row["id"]), "closed": True})
     return [row["name"] for row in rows]
@@ -210,7 +215,7 @@ def reopen_season(store: Store, season: str) -> list[str]:
     """Reopen every closed competition of ``season``; returns their names."""
     rows = [row for row in _season_competitions(store, season) if is_closed(store, row["id"])]
     if not rows:
-        raise StoreError(f"season {season} is not closed; nothing to reopen")
+        raise StoreError("season %(season)s is not closed; nothing to reopen", season=season)
     for row in rows:
         settings = store.system_settings(row["id"])
         del settings["closed"]

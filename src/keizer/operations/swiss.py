@@ -79,12 +79,12 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
 
     settings = swiss_settings(store, comp_id)
     if not settings["rounds"]:
-        raise StoreError("set the planned number of rounds first: 'keizer swiss rounds N'")
+        raise StoreError("set the planned number of rounds first", hint="su_swiss_rounds")
     season = store.load_season(comp_id)
     target = open_round(season)
     require_unpaired(season, target)
     if target.number > settings["rounds"]:
-        raise StoreError(f"all {settings['rounds']} rounds are paired; add rounds with 'keizer swiss rounds N'")
+        raise StoreError("all %(rounds)s rounds are paired", hint="su_swiss_more_rounds", rounds=settings["rounds"])
     mark_attendance(store, comp_id, {})  # everyone not marked (a bye asked ahead stays) plays
     assign_numbers(store, comp_id)
     season = store.load_season(comp_id)
@@ -93,19 +93,20 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
     key_of = {p.start_no: p.id for p in season.players}
     present = [tpn[p] for p in rnd.present]
     if len(season.players) < 2:
-        raise StoreError("the tournament needs at least two players; add them with 'keizer player add'")
+        raise StoreError("the tournament needs at least two players", hint="su_add_players")
     if len(present) < 2:
-        raise StoreError(f"fewer than two players are present for round {target.number}; "
-                         "mark players present with 'keizer attend'")
+        raise StoreError("fewer than two players are present for round %(n)s", hint="su_mark_present",
+                         n=target.number)
     try:
         found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden)
     except SwissError as e:
         if not e.players:
-            raise StoreError(str(e)) from None
+            raise  # the engine's refusal says why
         names = {p.start_no: p.name for p in season.players}
         left = ", ".join(names[n] for n in e.players)
-        raise StoreError(f"round {target.number} has no pairing without a rematch, a second bye or a forbidden "
-                         f"colour sequence ({left} left over); end the tournament or mark players absent") from None
+        raise StoreError("round %(n)s has no pairing without a rematch, a second bye or a forbidden colour sequence "
+                         "(%(left)s left over); end the tournament or mark players absent", n=target.number,
+                         left=left) from None
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     scores = {n: d.score for n, d in dutch_inputs(t, target.number - 1).items()}
     boards = []
@@ -131,16 +132,16 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
 
     names = {p.id: p.name for p in season.players}
     if not rnd.byes:
-        raise StoreError(f"nobody has the pairing-allocated bye in round {rnd.number}, so {name} cannot be paired "
-                         "now; the round counts as marked for them (excused: a half-point bye)")
+        raise StoreError("nobody has the pairing-allocated bye in round %(n)s, so %(name)s cannot be paired now; the "
+                         "round counts as marked for them (excused: a half-point bye)", n=rnd.number, name=name)
     other = rnd.byes[0]
     settings = swiss_settings(store, comp_id)
     _, t, tpn, forbidden, colour = _dutch_inputs(store, comp_id, season, settings, rnd.number - 1)
     try:
         found = pair_swiss(t, settings["rounds"], [tpn[other], tpn[key]], rnd.number - 1, colour, forbidden)
     except SwissError:
-        raise StoreError(f"{name} may not play {names[other]} (who has the bye): they met before or may not meet; "
-                         f"{name} cannot be paired now") from None
+        raise StoreError("%(name)s may not play %(other)s (who has the bye): they met before or may not meet; "
+                         "%(name)s cannot be paired now", name=name, other=names[other]) from None
     key_of = {n: pid for pid, n in tpn.items()}
     white, black = (key_of[n] for n in found.pairs[0])
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
@@ -164,9 +165,9 @@ def noshow(store: Store, comp_id: int, season: Season, rnd: Round, row: dict[str
         return Change(rnd.number, Message("%(name)s is marked absent: no bye this round", name=name))
     game = next((g for g in rnd.games if key in (g.white, g.black)), None)
     if game is None:
-        raise StoreError(f"{name} is not paired in round {rnd.number}")
+        raise StoreError("%(name)s is not paired in round %(n)s", name=name, n=rnd.number)
     if game.result is not None:
-        raise StoreError(f"board {game.board} has a result already; clear it first ('keizer result {game.board}=clear')")
+        raise StoreError("board %(board)s has a result already", hint="su_clear_result", board=game.board)
     result = "-+" if game.white == key else "+-"
     enter_results(store, comp_id, {game.board: result}, rnd.number)
     winner = game.black if game.white == key else game.white

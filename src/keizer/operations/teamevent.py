@@ -51,6 +51,7 @@ from keizer.operations.state import require_system
 from keizer.operations.teams_read import TeamEvent, TeamMatch, _knockout_format, knockout_states, load_event, ranking_tournament
 from keizer.pairing.teams import (Seat, SeatGame)
 from keizer.pairing.teams import PlannedMatch, plan_event, seat_game
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError, pick_by_name
 from keizer.systems.team import TeamRules, stored_rules
 from keizer.tiebreaks import Player, Scoring, System, Tournament
@@ -70,19 +71,19 @@ def add_team(store: Store, comp_id: int, name: str, boards: Sequence[str], reser
     require_system(store, comp_id, "team", "add a team")
     rules = stored_rules(store, comp_id)
     if store.round_numbers(comp_id):
-        raise StoreError("the rounds are scheduled already; add every team before 'keizer team schedule' "
-                         "(or 'keizer undo' the schedule first)")
+        raise StoreError("the rounds are scheduled already", hint="su_teams_before_schedule")
     if len(boards) < rules.boards:
-        raise StoreError(f"team {name.strip()} names {len(boards)} board player(s) and this event plays on "
-                         f"{rules.boards} boards; give --board at least {rules.boards} times")
+        raise StoreError("team %(team)s names %(n)s board player(s) and this event plays on %(boards)s boards",
+                         hint="su_give_board", team=name.strip(), n=len(boards), boards=rules.boards)
     in_team = {m["player_id"]: t["name"] for t in store.teams(comp_id) for m in t["members"]}
     chosen: list[dict[str, Any]] = []
     for ref in [*boards, *reserves]:
         row = _player_or_member(store, comp_id, ref)
         if row["id"] in in_team:
-            raise StoreError(f"{row['name']} plays for {in_team[row['id']]} already; a player is in one team only")
+            raise StoreError("%(name)s plays for %(team)s already; a player is in one team only", name=row["name"],
+                                 team=in_team[row["id"]])
         if any(row["id"] == c["id"] for c in chosen):
-            raise StoreError(f"{row['name']} is named twice for team {name.strip()}")
+            raise StoreError("%(name)s is named twice for team %(team)s", name=row["name"], team=name.strip())
         chosen.append(row)
     team_id = store.add_team(comp_id, name)
     store.set_team_members(team_id, [(row["id"], board, board > len(boards))
@@ -123,7 +124,7 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
     """
     require_system(store, comp_id, "team", "schedule a team event")
     rules = stored_rules(store, comp_id)
-    _refuse_after_results(store, comp_id, "the schedule cannot change any more")
+    _refuse_after_results(store, comp_id)
     teams = store.teams(comp_id)
     if rules.schedule in ("knockout", "swiss"):  # later rounds are made one by one: keep their dates' rule
         dates = {"first": first_date.isoformat(), "every": every} if first_date else None
@@ -164,24 +165,24 @@ def _round_date(store: Store, comp_id: int, number: int, when: date | None) -> s
 
 def _require_teams(teams: Sequence[Mapping[str, Any]]) -> None:
     if len(teams) < 2:
-        raise StoreError("a team event needs at least two teams; add them with 'keizer team add'")
+        raise StoreError("a team event needs at least two teams", hint="su_add_teams")
 
 
 def _plan(teams: Sequence[Mapping[str, Any]], rules: TeamRules) -> tuple[tuple[PlannedMatch, ...], ...]:
     _require_teams(teams)
     if rules.schedule == "crepaux" and len(teams) != 3:
-        raise StoreError(f"the Crepaux system is for exactly three teams and this event has {len(teams)}; "
-                         "create the event with --schedule roundrobin for other numbers of teams")
+        raise StoreError("the Crepaux system is for exactly three teams and this event has %(n)s", hint="su_crepaux",
+                         n=len(teams))
     try:
         return plan_event([t["name"] for t in teams], rules.boards, rules.schedule, rules.double,
                           rules.swap_last_two)
-    except ValueError as e:
-        raise StoreError(str(e)) from None
+    except ValueError as e:  # the schedule engine's reason (checked when the event was created)
+        raise StoreError("%(why)s", why=str(e)) from None
 
 
-def _refuse_after_results(store: Store, comp_id: int, why: str) -> None:
+def _refuse_after_results(store: Store, comp_id: int) -> None:
     if any(g["result"] is not None for r in store.round_numbers(comp_id) for g in store.games(comp_id, r)):
-        raise StoreError(f"results have been entered already; {why}")
+        raise StoreError("results have been entered already; the schedule cannot change any more")
 
 
 def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: Sequence[str]) -> dict[str, Any]:
@@ -194,29 +195,31 @@ def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: 
     rules = stored_rules(store, comp_id)
     rounds = store.round_numbers(comp_id)
     if number not in rounds:
-        raise StoreError(f"round {number} is not scheduled (rounds: {len(rounds)}); "
-                         "make the schedule with 'keizer team schedule'")
+        raise StoreError("round %(n)s is not scheduled (rounds: %(rounds)s)", hint="su_make_schedule", n=number,
+                         rounds=len(rounds))
     team = find_team(store, comp_id, team_ref)
     mine = [m for m in store.team_matches(comp_id)
             if m["round"] == number and team["id"] in (m["first_team"], m["second_team"])]
     if all(m["second_team"] is None for m in mine):
-        raise StoreError(f"{team['name']} has a bye in round {number}; there is no line-up to set")
+        raise StoreError("%(team)s has a bye in round %(n)s; there is no line-up to set", team=team["name"], n=number)
     games = store.games(comp_id, number)
     for m in mine:
         if any(g["result"] is not None for g in games if g["match"] == m["number"]):
-            raise StoreError(f"match {m['number']} of round {number} has results already; its line-ups cannot "
-                             f"change (correct a result with 'keizer result --round {number} --correct')")
+            raise StoreError("match %(match)s of round %(n)s has results already; its line-ups cannot change",
+                             hint="su_correct_result", match=m["number"], n=number)
     if len(players) != rules.boards:
-        raise StoreError(f"name {rules.boards} players for {team['name']}, board 1 first ({len(players)} given)")
+        raise StoreError("name %(boards)s players for %(team)s, board 1 first (%(n)s given)", boards=rules.boards,
+                         team=team["name"], n=len(players))
     members = {m["player_id"] for m in team["members"]}
     chosen = []
     for ref in players:
         row = store.find_player(comp_id, ref)
         if row["id"] not in members:
             names = ", ".join(m["name"] for m in team["members"])
-            raise StoreError(f"{row['name']} is not in team {team['name']} (its players: {names})")
+            raise StoreError("%(name)s is not in team %(team)s (its players: %(names)s)", name=row["name"],
+                             team=team["name"], names=names)
         if row["id"] in chosen:
-            raise StoreError(f"{row['name']} is named twice in the line-up")
+            raise StoreError("%(name)s is named twice in the line-up", name=row["name"])
         chosen.append(row["id"])
     seats = _round_seats(store, comp_id, rules, number, games)
     for g in games:
@@ -254,34 +257,43 @@ def enter_match_results(store: Store, comp_id: int, number: int, match: int, res
     require_system(store, comp_id, "team", "enter a team match")
     rows = [m for m in store.team_matches(comp_id) if m["round"] == number]
     if not rows:
-        raise StoreError(f"round {number} has no matches; make the schedule with 'keizer team schedule'")
+        raise StoreError("round %(n)s has no matches", hint="su_make_schedule", n=number)
     row = next((m for m in rows if m["number"] == match), None)
     if row is None:
-        raise StoreError(f"round {number} has no match {match} (matches 1–{len(rows)})")
+        raise StoreError("round %(n)s has no match %(match)s (matches 1–%(count)s)", n=number, match=match,
+                         count=len(rows))
     names = {t["id"]: t["name"] for t in store.teams(comp_id)}
     if row["second_team"] is None:
-        raise StoreError(f"match {match} of round {number} is the bye of {names[row['first_team']]}; "
-                         "it has no games")
+        raise StoreError("match %(match)s of round %(n)s is the bye of %(team)s; it has no games", match=match,
+                         n=number, team=names[row["first_team"]])
     games = [g for g in store.games(comp_id, number) if g["match"] == match]
     # A knock-out match with tie-break stages takes the results of its latest stage.
     latest = max((g["stage"] or "" for g in games), key=lambda stage: int(stage.rpartition(":")[2] or 0))
     boards = [g["board"] for g in games if (g["stage"] or "") == latest]
     if len(results) != len(boards):
-        raise StoreError(f"match {match} of round {number} has {len(boards)} boards and {len(results)} results "
-                         "were given; give one per board, board 1 first, as on the board (White's first): 1-0 ½-½ …")
+        raise StoreError("match %(match)s of round %(n)s has %(boards)s boards and %(results)s results were given; "
+                         "give one per board, board 1 first, as on the board (White's first): 1-0 ½-½ …",
+                         match=match, n=number, boards=len(boards), results=len(results))
     enter_results(store, comp_id, dict(zip(boards, results)), number, correct)
 
 
 # -- knock-out events ----------------------------------------------------------------
 
 
+#: What only a knock-out event does, as its refusal says it (the CLI names the command).
+_KNOCKOUT_ONLY = {"create the next round ('keizer team next')": Message("create the next round", hint="su_team_next"),
+                  "award a match": Message("award a match")}
+_SCHEDULES = {"roundrobin": Word("roundrobin"), "crepaux": Word("crepaux"), "swiss": Word("swiss")}
+
+
 def _require_knockout(store: Store, comp_id: int, what: str) -> TeamRules:
     require_system(store, comp_id, "team", what)
     rules = stored_rules(store, comp_id)
     if rules.schedule != "knockout":
-        made = "paired round by round with 'keizer team next'" if rules.schedule == "swiss" else \
-            "stored in full by 'keizer team schedule'"
-        raise StoreError(f"this event plays a {rules.schedule} schedule, {made}; only a knock-out event can {what}")
+        made = Message("paired round by round", hint="su_with_team_next") if rules.schedule == "swiss" else \
+            Message("stored in full", hint="su_by_team_schedule")
+        raise StoreError("this event plays a %(schedule)s schedule, %(made)s; only a knock-out event can %(what)s",
+                         schedule=_SCHEDULES.get(rules.schedule, rules.schedule), made=made, what=_KNOCKOUT_ONLY[what])
     return rules
 
 
@@ -369,20 +381,30 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
     if created:
         return created
     if states[-1].winner is not None:
-        raise StoreError(f"the knock-out is decided: {states[-1].winner} won the final")
-    why = []
+        raise StoreError("the knock-out is decided: %(team)s won the final", team=states[-1].winner)
+    why: list[Message] = []
     for s in states:
         m = stored.get((s.round, s.index))
         if m is None or s.winner is not None:
             continue
         if any(g.result is None for g in m.games):
-            why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) has results missing "
-                       f"('keizer team result {s.round} {s.index} …')")
+            why.append(Message("round %(n)s match %(match)s (%(top)s – %(bottom)s) has results missing",
+                               hint="su_team_result", n=s.round, match=s.index, top=s.top, bottom=s.bottom))
         else:
-            after = "its tie-break stages" if rules.stages else "game points, board count and bottom-board elimination"
-            why.append(f"round {s.round} match {s.index} ({s.top} – {s.bottom}) is level after {after} "
-                       f"('keizer team award {s.round} {s.index} TEAM')")
-    raise StoreError("nothing to create: " + "; ".join(why))
+            after = Word("its tie-break stages") if rules.stages else \
+                Word("game points, board count and bottom-board elimination")
+            why.append(Message("round %(n)s match %(match)s (%(top)s – %(bottom)s) is level after %(after)s",
+                               hint="su_team_award", n=s.round, match=s.index, top=s.top, bottom=s.bottom, after=after))
+    raise StoreError("nothing to create: %(why)s", why=_listed(why, True))
+
+
+def _listed(parts: list[Message], semicolons: bool) -> Message:
+    """Messages in one line, joined by "; " or ", " (each worded in the view's language)."""
+    said = parts[-1]
+    for earlier in reversed(parts[:-1]):
+        said = (Message("%(first)s; %(rest)s", first=earlier, rest=said) if semicolons
+                else Message("%(first)s, %(rest)s", first=earlier, rest=said))
+    return said
 
 
 def award_match(store: Store, comp_id: int, number: int, match: int, team_ref: str) -> str:
@@ -392,16 +414,18 @@ def award_match(store: Store, comp_id: int, number: int, match: int, team_ref: s
     event = load_event(store, comp_id)
     state = next((s for s in knockout_states(event) if (s.round, s.index) == (number, match)), None)
     if state is None:
-        raise StoreError(f"the knock-out has no match {match} in round {number}")
+        raise StoreError("the knock-out has no match %(match)s in round %(n)s", match=match, n=number)
     if state.top is None or state.bottom is None:
-        raise StoreError(f"match {match} of round {number} "
-                         + ("is a bye" if state.how == "bye" else "does not have both its teams yet"))
+        if state.how == "bye":
+            raise StoreError("match %(match)s of round %(n)s is a bye", match=match, n=number)
+        raise StoreError("match %(match)s of round %(n)s does not have both its teams yet", match=match, n=number)
     team = find_team(store, comp_id, team_ref)["name"]
     if team not in (state.top, state.bottom):
-        raise StoreError(f"{team} does not play in match {match} of round {number} ({state.top} – {state.bottom})")
+        raise StoreError("%(team)s does not play in match %(match)s of round %(n)s (%(top)s – %(bottom)s)", team=team,
+                         match=match, n=number, top=state.top, bottom=state.bottom)
     if any(m.round == number + 1 and m.number == (match + 1) // 2 for m in event.matches):
-        raise StoreError(f"the match its winner plays in round {number + 1} is stored already; "
-                         "'keizer undo' that first")
+        raise StoreError("the match its winner plays in round %(n)s is stored already", hint="su_undo_that",
+                         n=number + 1)
     settings = store.system_settings(comp_id)
     store.set_system_settings(comp_id, {**settings, "awarded": {**(settings.get("awarded") or {}),
                                                                 f"{number}:{match}": team}})
@@ -466,17 +490,17 @@ def _pair_swiss_round(store: Store, comp_id: int, when: str | None) -> list[str]
     rules = event.rules
     number = len(event.season.rounds) + 1
     if rules.rounds is None or number > rules.rounds:
-        raise StoreError(f"all {rules.rounds} rounds are paired; the event is over")
+        raise StoreError("all %(rounds)s rounds are paired; the event is over", rounds=rules.rounds)
     t = swiss_pairing_tournament(event, number - 1)
     colour = Colour.BLACK if rules.initial_colour == "black" else Colour.WHITE
     try:
         found = pair_swiss(t, rules.rounds, upto=number - 1, initial_colour=colour)
     except SwissError as e:
         if not e.players:
-            raise StoreError(str(e)) from None
+            raise  # the engine's refusal says why
         left = ", ".join(event.seeds[n - 1] for n in e.players)
-        raise StoreError(f"round {number} has no pairing without a rematch, a second bye or a forbidden colour "
-                         f"sequence ({left} left over)") from None
+        raise StoreError("round %(n)s has no pairing without a rematch, a second bye or a forbidden colour sequence "
+                         "(%(left)s left over)", n=number, left=left) from None
     teams = store.teams(comp_id)
     store.ensure_round(comp_id, number, when)
     board, lines = 0, []
@@ -496,15 +520,16 @@ def swiss_next(store: Store, comp_id: int, when: date | None = None) -> list[str
     rules = stored_rules(store, comp_id)
     event = load_event(store, comp_id)
     if not event.seeds or not event.season.rounds:
-        raise StoreError("the Swiss has not started; pair round 1 with 'keizer team schedule'")
+        raise StoreError("the Swiss has not started", hint="su_team_schedule_first")
     last = len(event.season.rounds)
     if event.played < last:
-        waiting = [f"match {m.number} ({m.first} – {m.second})" for m in event.round_matches(last)
+        waiting = [Message("match %(match)s (%(first)s – %(second)s)", match=m.number, first=m.first, second=m.second)
+                   for m in event.round_matches(last)
                    if m.second is not None and m.score() is None]
-        raise StoreError(f"round {last} still waits for results: {', '.join(waiting)}; "
-                         f"enter them with 'keizer team result {last} MATCH …'")
+        raise StoreError("round %(n)s still waits for results: %(waiting)s", hint="su_team_results", n=last,
+                         waiting=_listed(waiting, False))
     if rules.rounds is not None and last >= rules.rounds:
-        raise StoreError(f"all {rules.rounds} rounds are played; the event is over")
+        raise StoreError("all %(rounds)s rounds are played; the event is over", rounds=rules.rounds)
     return _pair_swiss_round(store, comp_id, _round_date(store, comp_id, last + 1, when))
 
 

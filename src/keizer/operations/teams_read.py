@@ -181,8 +181,8 @@ def standing(event: TeamEvent, upto: int | None = None) -> list[dict[str, Any]]:
     t = ranking_tournament(event, upto, players=False)
     try:
         ranked = rank(t, list(event.rules.tiebreaks), event.rules.edition, rounds=t.rounds, primary="MP")
-    except TieBreakError as e:
-        raise StoreError(str(e)) from None
+    except TieBreakError:
+        raise  # the tie-break engine's refusal says which code and why
     teams = {team.number: team for team in t.teams}
     rows = []
     for s in ranked:
@@ -201,7 +201,8 @@ def team_standings(store: Store, comp_id: int, upto: int | None = None) -> list[
     """The team standing after round ``upto`` (default: the last complete round)."""
     event = load_event(store, comp_id)
     if upto is not None and not 0 <= upto <= event.played:
-        raise StoreError(f"round {upto} has not been played; the last complete round is {event.played}")
+        raise StoreError("round %(n)s has not been played; the last complete round is %(last)s", n=upto,
+                         last=event.played)
     return standing(event, upto)
 
 
@@ -232,7 +233,7 @@ def _knockout_format(rules: TeamRules) -> MatchFormat:
     try:
         return MatchFormat(tuple(stages), team=True)
     except ValueError as e:
-        raise StoreError(f"--stages: {e}") from None
+        raise StoreError("--stages: %(why)s", why=str(e)) from None
 
 
 def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
@@ -240,7 +241,7 @@ def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
     from keizer.pairing.knockout import MatchGame, MatchRecord, bracket_state, make_bracket
 
     if not event.seeds or not event.season.rounds:
-        raise StoreError("the knock-out has not been scheduled yet; make round 1 with 'keizer team schedule'")
+        raise StoreError("the knock-out has not been scheduled yet", hint="su_team_round_one")
     fmt = _knockout_format(event.rules)
     bracket = make_bracket(event.seeds, fmt)
     team_of = event.team_of()
@@ -258,21 +259,23 @@ def knockout_states(event: TeamEvent) -> tuple[Any, ...]:
     for key, winner in event.awarded.items():
         r, k = (int(x) for x in key.split(":"))
         records[(r, k)] = MatchRecord(records.get((r, k), MatchRecord()).stages, winner)
-    fix = "was a result corrected after 'keizer team next'? 'keizer undo' back to before it"
     try:
         states = bracket_state(bracket, records)
     except ValueError as e:
-        raise StoreError(f"the stored matches do not fit the bracket ({e}); {fix}") from None
+        raise StoreError("the stored matches do not fit the bracket (%(why)s)", hint="su_bracket_fix",
+                         why=str(e)) from None
     sides = {(s.round, s.index): (s.top, s.bottom) for s in states}
     winners = {(s.round, s.index): s.winner for s in states}
     for m in event.matches:
         if sides.get((m.round, m.number)) != (m.first, m.second):
-            raise StoreError(f"round {m.round} match {m.number} is stored as {m.first} – {m.second} and the "
-                             f"bracket now has {sides.get((m.round, m.number))}; {fix}")
+            raise StoreError("round %(n)s match %(match)s is stored as %(first)s – %(second)s and the bracket now "
+                             "has %(sides)s", hint="su_bracket_fix", n=m.round, match=m.number, first=m.first,
+                             second=m.second, sides=sides.get((m.round, m.number)))
         recorded = len(records[(m.round, m.number)].stages) if (m.round, m.number) in records else 0
         if (winners[(m.round, m.number)] is not None and f"{m.round}:{m.number}" not in event.awarded
                 and len({g.stage for g in m.games}) > max(recorded, 1)):
-            raise StoreError(f"round {m.round} match {m.number} is decided before its stored tie-break stage; {fix}")
+            raise StoreError("round %(n)s match %(match)s is decided before its stored tie-break stage",
+                             hint="su_bracket_fix", n=m.round, match=m.number)
     return states
 
 

@@ -72,9 +72,10 @@ def import_team_tournament(store: Store, t: Tournament, name: str | None = None)
             results = [by_number[n].results[r] if n in by_number and r < len(by_number[n].results) else None
                        for n in mine]
             if len(mine) < boards or any(res is None or res.opponent is None for res in results):
-                raise StoreError(f"round {r + 1}: {first.name} – {second.name} has a board without a game (a forfeited "
-                                 "match or an empty board); the database keeps a team match as its games and cannot "
-                                 "hold it — rank the file with 'keizer trf standings'")
+                raise StoreError("round %(n)s: %(first)s – %(second)s has a board without a game (a forfeited "
+                                 "match or an empty board); the database keeps a team match as its games and "
+                                 "cannot hold it",
+                                 hint="su_trf_standings", n=r + 1, first=first.name, second=second.name)
             for n, res in zip(mine, results):
                 assert res is not None and res.opponent is not None  # refused above
                 board += 1
