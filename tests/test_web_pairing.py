@@ -11,7 +11,7 @@ import re
 from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
-from test_web_attendance import PASSWORD, app_hints, cli, cli_error, keys, twin
+from test_web_attendance import PASSWORD, cli, cli_error, keys, twin
 from web_helpers import app_hints, client_with_csrf, digest, post, sample_app, text
 
 

@@ -51,6 +51,23 @@ class Word:
         return self.text
 
 
+@dataclass(frozen=True)
+class Words:
+    """Several words of the catalog, listed with commas (the choices of a setting): each is
+    translated as a :class:`Word` is.  The words are codes the catalog holds already, so they
+    need not be literals where they are given.
+
+    >>> Refusal("pick one of %(these)s", these=Words(("position", "range"))).words(
+    ...     gettext=lambda s: {"position": "positie", "range": "bereik"}.get(s, s))
+    'pick one of positie, bereik'
+    """
+
+    texts: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return ", ".join(self.texts)
+
+
 def _same(text: str) -> str:
     return text
 
@@ -70,6 +87,8 @@ def _words(message: str, values: Mapping[str, Any], hint: str | None, gettext: C
 def _value(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] | None) -> Any:
     if isinstance(value, Word):
         return gettext(value.text)
+    if isinstance(value, Words):
+        return ", ".join(gettext(t) for t in value.texts)
     if isinstance(value, (Refusal, Message)):  # quoting another (a setting's refusal, a file's)
         return value.words(gettext, hints)
     return value

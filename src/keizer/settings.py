@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from keizer.i18n import N_
-from keizer.refusals import Message, Refusal
+from keizer.refusals import Message, Refusal, Words
 
 LADDERS = (N_("position"), N_("range"))
 TOP_ROUNDINGS = (N_("half-up"), N_("half-even"), N_("down"))
@@ -309,7 +309,7 @@ def _dump(value: Any) -> Any:
 
 def _choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise SettingsError("%(name)s must be one of %(allowed)s, not %(value)s", name=name, allowed=", ".join(allowed),
+        raise SettingsError("%(name)s must be one of %(allowed)s, not %(value)s", name=name, allowed=Words(allowed),
                             value=repr(value))
 
 

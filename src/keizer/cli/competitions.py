@@ -107,7 +107,7 @@ def competition_order(ctx: Context, players: tuple[str, ...], by: str | None, so
     store = ctx.store()
     rows, heading = comp_ops.initial_order_rows(store, ctx.comp(store)["id"])
     if fmt == "table":
-        click.echo(heading)
+        click.echo(str(heading))
     click.echo(render(rows, ["position", "start_no", "name", "rating", "placed"], fmt))
 
 

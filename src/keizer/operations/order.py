@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 from keizer import systems
 from keizer.operations.state import current_standing, require_system
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 
 
@@ -31,7 +31,20 @@ def final_ranking(store: Store, comp_id: int) -> list[int]:
     return [member[k] for k in keys]
 
 
-def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]], str]:
+def said_how(how: str) -> Message:
+    """How the order was set, as stored (``by rating``, ``by hand``, ``by the standing of X``),
+    as a message the views word.
+
+    >>> str(said_how("by the standing of Meerkamp A")), str(said_how("by hand"))
+    ('by the standing of Meerkamp A', 'by hand')
+    """
+    prefix = "by the standing of "
+    if how.startswith(prefix):
+        return Message("by the standing of %(name)s", name=how[len(prefix):])
+    return Message("by hand") if how == "by hand" else Message("by rating")
+
+
+def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]], Message]:
     """The ranking that prices round 1, and how it was set (and whether it is frozen)."""
     from keizer.scoring import initial_order
 
@@ -47,9 +60,10 @@ def initial_order_rows(store: Store, comp_id: int) -> tuple[list[dict[str, Any]]
     order = [{"position": k, "start_no": rows[key]["start_no"], "name": rows[key]["name"],
               "rating": rows[key]["rating"], "placed": how(key)}
              for k, key in enumerate(initial_order(season), 1)]
-    how = store.system_settings(comp_id).get("initial_order", "by rating")
-    state = "frozen: round 1 has been paired" if store.started(comp_id) else "can change until round 1 is paired"
-    return order, f"initial order {how} ({state})"
+    set_by = said_how(store.system_settings(comp_id).get("initial_order", "by rating"))
+    if store.started(comp_id):
+        return order, Message("initial order %(how)s (frozen: round 1 has been paired)", how=set_by)
+    return order, Message("initial order %(how)s (can change until round 1 is paired)", how=set_by)
 
 
 def set_initial_order(store: Store, comp_id: int, by: str, refs: Sequence[str] = (), source: str | None = None) -> str:

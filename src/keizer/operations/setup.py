@@ -240,17 +240,25 @@ def setting_text(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def settings_rows(store: Store, comp_id: int) -> list[dict[str, str]]:
-    """The effective settings of a competition with what each means: setting, value, meaning."""
+#: Settings named by a word, which the settings page shows in the club's language (the others
+#: are codes such as absence_decay, shown as they are typed).
+SETTING_WORDS = frozenset({N_("win"), N_("draw"), N_("loss"), N_("excused"), N_("unexcused"), N_("club"),
+                           N_("bye"), N_("rounds"), N_("boards"), N_("schedule"), N_("double"), N_("stages")})
+
+
+def settings_rows(store: Store, comp_id: int) -> list[dict[str, Any]]:
+    """The effective settings of a competition with what each means: setting, value, meaning,
+    and whether its name is a word of the catalogs (``word``)."""
     if store.system(comp_id) != "keizer":
         view = {**system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
         meaning = {**systems.of(store.system(comp_id)).settings, "rating_list": RATING_LIST_MEANING}
-        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, FIXED)}
+        return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, FIXED), "word": k in SETTING_WORDS}
                 for k, v in view.items()]
     settings = store.settings(comp_id).to_dict()
     settings["rating_list"] = store.rating_list(comp_id)
     return [{"setting": k, "value": "auto" if k == "top" and v is None else setting_text(v),
-             "meaning": DESCRIPTIONS.get(k, RATING_LIST_MEANING)} for k, v in settings.items()]
+             "meaning": DESCRIPTIONS.get(k, RATING_LIST_MEANING), "word": k in SETTING_WORDS}
+            for k, v in settings.items()]
 
 
 def changeable(store: Store, comp_id: int) -> set[str]:

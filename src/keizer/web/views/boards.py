@@ -15,8 +15,6 @@ from keizer import limits as _limits
 from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
 from keizer.refusals import Message, Word
-from keizer.store import StoreError
-from keizer.refusals import Word
 from keizer.web import forms
 from keizer.web.access import arbiter, public
 from keizer.web.auth import Throttle

@@ -10,12 +10,9 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, request, url_for
 
-from keizer import limits
 from keizer.i18n import N_
 from keizer.operations import changes as change_ops
 from keizer.refusals import Message
-from keizer.store import StoreError
-from keizer.operations import changes as change_ops
 from keizer.refusals import Word
 from keizer.web import forms
 from keizer.web.access import arbiter

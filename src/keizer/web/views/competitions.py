@@ -12,15 +12,14 @@ from flask import Blueprint, flash, redirect, request, url_for
 from keizer import limits
 from keizer import systems
 from keizer.operations import competition as comp_ops
+from keizer.operations import order as order_ops
 from keizer.operations import setup
 from keizer.operations.evening import evening
 from keizer.refusals import Message, Word
 from keizer.settings import CHOICES, PRESETS
-from keizer.refusals import Word
 from keizer.store import StoreError
-from keizer.web.context import _, back, competition, render, say, store, writing
 from keizer.web import forms
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 
 bp = Blueprint("competitions", __name__)
 
@@ -211,7 +210,8 @@ def settings(comp_id: int) -> Any:
     can = setup.changeable(s, comp_id)
     order = heading = None
     if comp["system"] == "keizer":
-        order, heading = comp_ops.initial_order_rows(s, comp_id)
+        order, said = comp_ops.initial_order_rows(s, comp_id)
+        heading = say(said)
     others = [c for c in s.competitions() if c["id"] != comp_id]
     return render("app/settings.html", comp=comp, tab="settings", nav="competitions",
                   title=f"{_('Settings')} · {comp['name']}", rows=rows, changeable=can, order=order,
@@ -253,7 +253,7 @@ def order(comp_id: int) -> Any:
         competition(comp_id, write=True)
         how = comp_ops.set_initial_order(s, comp_id, by, refs, source)
         s.describe(Message("initial order %(how)s", how=how))
-    flash(_("initial order %(how)s", how=how), "ok")
+    flash(_("initial order %(how)s", how=say(order_ops.said_how(how))), "ok")
     return back(url_for("competitions.settings", comp_id=comp_id))
 
 

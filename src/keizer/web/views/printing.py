@@ -22,7 +22,6 @@ from keizer.operations import boards as board_ops
 from keizer.operations import printing as print_ops
 from keizer.operations import standings as standing_ops
 from keizer.refusals import Message
-from keizer.store import StoreError
 from keizer.refusals import Word
 from keizer.web import forms
 from keizer.web.access import arbiter

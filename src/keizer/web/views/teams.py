@@ -13,7 +13,6 @@ from flask import Blueprint, abort, flash, request
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.refusals import Message
-from keizer.store import StoreError
 from keizer.refusals import Word
 from keizer.web import forms
 from keizer.systems.team import stored_rules
