@@ -798,10 +798,8 @@ def traced(path: Path) -> list[Made]:
 
 def origins(finding: Finding, made: Iterable[Made]) -> list[Made]:
     """The traced messages a finding shows (as the app words them, made stable as the list is)."""
-    from keizer.web.context import in_app_words
-
     return [m for m in made if len(m.message) > 8 and not (m.where and m.where[0].startswith("web/context.py"))
-            and (stable(m.message) in finding.text or stable(in_app_words(m.message)) in finding.text)]
+            and stable(m.message) in finding.text]
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ import pytest
 from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
-from keizer.web.context import in_app_words
 from web_helpers import app_hints, client_with_csrf, digest, post, sample_app, text
 
 PASSWORD = "correct horse battery"
@@ -233,9 +232,9 @@ def test_refusals_give_the_cli_message_and_change_nothing(tmp_path, capsys):
     page = post(client, "/c/1/attendance", {"round": "31", "a-m1": "excused", "a-m2": "external", "x-m2": "maybe"})
     assert "result must be win, draw or loss" in text(page)
     page = post(client, "/c/1/attendance/late", {"player": "m1"})  # round 31 is not paired yet
-    assert in_app_words(cli_error(capsys, other, "-c", "1", "late", "m1")) in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "late", "m1")) in text(page)
     page = post(client, "/c/1/attendance/noshow", {"player": "m1"})
-    assert in_app_words(cli_error(capsys, other, "-c", "1", "noshow", "m1")) in text(page)
+    assert app_hints(cli_error(capsys, other, "-c", "1", "noshow", "m1")) in text(page)
     page = post(client, "/c/3/attendance", {"round": "5"})  # a round-robin has no attendance to mark
     assert app_hints(cli_error(capsys, other, "-c", "3", "attend")) in text(page)
     page = post(client, "/c/2/attendance", {"round": "6"})  # the Swiss played its five rounds

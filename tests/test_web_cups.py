@@ -7,8 +7,7 @@ import json
 import shutil
 
 from test_cli import run
-from keizer.web.context import in_app_words
-from web_helpers import client_with_csrf, digest, post, sample_app, text
+from web_helpers import app_hints, client_with_csrf, digest, post, sample_app, text
 
 CUP = "/c/4/cup"
 
@@ -57,7 +56,7 @@ def test_results_and_next_as_on_the_cli(tmp_path, capsys):
     assert "no result was changed" in text(page) and digest(db) == before
     page = post(client, f"{CUP}/result", {"round": "2", "b1": "1-0", "back": CUP})
     _, _, err = run(capsys, cli_db, "-c", "4", "result", "--round", "2", "1=1-0")
-    assert in_app_words(err.strip()) in text(page) and "use --correct" in err
+    assert app_hints(err.strip()) in text(page) and "use --correct" in err
     assert digest(db) == before
 
 

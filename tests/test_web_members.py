@@ -10,8 +10,7 @@ import pytest
 
 from keizer.store import Store
 from test_cli import run
-from keizer.web.context import in_app_words
-from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import TOKEN, app_hints, client_with_csrf, digest, post, sample_app, text
 
 NASTY = "Zoë <script>alert(1)</script> \"Quote\" O'Neill 🐴"
 
@@ -96,7 +95,7 @@ def test_a_refused_member_shows_the_cli_message_and_writes_nothing(web, tmp_path
         assert code == 1 and err.startswith("error: ")
         before = digest(db)
         page = post(client, "/members/add", {**form, "back": "/members"})
-        assert in_app_words(shown(err)) in text(page), err
+        assert app_hints(shown(err)) in text(page), err
         assert digest(db) == before
     before = digest(db)
     assert "rating 'veel' is not a whole number" in text(post(client, "/members/add",
@@ -122,7 +121,7 @@ def test_editing_a_member_writes_what_the_cli_writes(web, tmp_path, capsys):
     assert code == 1
     before = digest(db)
     page = post(client, "/members/13/edit", {"name": "bas dekker", "back": "/members/13/edit"})
-    assert in_app_words(shown(err)) in text(page) and digest(db) == before
+    assert app_hints(shown(err)) in text(page) and digest(db) == before
 
 
 CSV = ("naam;rating;relatienummer\n"
@@ -205,7 +204,7 @@ def test_a_refused_import_shows_the_cli_message_and_writes_nothing(web, tmp_path
     assert code == 1
     before = digest(db)
     page = upload(client, data, "dubbel.csv", kind="members")
-    assert in_app_words(shown(err)) in text(page) and digest(db) == before
+    assert app_hints(shown(err)) in text(page) and digest(db) == before
 
 
 def test_a_keizerforclubs_players_file_is_a_member_list(web, tmp_path, capsys):

@@ -17,6 +17,7 @@ import click
 
 from keizer.cli.base import Context, DryRun, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND
+from keizer.cli.words import say
 from keizer.formats.season_json import FormatError
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
@@ -278,7 +279,7 @@ def result(ctx: Context, results: tuple[str, ...], file: Path | None, round_no: 
     with writing(ctx, "result", Message("results %(results)s", results=' '.join(items))) as store:
         entered = result_ops.enter(store, ctx.comp(store)["id"], parsed, round_no, correct)
     if entered.warning:
-        click.echo(f"warning: {entered.warning}", err=True)
+        click.echo(f"warning: {say(entered.warning)}", err=True)
     click.echo(entered.message)
 
 

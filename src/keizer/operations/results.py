@@ -126,7 +126,7 @@ class Entered:
     round: int
     count: int
     said: Message  # "round 5: 2 results entered; boards still open: 3", worded by each view
-    warning: str | None  # a correction while a later round is paired already
+    warning: Message | None  # a correction while a later round is paired already
     open_boards: tuple[int, ...]
 
     @property
@@ -150,10 +150,10 @@ def report(season: Season, number: int, count: int, correct: bool, cleared: int 
     state = Message("boards still open: %(boards)s", boards=", ".join(map(str, missing))) if missing \
         else Message("round complete")
     later = [r.number for r in season.rounds[number:] if r.games or r.byes]
-    warning = None
+    warning: Message | None = None
     if correct and later:
-        warning = (f"round {later[-1]} was paired before this correction; every standing is recomputed, "
-                   "the pairing stays (re-pair an unplayed round with 'keizer pair --again')")
+        warning = Message("round %(round)s was paired before this correction; every standing is recomputed, "
+                          "the pairing stays", hint="ev_repair_unplayed", round=later[-1])
     entered = count - cleared
     done = Message("%(n)s result entered", n=entered) if entered == 1 else Message("%(n)s results entered", n=entered)
     if cleared:

@@ -130,29 +130,6 @@ def wants_json() -> bool:
     return request.headers.get("X-Requested-With") == "keizer"
 
 
-#: The CLI's advice in the operations' one-line messages, as the app says it (its pages and buttons).
-APP_WORDS = (
-    ("use --allow-duplicate, or give", "tick 'a namesake: allow a name another member has', or give"),
-    ("; use --correct to change it", ": it was entered meanwhile; reload the page to see it and change it there"),
-    ("mark attendance with 'keizer attend' and pair it", "mark attendance and pair it (Attendance, then Pairing)"),
-    ("re-pair an unplayed round with 'keizer pair --again'",
-     "a round not played yet can be paired again on the Pairing page"),
-    ("run 'keizer undo' again to see the change that is last now",
-     "open the change log again to see the change that is last now"),
-)
-
-
-def in_app_words(message: str) -> str:
-    """An operation's message with its command-line advice said as the app's pages say it.
-
-    >>> in_app_words("error: round 3 is not paired yet; mark attendance with 'keizer attend' and pair it")
-    'error: round 3 is not paired yet; mark attendance and pair it (Attendance, then Pairing)'
-    """
-    for cli, app in APP_WORDS:
-        message = message.replace(cli, app)
-    return message
-
-
 def refuse(message: str, status: int = 400, bad_input: bool = False) -> Any:
     """Show a refusal: on the form's page after a POST, as a page of its own after a GET.
 
@@ -160,7 +137,6 @@ def refuse(message: str, status: int = 400, bad_input: bool = False) -> Any:
     (``{"error": …}`` with 200): the request worked, what was typed was refused, and the
     browser logs no failed request.  Other refusals (a form without its token, a busy
     database) keep their status."""
-    message = in_app_words(message)
     if wants_json():
         return {"error": message}, 200 if bad_input else status
     if request.method == "POST":

@@ -17,7 +17,7 @@ from keizer.refusals import Message
 from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.web.access import arbiter
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 
 bp = Blueprint("cups", __name__)
 
@@ -110,7 +110,7 @@ def enter_form_results(comp_id: int) -> Any:
         comp = competition(comp_id, write=True)
         entered = result_ops.enter(s, comp["id"], parsed, number, correct)
     if entered.warning:
-        flash(_("warning: %(warning)s", warning=entered.warning), "warning")
+        flash(_("warning: %(warning)s", warning=say(entered.warning)), "warning")
     flash(entered.message, "ok")
     return back()
 
