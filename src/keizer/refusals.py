@@ -111,6 +111,12 @@ class Message:
     def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
         return _words(self.text, self.values, self.hint, gettext, hints)
 
+    @classmethod
+    def read_back(cls, text: str, values: Mapping[str, Any]) -> Message:
+        """A message read back from where it was kept (the change log): its id was a literal
+        of the code that made it, so the catalogs hold it."""
+        return cls(text, **values)
+
     def __str__(self) -> str:
         return self.words()
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, Mapping, Self
 
 from keizer.refusals import Message, Refusal, Word
-from keizer.store.database import Database, StoreError, explain
+from keizer.store.database import Database, StoreError, explained
 
 
 class Changes(Database):
@@ -71,9 +71,9 @@ class Changes(Database):
         except BaseException as e:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            message = explain(e, self.path) if self.path else None
-            if message:
-                raise StoreError(message) from None
+            refusal = explained(e, self.path) if self.path else None
+            if refusal is not None:
+                raise refusal from None
             raise
 
     def last_change(self, said: bool = False) -> dict[str, Any] | None:
@@ -138,12 +138,12 @@ def _encoded_value(value: Any) -> Any:
 
 
 def _decoded(data: Mapping[str, Any]) -> Message:
-    return Message(str(data["id"]), **{k: _decoded_value(v) for k, v in data.get("values", {}).items()})
+    return Message.read_back(str(data["id"]), {k: _decoded_value(v) for k, v in data.get("values", {}).items()})
 
 
 def _decoded_value(value: Any) -> Any:
     if isinstance(value, dict):
-        return Word(str(value["word"])) if "word" in value else _decoded(value)
+        return Word(text=str(value["word"])) if "word" in value else _decoded(value)  # a word written as a literal
     return value
 
 

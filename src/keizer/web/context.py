@@ -30,7 +30,7 @@ from keizer.operations.club import CLUB_SETTINGS, club_settings
 from keizer.i18n import format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
 from keizer.refusals import Message, Refusal
-from keizer.store import Store, StoreError, explain
+from keizer.store import Store, StoreError, explained
 from keizer.web.access import public
 from keizer.web.words import HINTS
 
@@ -227,10 +227,10 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(sqlite3.Error)
     def database_error(error: sqlite3.Error) -> Any:
-        message = explain(error, Path(app.config["KEIZER_DB"]))
-        if message is None:
+        refusal = explained(error, Path(app.config["KEIZER_DB"]))
+        if refusal is None:
             raise error
-        return refuse(_("error: %(message)s", message=message), 503)
+        return refuse(_("error: %(message)s", message=say(refusal)), 503)
 
     @app.errorhandler(404)
     def not_found(_error: Exception) -> Any:
