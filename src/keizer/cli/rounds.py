@@ -170,7 +170,7 @@ def swap(ctx: Context, a: str, b: str) -> None:
     with writing(ctx, "swap", Message("swap %(a)s and %(b)s", a=a, b=b)) as store:
         number, warnings = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b)
     for w in warnings:
-        click.echo(f"warning: {w}", err=True)
+        click.echo(f"warning: {say(w)}", err=True)
     click.echo(f"round {number}: swapped {a} and {b}")
 
 

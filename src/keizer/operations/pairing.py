@@ -190,6 +190,9 @@ def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
     return Change(rnd.number, Message("%(name)s gets the bye: every other player has an opponent", name=name))
 
 
+#: A colour, as a swap's warning names it.
+_COLOURS = {"white": Word("white"), "black": Word("black")}
+
 #: A no-show's absence, as the outcome says it (the views translate the words).
 _NOSHOW_WORDS = {"unexcused": Word("unexcused"), "excused": Word("excused")}
 
@@ -232,7 +235,7 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
                                       name=name, why=_NOSHOW_WORDS[why], opponent=names[opponent], board=game.board))
 
 
-def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[str]]:
+def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[Message]]:
     """Exchange two players in the open round's pairing (one may hold the bye).
 
     Returns the round and warnings: pairs that met before or are forbidden (the
@@ -272,23 +275,25 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
            if g.played_on_board}
     forbidden = {frozenset(pair) for pair in store.forbidden_pairs(comp_id)}
     names = {p.id: p.name for p in season.players}
-    warnings = []
+    warnings: list[Message] = []
     for g in rnd.games:
         white, black = swap.get(g.white, g.white), swap.get(g.black, g.black)
         pair = frozenset((white, black))
         if (white, black) == (g.white, g.black):
             continue
         if pair in met:
-            warnings.append(f"{names[white]} and {names[black]} met in round {met[pair]} already")
+            warnings.append(Message("%(white)s and %(black)s met in round %(round)s already", white=names[white],
+                                    black=names[black], round=met[pair]))
         if pair in forbidden:
-            warnings.append(f"{names[white]} and {names[black]} are a forbidden pair ('keizer forbid')")
+            warnings.append(Message("%(white)s and %(black)s are a forbidden pair", hint="ev_forbidden_pair",
+                                    white=names[white], black=names[black]))
     if store.system(comp_id) == "swiss":
         warnings += _swiss_swap_warnings(store, comp_id, season, target.number, swap, names)
     return target.number, warnings
 
 
 def _swiss_swap_warnings(store: Store, comp_id: int, season: Season, number: int, swap: Mapping[str, str],
-                         names: Mapping[str, str]) -> list[str]:
+                         names: Mapping[str, str]) -> list[Message]:
     """What a hand-made change costs under the Dutch rules' absolute criteria (C.2, C.3)."""
     from keizer.model import Colour
     from keizer.pairing.swiss import dutch_inputs
@@ -298,11 +303,12 @@ def _swiss_swap_warnings(store: Store, comp_id: int, season: Season, number: int
     data = dutch_inputs(tournament(season, number - 1, rules.system, rules.scoring), number - 1)
     tpn = {p.id: p.start_no for p in season.players}
     rnd = season.rounds[number - 1]
-    warnings = []
+    warnings: list[Message] = []
     for p in rnd.byes:
         holder = swap.get(p, p)
         if holder != p and not data[tpn[holder]].bye_eligible:
-            warnings.append(f"{names[holder]} had a pairing-allocated bye or a win without playing already")
+            warnings.append(Message("%(name)s had a pairing-allocated bye or a win without playing already",
+                                    name=names[holder]))
     for g in rnd.games:
         for player, colour in ((swap.get(g.white, g.white), Colour.WHITE), (swap.get(g.black, g.black), Colour.BLACK)):
             if player == (g.white if colour is Colour.WHITE else g.black):
@@ -310,7 +316,8 @@ def _swiss_swap_warnings(store: Store, comp_id: int, season: Season, number: int
             history = data[tpn[player]].colours + (colour,)
             whites = sum(c is Colour.WHITE for c in history)
             if len(history) >= 3 and history[-1] is history[-2] is history[-3]:
-                warnings.append(f"{names[player]} gets {colour.value} a third time in a row")
+                warnings.append(Message("%(name)s gets %(colour)s a third time in a row", name=names[player],
+                                        colour=_COLOURS[colour.value]))
             elif abs(2 * whites - len(history)) > 2:
-                warnings.append(f"{names[player]} gets a colour difference beyond 2")
+                warnings.append(Message("%(name)s gets a colour difference beyond 2", name=names[player]))
     return warnings

@@ -99,7 +99,7 @@ def swap(comp_id: int) -> Any:
         name_a, name_b = s.find_player(comp_id, a)["name"], s.find_player(comp_id, b)["name"]
         s.describe(Message("swap %(a)s and %(b)s", a=name_a, b=name_b))
     for w in warnings:
-        flash(_("warning: %(warning)s", warning=w), "warning")
+        flash(_("warning: %(warning)s", warning=say(w)), "warning")
     flash(_("round %(n)s: swapped %(a)s and %(b)s", n=number, a=name_a, b=name_b), "ok")
     return back(url_for("pairing.index", comp_id=comp_id))
 
