@@ -91,6 +91,8 @@ def _value(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] |
         return ", ".join(gettext(t) for t in value.texts)
     if isinstance(value, (Refusal, Message)):  # quoting another (a setting's refusal, a file's)
         return value.words(gettext, hints)
+    if isinstance(value, tuple) and value and all(isinstance(v, Message) for v in value):  # a list of them
+        return ", ".join(v.words(gettext, hints) for v in value)
     return value
 
 

@@ -9,6 +9,7 @@ from typing import IO, Any
 import click
 
 from keizer.cli.base import Context, pass_ctx
+from keizer.cli.words import say
 from keizer.formats.rating_lists import RatingList
 
 
@@ -41,8 +42,8 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
     todo = plan_rating_import(found, members, file.name, match_names)
     for line in todo.changed:
         click.echo(line)
-    for line in todo.plan.not_found:
-        click.echo(f"not found: {line}")
+    for missing in todo.plan.not_found:
+        click.echo(f"not found: {say(missing)}")
     if todo.plan.without_id:
         shown = ", ".join(todo.plan.without_id[:10]) + (", …" if len(todo.plan.without_id) > 10 else "")
         hint = "" if match_names else " (set it with 'keizer member edit', or use --match-names)"

@@ -42,6 +42,7 @@ HINTS: dict[str, str] = {
     "store_not_keizer": "; pass --db with the club's season file",
     "store_user_password": " with 'keizer user password %(name)s'",
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
+    "ratings_set_id": "; set the %(label)s with 'keizer member edit'",
     "ev_forbidden_pair": " ('keizer forbid')",
     "ev_repair_unplayed": " (re-pair an unplayed round with 'keizer pair --again')",
     "ev_plan_more_rounds": "; plan more with 'keizer swiss rounds N'",

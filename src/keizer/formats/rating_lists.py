@@ -54,7 +54,7 @@ from keizer.formats.members_csv import _shown
 from keizer.formats.members_csv import parse as parse_csv
 from keizer.formats.season_json import FormatError
 from keizer.limits import fold_name
-from keizer.refusals import Message, Word
+from keizer.refusals import Message, Word, Words
 
 #: Kind of list → (the member's id column, its rating column, how the id is called).
 COLUMNS = {"national": ("fed_id", "rating", "federation id"), "fide": ("fide_id", "fide_rating", "FIDE id")}
@@ -295,7 +295,7 @@ class RatingPlan:
     updates: tuple[Update, ...]
     unchanged: int
     #: Members with an id of this list that the list does not hold, or a name it holds twice.
-    not_found: tuple[str, ...]
+    not_found: tuple[Message, ...]
     #: Members without an id of this list (and not matched by name).
     without_id: tuple[str, ...]
 
@@ -321,7 +321,7 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
     label = "FIDE rating" if found.kind == "fide" else "rating"
     taken = {m[id_column] for m in members if m[id_column]}
     updates: list[Update] = []
-    not_found: list[str] = []
+    not_found: list[Message] = []
     without_id: list[str] = []
     unchanged = 0
     for member in members:
@@ -329,15 +329,17 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
         report: list[str] = []
         entry = found.by_id.get(member[id_column]) if member[id_column] else None
         if member[id_column] and entry is None:
-            not_found.append(f"{member['name']} ({id_label} {member[id_column]}): not in the list")
+            not_found.append(Message("%(name)s (%(label)s %(id)s): not in the list", name=member["name"],
+                                     label=Words((id_label,)), id=member[id_column]))
             continue
         if entry is None:
             hits = [e for key in name_keys(member["name"]) for e in found.by_name.get(key, [])] if match_names else []
             hits = list({e.id: e for e in hits if e.id and e.id not in taken}.values())
             if len(hits) > 1:
-                shown = ", ".join(f"{e.id} (line {e.line})" for e in hits[:5])
-                not_found.append(f"{member['name']}: {len(hits)} players of that name in the list ({shown}); "
-                                 f"set the {id_label} with 'keizer member edit'")
+                shown = tuple(Message("%(id)s (line %(line)s)", id=e.id, line=e.line) for e in hits[:5])
+                not_found.append(Message("%(name)s: %(n)s players of that name in the list (%(shown)s)",
+                                         hint="ratings_set_id", name=member["name"], n=len(hits), shown=shown,
+                                         label=Words((id_label,))))
                 continue
             if not hits:
                 without_id.append(member["name"])

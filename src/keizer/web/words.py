@@ -34,6 +34,7 @@ HINTS: dict[str, str] = {
                          "(a middle initial, a town)"),
     "store_user_password": N_(" on the Users page"),
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
+    "ratings_set_id": N_("; set the %(label)s on the member's page (Members, Edit)"),
     "ev_forbidden_pair": N_(" (see the forbidden pairs on the Pairing page)"),
     "ev_repair_unplayed": N_(" (a round not played yet can be paired again on the Pairing page)"),
     "ev_plan_more_rounds": N_("; it has no further round to mark"),

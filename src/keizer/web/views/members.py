@@ -26,7 +26,7 @@ from keizer.refusals import Message
 from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.web import forms
-from keizer.web.context import _, back, render, store, writing
+from keizer.web.context import _, back, render, say, store, writing
 
 bp = Blueprint("members", __name__)
 
@@ -131,7 +131,7 @@ def _preview_page(pending: dict[str, Any], todo: Any) -> Any:
     ratings = isinstance(todo, member_ops.RatingImport)
     return render("app/members_import.html", title=_("Import preview"), nav="members", pending=pending, todo=todo,
                   ratings=ratings, added=[] if ratings else todo.added, changed=todo.changed,
-                  not_found=list(todo.plan.not_found) if ratings else [],
+                  not_found=[say(line) for line in todo.plan.not_found] if ratings else [],
                   without_id=list(todo.plan.without_id) if ratings else [],
                   names_kept=0 if ratings else todo.plan.names_kept,
                   changes=bool(todo.plan.updates if ratings else todo.plan.changes))
