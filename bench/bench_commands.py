@@ -28,24 +28,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from seasons import synthetic_season  # noqa: E402
+from seasons import big_season  # noqa: E402
 
-from keizer.operations import competition as ops  # noqa: E402
 from keizer.store import Store  # noqa: E402
 from keizer.web import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KEIZER = [sys.executable, "-m", "keizer"]
 PAGES = ("/c/{c}/standings", "/c/{c}/crosstable", "/c/{c}/pairing", "/c/{c}/results", "/c/{c}/attendance")
-
-
-def big_season(folder: Path) -> Path:
-    db = folder / "s600.db"
-    store = Store.open(db, create=True)
-    with store.change("bench", "bench"):
-        ops.import_season(store, synthetic_season(600, 52, seed=1), name="Interne competitie")
-    store.close()
-    return db
 
 
 Timing = tuple[float, float]  # (wall-clock seconds, CPU seconds)

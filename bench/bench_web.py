@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from seasons import synthetic_season  # noqa: E402
+from seasons import big_season, synthetic_season  # noqa: E402
 
 from keizer.operations import boards as boards_ops  # noqa: E402
 from keizer.operations import competition as ops  # noqa: E402
@@ -82,15 +82,6 @@ def render_times(db: Path, comp: int, runs: int) -> None:
             times.append((time.perf_counter() - start) * 1000)
             assert response.status_code == 200, (url, response.status_code)
         print(f"  {url:<24} p50 {statistics.median(times):7.1f} ms   p95 {percentile(times, 95):7.1f} ms")
-
-
-def big_season(folder: Path) -> Path:
-    db = folder / "s600.db"
-    store = Store.open(db, create=True)
-    with store.change("bench", "bench"):
-        ops.import_season(store, synthetic_season(600, 52, seed=1), name="Interne competitie")
-    store.close()
-    return db
 
 
 def free_port() -> int:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.operations import competition as ops
 from keizer.settings import Settings
+from keizer.store import Store
 
 
 def synthetic_season(players: int, rounds: int, seed: int = 1, **settings) -> Season:
@@ -36,3 +39,14 @@ def synthetic_season(players: int, rounds: int, seed: int = 1, **settings) -> Se
         )
         built.append(Round(r, None, games, absent, external))
     return Season("bench", Settings.from_preset("classic", settings), roster, tuple(built))
+
+
+def big_season(folder: Path) -> Path:
+    """A season file of 600 players and 52 rounds (seed 1) in ``folder``, as the app and the
+    command-line benchmarks open it."""
+    db = folder / "s600.db"
+    store = Store.open(db, create=True)
+    with store.change("bench", "bench"):
+        ops.import_season(store, synthetic_season(600, 52, seed=1), name="Interne competitie")
+    store.close()
+    return db
