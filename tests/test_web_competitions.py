@@ -13,7 +13,7 @@ import pytest
 
 from keizer.store import Store
 from test_cli import run
-from web_helpers import client_with_csrf, digest, post, sample_app, text
+from web_helpers import app_words, client_with_csrf, digest, post, sample_app, text
 
 NASTY = "Beker <script>alert(1)</script> \"é\" 🏆"
 
@@ -119,8 +119,8 @@ def test_a_refused_creation_shows_the_cli_message_and_writes_nothing(web, tmp_pa
     before = digest(db)
     page = post(client, "/competitions/create", {**form, "back": "/competitions"})
     # the app names its boxes where the command line names its flags
-    assert shown(err).replace(": add --rounds N", ": fill in Swiss: rounds").replace(
-        " (--double)", " (tick double round-robin)") in text(page)
+    assert app_words(shown(err).replace(": add --rounds N", ": fill in Swiss: rounds").replace(
+        " (--double)", " (tick double round-robin)")) in text(page)
     assert digest(db) == before
 
 
@@ -272,8 +272,8 @@ def test_the_time_control_plan(web, tmp_path, capsys):
         code, _, err = run(capsys, cli, "-c", "1", "timecontrol", *args)
         assert code == 1, err
         before = digest(db)
-        in_app_err = shown(in_app.get(shown(err), err)).replace(
-            "; plan it with --rounds 99", "; plan it first under Rounds (3, 1-3 or 4-) as 99")  # its boxes
+        in_app_err = app_words(shown(in_app.get(shown(err), err)).replace(
+            "; plan it with --rounds 99", "; plan it first under Rounds (3, 1-3 or 4-) as 99"))  # its boxes
         assert in_app_err in text(post(client, "/c/1/timecontrol", {**form, "back": "/c/1/settings"}))
         assert digest(db) == before
 

@@ -96,3 +96,15 @@ def app_hints(message: str) -> str:
                               for k, s in enumerate(parts))
             message = re.sub(pattern, lambda m: APP_HINTS[key] % m.groupdict(), message)
     return message
+
+
+def app_words(message: str) -> str:
+    """A CLI refusal as the app words it in English: its hint as :func:`app_hints` says it, and
+    each field by the label of its box where the command line names the flag."""
+    from keizer.cli.words import FIELDS as CLI_FIELDS
+    from keizer.web.words import FIELDS as APP_FIELDS
+
+    message = app_hints(message)
+    for key in sorted(CLI_FIELDS, key=lambda k: -len(CLI_FIELDS[k])):
+        message = re.sub(re.escape(CLI_FIELDS[key]) + r"(?![\w-])", lambda m, label=APP_FIELDS[key]: label, message)
+    return message

@@ -28,6 +28,12 @@ one; the views word it):
 >>> Message("round %(n)s: %(player)s is marked %(how)s", n=2, player="Kees", how=Word("unexcused")).words()
 'round 2: Kees is marked unexcused'
 
+A field of the request (an option, a box of a form) is a :class:`Field`: each view names it
+as its user sees it, the CLI by its flag, the app by its label:
+
+>>> Refusal("%(field)s is for Swiss tournaments", field=Field("rounds")).words(fields={"rounds": "--rounds"})
+'--rounds is for Swiss tournaments'
+
 A message without values is taken as written (a ``%`` in it is a percent sign), so a refusal
 of an older kind, ``StoreError(f"…")``, still reads as it did; such a message has no id in
 the catalogs and reaches a Dutch club in English (tests/test_no_english_in_a_dutch_club.py
@@ -52,6 +58,18 @@ class Word:
 
 
 @dataclass(frozen=True)
+class Field:
+    """A field of the request refused (an option, a box of a form), by its key: each view
+    names it from its own table (key → name; the app's names are words of the catalog).
+    Without a table it reads as its key."""
+
+    key: str
+
+    def __str__(self) -> str:
+        return self.key
+
+
+@dataclass(frozen=True)
 class Words:
     """Several words of the catalog, listed with commas (the choices of a setting): each is
     translated as a :class:`Word` is.  The words are codes the catalog holds already, so they
@@ -72,9 +90,12 @@ def _same(text: str) -> str:
     return text
 
 
+Fields = Mapping[str, str] | None
+
+
 def _words(message: str, values: Mapping[str, Any], hint: str | None, gettext: Callable[[str], str],
-           hints: Mapping[str, str] | None) -> str:
-    filled = {k: _value(v, gettext, hints) for k, v in values.items()}
+           hints: Mapping[str, str] | None, fields: Fields) -> str:
+    filled = {k: _value(v, gettext, hints, fields) for k, v in values.items()}
     text = gettext(message)
     if filled:
         text = text % filled
@@ -84,15 +105,17 @@ def _words(message: str, values: Mapping[str, Any], hint: str | None, gettext: C
     return text
 
 
-def _value(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] | None) -> Any:
+def _value(value: Any, gettext: Callable[[str], str], hints: Mapping[str, str] | None, fields: Fields) -> Any:
+    if isinstance(value, Field):
+        return gettext(fields[value.key]) if fields and value.key in fields else value.key
     if isinstance(value, Word):
         return gettext(value.text)
     if isinstance(value, Words):
         return ", ".join(gettext(t) for t in value.texts)
     if isinstance(value, (Refusal, Message)):  # quoting another (a setting's refusal, a file's)
-        return value.words(gettext, hints)
+        return value.words(gettext, hints, fields)
     if isinstance(value, tuple) and value and all(isinstance(v, Message) for v in value):  # a list of them
-        return ", ".join(v.words(gettext, hints) for v in value)
+        return ", ".join(v.words(gettext, hints, fields) for v in value)
     return value
 
 
@@ -110,8 +133,9 @@ class Message:
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "hint", hint)
 
-    def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
-        return _words(self.text, self.values, self.hint, gettext, hints)
+    def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None,
+              fields: Fields = None) -> str:
+        return _words(self.text, self.values, self.hint, gettext, hints, fields)
 
     @classmethod
     def read_back(cls, text: str, values: Mapping[str, Any]) -> Message:
@@ -133,10 +157,12 @@ class Refusal(Exception):
         self.hint = hint
         self.values = values
 
-    def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None) -> str:
+    def words(self, gettext: Callable[[str], str] = _same, hints: Mapping[str, str] | None = None,
+              fields: Fields = None) -> str:
         """The refusal in a view's words: ``gettext`` translates the message, its words and the
-        hint's phrase (from ``hints``, the view's table: key → phrase, joined as it is)."""
-        return _words(self.message, self.values, self.hint, gettext, hints)
+        hint's phrase (from ``hints``, the view's table: key → phrase, joined as it is), and
+        ``fields`` names the fields (key → the view's name for it)."""
+        return _words(self.message, self.values, self.hint, gettext, hints, fields)
 
     def __str__(self) -> str:
         return self.words()

@@ -13,6 +13,23 @@ from __future__ import annotations
 
 from keizer.refusals import Message, Refusal
 
+#: field key → the flag (or flags) that give it (a refusal names a field as a :class:`~keizer.refusals.Field`).
+FIELDS: dict[str, str] = {
+    "set": "--set",
+    "set_example": "--set excused=2/5",
+    "swap_last_two": "--swap-last-two",
+    "lots": "--lots",
+    "system_roundrobin": "--system roundrobin",
+    "swiss_options": "--rounds, --bye-points, --excused-points and --initial-colour",
+    "bye_points": "--bye-points",
+    "excused_points": "--excused-points",
+    "swiss_points": "--bye-points and --excused-points",
+    "schedule_knockout": "--schedule knockout",
+    "roundrobin_options": "--double, --swap-last-two and --tiebreaks",
+    "plan_rounds": "--rounds",
+    "stages": "--stages",
+}
+
 #: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
 HINTS: dict[str, str] = {
     "pair_first": "; pair it with 'keizer pair' first",
@@ -132,4 +149,4 @@ HINTS: dict[str, str] = {
 
 def say(refusal: Refusal | Message) -> str:
     """The refusal as the command line says it."""
-    return refusal.words(hints=HINTS)
+    return refusal.words(hints=HINTS, fields=FIELDS)

@@ -34,7 +34,7 @@ _COLOUR = re.compile(r"#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?")
 #: The app may change the club's upload address, never this one: an officer's account does not
 #: give the server's password away.
 PASSWORD_TARGET = "upload_password_target"
-#: The meta key of the club's site folder: where the app publishes (``keizer club --site-folder``,
+#: The meta key of the club's site folder: where the app publishes (the folder the club set,
 #: or the folder last published into from the app, which may only choose one beside the database).
 SITE_FOLDER = "publish_folder"
 #: Club settings kept in the database's meta table, with their defaults.
@@ -80,7 +80,7 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
                                  "invisible characters)", key=_KEYS[key]) from None
         if key == "templates" and value and not Path(value).is_dir():
             raise StoreError("template folder %(folder)s does not exist", folder=value)
-        if key == "upload" and value.strip():  # where 'keizer publish --upload' sends the site: never a password
+        if key == "upload" and value.strip():  # where an upload sends the site: never a password
             value = parse_target(value).url
         store.set_meta(f"club_{key}", value.strip())
     if logo is not None:

@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from keizer import limits
 from keizer import systems
 from keizer.i18n import N_
-from keizer.refusals import Message, Word
+from keizer.refusals import Field, Message, Word
 from keizer.operations.attendance import check_entry, check_joined, mark_attendance
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
@@ -34,12 +34,12 @@ FIXED = N_("(fixed when created)")
 
 
 def parse_sets(sets: Sequence[str]) -> dict[str, str]:
-    """``NAME=VALUE`` items as a mapping (``--set excused=2/5``)."""
+    """``NAME=VALUE`` items as a mapping (``excused=2/5`` → ``{"excused": "2/5"}``)."""
     overrides = {}
     for item in sets:
         if "=" not in item:
-            raise StoreError("%(field)s %(item)s: write NAME=VALUE, e.g. %(example)s", field=Word("--set"), item=repr(item),
-                             example=Word("--set excused=2/5"))
+            raise StoreError("%(field)s %(item)s: write NAME=VALUE, e.g. %(example)s", field=Field("set"), item=repr(item),
+                             example=Field("set_example"))
         name, value = item.split("=", 1)
         overrides[name.strip()] = value.strip()
     return overrides
@@ -92,15 +92,15 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     if initial_colour not in ("white", "black"):
         raise StoreError("initial colour %(colour)s: white or black", colour=repr(initial_colour))
     if system != "keizer" and overrides:
-        raise StoreError("%(field)s changes Keizer settings; other systems take their own options", field=Word("--set"))
+        raise StoreError("%(field)s changes Keizer settings; other systems take their own options", field=Field("set"))
     if swap_last_two and not double:
-        raise StoreError("%(field)s applies to a double round-robin", hint="setup_double", field=Word("--swap-last-two"))
+        raise StoreError("%(field)s applies to a double round-robin", hint="setup_double", field=Field("swap_last_two"))
     if lots is not None and system != "roundrobin":
-        raise StoreError("%(field)s is for %(system)s", field=Word("--lots"), system=Word("--system roundrobin"))
+        raise StoreError("%(field)s is for %(system)s", field=Field("lots"), system=Field("system_roundrobin"))
     swiss_team = system == "team" and schedule == "swiss"
     if system != "swiss" and not swiss_team and (rounds or bye_points or excused_points or initial_colour != "white"):
         raise StoreError("%(fields)s are for Swiss tournaments",
-                         fields=Word("--rounds, --bye-points, --excused-points and --initial-colour"))
+                         fields=Field("swiss_options"))
     if (system == "swiss" or swiss_team) and not rounds:
         raise StoreError("a Swiss tournament needs its planned number of rounds", hint="setup_rounds")
     listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
@@ -109,9 +109,9 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     if system == "swiss":
         scoring = {}
         if bye_points is not None:
-            scoring["pab"] = parse_points(bye_points, "--bye-points")
+            scoring["pab"] = parse_points(bye_points, Field("bye_points"))
         if excused_points is not None:
-            scoring["hpb"] = parse_points(excused_points, "--excused-points")
+            scoring["hpb"] = parse_points(excused_points, Field("excused_points"))
         system_settings = {**SWISS_DEFAULTS, "rounds": rounds, "initial_colour": initial_colour,
                            "edition": edition, "tiebreaks": listed, "scoring": scoring or None}
         warnings = systems.points_system(system).warnings(system_settings)
@@ -124,7 +124,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     elif system == "team":
         if bye_points or excused_points:
             raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); %(fields)s are for individual "
-                             "Swiss tournaments", fields=Word("--bye-points and --excused-points"))
+                             "Swiss tournaments", fields=Field("swiss_points"))
         system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
                            "edition": edition, "tiebreaks": listed}
         if swiss_team:
@@ -132,7 +132,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
         if stages is not None:
             if schedule != "knockout":
                 raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
-                                 schedule=Word("--schedule knockout"))
+                                 schedule=Field("schedule_knockout"))
             if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
                 raise StoreError("a team knock-out's %(field)s lists the tie-break stages only (rapid, blitz, "
                                  "armageddon); the match itself is on every board", field=STAGES)
@@ -144,10 +144,10 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                 raise e from None
         warnings = team_warnings(system_settings)
     elif double or swap_last_two or tiebreaks:
-        raise StoreError("%(fields)s are not Keizer settings", fields=Word("--double, --swap-last-two and --tiebreaks"))
+        raise StoreError("%(fields)s are not Keizer settings", fields=Field("roundrobin_options"))
     if stages is not None and system not in ("knockout", "team"):
         raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
-                         schedule=Word("--schedule knockout"))
+                         schedule=Field("schedule_knockout"))
     return NewCompetition(name, system, preset, overrides, system_settings, season, all_members, rounds, warnings)
 
 
@@ -199,7 +199,7 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
 
 def set_player(store: Store, comp_id: int, ref: str, category: str | None = None, joined: int | None = None,
                default_attendance: str | None = None) -> tuple[str, list[str]]:
-    """``keizer player set``: a player's category, first round or default attendance (what an
+    """Change a player's category, first round or default attendance (what an
     unmarked player gets).  Returns the player's name and what changed ("first round 1 → 3");
     nothing is written when nothing changes.  An empty category removes it."""
     if category is None and joined is None and default_attendance is None:
@@ -262,7 +262,7 @@ def settings_rows(store: Store, comp_id: int) -> list[dict[str, Any]]:
 
 
 def changeable(store: Store, comp_id: int) -> set[str]:
-    """The settings ``keizer competition settings --set`` may change in this competition."""
+    """The settings that may be changed in this competition."""
     system = store.system(comp_id)
     if system == "keizer":
         return {*DESCRIPTIONS, "rating_list"}
@@ -296,9 +296,9 @@ def round_range(text: str) -> tuple[int, int | None]:
         end = (limits.whole_number(last, "round", 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
     except ValueError as e:
         raise StoreError("%(field)s %(text)s: %(why)s; write a round, a range like 1-3, or 4- for 'from round 4 on'",
-                         field=Word("--rounds"), text=repr(text[:30]), why=str(e)) from None
+                         field=Field("plan_rounds"), text=repr(text[:30]), why=str(e)) from None
     if start < 1 or (end is not None and end < start):
-        raise StoreError("%(field)s %(text)s: rounds count from 1 and a range runs upwards", field=Word("--rounds"),
+        raise StoreError("%(field)s %(text)s: rounds count from 1 and a range runs upwards", field=Field("plan_rounds"),
                          text=repr(text))
     return start, end
 

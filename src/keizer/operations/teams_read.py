@@ -14,6 +14,7 @@ from keizer.operations.state import require_system
 from keizer.pairing.knockout import MatchFormat, Stage, StageKind
 from keizer.pairing.teams import TeamMatchResult, first_has_white, plan_event
 from keizer.points import tournament as player_tournament
+from keizer.refusals import Field
 from keizer.store import Store, StoreError
 from keizer.systems.team import MATCH_SCORING, TeamRules, stored_rules
 from keizer.tiebreaks import Code, Match, Player, Scoring, System, Team, TieBreakError, Tournament, labels, rank
@@ -233,7 +234,7 @@ def _knockout_format(rules: TeamRules) -> MatchFormat:
     try:
         return MatchFormat(tuple(stages), team=True)
     except ValueError as e:
-        raise StoreError("--stages: %(why)s", why=str(e)) from None
+        raise StoreError("%(field)s: %(why)s", field=Field("stages"), why=str(e)) from None
 
 
 def knockout_states(event: TeamEvent) -> tuple[Any, ...]:

@@ -114,7 +114,7 @@ def team_tournament(store: Store, comp_id: int) -> Tournament:
 
 
 def team_trf(store: Store, comp_id: int, version: str = "TRF26") -> str:
-    """``keizer export --format trf`` of a team event (dates of the rounds played as 042/052)."""
+    """A team event as a TRF file (dates of the rounds played as 042/052)."""
     from keizer.formats.trf import TRF16, dump
 
     t = team_tournament(store, comp_id)

@@ -7,13 +7,13 @@ from typing import Any, Mapping
 
 from keizer.limits import is_digits
 from keizer.pairing.knockout import MatchFormat, Stage, StageKind
-from keizer.refusals import Word
+from keizer.refusals import Field
 from keizer.store import StoreError
 from keizer.systems.base import System
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
 #: What the stages' refusals call the list: the command line's flag, the app's box (a catalog word).
-STAGES = Word("--stages")
+STAGES = Field("stages")
 
 
 def parse_stages(text: str) -> list[dict[str, Any]]:

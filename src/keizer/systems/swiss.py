@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from keizer.i18n import N_
 from keizer.limits import is_digits
+from keizer.refusals import Field
 from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 from keizer.tiebreaks import Scoring
@@ -17,7 +18,7 @@ from keizer.tiebreaks import System as Pairings
 SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
 
 
-def parse_points(text: str, what: str) -> str:
+def parse_points(text: str, what: str | Field) -> str:
     """'1', '0.5', '½' or '1/2' → '1/2' (stored exactly); 0 to 1 only.
 
     >>> parse_points("½", "bye_points"), parse_points("0,5", "bye_points")

@@ -32,7 +32,7 @@ from keizer.operations.seasons import refuse_closed
 from keizer.refusals import Message, Refusal
 from keizer.store import Store, StoreError, explained
 from keizer.web.access import public
-from keizer.web.words import HINTS
+from keizer.web.words import FIELDS, HINTS
 
 #: Errors a user can fix: shown as their one line, never as a server error.
 USER_ERRORS = (Refusal,)
@@ -274,7 +274,7 @@ def _(text: str, **values: Any) -> str:
 
 def say(refusal: Refusal | Message) -> str:
     """A refusal in the club's language, with what would fix it as the app does it."""
-    return refusal.words(gettext=translations(language()).gettext, hints=HINTS)
+    return refusal.words(gettext=translations(language()).gettext, hints=HINTS, fields=FIELDS)
 
 
 def number(value: Fraction | int | float | Decimal | None, decimals: int = 2) -> str:

@@ -9,6 +9,23 @@ from __future__ import annotations
 
 from keizer.i18n import N_
 
+#: field key → the label of the box (or boxes) that give it, as the forms show it.
+FIELDS: dict[str, str] = {
+    "set": N_("Settings that differ"),
+    "set_example": "excused=2/5",
+    "swap_last_two": N_("swap the last two rounds of the first cycle"),
+    "lots": N_("Seed of the lot for remaining ties"),
+    "system_roundrobin": N_("Round-robin"),
+    "swiss_options": N_("Rounds, Points of the bye, Points of an excused absence and Top seed's colour in round 1"),
+    "bye_points": N_("Points of the bye"),
+    "excused_points": N_("Points of an excused absence"),
+    "swiss_points": N_("Points of the bye and Points of an excused absence"),
+    "schedule_knockout": N_("Schedule knockout"),
+    "roundrobin_options": N_("double round-robin, swap the last two rounds of the first cycle and Tie-breaks"),
+    "plan_rounds": N_("Rounds (3, 1-3 or 4-)"),
+    "stages": N_("Stages of a match"),
+}
+
 #: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
 HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
