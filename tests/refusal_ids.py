@@ -15,7 +15,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "keizer"
 #: The refusal classes, ``Message`` and ``Word``: a call of one of these names takes a message id first.
 NAMES = frozenset({"Refusal", "StoreError", "SettingsError", "FormatError", "TrfError", "MemberListError",
-                   "LinkRefused", "UploadError", "Missing", "SwissError", "GenerationError", "PairingError",
+                   "LinkRefused", "UploadError", "LimitError", "Missing", "SwissError", "GenerationError", "PairingError",
                    "TieBreakError", "Word", "Message"})
 
 

@@ -2,13 +2,14 @@
 
 Every number read from the command line or a file is checked against these before it
 reaches SQLite (whose integers end at 2**63 - 1) or sizes anything in memory, and
-every name, id or time control is checked as text.  Pure: no click, no sqlite.
+every name, id or time control is checked as text.  What is refused is a
+:class:`LimitError`, a refusal each view words.  Pure: no click, no sqlite.
 
 >>> clean_text("\\u202eAnna\\u202c de Vries ", "a name", MAX_NAME)
 'Anna de Vries'
 >>> clean_text("\\u200b\\u202e", "a name", MAX_NAME)
 Traceback (most recent call last):
-ValueError: a name must have a visible character (this one is only spaces or invisible characters)
+keizer.limits.LimitError: a name must have a visible character (this one is only spaces or invisible characters)
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from __future__ import annotations
 import datetime
 import re
 import unicodedata
+
+from keizer.refusals import Message, Refusal, Word
+
+#: What a refused value is, as a refusal names it: English (the command line), a word or a phrase of the catalog.
+What = str | Word | Message
 
 #: Rounds of a competition or a file; a round number.
 MAX_ROUNDS = 999
@@ -56,34 +62,42 @@ _WHOLE = re.compile(r"[+-]?[0-9]+")
 _DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-def text_problem(text: str, what: str, limit: int) -> str | None:
+class LimitError(Refusal, ValueError):
+    """A number, date or text that keizer cannot take, and why: a message id whose ``what``
+    names the value (a catalog :class:`~keizer.refusals.Word` where a view translates it)."""
+
+
+def text_problem(text: str, what: What, limit: int) -> LimitError | None:
     """Why ``text`` cannot be ``what`` (too long, control characters, nothing visible), or None."""
     if len(text) > limit:
-        return f"{what} can have at most {limit} characters (this one has {len(text)})"
+        return LimitError("%(what)s can have at most %(most)s characters (this one has %(length)s)",
+                          what=what, most=limit, length=len(text))
     for ch in text:
         kind = unicodedata.category(ch)
         if kind == "Cs":
-            return f"{what} is not valid text (undecodable bytes; save or type it as UTF-8)"
+            return LimitError("%(what)s is not valid text (undecodable bytes; save or type it as UTF-8)", what=what)
         if kind in ("Cc", "Zl", "Zp"):
-            return f"{what} cannot contain control characters (tabs, new lines)"
+            return LimitError("%(what)s cannot contain control characters (tabs, new lines)", what=what)
         if ch in BIDI_CONTROLS:
-            return f"{what} cannot contain right-to-left or left-to-right override characters"
+            return LimitError("%(what)s cannot contain right-to-left or left-to-right override characters", what=what)
     if all(unicodedata.category(ch) in _INVISIBLE or ch in _BLANK_GLYPHS for ch in text):
-        return (f"{what} must have a visible character "
-                "(this one is only spaces or invisible characters)" if text else f"{what} cannot be empty")
+        return LimitError("%(what)s must have a visible character (this one is only spaces or invisible characters)",
+                          what=what) if text else LimitError("%(what)s cannot be empty", what=what)
     return None
 
 
-def clean_text(text: str, what: str, limit: int) -> str:
-    """``text`` in NFC, trimmed, bidirectional controls and stray invisibles removed; ValueError saying why it
-    cannot be ``what``.  Right-to-left names need no controls: the Unicode algorithm orders them."""
+def clean_text(text: str, what: What, limit: int) -> str:
+    """``text`` in NFC, trimmed, bidirectional controls and stray invisibles removed; a
+    :class:`LimitError` saying why it cannot be ``what``.  Right-to-left names need no
+    controls: the Unicode algorithm orders them."""
     cleaned = "".join(ch for ch in unicodedata.normalize("NFC", text)
                       if ch not in BIDI_CONTROLS and ch not in STRAY_INVISIBLES).strip()
     if text and not cleaned:  # nothing left: say why, not just "empty"
-        raise ValueError(f"{what} must have a visible character (this one is only spaces or invisible characters)")
+        raise LimitError("%(what)s must have a visible character (this one is only spaces or invisible characters)",
+                         what=what)
     problem = text_problem(cleaned, what, limit)
     if problem:
-        raise ValueError(problem)
+        raise problem
     return cleaned
 
 
@@ -98,13 +112,13 @@ def is_digits(text: str, most: int = 18) -> bool:
 
 
 def day(text: str) -> datetime.date:
-    """A date written YYYY-MM-DD (ASCII digits) in the years 1900–2999; ValueError saying why not.
+    """A date written YYYY-MM-DD (ASCII digits) in the years 1900–2999; a :class:`LimitError` saying why not.
 
     >>> day("2026-09-08")
     datetime.date(2026, 9, 8)
     >>> day("8-9-2026")
     Traceback (most recent call last):
-    ValueError: '8-9-2026' is not a date like 2026-09-08
+    keizer.limits.LimitError: '8-9-2026' is not a date like 2026-09-08
     """
     text = text.strip()
     try:
@@ -112,14 +126,14 @@ def day(text: str) -> datetime.date:
             raise ValueError
         found = datetime.date.fromisoformat(text)
     except ValueError:
-        raise ValueError(f"{text[:30]!r} is not a date like 2026-09-08") from None
+        raise LimitError("%(text)s is not a date like %(example)s", text=repr(text[:30]), example="2026-09-08") from None
     if not 1900 <= found.year <= 2999:
-        raise ValueError(f"{text} is not a date between 1900 and 2999")
+        raise LimitError("%(text)s is not a date between 1900 and 2999", text=text)
     return found
 
 
-def whole_number(text: str, what: str, low: int, high: int) -> int:
-    """``text`` as a whole number from ``low`` to ``high``; ValueError saying why not.
+def whole_number(text: str, what: What, low: int, high: int) -> int:
+    """``text`` as a whole number from ``low`` to ``high``; a :class:`LimitError` saying why not.
     ASCII digits only, and a long digit-string is refused before any conversion (Python
     refuses past 4300 digits, SQLite past 2**63 - 1).
 
@@ -127,16 +141,17 @@ def whole_number(text: str, what: str, low: int, high: int) -> int:
     12
     >>> whole_number("99999999999999999999999", "a board", 1, 99)
     Traceback (most recent call last):
-    ValueError: a board 99999999999999999999999 is out of range (1 to 99)
+    keizer.limits.LimitError: a board 99999999999999999999999 is out of range (1 to 99)
     """
     text = text.strip()
     shown = text if len(text) <= 30 else text[:27] + "..."
     if not _WHOLE.fullmatch(text):
-        raise ValueError(f"{what} {shown!r} is not a whole number")
+        raise LimitError("%(what)s %(text)s is not a whole number", what=what, text=repr(shown))
     digits = text.lstrip("+-").lstrip("0")
     number = int(text) if len(digits) <= max(len(str(low)), len(str(high))) else None
     if number is None or not low <= number <= high:
-        raise ValueError(f"{what} {shown} is out of range ({low} to {high})")
+        raise LimitError("%(what)s %(text)s is out of range (%(low)s to %(high)s)", what=what, text=shown, low=low,
+                         high=high)
     return number
 
 

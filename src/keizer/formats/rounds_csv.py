@@ -36,11 +36,10 @@ from dataclasses import dataclass
 from keizer.formats.members_csv import _records, _shown
 from keizer.formats.text import decode
 from keizer.formats.season_json import FormatError
-from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, clean_text, fold_name
+from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, LimitError, clean_text, fold_name
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.refusals import Word
 from keizer.settings import Settings
-from keizer.store.names import _text_refused
 
 #: Column → the header names that mean it.
 COLUMNS = {
@@ -207,10 +206,9 @@ class _Builder:
                 raise FormatError("line %(line)s: the white player's name is missing", line=line)
             raise FormatError("line %(line)s: the black player's name is missing", line=line)
         try:
-            name = clean_text(raw, "a name", MAX_NAME)
-        except ValueError as e:
-            raise FormatError("line %(line)s: %(why)s", line=line,
-                              why=_text_refused(str(e), Word("a name"), MAX_NAME)) from None
+            name = clean_text(raw, Word("a name"), MAX_NAME)
+        except LimitError as e:
+            raise FormatError("line %(line)s: %(why)s", line=line, why=e) from None
         key = fold_name(name)
         pid = self.ids.get(key)
         if pid is None:

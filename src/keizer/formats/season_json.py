@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from keizer.limits import (MAX_BOARDS, MAX_CATEGORY, MAX_DEPTH, MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS,
-                           MAX_TIME_CONTROL, clean_text, text_problem)
+                           MAX_TIME_CONTROL, LimitError, clean_text, text_problem)
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
-from keizer.refusals import Refusal
+from keizer.refusals import Refusal, Word
 from keizer.settings import Settings, SettingsError
 
 FORMAT = "keizer-season"
@@ -105,7 +105,7 @@ def load_season(data: Any) -> Season:
     name = data.get("name") or "Keizer competition"
     if not isinstance(name, str):
         raise FormatError("name: must be a string")
-    name = _text(name, "name", "a competition name", MAX_NAME)
+    name = _text(name, "name", Word("a competition name"), MAX_NAME)
     member_data(data)  # the optional member fields are refused here too when they are wrong
     return Season(name, settings, tuple(players), tuple(rounds), tuple(order))
 
@@ -225,7 +225,7 @@ def _players(raw: list[Any]) -> list[Player]:
         pid = item.get("id")
         if not isinstance(pid, str) or not pid.strip():
             raise FormatError("%(path)s.id: a non-empty string is needed", path=path)
-        problem = text_problem(pid, "an id", MAX_ID)
+        problem = text_problem(pid, Word("an id"), MAX_ID)
         if problem:
             raise FormatError("%(path)s.id: %(problem)s", path=path, problem=problem)
         if pid in seen:
@@ -234,7 +234,7 @@ def _players(raw: list[Any]) -> list[Player]:
         name = item.get("name", pid)
         if not isinstance(name, str) or not name.strip():
             raise FormatError("%(path)s.name: a non-empty string is needed", path=path)
-        name = _text(name, f"{path}.name", "a name", MAX_NAME)
+        name = _text(name, f"{path}.name", Word("a name"), MAX_NAME)
         rating = item.get("rating")
         if rating is not None and not _whole(rating, 0, 4000):
             raise FormatError("%(path)s.rating: a whole number from 0 to 4000 is needed", path=path)
@@ -248,7 +248,7 @@ def _players(raw: list[Any]) -> list[Player]:
         if category is not None and not isinstance(category, str):
             raise FormatError("%(path)s.category: must be a string", path=path)
         if category:
-            category = _text(category, f"{path}.category", "a category", MAX_CATEGORY)
+            category = _text(category, f"{path}.category", Word("a category"), MAX_CATEGORY)
         players.append(Player(pid, name, rating, k + 1, joined, withdrawn, category))
     if len(players) < 2:
         raise FormatError("players: at least two players are needed")
@@ -321,7 +321,7 @@ def _round(raw: Any, path: str, ids: set[str], expected: int) -> Round:
     if time_control is not None and not isinstance(time_control, str):
         raise FormatError("%(path)s.time_control: must be a string like 'rapid 25+10'", path=path)
     if time_control is not None:
-        time_control = _text(time_control, f"{path}.time_control", "a time control", MAX_TIME_CONTROL)
+        time_control = _text(time_control, f"{path}.time_control", Word("a time control"), MAX_TIME_CONTROL)
     return Round(number, date, tuple(games), absent, external, present, time_control)
 
 
@@ -372,11 +372,11 @@ def _whole(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-def _text(value: str, path: str, what: str, limit: int) -> str:
+def _text(value: str, path: str, what: Word, limit: int) -> str:
     try:
         return clean_text(value, what, limit)
-    except ValueError as e:
-        raise FormatError("%(path)s: %(why)s", path=path, why=str(e)) from None
+    except LimitError as e:
+        raise FormatError("%(path)s: %(why)s", path=path, why=e) from None
 
 
 def _shown(value: Any) -> str:

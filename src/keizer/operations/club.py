@@ -21,7 +21,7 @@ from keizer.formats.logo import checked_logo
 from keizer.formats.targets import parse_target
 from keizer.i18n import LANGUAGES
 from keizer.limits import MAX_NAME, clean_text
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 
 #: The club settings a refusal names in the club's words.
@@ -65,19 +65,7 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
                              "one line", key=_KEYS[key], value=repr(value[:40]))
         if key in ("name", "season"):  # as names everywhere: a sane length, something visible, no overrides
             limit = MAX_NAME if key == "name" else 50
-            try:
-                value = clean_text(value, f"the club {key}", limit)
-            except ValueError:  # as limits.text_problem says it, in words the catalogs hold
-                if not value:
-                    raise StoreError("the club %(key)s cannot be empty", key=_KEYS[key]) from None
-                if any(unicodedata.category(ch) in ("Zl", "Zp") for ch in value):
-                    raise StoreError("the club %(key)s cannot contain control characters (tabs, new lines)",
-                                     key=_KEYS[key]) from None
-                if len(value.strip()) > limit:
-                    raise StoreError("the club %(key)s can have at most %(limit)s characters (this one has "
-                                     "%(length)s)", key=_KEYS[key], limit=limit, length=len(value.strip())) from None
-                raise StoreError("the club %(key)s must have a visible character (this one is only spaces or "
-                                 "invisible characters)", key=_KEYS[key]) from None
+            value = clean_text(value, Message("the club %(key)s", key=_KEYS[key]), limit)
         if key == "templates" and value and not Path(value).is_dir():
             raise StoreError("template folder %(folder)s does not exist", folder=value)
         if key == "upload" and value.strip():  # where an upload sends the site: never a password

@@ -292,11 +292,11 @@ def round_range(text: str) -> tuple[int, int | None]:
     """
     first, sep, last = text.strip().partition("-")
     try:
-        start = limits.whole_number(first, "round", 0, limits.MAX_ROUNDS)
-        end = (limits.whole_number(last, "round", 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
-    except ValueError as e:
+        start = limits.whole_number(first, Word("round"), 0, limits.MAX_ROUNDS)
+        end = (limits.whole_number(last, Word("round"), 0, limits.MAX_ROUNDS) if last.strip() else None) if sep else start
+    except limits.LimitError as e:
         raise StoreError("%(field)s %(text)s: %(why)s; write a round, a range like 1-3, or 4- for 'from round 4 on'",
-                         field=Field("plan_rounds"), text=repr(text[:30]), why=str(e)) from None
+                         field=Field("plan_rounds"), text=repr(text[:30]), why=e) from None
     if start < 1 or (end is not None and end < start):
         raise StoreError("%(field)s %(text)s: rounds count from 1 and a range runs upwards", field=Field("plan_rounds"),
                          text=repr(text))
@@ -312,10 +312,7 @@ def check_time_control(time_control: str | None, rounds: str | None, round_no: i
     if clear:
         return None
     assert time_control is not None
-    try:
-        return limits.clean_text(time_control, "a time control", limits.MAX_TIME_CONTROL)
-    except ValueError as e:
-        raise StoreError("%(why)s", why=str(e)) from None
+    return limits.clean_text(time_control, Word("a time control"), limits.MAX_TIME_CONTROL)
 
 
 def set_time_control(store: Store, comp_id: int, text: str | None, rounds: str | None, round_no: int | None) -> None:

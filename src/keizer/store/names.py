@@ -6,7 +6,7 @@ import re
 import unicodedata
 from typing import Any, Callable
 
-from keizer.limits import MAX_NAME, clean_text, fold_name
+from keizer.limits import MAX_NAME, LimitError, clean_text, fold_name
 from keizer.refusals import Message, Word
 from keizer.store.database import StoreError
 
@@ -18,28 +18,11 @@ def _clean_name(name: str) -> str:
 
 
 def _clean(text: str, what: Word, limit: int) -> str:
-    """:func:`keizer.limits.clean_text`, refusing with a message id about ``what``."""
+    """:func:`keizer.limits.clean_text`, refusing as a :class:`StoreError` about ``what``."""
     try:
-        return clean_text(text, what.text, limit)
-    except ValueError as e:
-        raise _text_refused(str(e), what, limit) from None
-
-
-def _text_refused(why: str, what: Word, limit: int) -> StoreError:
-    """keizer.limits' reason (an English sentence about ``what``) as a message id."""
-    if why.endswith("cannot be empty"):
-        return StoreError("%(what)s cannot be empty", what=what)
-    if "at most" in why:  # the length it counted is the last number of its sentence
-        return StoreError("%(what)s can have at most %(most)s characters (this one has %(length)s)",
-                          what=what, most=limit, length=int(re.findall(r"[0-9]+", why)[-1]))
-    if "undecodable" in why:
-        return StoreError("%(what)s is not valid text (undecodable bytes; save or type it as UTF-8)", what=what)
-    if "control characters" in why:
-        return StoreError("%(what)s cannot contain control characters (tabs, new lines)", what=what)
-    if "override" in why:
-        return StoreError("%(what)s cannot contain right-to-left or left-to-right override characters", what=what)
-    return StoreError("%(what)s must have a visible character (this one is only spaces or invisible characters)",
-                      what=what)
+        return clean_text(text, what, limit)
+    except LimitError as e:
+        raise StoreError("%(why)s", why=e) from None
 
 
 def _id_number(text: str) -> int | None:
