@@ -451,6 +451,20 @@ class _Visitor:
             self._keep_page(kind, request, answer)
         return answer
 
+    def upload(self, path: str, fields: dict[str, str], name: str, content: bytes) -> Answer:
+        """POST a form with a chosen file (``file``) as the browser sends it, and keep the page it answers with."""
+        boundary = "keizer-crawl-boundary"
+        parts = [*fields.items(), ("csrf", self._csrf(self.sender, "/login"))]
+        body = b"".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'.encode()
+                        for k, v in parts)
+        body += (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{name}"\r\n'
+                 "Content-Type: text/csv\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
+        answer = self.sender.request("POST", path, body, {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        if answer.status >= 500:
+            raise RuntimeError(f"POST {path} failed ({answer.status})")
+        self._keep_page("form", f"POST {path} {name}", answer)
+        return answer
+
     def ask(self, path: str) -> Answer:
         """GET an address that is refused (a wrong id, a competition without such a page)."""
         answer = self.sender.get(path)
@@ -676,6 +690,62 @@ def on_the_phones(v: _Visitor) -> None:
     v.read("/m/bestaat-niet-" + "x" * 20, kind="link")
 
 
+#: A member list and a KNSB rating list as clubs have them (one new member, one not in the list).
+MEMBER_LIST = ("naam;rating;relatienummer\n"
+               "Anna Hendriks;1799;7626286\n"
+               "Nieuw Lid;1450;\n"
+               "Bas Dekker;1554;7489324\n").encode()
+RATING_LIST = ("Relatienummer;Naam;Titel;FED;Rating;Nv;Geboren;S\r\n"
+               "7626286;Hendriks, Anna;;NED;1733;24;1990;V\r\n"
+               "7489324;Dekker, Bas;;NED;1554;12;1985;M\r\n"
+               "8999;Someone, Else;;NED;1500;0;2001;M\r\n").encode("cp1252")
+
+
+def the_season_goes_on(v: _Visitor, db: Path) -> None:
+    """What the officer does beside the club evening, accepted: lists imported, a latecomer
+    to the competition, a player's category, a cup and a team Swiss started, the notice rules."""
+    for kind, name, content in (("members", "leden.csv", MEMBER_LIST), ("ratings", "KLASSIEK.csv", RATING_LIST)):
+        preview = v.upload("/members/import", {"kind": kind, "back": "/members"}, name, content)
+        token = re.search(r'name="token" value="([^"]+)"', preview.body)
+        if token is None:
+            raise RuntimeError(f"the {kind} import made no preview: {flashes(preview.body)}")
+        v.send("/members/import/apply", {"token": token.group(1), "back": "/members"})
+    ids, _ = _ids(db)
+    v.send("/c/1/players/add", {"member": str(ids["member Nieuw Lid"]), "joined": "32", "back": "/c/1/players"})
+    ids, _ = _ids(db)
+    v.send(f"/c/1/players/{ids['player 1 Nieuw Lid']}", {"category": "B", "joined": "33", "default": "absent"})
+    v.send("/members/links/settings", {"notice_days": "2", "notice_time": "18:00", "late_notice": "unexcused",
+                                       "link_days": "120", "evening_day": "tuesday"})
+    v.send("/competitions/create", {"system": "knockout", "name": "Snelbeker", "all_members": "on"})
+    cup = max(i for i in _competitions(db))
+    v.send(f"/c/{cup}/cup/draw", {})
+    boards = re.findall(r'name="b(\d+)"', v.read(f"/c/{cup}/cup").body)
+    v.send(f"/c/{cup}/cup/result", {"round": "1", **{f"b{b}": "1-0" if int(b) % 2 else "0-1" for b in boards}})
+    v.send(f"/c/{cup}/cup/next", {})
+    v.read(f"/c/{cup}/cup")
+    v.send("/competitions/create", {"system": "team", "name": "Teamzwitsers", "boards": "2", "schedule": "swiss",
+                                    "rounds": "3"})
+    teams = max(i for i in _competitions(db))
+    v.send(f"/c/{teams}/teams/add", {"name": "De Pionnen", "boards": "Kees Bakker\nAnna Hendriks"})
+    v.send(f"/c/{teams}/teams/add", {"name": "De Dames", "boards": "Bas Dekker\nAnouk Jansen"})
+    v.send(f"/c/{teams}/teams/add", {"name": "De Koningen", "boards": "Sanne Visser\nNieuw Lid"})
+    v.send(f"/c/{teams}/teams/schedule", {"first_date": "2026-04-14", "every": "7"})
+    boards = re.findall(r'name="b(\d+)"', v.read(f"/c/{teams}/teams").body)
+    v.send(f"/c/{teams}/teams/result", {"round": "1", **{f"b{b}": "1-0" for b in boards}})
+    v.send(f"/c/{teams}/teams/next", {"date": "2026-04-21"})
+    v.read(f"/c/{teams}/teams")
+    for page in ("/standings", "/crosstable", "/print", "/print/standings"):
+        v.read(f"/c/{cup}{page}")
+        v.read(f"/c/{teams}{page}")
+
+
+def _competitions(db: Path) -> list[int]:
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return [i for (i,) in con.execute("SELECT id FROM competitions")]
+
+
 def the_site(v: _Visitor, folder: Path) -> None:
     """``keizer publish FOLDER``: the text of every page, of the feed and of the calendar."""
     v.keizer("publish", str(folder))
@@ -714,6 +784,7 @@ def crawl(folder: Path, limit: int = 1500, per_kind: int = PER_KIND, trace: bool
                 v.read(f"/c/{comp}/print{page}")
         after_the_pairing(v, db)
         on_the_phones(v)
+        the_season_goes_on(v, db)
         the_site(v, folder / "site-published")
         errors = served.errors()
     if "Traceback" in errors:
