@@ -714,6 +714,7 @@ def the_season_goes_on(v: _Visitor, db: Path) -> None:
     v.send("/c/1/players/add", {"member": str(ids["member Nieuw Lid"]), "joined": "32", "back": "/c/1/players"})
     ids, _ = _ids(db)
     v.send(f"/c/1/players/{ids['player 1 Nieuw Lid']}", {"category": "B", "joined": "33", "default": "absent"})
+    v.send(f"/members/{ids['member Nieuw Lid']}/edit", {"name": "Nieuw Lid", "rating": "1475", "fed_id": "8999"})
     v.send("/members/links/settings", {"notice_days": "2", "notice_time": "18:00", "late_notice": "unexcused",
                                        "link_days": "120", "evening_day": "tuesday"})
     v.send("/competitions/create", {"system": "knockout", "name": "Snelbeker", "all_members": "on"})

@@ -12,6 +12,7 @@ from typing import Any
 import click
 
 from keizer.cli.base import Context, format_option, pass_ctx, writing
+from keizer.cli.words import say
 from keizer.cli.params import CATEGORY, ROUND, SEED, TIME_CONTROL, Whole
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
@@ -243,7 +244,7 @@ def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, categ
         first, note = add_players(store, ctx.comp(store), members, joined, category)
     click.echo(f"registered {len(members)} player(s), from round {first}")
     if note:
-        click.echo(note, err=True)
+        click.echo(say(note), err=True)
 
 
 @player.command("list")
@@ -269,7 +270,7 @@ def player_set(ctx: Context, player_ref: str, category: str | None, joined: int 
 
     with writing(ctx, "player set", Message("set %(player)s", player=player_ref)) as store:
         name, changed = set_player(store, ctx.comp(store)["id"], player_ref, category, joined, default)
-    click.echo(f"updated {name}: {', '.join(changed)}" if changed else f"{name}: nothing changed")
+    click.echo(f"updated {name}: {', '.join(map(say, changed))}" if changed else f"{name}: nothing changed")
 
 
 @player.command("withdraw")

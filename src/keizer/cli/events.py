@@ -16,6 +16,7 @@ import click
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND, SEED, Whole
 from keizer.cli.standings import show_bracket
+from keizer.cli.words import say
 from keizer.operations import competition as comp_ops
 from keizer.output import FORMATS, render
 from keizer.refusals import Message
@@ -138,7 +139,7 @@ def knockout_next(ctx: Context) -> None:
 
     with writing(ctx, "knockout next", Message("cup: next games")) as store:
         created = cup.advance(store, ctx.comp(store)["id"])
-    click.echo("\n".join(created) if created else "nothing to create: results are missing, or the cup is decided")
+    click.echo("\n".join(map(say, created)) if created else "nothing to create: results are missing, or the cup is decided")
 
 
 @knockout.command("award")

@@ -13,6 +13,7 @@ from datetime import date
 import click
 
 from keizer.cli.base import Context, format_option, pass_ctx, writing
+from keizer.cli.words import say
 from keizer.operations import notices as ops
 from keizer.output import render
 from keizer.refusals import Message
@@ -109,4 +110,4 @@ def notice_settings(ctx: Context, /, **values: str | None) -> None:  # pass_ctx 
             rules = ops.set_notice_settings(store, **values)
     else:
         rules = ops.notice_settings(ctx.store())
-    click.echo(rules.describe() + (f"; club evening: {rules.evening_day}" if rules.evening_day else ""))
+    click.echo(say(rules.describe()) + (f"; club evening: {rules.evening_day}" if rules.evening_day else ""))

@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from keizer.cli.base import Context, DryRun, format_option, pass_ctx, writing
+from keizer.cli.words import say
 from keizer.cli.params import RATING
 from keizer.output import render
 from keizer.refusals import Message
@@ -66,14 +67,14 @@ def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate:
     exists = ctx.db.exists() and ctx.db.stat().st_size > 0
     store = ctx.store() if exists else Store.memory() if dry_run else None
     todo = plan_member_import(store.members() if store else [], file, update_names, allow_duplicate)
-    counts = todo.counts
+    counts = say(todo.counts)
     if todo.plan.changes:
         store = store or ctx.store(create=True)
         try:
             with store.change("member import", todo.summary):
                 write_member_import(store, todo)
                 for line in todo.lines:  # listed before the commit, so a refusal above lists nothing
-                    click.echo(line)
+                    click.echo(say(line))
                 if dry_run:
                     raise DryRun()
         except DryRun:
@@ -113,7 +114,7 @@ def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | N
 
     with writing(ctx, "member edit", Message("edit member %(member)s", member=member_ref)) as store:
         new, changed = edit_member(store, member_ref, fields, allow_duplicate)
-    click.echo(f"#{new['id']} {new['name']}: {changed}")
+    click.echo(f"#{new['id']} {new['name']}: {say(changed)}")
 
 
 COMMANDS = (member,)

@@ -41,7 +41,7 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
         found = _read_with_progress(stream, file, members, match_names)
     todo = plan_rating_import(found, members, file.name, match_names)
     for line in todo.changed:
-        click.echo(line)
+        click.echo(say(line))
     for missing in todo.plan.not_found:
         click.echo(f"not found: {say(missing)}")
     if todo.plan.without_id:
@@ -53,7 +53,7 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
             write_rating_import(store, todo)
     elif dry_run:
         store.rollback_upgrade()  # an older file is not upgraded either
-    click.echo(("dry run, nothing written: " if dry_run else "") + f"{todo.list_name} rating list: {todo.counts}")
+    click.echo(("dry run, nothing written: " if dry_run else "") + f"{todo.list_name} rating list: {say(todo.counts)}")
 
 
 def _read_with_progress(stream: IO[bytes], file: Path, members: list[dict[str, Any]],

@@ -17,6 +17,7 @@ import click
 from keizer.operations import teamevent as ops
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND, ROUND_OR_ZERO, Whole
+from keizer.cli.words import say
 from keizer.operations import teams_read
 from keizer.output import json_number, number, render
 from keizer.pairing.teams import points_text
@@ -163,7 +164,7 @@ def team_next(ctx: Context, when: datetime | None) -> None:
         comp_id = ctx.comp(store)["id"]
         step = ops.swiss_next if stored_rules(store, comp_id).schedule == "swiss" else ops.knockout_next
         created = step(store, comp_id, when.date() if when else None)
-    click.echo("\n".join(created))
+    click.echo("\n".join(map(say, created)))
 
 
 @team.command("award")

@@ -151,7 +151,7 @@ class Change:
     line: int
     member_id: int | None
     fields: Mapping[str, Any]
-    report: tuple[str, ...]
+    report: tuple[Message, ...]
 
 
 @dataclass(frozen=True)
@@ -185,8 +185,8 @@ def plan(rows: list[MemberRow], members: list[dict[str, Any]], update_names: boo
 
     >>> anna = {"id": 1, "name": "Anna de Vries", "rating": 1850, "fed_id": None}
     >>> rows = parse(b"name;rating\\nanna de vries;1875\\nBram Jansen;1700\\n")
-    >>> [c.report for c in plan(rows, [anna]).changes]
-    [('Anna de Vries: rating 1850 → 1875',), ('added: Bram Jansen (rating 1700)',)]
+    >>> [[str(line) for line in c.report] for c in plan(rows, [anna]).changes]
+    [['Anna de Vries: rating 1850 → 1875'], ['added: Bram Jansen (rating 1700)']]
     """
     known = [{**m, "line": None} for m in members]  # grows with the members the file adds
     taken: set[int] = set()  # indexes into known of the members a row has matched
@@ -200,29 +200,33 @@ def plan(rows: list[MemberRow], members: list[dict[str, Any]], update_names: boo
             new = {"name": row.name, "rating": row.rating, "fed_id": row.fed_id}
             known.append({**new, "id": None, "line": row.line})
             taken.add(len(known) - 1)
-            details = ", ".join(([f"rating {row.rating}"] if row.rating is not None else [])
-                                + ([f"federation id {row.fed_id}"] if row.fed_id else []))
+            details = tuple(([Message("rating %(rating)s", rating=row.rating)] if row.rating is not None else [])
+                            + ([Message("federation id %(id)s", id=row.fed_id)] if row.fed_id else []))
+            added = Message("added: %(name)s (%(details)s)", name=row.name, details=details) if details \
+                else Message("added: %(name)s", name=row.name)
             near = near_names(row, members, taken_ids={known[j]["id"] for j in taken})
-            hint = f"; did you mean {near}?" if near else ""
-            changes.append(Change(row.line, None, new,
-                                  (f"added: {row.name}" + (f" ({details})" if details else "") + hint,)))
+            if near:
+                added = Message("%(added)s; did you mean %(near)s?", added=added, near=near)
+            changes.append(Change(row.line, None, new, (added,)))
             continue
         taken.add(i)
         member = known[i]
         fields: dict[str, Any] = {}
-        report = []
+        report: list[Message] = []
         if row.rating is not None and row.rating != member["rating"]:
             fields["rating"] = row.rating
-            report.append(f"{member['name']}: rating {_or_none(member['rating'])} → {row.rating}")
+            report.append(Message("%(name)s: rating %(old)s → %(new)s", name=member["name"],
+                                  old=_or_none(member["rating"]), new=row.rating))
         if row.fed_id and row.fed_id != member["fed_id"]:
             fields["fed_id"] = row.fed_id
-            report.append(f"{member['name']}: federation id {_or_none(member['fed_id'])} → {row.fed_id}")
+            report.append(Message("%(name)s: federation id %(old)s → %(new)s", name=member["name"],
+                                  old=_or_none(member["fed_id"]), new=row.fed_id))
         if row.name != member["name"]:
             if update_names:
                 if not allow_duplicate:
                     _refuse_namesake(row, known, i)
                 fields["name"] = row.name
-                report.append(f"name: {member['name']} → {row.name}")
+                report.append(Message("name: %(old)s → %(new)s", old=member["name"], new=row.name))
             else:
                 names_kept += 1
         if fields:
@@ -238,15 +242,15 @@ NEAR = 0.85
 
 
 def near_names(row: MemberRow, members: list[dict[str, Any]], taken_ids: Collection[int] = frozenset(),
-               limit: int = 3) -> str:
+               limit: int = 3) -> Message | None:
     """The members whose name is close to the row's (a typo, a missing letter, 'Last, First'
     turned round), compared folded (case, accents and spaces aside) with difflib, best first:
-    ``'Jan de Vries' (id 4)``, or ``''``.  A member matched by another line, or with another
+    ``'Jan de Vries' (id 4)``, or None.  A member matched by another line, or with another
     federation id than the row's, is another person and not offered.  Only a hint: the row
     still becomes a new member unless the file is corrected.
 
     >>> row = MemberRow(2, "Jan de Vriess", None, None)
-    >>> near_names(row, [{"id": 4, "name": "Jan de Vries", "fed_id": None}, {"id": 5, "name": "Cor", "fed_id": None}])
+    >>> str(near_names(row, [{"id": 4, "name": "Jan de Vries", "fed_id": None}, {"id": 5, "name": "Cor", "fed_id": None}]))
     "'Jan de Vries' (id 4)"
     """
     keys = {fold_name(row.name)}
@@ -262,7 +266,11 @@ def near_names(row: MemberRow, members: list[dict[str, Any]], taken_ids: Collect
         if ratio >= NEAR:
             scored.append((-ratio, m["id"], m))
     scored.sort(key=lambda x: (x[0], x[1]))
-    return " or ".join(f"'{_shown(m['name'])}' (id {m['id']})" for _r, _i, m in scored[:limit])
+    near = None
+    for _r, _i, m in scored[:limit]:
+        one = Message("'%(name)s' (id %(id)s)", name=_shown(m["name"]), id=m["id"])
+        near = one if near is None else Message("%(these)s or %(that)s", these=near, that=one)
+    return near
 
 
 def _match(row: MemberRow, known: list[dict[str, Any]], taken: set[int]) -> int | None:
@@ -300,5 +308,5 @@ def _refuse_namesake(row: MemberRow, known: list[dict[str, Any]], self_index: in
                               line=row.line, name=_shown(row.name), other=_shown(m["name"]), who=who)
 
 
-def _or_none(value: Any) -> str:
-    return "none" if value is None else str(value)
+def _or_none(value: Any) -> Any:
+    return Word("none") if value is None else value

@@ -286,7 +286,7 @@ def _read_csv(data: bytes, wanted: set[str], names: set[str] | None) -> RatingLi
 class Update:
     member_id: int
     fields: Mapping[str, Any]
-    report: str
+    report: Message  # "Anna de Vries: rating 1716 → 1733"
 
 
 @dataclass(frozen=True)
@@ -314,11 +314,11 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
     >>> entry = Entry(2, "7", "Vries, Anna de", 1900)
     >>> found = RatingList("fide", {"7": entry}, {key: [entry] for key in name_keys(entry.name)})
     >>> anna = {"id": 1, "name": "Anna de Vries", "fide_id": None, "fide_rating": None}
-    >>> plan(found, [anna]).without_id, plan(found, [anna], match_names=True).updates[0].report
+    >>> plan(found, [anna]).without_id, str(plan(found, [anna], match_names=True).updates[0].report)
     (('Anna de Vries',), 'Anna de Vries: FIDE id none → 7 (by name, line 2), FIDE rating none → 1900')
     """
     id_column, rating_column, id_label = COLUMNS[found.kind]
-    label = "FIDE rating" if found.kind == "fide" else "rating"
+    label = Word("FIDE rating") if found.kind == "fide" else Word("rating")
     taken = {m[id_column] for m in members if m[id_column]}
     updates: list[Update] = []
     not_found: list[Message] = []
@@ -326,7 +326,7 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
     unchanged = 0
     for member in members:
         fields: dict[str, Any] = {}
-        report: list[str] = []
+        report: list[Message] = []
         entry = found.by_id.get(member[id_column]) if member[id_column] else None
         if member[id_column] and entry is None:
             not_found.append(Message("%(name)s (%(label)s %(id)s): not in the list", name=member["name"],
@@ -347,13 +347,15 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
             entry = hits[0]
             taken.add(entry.id)
             fields[id_column] = entry.id
-            report.append(f"{id_label} none → {entry.id} (by name, line {entry.line})")
+            report.append(Message("%(label)s none → %(id)s (by name, line %(line)s)", label=Words((id_label,)),
+                                  id=entry.id, line=entry.line))
         if entry.rating is not None and entry.rating != member[rating_column]:
             fields[rating_column] = entry.rating
-            old = "none" if member[rating_column] is None else member[rating_column]
-            report.append(f"{label} {old} → {entry.rating}")
+            old = Word("none") if member[rating_column] is None else member[rating_column]
+            report.append(Message("%(label)s %(old)s → %(new)s", label=label, old=old, new=entry.rating))
         if fields:
-            updates.append(Update(member["id"], fields, f"{member['name']}: " + ", ".join(report)))
+            updates.append(Update(member["id"], fields, Message("%(name)s: %(changes)s", name=member["name"],
+                                                                changes=tuple(report))))
         else:
             unchanged += 1
     return RatingPlan(found.kind, tuple(updates), unchanged, tuple(not_found), tuple(without_id))

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Sequence
 
 from keizer.model import Game, Season
 from keizer.operations.draws import entrants_for_draw
+from keizer.refusals import Message, Words
 from keizer.store import Store, StoreError
 from keizer.systems.knockout import match_format
 
@@ -85,7 +86,7 @@ def cup_state(store: Store, comp_id: int) -> tuple[Bracket, tuple[MatchState, ..
     return bracket, states, season
 
 
-def advance(store: Store, comp_id: int) -> list[str]:
+def advance(store: Store, comp_id: int) -> list[Message]:
     """Create the games that can be played next: the following stage of a
     level match, and the matches of the next round whose sides are known.
     Returns what was created, one line each."""
@@ -112,8 +113,9 @@ def advance(store: Store, comp_id: int) -> list[str]:
             board += 1
             store.add_game(comp_id, m.round, board, ids[white], ids[black], match=m.index,
                            stage=f"{stage.kind.value}:{stage_no}")
-        created.append(f"round {m.round} match {m.index}: {names[m.top]} – {names[m.bottom]}, "
-                       f"{stage.games} {stage.kind.value} game(s)")
+        created.append(Message("round %(round)s match %(match)s: %(top)s – %(bottom)s, %(n)s %(kind)s game(s)",
+                               round=m.round, match=m.index, top=names[m.top], bottom=names[m.bottom],
+                               n=stage.games, kind=Words((stage.kind.value,))))
     return created
 
 

@@ -16,15 +16,17 @@ from typing import IO, Any, Callable, Iterator, Mapping
 from keizer.formats.members_csv import ImportPlan, MemberRow
 from keizer.formats.rating_lists import COLUMNS, RatingList, RatingPlan
 from keizer.formats.season_json import FormatError
+from keizer.refusals import Message, Word, Words
 from keizer.store import Store, StoreError
 
 #: How the change log and the messages call a member's fields.
-LABELS = {"fed_id": "federation id", "fide_id": "FIDE id", "fide_rating": "FIDE rating"}
+LABELS = {"rating": Word("rating"), "fed_id": Word("federation id"), "fide_id": Word("FIDE id"),
+          "fide_rating": Word("FIDE rating")}
 FIELDS = ("name", "rating", "fed_id", "fide_id", "fide_rating")
 
 
-def _or_none(value: Any) -> str:
-    return "none" if value is None else str(value)
+def _or_none(value: Any) -> Any:
+    return Word("none") if value is None else value
 
 
 def add_member(store: Store, name: str, rating: int | None = None, fed_id: str | None = None,
@@ -36,7 +38,8 @@ def add_member(store: Store, name: str, rating: int | None = None, fed_id: str |
     return store.member(member_id)
 
 
-def edit_member(store: Store, ref: str, fields: Mapping[str, Any], allow_duplicate: bool = False) -> tuple[dict[str, Any], str]:
+def edit_member(store: Store, ref: str, fields: Mapping[str, Any],
+                allow_duplicate: bool = False) -> tuple[dict[str, Any], Message]:
     """Change a member's name, ratings or ids; returns the member as it is now and what
     changed ("renamed: A → B; rating 1800 → 1850", or "nothing changed"), which is also
     the change's summary in the log."""
@@ -46,12 +49,12 @@ def edit_member(store: Store, ref: str, fields: Mapping[str, Any], allow_duplica
     old = store.find_member(ref)
     store.update_member(old["id"], allow_duplicate=allow_duplicate, **fields)
     new = store.member(old["id"])
-    changed = "; ".join(
-        f"renamed: {old['name']} → {new['name']}" if key == "name" else
-        f"{LABELS.get(key, key)} {_or_none(old[key])} → {_or_none(new[key])}"
-        for key in FIELDS if old[key] != new[key]
-    ) or "nothing changed"
-    store.describe(f"edit member #{new['id']} {new['name']}: {changed}")
+    changed = Message("nothing changed")
+    for n, key in enumerate(k for k in FIELDS if old[k] != new[k]):
+        line = Message("renamed: %(old)s → %(new)s", old=old["name"], new=new["name"]) if key == "name" else \
+            Message("%(label)s %(old)s → %(new)s", label=LABELS[key], old=_or_none(old[key]), new=_or_none(new[key]))
+        changed = line if n == 0 else Message("%(said)s; %(more)s", said=changed, more=line)
+    store.describe(Message("edit member #%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"], changed=changed))
     return new, changed
 
 
@@ -66,26 +69,28 @@ class MemberImport:
     plan: ImportPlan
 
     @property
-    def counts(self) -> str:
-        added = self.plan.added
-        return f"{added} member{'s' * (added != 1)} added, {self.plan.updated} updated, {self.plan.unchanged} unchanged"
+    def counts(self) -> Message:
+        said: dict[str, Any] = dict(n=self.plan.added, updated=self.plan.updated, unchanged=self.plan.unchanged)
+        return Message("%(n)s member added, %(updated)s updated, %(unchanged)s unchanged", **said) \
+            if self.plan.added == 1 else Message("%(n)s members added, %(updated)s updated, %(unchanged)s unchanged",
+                                                 **said)
 
     @property
-    def summary(self) -> str:
+    def summary(self) -> Message:
         """The change log's summary."""
-        return f"import members from {self.file_name}: {self.counts}"
+        return Message("import members from %(file)s: %(counts)s", file=self.file_name, counts=self.counts)
 
     @property
-    def lines(self) -> list[str]:
+    def lines(self) -> list[Message]:
         """One line per change: "added: …", "Anna: rating 1850 → 1875", "name: A → B"."""
         return [line for change in self.plan.changes for line in change.report]
 
     @property
-    def added(self) -> list[str]:
+    def added(self) -> list[Message]:
         return [line for c in self.plan.changes if c.member_id is None for line in c.report]
 
     @property
-    def changed(self) -> list[str]:
+    def changed(self) -> list[Message]:
         return [line for c in self.plan.changes if c.member_id is not None for line in c.report]
 
 
@@ -141,18 +146,20 @@ class RatingImport:
         return "FIDE" if self.plan.kind == "fide" else "national"
 
     @property
-    def counts(self) -> str:
+    def counts(self) -> Message:
         p = self.plan
-        return (f"{len(p.updates)} members changed, {p.unchanged} unchanged, {len(p.not_found)} not found, "
-                f"{len(p.without_id)} without a {self.id_label}")
+        return Message("%(changed)s members changed, %(unchanged)s unchanged, %(missing)s not found, %(without)s "
+                       "without a %(label)s", changed=len(p.updates), unchanged=p.unchanged, missing=len(p.not_found),
+                       without=len(p.without_id), label=Words((self.id_label,)))
 
     @property
-    def summary(self) -> str:
+    def summary(self) -> Message:
         """The change log's summary."""
-        return f"import the {self.list_name} rating list {self.file_name}: {self.counts}"
+        return Message("import the %(list)s rating list %(file)s: %(counts)s", list=Words((self.list_name,)),
+                       file=self.file_name, counts=self.counts)
 
     @property
-    def changed(self) -> list[str]:
+    def changed(self) -> list[Message]:
         return [u.report for u in self.plan.updates]
 
 

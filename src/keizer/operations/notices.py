@@ -34,6 +34,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
 from keizer.limits import is_digits
+from keizer.refusals import Message, Words
 from keizer.store import Store, StoreError
 
 #: The channel a notice came through, as the officer sees it.
@@ -73,10 +74,13 @@ class NoticeRules:
         """excused when ``sent`` (an ISO time as the store records it) is before the deadline."""
         return "excused" if _aware(sent) <= self.deadline(day) else self.late_notice
 
-    def describe(self) -> str:
-        before = {0: "the same day", 1: "the day before"}.get(self.notice_days, f"{self.notice_days} days before")
-        return (f"notice by {self.notice_time} {before} counts as excused, later as {self.late_notice}; "
-                f"links expire after {self.link_days} days")
+    def describe(self) -> Message:
+        """The rules in a line ("notice by 18:00 the day before counts as excused, later as unexcused; …")."""
+        before = {0: Message("the same day"), 1: Message("the day before")}.get(
+            self.notice_days, Message("%(n)s days before", n=self.notice_days))
+        return Message("notice by %(time)s %(before)s counts as excused, later as %(late)s; links expire after "
+                       "%(days)s days", time=self.notice_time, before=before, late=Words((self.late_notice,)),
+                       days=self.link_days)
 
 
 class LinkRefused(StoreError):

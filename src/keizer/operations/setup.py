@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 from keizer import limits
 from keizer import systems
 from keizer.i18n import N_
-from keizer.refusals import Field, Message, Word
+from keizer.refusals import Field, Message, Word, Words
 from keizer.operations.attendance import check_entry, check_joined, mark_attendance
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
@@ -172,7 +172,7 @@ def create_competition(store: Store, new: NewCompetition, current: bool = True) 
 
 
 def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], joined: int | None = None,
-                category: str | None = None) -> tuple[int, str | None]:
+                category: str | None = None) -> tuple[int, Message | None]:
     """Register members (by name, #id or federation id) in a competition; returns the
     first round they play and, when they enter a Keizer competition after round 1, the
     note to show."""
@@ -191,14 +191,15 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
         assign_numbers(store, comp_id)
     note = None
     if comp["system"] == "keizer" and store.started(comp_id):
-        grows = ("; the ladder grows, and with top=auto every value changes, earlier standings too "
-                 "(set top=N to keep them)") if store.settings(comp_id).top is None else ""
-        note = f"note: entered after round 1, so placed at the bottom of the initial order{grows}"
+        note = Message("note: entered after round 1, so placed at the bottom of the initial order; the ladder grows, "
+                       "and with top=auto every value changes, earlier standings too (set top=N to keep them)") \
+            if store.settings(comp_id).top is None else \
+            Message("note: entered after round 1, so placed at the bottom of the initial order")
     return first, note
 
 
 def set_player(store: Store, comp_id: int, ref: str, category: str | None = None, joined: int | None = None,
-               default_attendance: str | None = None) -> tuple[str, list[str]]:
+               default_attendance: str | None = None) -> tuple[str, list[Message]]:
     """Change a player's category, first round or default attendance (what an
     unmarked player gets).  Returns the player's name and what changed ("first round 1 → 3");
     nothing is written when nothing changes.  An empty category removes it."""
@@ -211,14 +212,17 @@ def set_player(store: Store, comp_id: int, ref: str, category: str | None = None
     said = []
     if category is not None and (category or None) != row["category"]:
         fields["category"] = category or None
-        said.append(f"category {row['category'] or '(none)'} → {category or '(none)'}")
+        said.append(Message("category %(old)s → %(new)s", old=row["category"] or Word("(none)"),
+                            new=category or Word("(none)")))
     if joined is not None and joined != row["joined"]:
         check_joined(store, comp_id, row, joined)
         fields["joined"] = joined
-        said.append(f"first round {row['joined']} → {joined}")
+        said.append(Message("first round %(old)s → %(new)s", old=row["joined"], new=joined))
     if default_attendance is not None and default_attendance != row["default_attendance"]:
         fields["default_attendance"] = default_attendance
-        said.append(f"default attendance {row['default_attendance'] or 'as the competition'} → {default_attendance}")
+        was = row["default_attendance"]
+        said.append(Message("default attendance %(old)s → %(new)s", old=Words((was,)) if was else Word("as the competition"),
+                            new=Words((default_attendance,))))
     store.update_player(row["id"], **fields)
     return row["name"], said
 

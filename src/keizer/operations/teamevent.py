@@ -51,7 +51,7 @@ from keizer.operations.state import require_system
 from keizer.operations.teams_read import TeamEvent, TeamMatch, _knockout_format, knockout_states, load_event, ranking_tournament
 from keizer.pairing.teams import (Seat, SeatGame)
 from keizer.pairing.teams import PlannedMatch, plan_event, seat_game
-from keizer.refusals import Message, Word
+from keizer.refusals import Message, Word, Words
 from keizer.store import Store, StoreError, pick_by_name
 from keizer.systems.team import TeamRules, stored_rules
 from keizer.tiebreaks import Player, Scoring, System, Tournament
@@ -348,7 +348,7 @@ def _store_stage(store: Store, comp_id: int, m: TeamMatch, number: int, kind: st
         store.add_game(comp_id, m.round, board, ids[g.black], ids[g.white], match=m.number, stage=f"{kind}:{number}")
 
 
-def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[str]:
+def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[Message]:
     """Store every match of the bracket whose two teams are now known; one line per match.
 
     Refused, saying why, when there is nothing to store: results missing, a match
@@ -366,7 +366,8 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
             store.ensure_round(comp_id, s.round, _round_date(store, comp_id, s.round, when))
         board = max((g["board"] for g in store.games(comp_id, s.round)), default=0)
         _store_match(store, comp_id, teams, rules, s.round, s.index, s.top, s.bottom, board)
-        created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}")
+        created.append(Message("round %(round)s match %(match)s: %(top)s – %(bottom)s", round=s.round, match=s.index,
+                               top=s.top, bottom=s.bottom))
     fmt = _knockout_format(rules)
     for s in states:
         m = stored.get((s.round, s.index))
@@ -376,8 +377,12 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
         if done < len(fmt.stages):
             stage = fmt.stages[done]
             _store_stage(store, comp_id, m, done, stage.kind.value, stage.games)
-            created.append(f"round {s.round} match {s.index}: {s.top} – {s.bottom}, {stage.kind.value} tie-break "
-                           f"on {stage.games} board{'s' if stage.games > 1 else ''}")
+            said = dict(round=s.round, match=s.index, top=s.top, bottom=s.bottom, kind=Words((stage.kind.value,)),
+                        n=stage.games)
+            created.append(Message("round %(round)s match %(match)s: %(top)s – %(bottom)s, %(kind)s tie-break on "
+                                   "%(n)s boards", **said) if stage.games > 1 else
+                           Message("round %(round)s match %(match)s: %(top)s – %(bottom)s, %(kind)s tie-break on "
+                                   "%(n)s board", **said))
     if created:
         return created
     if states[-1].winner is not None:
@@ -482,7 +487,7 @@ def _schedule_swiss(store: Store, comp_id: int, teams: Sequence[Mapping[str, Any
     return int(rules.rounds or 0)
 
 
-def _pair_swiss_round(store: Store, comp_id: int, when: str | None) -> list[str]:
+def _pair_swiss_round(store: Store, comp_id: int, when: str | None) -> list[Message]:
     from keizer.model import Colour
     from keizer.pairing.swiss import SwissError, pair_swiss
 
@@ -503,19 +508,20 @@ def _pair_swiss_round(store: Store, comp_id: int, when: str | None) -> list[str]
                          "(%(left)s left over)", n=number, left=left) from None
     teams = store.teams(comp_id)
     store.ensure_round(comp_id, number, when)
-    board, lines = 0, []
+    board, lines = 0, list[Message]()
     for match, (white, black) in enumerate(found.pairs, 1):
         first, second = event.seeds[white - 1], event.seeds[black - 1]
         board = _store_match(store, comp_id, teams, rules, number, match, first, second, board, None)
-        lines.append(f"round {number} match {match}: {first} – {second}")
+        lines.append(Message("round %(round)s match %(match)s: %(top)s – %(bottom)s", round=number, match=match,
+                             top=first, bottom=second))
     if found.bye is not None:
         _store_match(store, comp_id, teams, rules, number, len(found.pairs) + 1,
                               event.seeds[found.bye - 1], None, board, None)
-        lines.append(f"round {number}: bye for {event.seeds[found.bye - 1]}")
+        lines.append(Message("round %(n)s: bye for %(team)s", n=number, team=event.seeds[found.bye - 1]))
     return lines
 
 
-def swiss_next(store: Store, comp_id: int, when: date | None = None) -> list[str]:
+def swiss_next(store: Store, comp_id: int, when: date | None = None) -> list[Message]:
     """Pair the next round of a team Swiss by the Dutch system, once every result is in."""
     rules = stored_rules(store, comp_id)
     event = load_event(store, comp_id)

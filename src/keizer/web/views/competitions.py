@@ -132,7 +132,7 @@ def add_players(comp_id: int) -> Any:
         s.describe(Message("register %(players)s", players=', '.join(names)))
     flash(_("registered %(n)s player(s), from round %(first)s", n=len(refs), first=first), "ok")
     if note:
-        flash(note, "warning")
+        flash(say(note), "warning")
     return back(url_for("competitions.players", comp_id=comp_id))
 
 
@@ -159,7 +159,7 @@ def edit_player(comp_id: int, player_id: int) -> Any:
     with writing("player set", Message("set %(player)s", player=row['name'])) as s:
         competition(comp_id, write=True)
         name, changed = setup.set_player(s, comp_id, row["key"], category, joined, default_attendance)
-    flash(_("updated %(name)s: %(changes)s", name=name, changes=", ".join(changed)) if changed
+    flash(_("updated %(name)s: %(changes)s", name=name, changes=", ".join(map(say, changed))) if changed
           else _("%(name)s: nothing changed", name=name),
           "ok" if changed else "info")
     return redirect(url_for("competitions.players", comp_id=comp_id), code=303)

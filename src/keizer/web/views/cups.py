@@ -59,8 +59,10 @@ def next_games(comp_id: int) -> Any:
     with writing("knockout next", Message("cup: next games")) as s:
         comp = competition(comp_id, write=True)
         created = cup.advance(s, comp["id"])
-    for line in created or ["nothing to create: results are missing, or the cup is decided"]:
-        flash(line, "ok" if created else "info")
+    for line in created:
+        flash(say(line), "ok")
+    if not created:
+        flash(_("nothing to create: results are missing, or the cup is decided"), "info")
     return back()
 
 
@@ -111,7 +113,7 @@ def enter_form_results(comp_id: int) -> Any:
         entered = result_ops.enter(s, comp["id"], parsed, number, correct)
     if entered.warning:
         flash(_("warning: %(warning)s", warning=say(entered.warning)), "warning")
-    flash(entered.message, "ok")
+    flash(say(entered.said), "ok")
     return back()
 
 

@@ -110,7 +110,7 @@ def notice_settings() -> Any:
     fields = ("notice_days", "notice_time", "late_notice", "link_days", "evening_day")
     with writing("notices settings", Message("notice settings")) as s:
         rules = notice_ops.set_notice_settings(s, **{k: request.form.get(k) for k in fields})
-    flash(rules.describe(), "ok")
+    flash(say(rules.describe()), "ok")
     return back("/members/links")
 
 

@@ -75,7 +75,7 @@ def edit(member_id: int) -> Any:
     with writing("member edit", Message("edit member #%(member_id)s", member_id=member_id)) as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
                                               request.form.get("allow_duplicate") == "on")
-    flash(_("#%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"], changed=changed), "ok")
+    flash(_("#%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"], changed=say(changed)), "ok")
     return back(url_for("members.index"))
 
 
@@ -124,13 +124,14 @@ def _plan(pending: dict[str, Any], path: Path) -> Any:
 
 def _fingerprint(todo: Any) -> str:
     lines = todo.changed + (todo.added if isinstance(todo, member_ops.MemberImport) else [])
-    return hashlib.sha256("\n".join([todo.summary, *lines]).encode()).hexdigest()
+    return hashlib.sha256("\n".join(map(str, [todo.summary, *lines])).encode()).hexdigest()
 
 
 def _preview_page(pending: dict[str, Any], todo: Any) -> Any:
     ratings = isinstance(todo, member_ops.RatingImport)
     return render("app/members_import.html", title=_("Import preview"), nav="members", pending=pending, todo=todo,
-                  ratings=ratings, added=[] if ratings else todo.added, changed=todo.changed,
+                  ratings=ratings, added=[] if ratings else [say(line) for line in todo.added],
+                  changed=[say(line) for line in todo.changed], counts=say(todo.counts),
                   not_found=[say(line) for line in todo.plan.not_found] if ratings else [],
                   without_id=list(todo.plan.without_id) if ratings else [],
                   names_kept=0 if ratings else todo.plan.names_kept,
@@ -189,12 +190,12 @@ def apply() -> Any:
         if todo.plan.updates:
             with writing("ratings import", todo.summary) as s:
                 member_ops.write_rating_import(s, todo)
-        message = _("%(list)s rating list: %(counts)s", list=_(todo.list_name), counts=todo.counts)
+        message = _("%(list)s rating list: %(counts)s", list=_(todo.list_name), counts=say(todo.counts))
     else:
         if todo.plan.changes:
             with writing("member import", todo.summary) as s:
                 member_ops.write_member_import(s, todo)
-        message = todo.counts
+        message = say(todo.counts)
     _discard(pending)
     flash(message, "ok")
     return back(url_for("members.index"))

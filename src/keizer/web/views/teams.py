@@ -17,7 +17,7 @@ from keizer.refusals import Word
 from keizer.web import forms
 from keizer.systems.team import stored_rules
 from keizer.web.access import arbiter
-from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.context import _, back, competition, render, say, store, writing
 from keizer.web.views.cups import RESULTS, _whole, enter_form_results
 
 bp = Blueprint("teams", __name__)
@@ -98,7 +98,7 @@ def next_round(comp_id: int) -> Any:
         step = ops.swiss_next if stored_rules(s, comp["id"]).schedule == "swiss" else ops.knockout_next
         created = step(s, comp["id"], when)
     for line in created:
-        flash(line, "ok")
+        flash(say(line), "ok")
     return back()
 
 
