@@ -232,6 +232,28 @@ def test_the_results_grid_takes_full_notations_and_guards_earlier_results(server
         w.close()
 
 
+def test_a_one_key_result_ends_its_board_and_the_next_key_starts_the_next(server, browser):
+    """Typed quickly, '1 = 0 1 +' fills five boards and '= + 1' three: a key continues a board
+    only when it continues the notation its first key starts (1-0, 0-1, ½-½, +-, -+)."""
+    subprocess.run([sys.executable, "-m", "keizer", "--db", str(server.db), "-c", "1", "pair"], check=True,
+                   capture_output=True)
+    w = Watched(browser, "desktop")
+    page = w.page
+    try:
+        page.goto(server.url + "/c/1/results")
+        page.locator("#results-form input[name=r1]").click()
+        page.keyboard.type("1=01+=+1", delay=40)  # well inside the pause that saves a board by itself
+        want = ["1-0", "1/2-1/2", "0-1", "1-0", "+-", "1/2-1/2", "+-", "1-0"]
+        assert _until(lambda: _results(server.db, 1, 31)[:8] == want), _results(server.db, 1, 31)[:8]
+        assert page.locator("#results-form input[name=r9]").input_value() == ""
+        page.keyboard.type("0-1", delay=40)  # a notation still goes whole to its board, with Enter
+        page.keyboard.press("Enter")
+        assert _until(lambda: _results(server.db, 1, 31)[8] == "0-1")
+        assert w.errors == []
+    finally:
+        w.close()
+
+
 def test_find_a_player_ignores_case_accents_spaces_and_apostrophes(server, browser):
     w = Watched(browser, "phone")
     try:

@@ -105,12 +105,15 @@ document.addEventListener("DOMContentLoaded", () => {
   }
 
   // One key per board: 1 0 = ½ + - (and --) save the board and move on.  A key is not saved
-  // at once: the next key decides.  "-" or "/" (or a second "-"/"+") means a full notation is
-  // being typed (1-0, 1/2-1/2, +-, -+), which is saved with Enter or on leaving the box; any
-  // other key saves this board and starts the next one; a pause saves it too.  A board that
-  // already has a result is a correction: it is saved only with Enter (or the Save button),
-  // never by one stray key.
-  const CONTINUE = new Set(["-", "/", "+", "½"]);
+  // at once: the next key decides.  A key that continues the notation the board's key starts
+  // (1-0 and 1/2-1/2 after 1, 0-1 after 0, ½-½ after ½, +- after +, -+ and -- after -) means a
+  // full notation is being typed, which is saved with Enter or on leaving the box; any other
+  // key (a complete result such as = or --, or a key that continues nothing: 1 then +) saves
+  // this board and starts the next one; a pause saves it too.  A board that already has a
+  // result is a correction: it is saved only with Enter (or the Save button), never by one
+  // stray key.
+  const CONTINUES = { "1": "-/", "0": "-", "½": "-", "+": "-", "-": "+-" };
+  const continues = (typed, key) => (CONTINUES[typed] || "").includes(key);
   let waiting = null;  // [input, timer] of a one-key result not saved yet
 
   function commit() {
@@ -135,7 +138,7 @@ document.addEventListener("DOMContentLoaded", () => {
     input.addEventListener("focus", () => input.select());
     input.addEventListener("keydown", (event) => {
       if (waiting && waiting[0] === input && event.key.length === 1) {
-        if (CONTINUE.has(event.key)) {  // a full notation: this board waits for Enter
+        if (continues(input.value.trim(), event.key)) {  // a full notation: this board waits for Enter
           clearTimeout(waiting[1]);
           waiting = null;
           return;

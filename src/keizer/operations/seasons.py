@@ -82,7 +82,7 @@ def new_season(store: Store, source_ref: str, season: str, name: str | None = No
     if order not in ORDERS:
         raise StoreError("unknown order %(order)s: %(orders)s", order=repr(order), orders=", ".join(ORDERS))
     source = store.competition(source_ref)
-    require_system(store, source["id"], "keizer", "start the next season from a competition")
+    require_system(store, source["id"], "keizer", Word("start the next season from a competition"))
     season = season.strip()
     if season == source["season"]:
         raise StoreError("%(name)s belongs to season %(season)s already; name the next season", name=source["name"],

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from keizer import systems
 from keizer.model import Season
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.scoring import Standing, standing_after
 from keizer.store import Store, StoreError
 from keizer.systems import Open
@@ -27,7 +27,7 @@ _SYSTEMS = {"roundrobin": (Word("roundrobin"), "ev_run_roundrobin"), "swiss": (W
             "keizer": (Word("keizer"), "ev_run_keizer")}
 
 
-def require_system(store: Store, comp_id: int, system: str, action: str | Word) -> None:
+def require_system(store: Store, comp_id: int, system: str, action: str | Word | Message) -> None:
     """Refuse ``action`` (a :class:`Word`, or English from a caller not converted yet)
     in a competition of another system than ``system``."""
     actual = store.system(comp_id)

@@ -68,7 +68,7 @@ def add_team(store: Store, comp_id: int, name: str, boards: Sequence[str], reser
     Players are named as everywhere (name or part of it, key, ``#start``); a club
     member who is not yet a player of the event is entered in it.
     """
-    require_system(store, comp_id, "team", "add a team")
+    require_system(store, comp_id, "team", Word("add a team"))
     rules = stored_rules(store, comp_id)
     if store.round_numbers(comp_id):
         raise StoreError("the rounds are scheduled already", hint="su_teams_before_schedule")
@@ -122,7 +122,7 @@ def schedule_team_event(store: Store, comp_id: int, first_date: date | None = No
 
     Allowed until the first result; scheduling again replaces every round (and line-up).
     """
-    require_system(store, comp_id, "team", "schedule a team event")
+    require_system(store, comp_id, "team", Word("schedule a team event"))
     rules = stored_rules(store, comp_id)
     _refuse_after_results(store, comp_id)
     teams = store.teams(comp_id)
@@ -191,7 +191,7 @@ def set_lineup(store: Store, comp_id: int, number: int, team_ref: str, players: 
     Rewrites the team's side of its games in that round; refused once a result of
     one of its matches in the round is in.  Returns the team row.
     """
-    require_system(store, comp_id, "team", "set a line-up")
+    require_system(store, comp_id, "team", Word("set a line-up"))
     rules = stored_rules(store, comp_id)
     rounds = store.round_numbers(comp_id)
     if number not in rounds:
@@ -254,7 +254,7 @@ def _round_seats(store: Store, comp_id: int, rules: TeamRules, number: int,
 def enter_match_results(store: Store, comp_id: int, number: int, match: int, results: Sequence[str],
                         correct: bool = False) -> None:
     """A match's results board by board, each written as on the board (White's result first)."""
-    require_system(store, comp_id, "team", "enter a team match")
+    require_system(store, comp_id, "team", Word("enter a team match"))
     rows = [m for m in store.team_matches(comp_id) if m["round"] == number]
     if not rows:
         raise StoreError("round %(n)s has no matches", hint="su_make_schedule", n=number)
@@ -281,19 +281,18 @@ def enter_match_results(store: Store, comp_id: int, number: int, match: int, res
 
 
 #: What only a knock-out event does, as its refusal says it (the CLI names the command).
-_KNOCKOUT_ONLY = {"create the next round ('keizer team next')": Message("create the next round", hint="su_team_next"),
-                  "award a match": Message("award a match")}
+_NEXT_ROUND = Message("create the next round", hint="su_team_next")
 _SCHEDULES = {"roundrobin": Word("roundrobin"), "crepaux": Word("crepaux"), "swiss": Word("swiss")}
 
 
-def _require_knockout(store: Store, comp_id: int, what: str) -> TeamRules:
+def _require_knockout(store: Store, comp_id: int, what: Message) -> TeamRules:
     require_system(store, comp_id, "team", what)
     rules = stored_rules(store, comp_id)
     if rules.schedule != "knockout":
         made = Message("paired round by round", hint="su_with_team_next") if rules.schedule == "swiss" else \
             Message("stored in full", hint="su_by_team_schedule")
         raise StoreError("this event plays a %(schedule)s schedule, %(made)s; only a knock-out event can %(what)s",
-                         schedule=_SCHEDULES.get(rules.schedule, rules.schedule), made=made, what=_KNOCKOUT_ONLY[what])
+                         schedule=_SCHEDULES.get(rules.schedule, rules.schedule), made=made, what=what)
     return rules
 
 
@@ -353,7 +352,7 @@ def knockout_next(store: Store, comp_id: int, when: date | None = None) -> list[
 
     Refused, saying why, when there is nothing to store: results missing, a match
     waiting for an award, or the final decided."""
-    rules = _require_knockout(store, comp_id, "create the next round ('keizer team next')")
+    rules = _require_knockout(store, comp_id, _NEXT_ROUND)
     event = load_event(store, comp_id)
     states = knockout_states(event)
     stored = {(m.round, m.number): m for m in event.matches}
@@ -415,7 +414,7 @@ def _listed(parts: list[Message], semicolons: bool) -> Message:
 def award_match(store: Store, comp_id: int, number: int, match: int, team_ref: str) -> str:
     """The arbiter decides a knock-out match (a lot when level on everything, a withdrawal).
     Returns the team's name."""
-    _require_knockout(store, comp_id, "award a match")
+    _require_knockout(store, comp_id, Message("award a match"))
     event = load_event(store, comp_id)
     state = next((s for s in knockout_states(event) if (s.round, s.index) == (number, match)), None)
     if state is None:

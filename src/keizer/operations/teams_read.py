@@ -14,7 +14,7 @@ from keizer.operations.state import require_system
 from keizer.pairing.knockout import MatchFormat, Stage, StageKind
 from keizer.pairing.teams import TeamMatchResult, first_has_white, plan_event
 from keizer.points import tournament as player_tournament
-from keizer.refusals import Field
+from keizer.refusals import Field, Word
 from keizer.store import Store, StoreError
 from keizer.systems.team import MATCH_SCORING, TeamRules, stored_rules
 from keizer.tiebreaks import Code, Match, Player, Scoring, System, Team, TieBreakError, Tournament, labels, rank
@@ -70,7 +70,7 @@ class TeamEvent:
 
 
 def load_event(store: Store, comp_id: int) -> TeamEvent:
-    require_system(store, comp_id, "team", "show a team event")
+    require_system(store, comp_id, "team", Word("show a team event"))
     season = store.load_season(comp_id)
     names = {t["id"]: t["name"] for t in store.teams(comp_id)}
     games = {r.number: r.games for r in season.rounds}
