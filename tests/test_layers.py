@@ -16,7 +16,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PURE = ("keizer.model", "keizer.colour", "keizer.i18n", "keizer.refusals", "keizer.readmodel", "keizer.ladder", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
-        "keizer.pairing", "keizer.tiebreaks", "keizer.output")
+        "keizer.pairing", "keizer.tiebreaks", "keizer.output", "keizer.rating")
 STORE = ("keizer.store", "keizer.formats")
 SYSTEMS = ("keizer.systems",)
 OPERATIONS = ("keizer.operations",)
