@@ -45,7 +45,7 @@ def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> di
     number = pairings_round(season, round_no)
     listed = pairing_list(store, comp_id, season, number)
     return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": systems.of(system).points,
-            "ranks": system == "keizer"}
+            "ranks": systems.of(system).standing_kind == "ladder"}
 
 
 def attendance_list(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:

@@ -5,6 +5,7 @@ system settings."""
 
 from __future__ import annotations
 
+from keizer.i18n import N_
 from keizer.systems.base import ALL_MARKS, System
 
 
@@ -14,6 +15,11 @@ class Keizer(System):
     weekly = True
     from_attendance = True
     marks = ALL_MARKS
+    preset_settings = True
+    has_initial_order = True
+    run_hint = "ev_run_keizer"
+    created = N_("competition (preset %(preset)s)")
+    options = ("preset", "overrides")
 
 
 SYSTEM = Keizer()

@@ -10,8 +10,6 @@ from keizer.i18n import N_
 from keizer.limits import is_digits
 from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
-from keizer.tiebreaks import Scoring
-from keizer.tiebreaks import System as Pairings
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
 SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
@@ -58,8 +56,12 @@ class Swiss(PointsSystem):
     marks_ahead = True  # a requested bye, or notice of absence, for a later round
     unmarked_present = True  # a Swiss pairs everyone not marked absent
     planned_rounds = True
-    pairings = Pairings.SWISS
-    scoring = Scoring()
+    score_groups = True
+    numbered = True
+    run_hint = "ev_run_swiss"
+    created = N_("Swiss tournament (%(n)s rounds)")
+    options = ("rounds", "bye_points", "excused_points", "initial_colour", "tiebreaks", "edition")
+    family = "swiss"  # keizer.tiebreaks.System.SWISS; FIDE's default scoring
     settings = {"rounds": N_("planned number of rounds"),
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
                 "bye_points": N_("points of the pairing-allocated bye"),
