@@ -105,6 +105,11 @@ class System:
         """The creation options a form sends for the schedule it chose (a team event's depend on it)."""
         return self.options
 
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """A new competition's system settings from the options of ``competition create`` (``given``:
+        its keywords, and ``listed``: the tie-break list split), checked; and the warnings to show."""
+        return {}, []
+
     def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
         """The settings that may change now (a system may offer fewer for some schedules)."""
         return self.settings

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from keizer.pairing.knockout import MatchFormat
 
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
+#: A cup's stages when none are given (``competition create --system knockout``).
+DEFAULT_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
 #: What the stages' refusals call the list: the command line's flag, the app's box (a catalog word).
 STAGES = Word("--stages")
 
@@ -59,6 +61,10 @@ class Knockout(System):
     run_hint = "ev_run_knockout"
     created = N_("knock-out cup")
     options = ("stages",)
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The stages of each match, checked (by default :data:`DEFAULT_STAGES`)."""
+        return {"stages": parse_stages(given.get("stages") or DEFAULT_STAGES)}, []
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         return {"stages": ",".join(f"{x['kind']}:{x['games']}" for x in stored.get("stages", []))}

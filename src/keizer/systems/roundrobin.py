@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from keizer.i18n import N_
 from keizer.systems.base import ALL_MARKS
-from keizer.systems.points import PointsSystem
+from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 
 
 class RoundRobin(PointsSystem):
@@ -22,6 +22,13 @@ class RoundRobin(PointsSystem):
     default_scores = {"pab": "0"}  # keizer.points.ROUND_ROBIN_SCORING: a free round scores nothing (everyone has one)
     settings = {"tiebreaks": N_("tie-break list"), "edition": N_("tie-break rule edition"),
                 "lots": N_("seed of the drawing of lots for ties the list leaves")}
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """Single or double (the last two rounds swapped), the tie-breaks and the lots' seed."""
+        settings = {**POINTS_DEFAULTS, "double": given.get("double", False),
+                    "swap_last_two": given.get("swap_last_two", False), "edition": given.get("edition", "2026"),
+                    "tiebreaks": given.get("listed"), "lots": given.get("lots")}
+        return settings, self.warnings(settings)
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         return super().view(stored) | {"double": stored.get("double", False),

@@ -68,6 +68,18 @@ class Swiss(PointsSystem):
                 "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
                 "edition": N_("tie-break rule edition")}
 
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
+        scoring = {}
+        if given.get("bye_points") is not None:
+            scoring["pab"] = parse_points(given["bye_points"], "--bye-points")
+        if given.get("excused_points") is not None:
+            scoring["hpb"] = parse_points(given["excused_points"], "--excused-points")
+        settings = {**SWISS_DEFAULTS, "rounds": given.get("rounds"),
+                    "initial_colour": given.get("initial_colour", "white"), "edition": given.get("edition", "2026"),
+                    "tiebreaks": given.get("listed"), "scoring": scoring or None}
+        return settings, self.warnings(settings)
+
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)
         return {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),

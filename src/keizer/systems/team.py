@@ -3,13 +3,16 @@ team round-robin, the Crepaux system (three teams), a knock-out, or a team Swiss
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping
 
 from keizer.i18n import N_
+from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems.base import System
+from keizer.systems.knockout import STAGES, parse_stages
 from keizer.systems.points import checked_tiebreaks
 from keizer.systems.swiss import parse_initial_colour, parse_rounds
 
@@ -91,7 +94,8 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
     if merged["schedule"] not in SCHEDULES:
         raise StoreError("unknown team schedule %(schedule)s (use %(schedules)s)", schedule=repr(merged["schedule"]),
                          schedules=" or ".join(SCHEDULES))
-    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, pairings_of(merged["schedule"]), merged["edition"])
+    tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], True, pairings_of(merged["schedule"]),
+                                           merged["edition"])
     stages = tuple((x["kind"], int(x["games"])) for x in merged["stages"] or ())
     if any(games > int(merged["boards"]) for _, games in stages):
         raise StoreError("a tie-break stage is played on at most the event's %(boards)s boards", boards=merged["boards"])
@@ -133,6 +137,32 @@ class Team(System):
         return ("boards", "schedule", "double", "swap_last_two", "tiebreaks",
                 *(("rounds", "initial_colour") if schedule == "swiss" else ()),
                 *(("stages",) if schedule == "knockout" else ()), "edition")
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """Boards, schedule and tie-breaks; a Swiss's rounds and first colour, a knock-out's stages."""
+        if given.get("bye_points") or given.get("excused_points"):
+            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); %(fields)s are for individual "
+                             "Swiss tournaments", fields=Word("--bye-points and --excused-points"))
+        schedule, stages = given.get("schedule", "roundrobin"), given.get("stages")
+        settings = {"boards": given.get("boards", 4), "schedule": schedule, "double": given.get("double", False),
+                    "swap_last_two": given.get("swap_last_two", False), "edition": given.get("edition", "2026"),
+                    "tiebreaks": given.get("listed")}
+        if schedule == "swiss":
+            settings |= {"rounds": given.get("rounds"), "initial_colour": given.get("initial_colour", "white")}
+        if stages is not None:
+            if schedule != "knockout":
+                raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
+                                 schedule=Word("--schedule knockout"))
+            if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
+                raise StoreError("a team knock-out's %(field)s lists the tie-break stages only (rapid, blitz, "
+                                 "armageddon); the match itself is on every board", field=STAGES)
+            try:
+                settings["stages"] = parse_stages("regular:1," + stages)[1:]
+            except StoreError as e:  # count the stages as the user wrote them (without the match itself)
+                e.values = {k: re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", v) if isinstance(v, str)
+                            else v for k, v in e.values.items()}
+                raise e from None
+        return settings, team_warnings(settings)
 
     def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
         schedule = stored.get("schedule")
