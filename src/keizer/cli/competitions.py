@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from keizer import systems
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.words import say
 from keizer.cli.params import CATEGORY, ROUND, SEED, TIME_CONTROL, Whole
@@ -160,7 +161,7 @@ def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
     row = ctx.comp(store)
     comp_id = row["id"]
     if fmt == "json":
-        if store.system(comp_id) != "keizer":
+        if not systems.of(store.system(comp_id)).preset_settings:
             view = {**comp_ops.system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
             click.echo(json.dumps({"system": store.system(comp_id), **view}, ensure_ascii=False, indent=2))
         else:

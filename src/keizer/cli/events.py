@@ -13,6 +13,7 @@ from datetime import datetime
 
 import click
 
+from keizer import systems
 from keizer.cli.base import Context, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND, SEED, Whole
 from keizer.cli.standings import show_bracket
@@ -36,7 +37,7 @@ def swiss_rounds(ctx: Context, rounds: int) -> None:
     Also for a Swiss team event."""
     with writing(ctx, "swiss rounds", Message("%(rounds)s rounds planned", rounds=rounds)) as store:
         comp_id = ctx.comp(store)["id"]
-        if store.system(comp_id) != "team":
+        if "rounds" not in systems.of(store.system(comp_id)).settings:  # a Swiss, or a team event (a Swiss one)
             comp_ops.require_system(store, comp_id, "swiss", "plan rounds")
         comp_ops.change_system_settings(store, comp_id, {"rounds": str(rounds)})
     click.echo(f"{rounds} rounds planned")

@@ -245,7 +245,8 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     from keizer.tiebreaks import Scoring, System, recommended_for
 
     t = read(file)
-    if force == "keizer" or (force is None and not t.is_team and is_keizer_export(t)):
+    keizer = systems.of(force).preset_settings if force is not None else not t.is_team and is_keizer_export(t)
+    if keizer:
         from keizer.cli.switch import import_trf_keizer
 
         import_trf_keizer(ctx, file, t, name, preset or "classic", overrides or {}, writing)
@@ -266,7 +267,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
     # for this file (which knows whether its ratings can be relied on).
     settings = {**POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
-    if system == "swiss":  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
+    if systems.of(system).planned_rounds:  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
         from keizer.pairing.swiss import initial_colour_of
 
         settings |= {"rounds": max(t.rounds, len(season.rounds)),
@@ -318,7 +319,7 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
     from keizer.points import GAMES_ONLY, tournament
     from keizer.tiebreaks import System
 
-    if store.system(comp_id) == "team":
+    if systems.of(store.system(comp_id)).standing_kind == "matches":  # a team event's own TRF
         from keizer.operations.teams_trf import team_trf
 
         return team_trf(store, comp_id, version)

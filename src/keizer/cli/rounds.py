@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from keizer import systems
 from keizer.cli.base import Context, DryRun, format_option, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND
 from keizer.cli.words import say
@@ -110,7 +111,7 @@ def pair(ctx: Context, dry_run: bool, explain: bool, fix: tuple[tuple[str, str],
                                             tell=lambda line: click.echo(line, err=True))
             store.describe(Message("pair round %(round)s", round=pairing.round))
             season = store.load_season(comp_id)
-            swiss = store.system(comp_id) == "swiss"
+            swiss = systems.of(store.system(comp_id)).score_groups
             if dry_run:
                 raise DryRun()
     except DryRun:

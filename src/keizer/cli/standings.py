@@ -49,10 +49,11 @@ def standings(ctx: Context, round_no: int | None, category: str | None, provisio
     if systems.of(store.system(comp_id)).points:
         _points_standings(store, comp_id, season, upto, fmt, caption, running is not None)
         return
-    if store.system(comp_id) == "knockout":
+    kind = systems.of(store.system(comp_id)).standing_kind
+    if kind == "bracket":
         show_bracket(store, comp_id, fmt)
         return
-    if store.system(comp_id) == "team":
+    if kind == "matches":
         from keizer.cli.teams import show_team_standings
 
         show_team_standings(store, comp_id, round_no, fmt)

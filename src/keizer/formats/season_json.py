@@ -26,6 +26,8 @@ from keizer.refusals import Refusal, Word
 from keizer.settings import Settings, SettingsError
 
 FORMAT = "keizer-season"
+#: The one competition system whose seasons the format carries (its "system" field).
+CARRIED = "keizer"
 VERSION = 1
 
 
@@ -71,8 +73,8 @@ def load_season(data: Any) -> Season:
     if not isinstance(version, int) or version > VERSION:
         raise FormatError("version: %(version)s is newer than this program reads (%(reads)s); upgrade keizer",
                           version=repr(version), reads=VERSION)
-    system = data.get("system", "keizer")
-    if system != "keizer":
+    system = data.get("system", CARRIED)
+    if system != CARRIED:
         raise FormatError("system: only 'keizer' seasons can be imported, not %(system)s", system=repr(system))
 
     settings_data = _get(data, "settings", dict, {})
@@ -167,7 +169,7 @@ def dump(season: Season, preset: str | None = None, members: MemberData | None =
         "format": FORMAT,
         "version": VERSION,
         "name": season.name,
-        "system": "keizer",
+        "system": CARRIED,
         "settings": {"preset": preset, **settings} if preset else settings,
     }
     if members is not None and members.rating_list is not None:

@@ -125,7 +125,7 @@ def mark_attendance(
         if key in chosen:
             store.set_attendance(comp_id, number, row["id"], *chosen[key])
         elif not paired and not ahead and player.active_in(number) and row["id"] not in existing:
-            default = row["default_attendance"] or ("present" if system == "swiss" else settings.default_attendance)
+            default = row["default_attendance"] or ("present" if kind.unmarked_present else settings.default_attendance)
             store.set_attendance(comp_id, number, row["id"],
                                  noticed.get(row["id"]) or ("present" if default == "present" else "unexcused"))
     counts: dict[str, int] = {}
@@ -175,7 +175,7 @@ def check_joined(store: Store, comp_id: int, player: Mapping[str, Any], joined: 
 
 def check_entry(store: Store, comp_id: int, joined: int) -> None:
     """A new player of a weekly competition joins the round being prepared or a later one."""
-    if store.system(comp_id) not in ("keizer", "swiss"):
+    if not systems.of(store.system(comp_id)).from_attendance:
         return
     target = open_round(store.load_season(comp_id))
     if joined < target.number:

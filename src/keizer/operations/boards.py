@@ -28,7 +28,6 @@ from keizer import systems
 from keizer.model import Result
 from keizer.operations.results import enter_results
 from keizer.operations.seasons import refuse_closed
-from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -92,14 +91,11 @@ def set_confirm_mode(store: Store, comp_id: int, mode: str) -> None:
 
 
 #: The systems without rounds of boards, as a refusal names them (the views translate them).
-_NOT_WEEKLY = {"knockout": Word("knockout"), "team": Word("team")}
-
-
 def _require_system(store: Store, comp_id: int) -> str:
     system = store.system(comp_id)
     if not systems.of(system).weekly:
         raise StoreError("a %(system)s competition has no result links: they are for a round of boards "
-                         "(Keizer, Swiss, round-robin)", system=_NOT_WEEKLY.get(system, system))
+                         "(Keizer, Swiss, round-robin)", system=systems.SYSTEM_WORDS[system])
     return system
 
 

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from keizer import systems
 from keizer.systems import open_round
 from keizer.store import Store
 
@@ -74,9 +75,10 @@ def evening(store: Store) -> list[Evening]:
 
 
 def _planned(system: str, settings: dict[str, Any], players: int) -> int | None:
-    if system == "swiss":
+    kind = systems.of(system)
+    if kind.planned_rounds:
         return settings.get("rounds")
-    if system == "roundrobin" and players >= 2:
+    if kind.all_play_all and players >= 2:
         per_cycle = players if players % 2 else players - 1  # FIDE Berger tables
         return per_cycle * (2 if settings.get("double") else 1)
     return None

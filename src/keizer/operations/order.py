@@ -16,7 +16,7 @@ def final_ranking(store: Store, comp_id: int) -> list[int]:
     """Member ids in the order of a competition's last standing (Keizer or points)."""
     season = store.load_season(comp_id)
     system = store.system(comp_id)
-    if system == "keizer":
+    if systems.of(system).standing_kind == "ladder":
         keys = [e.player for e in current_standing(season).entries]
     elif systems.of(system).points:
         from keizer.points import points_standing
@@ -26,7 +26,7 @@ def final_ranking(store: Store, comp_id: int) -> list[int]:
                                                   system=rules.system, scoring=rules.scoring)]
     else:
         raise StoreError("a %(system)s competition has no standing to start from; choose a Keizer, Swiss or "
-                         "round-robin competition", system=Word("knockout") if system == "knockout" else Word("team"))
+                         "round-robin competition", system=systems.SYSTEM_WORDS[system])
     member = {r["key"]: r["member_id"] for r in store.players(comp_id)}
     return [member[k] for k in keys]
 

@@ -10,7 +10,7 @@ from keizer import systems
 from keizer.model import Round, Season
 from keizer.operations.attendance import prepare_attendance
 from keizer.operations.outcomes import Change
-from keizer.operations.state import current_standing, require_system, require_unpaired, require_weekly
+from keizer.operations.state import current_standing, require_unpaired, require_weekly
 from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
@@ -79,7 +79,8 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
     from keizer.pairing.keizer import pair_round
 
     fixed, keep = list(fixed), set(keep)
-    if require_weekly(store, comp_id, Word("pair a round")) == "swiss":
+    kind = systems.of(require_weekly(store, comp_id, Word("pair a round")))
+    if kind.score_groups:
         if fixed or bye is not None or keep:
             raise StoreError("a Swiss round follows the Dutch rules", hint="ev_swiss_swap_after")
     if again:
@@ -99,11 +100,11 @@ def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = 
             if g.board in keep:
                 fixed.append((g.white, g.black))
         unpair(store, comp_id)
-    elif store.system(comp_id) == "keizer":  # a Swiss pairs everyone not marked absent
+    elif kind.fills_attendance:  # a Swiss pairs everyone not marked absent
         note = prepare_attendance(store, comp_id)
         if note and tell:
             tell(note)
-    if store.system(comp_id) == "swiss":
+    if kind.score_groups:
         from keizer.operations.swiss import pair_next
 
         return pair_next(store, comp_id)
@@ -138,9 +139,9 @@ def unpair(store: Store, comp_id: int) -> int:
     return target.number
 
 
-def _paired_round(store: Store, comp_id: int, action: Word, system: str = "keizer") -> tuple[Season, Round]:
-    """The open round of a Keizer competition (or ``system``), refused until it is paired."""
-    require_system(store, comp_id, system, action)
+def _paired_round(store: Store, comp_id: int, action: Word) -> tuple[Season, Round]:
+    """The open round of a competition paired from attendance, refused until it is paired."""
+    require_weekly(store, comp_id, action)
     season = store.load_season(comp_id)
     target = open_round(season)
     if not target.paired:
@@ -166,8 +167,8 @@ def add_latecomer(store: Store, comp_id: int, ref: str) -> Change:
     """A player who arrives after the pairing: they play whoever had the bye (on a new
     last board), or, when nobody had it, they take the bye.  Every board stays as it was.
     (A Swiss: :func:`keizer.operations.swiss.latecomer`.)"""
-    swiss = store.system(comp_id) == "swiss"
-    season, rnd = _paired_round(store, comp_id, Word("add a latecomer"), "swiss" if swiss else "keizer")
+    swiss = systems.of(store.system(comp_id)).score_groups
+    season, rnd = _paired_round(store, comp_id, Word("add a latecomer"))
     row = store.find_player(comp_id, ref)
     key, name = row["key"], row["name"]
     if any(key in (g.white, g.black) for g in rnd.games) or key in rnd.byes:
@@ -202,8 +203,8 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
     opponent plays whoever had the bye (on the same board), or takes the bye."""
     if why not in ("unexcused", "excused"):
         raise StoreError("a no-show is unexcused or excused, not %(why)s", why=repr(why))
-    swiss = store.system(comp_id) == "swiss"
-    season, rnd = _paired_round(store, comp_id, Word("remove a no-show"), "swiss" if swiss else "keizer")
+    swiss = systems.of(store.system(comp_id)).score_groups
+    season, rnd = _paired_round(store, comp_id, Word("remove a no-show"))
     row = store.find_player(comp_id, ref)
     if swiss:  # a forfeit
         from keizer.operations import swiss as swiss_ops
@@ -287,7 +288,7 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
         if pair in forbidden:
             warnings.append(Message("%(white)s and %(black)s are a forbidden pair", hint="ev_forbidden_pair",
                                     white=names[white], black=names[black]))
-    if store.system(comp_id) == "swiss":
+    if systems.of(store.system(comp_id)).score_groups:
         warnings += _swiss_swap_warnings(store, comp_id, season, target.number, swap, names)
     return target.number, warnings
 

@@ -12,20 +12,15 @@ from typing import Any
 
 from keizer import systems
 from keizer.operations.rounds import pairing_list, pairings_round
-from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
-
-#: The systems without a pairing list, as a refusal names them (the views translate the words).
-_NOT_WEEKLY = {"knockout": Word("knockout"), "team": Word("team")}
-
 
 def require_weekly(store: Store, comp_id: int) -> str:
     """The competition's system, refused when it has no pairing list to print."""
     system = store.system(comp_id)
     if not systems.of(system).weekly:
         raise StoreError("a %(system)s competition has no pairing list: print its page from the browser instead",
-                         system=_NOT_WEEKLY.get(system, system))
+                         system=systems.SYSTEM_WORDS[system])
     return system
 
 
@@ -45,7 +40,7 @@ def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> di
     number = pairings_round(season, round_no)
     listed = pairing_list(store, comp_id, season, number)
     return {**listed, "byes": [listed["names"][p] for p in listed["byes"]], "numbers": systems.of(system).points,
-            "ranks": system == "keizer"}
+            "ranks": systems.of(system).standing_kind == "ladder"}
 
 
 def attendance_list(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:

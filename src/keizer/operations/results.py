@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from keizer import limits
+from keizer import limits, systems
 from keizer.model import Result, Season
 from keizer.refusals import Message
 from keizer.store import Store, StoreError
@@ -266,9 +266,9 @@ def enter_results(store: Store, comp_id: int, results: Mapping[int, str],
 def _check_knockout(store: Store, comp_id: int, number: int) -> None:
     """A knock-out stores tie-break stages and next-round matches from earlier results;
     a correction that no longer fits them is refused (inside the transaction)."""
-    system = store.system(comp_id)
+    kind = systems.of(store.system(comp_id)).standing_kind
     check: Callable[[], object]
-    if system == "team":
+    if kind == "matches":
         from keizer.operations.teams_read import knockout_states, load_event
         from keizer.systems.team import stored_rules
 
@@ -276,7 +276,7 @@ def _check_knockout(store: Store, comp_id: int, number: int) -> None:
             return
         check = lambda: knockout_states(load_event(store, comp_id))  # noqa: E731
         undo = "ev_undo_team_next"
-    elif system == "knockout":
+    elif kind == "bracket":
         from keizer.operations.cup import cup_state
 
         check = lambda: cup_state(store, comp_id)  # noqa: E731

@@ -21,6 +21,7 @@ from keizer.output import json_number
 from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round, stored_points_rules
+from keizer.systems.base import ALL_MARKS
 
 #: The attendance choices a form can offer, in the order shown ("withdrawn": from this round on).
 CHOICES = (*MARKS, "withdrawn")
@@ -40,9 +41,9 @@ def attendance_rows(store: Store, comp_id: int, round_no: int | None = None) -> 
         raise StoreError("round %(n)s has no attendance yet", hint="ev_mark_it", n=number)
     rnd = season.rounds[number - 1]
     in_game = {p for g in rnd.games for p in (g.white, g.black)}
-    unpaired_swiss = store.system(comp_id) == "swiss" and not (rnd.games or rnd.byes)
+    unpaired = systems.of(store.system(comp_id)).unmarked_present and not (rnd.games or rnd.byes)
     later = number > open_round(season).number
-    marked = set(store.attendance(comp_id, number)) if later or unpaired_swiss else None
+    marked = set(store.attendance(comp_id, number)) if later or unpaired else None
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
@@ -114,25 +115,26 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
     ``keizer attend`` accepts for them, the one selected being what the round holds or will get."""
     comp = store.competition_by_id(comp_id)
     system = comp["system"]
+    kind = systems.of(system)
     season = store.load_season(comp_id)
     target = open_round(season)
-    planned = store.system_settings(comp_id).get("rounds") if system == "swiss" else None
+    planned = store.system_settings(comp_id).get("rounds") if kind.planned_rounds else None
     # The rounds the form reaches: up to the next one; a Swiss's planned rounds (byes asked ahead);
     # a round-robin's schedule.
     last = max(target.number, len(season.rounds))
-    if system == "swiss" and planned:
+    if kind.marks_ahead and planned:
         last = max(planned, len(season.rounds))
-    elif system == "roundrobin":
+    elif kind.all_play_all:
         last = len(season.rounds)
     number = round_no if round_no is not None else min(target.number, max(last, 1))
     if not 1 <= number <= max(last, 1):
         raise StoreError("round %(n)s cannot be marked yet: the next round is %(next)s", n=number, next=target.number)
     exists = number <= len(season.rounds)
     rnd = season.rounds[number - 1] if exists else None
-    ahead = system == "swiss" and number > target.number
+    ahead = kind.marks_ahead and number > target.number
     paired = number < target.number or (number == target.number and target.paired)
     editable, why_not = True, None
-    if system not in ("keizer", "swiss"):
+    if not kind.from_attendance:
         editable = False
         why_not = "its pairings come from the Berger table: every player plays every round"
     elif is_closed(comp):
@@ -142,19 +144,19 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
     players = {r["key"]: r for r in store.players(comp_id)}
     in_game = {p: g.board for g in (rnd.games if rnd else ()) for p in (g.white, g.black)}
     byes = set(rnd.byes) if rnd else set()
-    offered = [c for c in CHOICES if not (system == "swiss" and c in ("club", "external"))]
+    offered = [c for c in CHOICES if c in kind.marks or c not in ALL_MARKS or not kind.from_attendance]
     if paired:
         offered.remove("present")
     if number != target.number or ahead:
         offered.remove("withdrawn")
     if ahead:
         offered = ["excused", "unexcused"]
-    after_pairing = system in ("keizer", "swiss") and number == target.number and target.paired and editable
+    after_pairing = kind.from_attendance and number == target.number and target.paired and editable
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
         row = players[p.id]
         mark, result = stored.get(row["id"], (None, None))
-        default = row["default_attendance"] or ("present" if system == "swiss" else season.settings.default_attendance)
+        default = row["default_attendance"] or ("present" if kind.unmarked_present else season.settings.default_attendance)
         status = statuses.get(p.id) or ("not marked yet" if p.active_in(number) else
                                         "not joined" if number < p.joined else "withdrawn")
         choices: tuple[str, ...] = ()
@@ -250,7 +252,7 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
             row |= {"white_no": tpn[row["white_id"]], "white_points": json_number(before[row["white_id"]]),
                     "black_no": tpn[row["black_id"]], "black_points": json_number(before[row["black_id"]])}
         columns = ["board", "white_no", "white", "white_points", "result", "black_points", "black", "black_no"]
-    elif store.system(comp_id) == "keizer":
+    elif systems.of(store.system(comp_id)).standing_kind == "ladder":
         from keizer.scoring import standing_after
 
         entry_of = {e.player: e for e in standing_after(season, min(number - 1, season.completed_rounds())).entries}
@@ -372,8 +374,8 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
     paired_any = any(r.games or r.byes for r in season.rounds)
     shown = pairings_round(season, round_no) if round_no is not None or paired_any else None
     finished = None
-    planned = store.system_settings(comp_id).get("rounds") if system == "swiss" else None
-    if system == "swiss" and not planned:
+    planned = store.system_settings(comp_id).get("rounds") if systems.of(system).planned_rounds else None
+    if systems.of(system).planned_rounds and not planned:
         finished = Message("set the planned number of rounds first", hint="reasons_set_rounds")
     elif planned and target.number > planned:
         finished = Message("all %(n)s rounds are paired", hint="reasons_add_rounds", n=planned)
@@ -386,7 +388,7 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
     pairing_keys = [p for g in (rnd.games if rnd else ()) for p in (g.white, g.black)] + list(rnd.byes if rnd else ())
     return PairingState(
         system=system, number=target.number, paired=target.paired, shown=shown,
-        weekly=system in ("keizer", "swiss"), closed=is_closed(comp), finished=finished,
+        weekly=systems.of(system).from_attendance, closed=is_closed(comp), finished=finished,
         results_in=bool(rnd and any(g.result is not None for g in rnd.games)),
         any_result=any(g.result is not None for r in season.rounds for g in r.games),
         players=by_name(p.id for p in season.players if p.active_in(target.number)),

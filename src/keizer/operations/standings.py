@@ -20,12 +20,15 @@ from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
 from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, meetings, no_game
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
-from keizer.refusals import Word
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, stored_points_rules
 
 if TYPE_CHECKING:
     from keizer.points import PointsEntry
+
+
+#: The ``kind`` of a standing that is a bracket of matches (a cup, a team knock-out).
+BRACKET = "knockout"
 
 
 def checked_round(season: Season, round_no: int | None) -> int:
@@ -166,8 +169,8 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     """``keizer history``: the player's rounds after round ``round_no`` (default: the last
     complete one); ``kind`` says which system's columns (``keizer`` or ``points``)."""
     system = store.system(comp_id)
-    if system in ("knockout", "team"):
-        if system == "knockout":
+    if not systems.of(system).player_table:
+        if systems.of(system).standing_kind == "bracket":
             raise StoreError("a knockout competition has no player history", hint="ev_see_bracket")
         raise StoreError("a team competition has no player history", hint="ev_see_matches")
     season = store.load_season(comp_id)
@@ -199,28 +202,29 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
     standing with the results in so far is shown, and ``provisional`` is its progress
     (``None`` whenever the standing shown is final)."""
     system = store.system(comp_id)
-    if system == "knockout":
+    kind = systems.of(system).standing_kind
+    if kind == "bracket":
         from keizer.operations.cup import cup_state
 
         try:
             _, states, season = cup_state(store, comp_id)
         except StoreError as e:  # not drawn yet
-            return {"kind": "knockout", "round": None, "last": 0, "codes": [], "rows": [], "note": str(e)}
+            return {"kind": BRACKET, "round": None, "last": 0, "codes": [], "rows": [], "note": str(e)}
         names: dict[str | None, str] = {p.id: p.name for p in season.players}  # None: a side not known yet
         rows: list[dict[str, Any]] = [
             {"round": m.round, "match": m.index, "top": names.get(m.top), "bottom": names.get(m.bottom),
              "winner": names.get(m.winner), "how": m.how, "top_id": m.top, "bottom_id": m.bottom,
              "winner_id": m.winner, "score": None} for m in states]
-        return {"kind": "knockout", "round": None, "last": season.completed_rounds(), "codes": [], "rows": rows,
+        return {"kind": BRACKET, "round": None, "last": season.completed_rounds(), "codes": [], "rows": rows,
                 "note": None}
-    if system == "team":
+    if kind == "matches":
         from keizer.operations import teams_read
 
         event = teams_read.load_event(store, comp_id)
         if event.rules.schedule == "knockout":
             rows = [{**r, "top_id": None, "bottom_id": None, "winner_id": None}
                     for r in teams_read.knockout_rows(event, round_no)]
-            return {"kind": "knockout", "round": round_no, "last": event.played, "codes": [], "rows": rows,
+            return {"kind": BRACKET, "round": round_no, "last": event.played, "codes": [], "rows": rows,
                     "note": None}
         rows = teams_read.team_standings(store, comp_id, round_no)
         return {"kind": "team", "round": event.played if round_no is None else round_no, "last": event.played,
@@ -259,9 +263,9 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
     the colour and the result), roundrobin (player by player, start order) or swiss (by
     rank, per round the opponent's number, colour and result)."""
     system = store.system(comp_id)
-    if system in ("knockout", "team"):
+    if not systems.of(system).player_table:
         raise StoreError("a %(system)s competition has no crosstable of players; see its bracket or matches",
-                         system=Word("knockout") if system == "knockout" else Word("team"))
+                         system=systems.SYSTEM_WORDS[system])
     season = store.load_season(comp_id)
     upto = checked_round(season, round_no)
     players = {p.id: p for p in season.players}
@@ -275,7 +279,7 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
                                                        r, rules.lots, system=rules.system, scoring=rules.scoring)}
                  for r in range(upto + 1)]
         final = sorted(after[upto].values(), key=lambda e: e.rank)
-        if system == "roundrobin":
+        if systems.of(system).all_play_all:
             order = sorted(season.players, key=lambda p: p.start_no)
             cells = meetings(rounds)
             rows: list[dict[str, Any]] = [

@@ -21,19 +21,13 @@ def require_weekly(store: Store, comp_id: int, action: str | Word) -> str:
     return system
 
 
-#: Each system's name as a refusal says it, and the key of the hint saying how it is run instead.
-_SYSTEMS = {"roundrobin": (Word("roundrobin"), "ev_run_roundrobin"), "swiss": (Word("swiss"), "ev_run_swiss"),
-            "knockout": (Word("knockout"), "ev_run_knockout"), "team": (Word("team"), "ev_run_team"),
-            "keizer": (Word("keizer"), "ev_run_keizer")}
-
-
 def require_system(store: Store, comp_id: int, system: str, action: str | Word | Message) -> None:
     """Refuse ``action`` (a :class:`Word`, or English from a caller not converted yet)
     in a competition of another system than ``system``."""
     actual = store.system(comp_id)
     if actual != system:
-        name, hint = _SYSTEMS[actual]
-        raise StoreError("cannot %(action)s in this %(system)s competition", hint=hint, action=action, system=name)
+        raise StoreError("cannot %(action)s in this %(system)s competition", hint=systems.of(actual).run_hint,
+                         action=action, system=systems.SYSTEM_WORDS[actual])
 
 
 def require_unpaired(season: Season, target: Open) -> None:

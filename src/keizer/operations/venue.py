@@ -32,9 +32,10 @@ def venue(store: Store, comp_id: int) -> dict[str, Any]:
     system = comp["system"]
     data: dict[str, Any] = {"id": comp_id, "name": comp["name"], "system": system, "round": None, "date": None,
                             "boards": [], "byes": [], "matches": [], "standing": [], "bracket": []}
-    if system == "knockout":
+    kind = systems.of(system).standing_kind
+    if kind == "bracket":
         _cup(store, comp_id, data)
-    elif system == "team":
+    elif kind == "matches":
         _team(store, comp_id, data)
     else:
         _weekly(store, comp_id, system, data)

@@ -168,7 +168,7 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any)
     for c in plan.summaries:
         if not systems.of(c["system"]).weekly:
             continue
-        points = c["system"] != "keizer"
+        points = systems.of(c["system"]).points
         rows = [{"rank": r["rank"], "name": r["name"],
                  **({"points": float(r["points"])} if points else
                     {"score": float(round(r["score"], c["decimals"])), "value": float(r["value"])})}
@@ -180,9 +180,10 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any)
 
 
 def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
-    if row["system"] == "knockout":
+    kind = systems.of(row["system"]).standing_kind
+    if kind == "bracket":
         return cup_competition_data(store, row)
-    if row["system"] == "team":
+    if kind == "matches":
         return team_competition_data(store, row)
     season = store.load_season(row["id"])
     if systems.of(row["system"]).points:

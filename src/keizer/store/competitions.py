@@ -22,6 +22,9 @@ _PLAYER_RATING = ("CASE WHEN c.started THEN p.rating WHEN c.rating_list = 'fide'
 
 #: Competition systems the database holds.
 SYSTEMS = ("keizer", "roundrobin", "swiss", "knockout", "team")
+#: The systems whose initial order play freezes: those with ``has_initial_order`` (the store is
+#: below keizer.systems and cannot ask it; tests/test_systems_protocol.py keeps the two equal).
+FROZEN_ORDER = ("keizer",)
 
 
 class Competitions(Members):
@@ -187,7 +190,7 @@ class Competitions(Members):
             "WHERE competition_id = ?", (comp_id,))
         for player, rating in (ratings or {}).items():
             self.conn.execute("UPDATE players SET rating = ? WHERE id = ?", (rating, player))
-        if self.system(comp_id) == "keizer":
+        if self.system(comp_id) in FROZEN_ORDER:
             frozen = initial_order(self.load_season(comp_id))
             self.set_system_settings(comp_id, {**self.system_settings(comp_id), "frozen_order": frozen})
 

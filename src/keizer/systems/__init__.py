@@ -22,7 +22,8 @@ from keizer.systems.points import PointsRules, PointsSystem
 ALL: tuple[System, ...] = (keizer.SYSTEM, swiss.SYSTEM, roundrobin.SYSTEM, knockout.SYSTEM, team.SYSTEM)
 _BY_NAME = {s.name: s for s in ALL}
 
-__all__ = ["ALL", "SYSTEM_WORDS", "Open", "PointsRules", "PointsSystem", "System", "of", "open_round", "points_system",
+__all__ = ["ALL", "SYSTEM_WORDS", "Open", "PointsRules", "PointsSystem", "System", "find", "of", "open_round",
+           "points_system",
            "stored_points_rules"]
 
 
@@ -33,6 +34,11 @@ def of(name: str) -> System:
     except KeyError:
         raise StoreError("unknown competition system %(name)s (one of %(systems)s)", name=repr(name),
                          systems=", ".join(_BY_NAME)) from None
+
+
+def find(name: str) -> System | None:
+    """The system of a name, or None (a form may send any name; the operation refuses it)."""
+    return _BY_NAME.get(name)
 
 
 def points_system(name: str) -> PointsSystem:

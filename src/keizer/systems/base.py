@@ -58,6 +58,7 @@ class System:
     (a requested bye); ``unmarked_present`` — a player nobody marked plays, whatever the
     competition's default attendance says; ``planned_rounds`` — a number of rounds is
     planned.  ``settings`` are what ``competition settings`` may change, with what each means.
+    The other attributes say what the layers above show and do for it; each says why below.
     """
 
     name: ClassVar[str]
@@ -70,9 +71,44 @@ class System:
     unmarked_present: ClassVar[bool] = False
     planned_rounds: ClassVar[bool] = False
     settings: ClassVar[Mapping[str, str]] = {}
+    #: What its standing is: "ladder" (Keizer scores: rank, value, score), "points" (points and
+    #: tie-breaks), "bracket" (a knock-out's matches) or "matches" (teams by match points).
+    standing_kind: ClassVar[str] = "ladder"
+    #: Its standing is a table of players: it has a crosstable and each player's history of rounds.
+    player_table: ClassVar[bool] = True
+    #: Its settings are Keizer settings (a preset and ``--set`` overrides), not system settings.
+    preset_settings: ClassVar[bool] = False
+    #: Its standing starts from an initial order (set by the officer, frozen when play begins).
+    has_initial_order: ClassVar[bool] = False
+    #: Every player meets every other by a schedule drawn at once (the Berger tables).
+    all_play_all: ClassVar[bool] = False
+    #: Paired by score groups under the FIDE Swiss rules (``operations/swiss.py``): a no-show forfeits.
+    score_groups: ClassVar[bool] = False
+    #: Its players get pairing numbers when registered, so that #N means the same everywhere.
+    numbered: ClassVar[bool] = False
+    #: The hint key of a refusal in it of what only another system does: how it is run instead.
+    run_hint: ClassVar[str] = ""
+    #: What ``competition create`` made, as its outcome says it (%(preset)s, %(n)s: the rounds).
+    created: ClassVar[str] = ""
+    #: The options of ``competition create`` it takes (besides name, season, all members).
+    options: ClassVar[tuple[str, ...]] = ()
 
     def __repr__(self) -> str:
         return f"<system {self.name}>"
+
+    @property
+    def fills_attendance(self) -> bool:
+        """Before a round is paired, a player nobody marked gets their own or the competition's default."""
+        return self.from_attendance and not self.unmarked_present
+
+    def options_for(self, schedule: str) -> tuple[str, ...]:
+        """The creation options a form sends for the schedule it chose (a team event's depend on it)."""
+        return self.options
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """A new competition's system settings from the options of ``competition create`` (``given``:
+        its keywords, and ``listed``: the tie-break list split), checked; and the warnings to show."""
+        return {}, []
 
     def changeable(self, stored: Mapping[str, Any]) -> Mapping[str, str]:
         """The settings that may change now (a system may offer fewer for some schedules)."""

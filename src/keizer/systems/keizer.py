@@ -5,6 +5,11 @@ system settings."""
 
 from __future__ import annotations
 
+from typing import Any, Mapping
+
+from keizer.i18n import N_
+from keizer.refusals import Word
+from keizer.store import StoreError
 from keizer.systems.base import ALL_MARKS, System
 
 
@@ -14,6 +19,18 @@ class Keizer(System):
     weekly = True
     from_attendance = True
     marks = ALL_MARKS
+    preset_settings = True
+    has_initial_order = True
+    run_hint = "ev_run_keizer"
+    created = N_("competition (preset %(preset)s)")
+    options = ("preset", "overrides")
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """None: its settings are the preset's; the other systems' options are refused."""
+        if given.get("double") or given.get("swap_last_two") or given.get("tiebreaks"):
+            raise StoreError("%(fields)s are not Keizer settings",
+                             fields=Word("--double, --swap-last-two and --tiebreaks"))
+        return {}, []
 
 
 SYSTEM = Keizer()

@@ -3,15 +3,20 @@ games and tie-break stages; the stages are fixed when the cup is created."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
+from keizer.i18n import N_
 from keizer.limits import is_digits
-from keizer.pairing.knockout import MatchFormat, Stage, StageKind
 from keizer.refusals import Field
 from keizer.store import StoreError
 from keizer.systems.base import System
 
+if TYPE_CHECKING:
+    from keizer.pairing.knockout import MatchFormat
+
 STAGE_KINDS = ("regular", "rapid", "blitz", "armageddon")
+#: A cup's stages when none are given (``competition create --system knockout``).
+DEFAULT_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
 #: What the stages' refusals call the list: the command line's flag, the app's box (a catalog word).
 STAGES = Field("stages")
 
@@ -22,6 +27,8 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
     >>> parse_stages("regular:2, armageddon:1")
     [{'kind': 'regular', 'games': 2}, {'kind': 'armageddon', 'games': 1}]
     """
+    from keizer.pairing.knockout import MatchFormat, Stage, StageKind  # the bracket engine: only when a cup is made
+
     stages: list[dict[str, Any]] = []
     for item in text.split(","):
         kind, sep, games = item.strip().partition(":")
@@ -41,12 +48,23 @@ def parse_stages(text: str) -> list[dict[str, Any]]:
 
 def match_format(settings: Mapping[str, Any]) -> MatchFormat:
     """A cup's match format from its stored settings."""
+    from keizer.pairing.knockout import MatchFormat, Stage, StageKind  # the bracket engine: only when a cup is played
+
     return MatchFormat(tuple(Stage(StageKind(s["kind"]), s["games"]) for s in settings["stages"]))
 
 
 class Knockout(System):
     name = "knockout"
     label = "Knock-out cup"
+    standing_kind = "bracket"
+    player_table = False
+    run_hint = "ev_run_knockout"
+    created = N_("knock-out cup")
+    options = ("stages",)
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The stages of each match, checked (by default :data:`DEFAULT_STAGES`)."""
+        return {"stages": parse_stages(given.get("stages") or DEFAULT_STAGES)}, []
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         return {"stages": ",".join(f"{x['kind']}:{x['games']}" for x in stored.get("stages", []))}

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 
 from keizer.limits import is_digits
 from keizer.store import StoreError
 from keizer.systems.base import System
-from keizer.tiebreaks import Edition, Scoring, TieBreakError, advise, recommended
-from keizer.tiebreaks import System as Pairings
+
+if TYPE_CHECKING:  # the tie-break rules are imported where they are used: the registry stays light
+    from keizer.tiebreaks import Edition, Scoring
+    from keizer.tiebreaks import System as Pairings
 
 #: System settings of a points competition, with their defaults.
 POINTS_DEFAULTS: dict[str, Any] = {"double": False, "swap_last_two": False, "tiebreaks": None, "edition": "2026",
@@ -39,6 +41,8 @@ def checked_tiebreaks(listed: Sequence[str] | None, team: bool, system: Pairings
                       edition_text: Any) -> tuple[tuple[str, ...], Edition]:
     """A competition's tie-break list (FIDE's recommendation when none is listed) and rule
     edition, refused with the rules' first error."""
+    from keizer.tiebreaks import Edition, TieBreakError, advise, recommended
+
     tiebreaks = tuple(listed or recommended(team, system))
     try:
         edition = Edition.parse(str(edition_text))
@@ -56,20 +60,27 @@ class PointsSystem(System):
 
     points = True
     weekly = True
-    #: How the tie-break rules see its pairings, and what a game and a bye score by default.
-    pairings: ClassVar[Pairings]
-    scoring: ClassVar[Scoring]
+    standing_kind = "points"
+    #: How the tie-break rules see its pairings: a value of ``keizer.tiebreaks.System``.
+    family: ClassVar[str]
+    #: What a game and a bye score by default, as changes to FIDE's scoring ({"pab": "0"}: a free round scores nothing).
+    default_scores: ClassVar[Mapping[str, str]] = {}
 
     def rules(self, stored: Mapping[str, Any]) -> PointsRules:
         """The ranking rules from the stored settings; a list the rules forbid is refused."""
+        from keizer.tiebreaks import Scoring
+        from keizer.tiebreaks import System as Pairings
+
         merged = {**POINTS_DEFAULTS, **stored}
-        tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], False, self.pairings, merged["edition"])
-        scoring = (Scoring(**{k: Fraction(v) for k, v in merged["scoring"].items()}) if merged["scoring"]
-                   else self.scoring)
-        return PointsRules(self.pairings, tiebreaks, edition, scoring, merged["lots"])
+        pairings = Pairings(self.family)
+        tiebreaks, edition = checked_tiebreaks(merged["tiebreaks"], False, pairings, merged["edition"])
+        scoring = Scoring(**{k: Fraction(v) for k, v in (merged["scoring"] or self.default_scores).items()})
+        return PointsRules(pairings, tiebreaks, edition, scoring, merged["lots"])
 
     def warnings(self, stored: Mapping[str, Any]) -> list[str]:
         """Advice on a tie-break list given by hand (none for FIDE's recommended default)."""
+        from keizer.tiebreaks import advise
+
         rules = self.rules(stored)
         if not stored.get("tiebreaks"):
             return []

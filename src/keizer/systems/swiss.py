@@ -11,8 +11,6 @@ from keizer.limits import is_digits
 from keizer.refusals import Field
 from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
-from keizer.tiebreaks import Scoring
-from keizer.tiebreaks import System as Pairings
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
 SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
@@ -59,13 +57,29 @@ class Swiss(PointsSystem):
     marks_ahead = True  # a requested bye, or notice of absence, for a later round
     unmarked_present = True  # a Swiss pairs everyone not marked absent
     planned_rounds = True
-    pairings = Pairings.SWISS
-    scoring = Scoring()
+    score_groups = True
+    numbered = True
+    run_hint = "ev_run_swiss"
+    created = N_("Swiss tournament (%(n)s rounds)")
+    options = ("rounds", "bye_points", "excused_points", "initial_colour", "tiebreaks", "edition")
+    family = "swiss"  # keizer.tiebreaks.System.SWISS; FIDE's default scoring
     settings = {"rounds": N_("planned number of rounds"),
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
                 "bye_points": N_("points of the pairing-allocated bye"),
                 "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
                 "edition": N_("tie-break rule edition")}
+
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
+        scoring = {}
+        if given.get("bye_points") is not None:
+            scoring["pab"] = parse_points(given["bye_points"], "--bye-points")
+        if given.get("excused_points") is not None:
+            scoring["hpb"] = parse_points(given["excused_points"], "--excused-points")
+        settings = {**SWISS_DEFAULTS, "rounds": given.get("rounds"),
+                    "initial_colour": given.get("initial_colour", "white"), "edition": given.get("edition", "2026"),
+                    "tiebreaks": given.get("listed"), "scoring": scoring or None}
+        return settings, self.warnings(settings)
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)

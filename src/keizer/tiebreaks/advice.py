@@ -91,10 +91,11 @@ def advise(tiebreaks: str | tuple[str, ...] | list[str], team: bool, system: Sys
 
 def _check(tb: TieBreak, team: bool, system: System, edition: Edition, unrated: bool) -> list[Advice]:
     found = []
-    if (tb.kind.where == "team" or tb.score) and not team:
+    scope = tb.kind.where  # a tie-break's scope (any, individual or team), not a competition system
+    if (scope == "team" or tb.score) and not team:
         found.append(Advice("error", tb.text, Message("%(code)s: a team tie-break, and this is an individual event",
                                                       code=tb.text)))
-    elif tb.kind.where == "individual" and team:
+    elif scope == "individual" and team:
         found.append(Advice("error", tb.text, Message("%(code)s: an individual tie-break, and this is a team event",
                                                       code=tb.text)))
     if tb.name in BUCHHOLZ_FAMILY and system is System.ROUND_ROBIN and edition is Edition.FIDE_2026:

@@ -33,14 +33,14 @@ def navigation() -> dict[str, Any]:
 
 def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The tabs of a competition's pages: (endpoint, label, key)."""
-    system = comp["system"]
+    system = systems.of(comp["system"])
     tabs: list[tuple[str, str, str]] = []
-    if systems.of(system).weekly:
+    if system.weekly:
         tabs += [("attendance.index", "Attendance", "attendance"), ("pairing.index", "Pairing", "pairing"),
                  ("results.index", "Results", "results")]
-    elif system == "knockout":
+    elif system.standing_kind == "bracket":
         tabs += [("cups.index", "Cup", "cup")]
-    elif system == "team":
+    elif system.standing_kind == "matches":
         tabs += [("teams.index", "Team event", "teams")]
     tabs += [("standings.index", "Standings", "standings"), ("standings.crosstable", "Crosstable", "crosstable"),
              ("printing.index", "Print", "print"), ("venue.screen", "Venue screen", "venue"),

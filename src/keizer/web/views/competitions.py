@@ -5,7 +5,7 @@ and its time-control plan (``keizer timecontrol``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import Blueprint, flash, redirect, request, url_for
 
@@ -29,9 +29,8 @@ YES_NO = {"true": "yes", "false": "no"}
 #: The settings of the other systems that take one of a few words (the app offers them as a list).
 SYSTEM_CHOICES = {"initial_colour": ("white", "black")}
 
-#: What each system's creation form asks (besides name, season and "register all members").
-SYSTEM_LABELS = {"keizer": "Keizer competition", "swiss": "Swiss tournament", "roundrobin": "Round-robin",
-                 "knockout": "Knock-out cup", "team": "Team event"}
+#: The systems the creation form offers, by name, with their labels.
+SYSTEM_LABELS = {s.name: s.label for s in systems.ALL}
 
 
 @bp.route("/competitions")
@@ -55,37 +54,35 @@ def _flag(name: str) -> bool:
     return request.form.get(name) == "on"
 
 
+def _sets() -> dict[str, str]:
+    return setup.parse_sets([line for line in request.form.get("sets", "").splitlines() if line.strip()])
+
+
+#: How the creation form sends each option of ``competition create`` (a system's ``options`` say which it takes).
+_OPTIONS: dict[str, Callable[[], Any]] = {
+    "preset": lambda: request.form.get("preset", "classic"), "overrides": _sets,
+    "double": lambda: _flag("double"), "swap_last_two": lambda: _flag("swap_last_two"),
+    "tiebreaks": lambda: _text("tiebreaks"), "edition": lambda: _text("edition"),
+    "lots": lambda: _whole("lots", Word("lots"), limits.MIN_SEED, limits.MAX_SEED),
+    "rounds": lambda: _whole("rounds", Word("rounds"), 1, 99), "bye_points": lambda: _text("bye_points"),
+    "excused_points": lambda: _text("excused_points"),
+    "initial_colour": lambda: request.form.get("initial_colour", "white"), "stages": lambda: _text("stages"),
+    "boards": lambda: _whole("boards", Word("boards"), 1, 20) or 4,
+    "schedule": lambda: request.form.get("schedule", "roundrobin"),
+}
+
+
 @bp.route("/competitions/create", methods=["POST"])
 def create() -> Any:
     """``keizer competition create NAME --system … [options of that system]``: each system's
     form sends only its own options."""
     system = request.form.get("system", "keizer")
     name = request.form.get("name", "")
-    options: dict[str, Any] = {}
-    if system == "keizer":
-        sets = [line for line in request.form.get("sets", "").splitlines() if line.strip()]
-        options = {"preset": request.form.get("preset", "classic"), "overrides": setup.parse_sets(sets)}
-    elif system == "roundrobin":
-        options = {"double": _flag("double"), "swap_last_two": _flag("swap_last_two"),
-                   "tiebreaks": _text("tiebreaks"), "lots": _whole("lots", Word("lots"), limits.MIN_SEED, limits.MAX_SEED)}
-    elif system == "swiss":
-        options = {"rounds": _whole("rounds", Word("rounds"), 1, 99), "bye_points": _text("bye_points"),
-                   "excused_points": _text("excused_points"),
-                   "initial_colour": request.form.get("initial_colour", "white"), "tiebreaks": _text("tiebreaks")}
-    elif system == "knockout":
-        options = {"stages": _text("stages")}
-    elif system == "team":
-        schedule = request.form.get("schedule", "roundrobin")
-        options = {"boards": _whole("boards", Word("boards"), 1, 20) or 4, "schedule": schedule,
-                   "double": _flag("double"), "swap_last_two": _flag("swap_last_two"),
-                   "tiebreaks": _text("tiebreaks")}
-        if schedule == "swiss":
-            options |= {"rounds": _whole("rounds", Word("rounds"), 1, 99),
-                        "initial_colour": request.form.get("initial_colour", "white")}
-        if schedule == "knockout":
-            options |= {"stages": _text("stages")}
-    if system in ("roundrobin", "swiss", "team") and _text("edition"):
-        options["edition"] = _text("edition")
+    chosen = systems.find(system)  # None: plan_competition refuses the name
+    wanted = chosen.options_for(request.form.get("schedule", "roundrobin")) if chosen else ()
+    options: dict[str, Any] = {option: _OPTIONS[option]() for option in wanted}
+    if options.get("edition", "") is None:  # an empty box keeps the default edition
+        del options["edition"]
     new = setup.plan_competition(name, system, all_members=_flag("all_members"), season=_text("season"), **options)
     with writing("competition create", Message("create competition %(name)s", name=name)) as s:
         comp_id, registered = setup.create_competition(s, new, current=False)  # the terminal keeps its default
@@ -97,11 +94,7 @@ def create() -> Any:
 
 def _kind(new: setup.NewCompetition) -> str:
     """What was created, as the CLI names it (``NewCompetition.kind``), in the club's language."""
-    if new.system == "keizer":
-        return _("competition (preset %(preset)s)", preset=new.preset)
-    if new.system == "swiss":
-        return _("Swiss tournament (%(n)s rounds)", n=new.rounds)
-    return {"roundrobin": _("round-robin"), "knockout": _("knock-out cup"), "team": _("team event")}[new.system]
+    return _(systems.of(new.system).created, preset=new.preset, n=new.rounds)
 
 
 # -- players ---------------------------------------------------------------------------
@@ -144,11 +137,12 @@ def edit_player(comp_id: int, player_id: int) -> Any:
     if not found:
         raise StoreError("there is no player %(id)s in %(name)s", id=player_id, name=comp["name"])
     row = found[0]
-    default = store().settings(comp_id).default_attendance if comp["system"] == "keizer" else "present"
-    if request.method == "GET":
+    system = systems.of(comp["system"])
+    default = store().settings(comp_id).default_attendance if system.fills_attendance else "present"
+    if request.method == "GET":  # keizer: the player's own default attendance can be set
         return render("app/competitions_player.html", comp=comp, tab="settings", nav="competitions",
                       title=f"{row['name']} · {comp['name']}", player=row, competition_default=default,
-                      weekly=comp["system"] in ("keizer", "swiss"), keizer=comp["system"] == "keizer")
+                      weekly=system.from_attendance, keizer=system.fills_attendance)
     category = request.form.get("category")
     if category is not None:
         category = forms.clean(category.strip(), Word("a category"), limits.MAX_CATEGORY) if category.strip() else ""
@@ -209,13 +203,13 @@ def settings(comp_id: int) -> Any:
     rows = setup.settings_rows(s, comp_id)
     can = setup.changeable(s, comp_id)
     order = heading = None
-    if comp["system"] == "keizer":
+    if systems.of(comp["system"]).has_initial_order:
         order, said = comp_ops.initial_order_rows(s, comp_id)
         heading = say(said)
     others = [c for c in s.competitions() if c["id"] != comp_id]
     return render("app/settings.html", comp=comp, tab="settings", nav="competitions",
                   title=f"{_('Settings')} · {comp['name']}", rows=rows, changeable=can, order=order,
-                  choices=CHOICES if comp["system"] == "keizer" else SYSTEM_CHOICES, yes_no=YES_NO,
+                  choices=CHOICES if systems.of(comp["system"]).preset_settings else SYSTEM_CHOICES, yes_no=YES_NO,
                   order_heading=heading, others=others, plan=setup.time_control_rows(s, comp_id),
                   started=s.started(comp_id))
 

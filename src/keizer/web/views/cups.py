@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, request
 
+from keizer import systems
 from keizer.limits import is_digits
 from keizer.operations import cup
 from keizer.operations import results as result_ops
@@ -27,7 +28,7 @@ RESULTS = ("1-0", "1/2-1/2", "0-1", "+-", "-+", "--")
 
 def _cup(comp_id: int) -> dict[str, Any]:
     comp = competition(comp_id)
-    if comp["system"] != "knockout":
+    if systems.of(comp["system"]).standing_kind != "bracket":
         abort(404)
     return comp
 

@@ -129,5 +129,5 @@ def attendance(comp_id: int) -> Any:
 def standings(comp_id: int) -> Any:
     comp = competition(comp_id)
     table = standing_ops.standing_view(store(), comp_id, _round_arg())
-    rounds = list(range(table["last"], -1, -1)) if table["kind"] != "knockout" else []
+    rounds = list(range(table["last"], -1, -1)) if table["kind"] != standing_ops.BRACKET else []
     return _page("app/print_standings.html", comp, _("Standing"), table=table, rounds=rounds)

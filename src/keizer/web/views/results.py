@@ -45,7 +45,8 @@ def index(comp_id: int) -> Any:
 
 
 def _own_page(comp: dict[str, Any]) -> str:
-    return url_for("cups.index" if comp["system"] == "knockout" else "teams.index", comp_id=comp["id"])
+    bracket = systems.of(comp["system"]).standing_kind == "bracket"
+    return url_for("cups.index" if bracket else "teams.index", comp_id=comp["id"])
 
 
 def _enter(comp_id: int) -> Any:

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, request, url_for
 
-from keizer import limits
+from keizer import limits, systems
 from keizer.operations import standings as standings_ops
 from keizer.refusals import Word
 from keizer.store import StoreError
@@ -41,7 +41,7 @@ def crosstable(comp_id: int) -> Any:
     comp = competition(comp_id)
     table = None
     standing = None
-    if comp["system"] in ("knockout", "team"):  # no crosstable of players: the bracket or team standing
+    if not systems.of(comp["system"]).player_table:  # no crosstable of players: the bracket or team standing
         standing = standings_ops.standing_view(store(), comp_id)
     else:
         table = standings_ops.crosstable(store(), comp_id, _round_arg(request.args.get("round")))
@@ -61,11 +61,12 @@ def player(comp_id: int, player_id: int | None = None, key: str | None = None) -
             raise StoreError("there is no player %(id)s in %(name)s", id=player_id, name=comp["name"])
         key = players[0]["key"]
     assert key is not None
-    if comp["system"] in ("knockout", "team"):  # no history of rounds: the player's matches are on its own page
+    system = systems.of(comp["system"])
+    if not system.player_table:  # no history of rounds: the player's matches are on its own page
         found = store().find_player(comp_id, key)
         return render("app/player.html", comp=comp, tab="standings", nav="competitions",
                       title=f"{found['name']} · {comp['name']}", history=None, name=found["name"],
-                      own_page=url_for("cups.index" if comp["system"] == "knockout" else "teams.index",
+                      own_page=url_for("cups.index" if system.standing_kind == "bracket" else "teams.index",
                                        comp_id=comp_id))
     history = standings_ops.player_history(store(), comp_id, key, _round_arg(request.args.get("round"), 0))
     return render("app/player.html", comp=comp, tab="standings", nav="competitions",

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, request
 
+from keizer import systems
 from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.refusals import Message
@@ -25,7 +26,7 @@ bp = Blueprint("teams", __name__)
 
 def _event(comp_id: int) -> dict[str, Any]:
     comp = competition(comp_id)
-    if comp["system"] != "team":
+    if systems.of(comp["system"]).standing_kind != "matches":
         abort(404)
     return comp
 
