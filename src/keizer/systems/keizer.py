@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from keizer.i18n import N_
-from keizer.refusals import Word
+from keizer.refusals import Field
 from keizer.store import StoreError
 from keizer.systems.base import ALL_MARKS, System
 
@@ -29,7 +29,7 @@ class Keizer(System):
         """None: its settings are the preset's; the other systems' options are refused."""
         if given.get("double") or given.get("swap_last_two") or given.get("tiebreaks"):
             raise StoreError("%(fields)s are not Keizer settings",
-                             fields=Word("--double, --swap-last-two and --tiebreaks"))
+                             fields=Field("roundrobin_options"))
         return {}, []
 
 

@@ -73,9 +73,9 @@ class Swiss(PointsSystem):
         """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
         scoring = {}
         if given.get("bye_points") is not None:
-            scoring["pab"] = parse_points(given["bye_points"], "--bye-points")
+            scoring["pab"] = parse_points(given["bye_points"], Field("bye_points"))
         if given.get("excused_points") is not None:
-            scoring["hpb"] = parse_points(given["excused_points"], "--excused-points")
+            scoring["hpb"] = parse_points(given["excused_points"], Field("excused_points"))
         settings = {**SWISS_DEFAULTS, "rounds": given.get("rounds"),
                     "initial_colour": given.get("initial_colour", "white"), "edition": given.get("edition", "2026"),
                     "tiebreaks": given.get("listed"), "scoring": scoring or None}

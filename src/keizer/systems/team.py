@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping
 
 from keizer.i18n import N_
-from keizer.refusals import Word
+from keizer.refusals import Field
 from keizer.store import Store, StoreError
 from keizer.systems.base import System
 from keizer.systems.knockout import STAGES, parse_stages
@@ -142,7 +142,7 @@ class Team(System):
         """Boards, schedule and tie-breaks; a Swiss's rounds and first colour, a knock-out's stages."""
         if given.get("bye_points") or given.get("excused_points"):
             raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); %(fields)s are for individual "
-                             "Swiss tournaments", fields=Word("--bye-points and --excused-points"))
+                             "Swiss tournaments", fields=Field("swiss_points"))
         schedule, stages = given.get("schedule", "roundrobin"), given.get("stages")
         settings = {"boards": given.get("boards", 4), "schedule": schedule, "double": given.get("double", False),
                     "swap_last_two": given.get("swap_last_two", False), "edition": given.get("edition", "2026"),
@@ -152,7 +152,7 @@ class Team(System):
         if stages is not None:
             if schedule != "knockout":
                 raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
-                                 schedule=Word("--schedule knockout"))
+                                 schedule=Field("schedule_knockout"))
             if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
                 raise StoreError("a team knock-out's %(field)s lists the tie-break stages only (rapid, blitz, "
                                  "armageddon); the match itself is on every board", field=STAGES)
