@@ -239,9 +239,8 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
 
 def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,
                 overrides: dict[str, str] | None = None) -> None:
-    from keizer.formats.trf import read
+    from keizer.formats.trf_import import notes_of, read, season_of
     from keizer.formats.trf_keizer import is_keizer_export
-    from keizer.points import season_of
     from keizer.tiebreaks import Scoring, System, recommended_for
 
     t = read(file)
@@ -277,7 +276,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
     click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
-    for line in added:
+    for line in [*added, *map(str, notes_of(t))]:
         click.echo(line)
 
 

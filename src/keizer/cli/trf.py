@@ -56,8 +56,17 @@ def trf() -> None:
 @click.option("--lots", type=SEED, help="Seed of the drawing of lots for ties the list leaves.")
 def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | None, primary: str | None,
               system: str | None, lots: int | None) -> None:
-    """The ranking of FILE by its tie-breaks."""
-    t = read(file)
+    """The ranking of FILE by its tie-breaks.
+
+    A file that leaves its last round open (only byes entered for the round to pair, or a
+    round paired without all its results) is ranked after the rounds before it, as
+    'keizer import' then ranks it; a note on stderr says so.
+    """
+    from keizer.formats import trf_import
+
+    t = trf_import.read(file)
+    for note in trf_import.notes_of(t):
+        click.echo(f"note: {note}", err=True)
     if system:
         t = replace(t, system=System(system))
     ed = Edition(edition)

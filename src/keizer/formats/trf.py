@@ -95,6 +95,26 @@ def parse(text: str) -> Tournament:
     return _Reader(text.lstrip("\ufeff").splitlines()).tournament()
 
 
+@dataclass(frozen=True)
+class Pairing:
+    """A game of the file without a result yet (``   12 w  ``: an opponent, no result code)."""
+
+    round: int  # 1-based
+    player: int
+    opponent: int
+    colour: Colour | None
+    line: int
+
+
+def parse_pairings(text: str) -> tuple[Tournament, tuple[Pairing, ...]]:
+    """As :func:`parse`, but a game without a result (a round paired and not yet played) is
+    given back as a :class:`Pairing` instead of refused; in the tournament that round is the
+    player's zero-point bye without an opponent.  Which rounds may be unfinished is the
+    caller's to decide (:mod:`keizer.formats.trf_import`)."""
+    reader = _Reader(text.lstrip("\ufeff").splitlines(), pending=[])
+    return reader.tournament(), tuple(reader.pending or ())
+
+
 # -- reading ---------------------------------------------------------------------------------
 
 _CODES = {c.value: c for c in Code}
@@ -170,6 +190,8 @@ class _Reader:
     match_scoring: Scoring = field(default_factory=Scoring.matches)
     tiebreaks: tuple[str, ...] = ()
     dates: tuple[str | None, ...] = ()
+    #: Games without a result, when the caller takes them (``parse_pairings``); else refused.
+    pending: list[Pairing] | None = None
 
     def tournament(self) -> Tournament:
         for number, text in enumerate(self.lines, start=1):
@@ -197,7 +219,7 @@ class _Reader:
         if line.text.startswith("###") or code not in _MODELLED:
             self.info.append(line.text)
         elif code == "001":
-            self.players.append((line, _player(line)))
+            self.players.append((line, _player(line, self.pending)))
         elif code == "012":
             self.name = rest
         elif code in ("142", "XXR"):  # checked before anything is sized by it
@@ -384,7 +406,7 @@ def _default_lineup(team: Team, r: int, players: dict[int, Player]) -> tuple[int
     return tuple(out)
 
 
-def _player(line: _Line) -> Player:
+def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
     start = line.integer(5, 8, Word("start rank"))
     if not start:
         raise line.error(5, 8, Message("start rank is missing"))
@@ -407,7 +429,10 @@ def _player(line: _Line) -> Player:
         if code.is_game and opponent is None:
             raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
                                                         round=r + 1, raw=raw))
-        if code.is_bye and opponent is not None:
+        if raw == " " and opponent is not None and pending is not None:
+            pending.append(Pairing(r + 1, start, opponent, _COLOURS[colour_text], line.number))
+            opponent, colour_text = None, " "
+        elif code.is_bye and opponent is not None:
             raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
                                                         raw=raw))
         results.append(RoundResult(code, opponent, _COLOURS[colour_text]))

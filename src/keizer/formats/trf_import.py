@@ -1,0 +1,190 @@
+"""A FIDE TRF file read for ``keizer import``: the rounds played, and the round the club is in.
+
+Other programs export a tournament in the state it is in, and a club switches over in the
+middle of it.  Besides the complete rounds a file may hold:
+
+* **entries for the round to pair**: after the last round with a game, a round whose only
+  entries are byes and absences (``0000 - H``, ``Z``, ``F``, ``U``, ``-``).  As pairing
+  programs read it (bbpPairings, JaVaFo, ``keizer trf pair``), a player with an entry there
+  has it already and every other player is to be paired.  It becomes the open round: its
+  entries as attendance, everybody else present, nothing paired yet;
+* **a round paired and not finished**: the last round with games, some (or all) of them
+  without a result (``   12 w  ``).  It becomes the open round with its pairing stored and
+  the missing results to enter; a player with no entry there did not play it.
+
+Either way the standing is the one after the rounds before it, as ``keizer standings``
+gives it after the import (a round still to be played counts for nobody's tie-breaks).
+Only the last round may be unfinished; entries beyond the open round are named and left
+out.
+
+>>> t = parse('''012 Club
+... 001    1      Anna                              1850                             1.0          2 w 1  0000 - H
+... 001    2      Bram                              1700                             0.0          1 b 0
+... 001    3      Cor                               1600                             0.0
+... 001    4      Dirk                              1500                             0.0''')
+>>> t.played_rounds, t.open_round.number, dict(t.open_round.entries), t.open_round.unpaired
+(1, 2, {1: <Code.HPB: 'H'>}, (2, 3, 4))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Mapping
+
+from keizer.formats.trf import Pairing, TrfError, entered, parse_pairings, text_of
+from keizer.model import Absence, Colour, Game, Result, Round, Season
+from keizer.points import _ABSENCE, _result, season_of as played_season
+from keizer.refusals import Message
+from keizer.tiebreaks.model import Code, RoundResult, Tournament
+
+
+@dataclass(frozen=True)
+class OpenRound:
+    """The round a file leaves open: to pair (no games) or paired with results to enter."""
+
+    number: int
+    #: (white, black, result or None) by start numbers, in the order of the white side's number.
+    games: tuple[tuple[int, int, Result | None], ...] = ()
+    #: Start number → the bye or absence entered for the round (H, Z, F, U, + or - without opponent).
+    entries: Mapping[int, Code] = field(default_factory=dict)
+    #: Players with no entry: to be paired (a round without games), or absent (a paired round).
+    unpaired: tuple[int, ...] = ()
+
+    @property
+    def paired(self) -> bool:
+        return bool(self.games)
+
+
+@dataclass(frozen=True)
+class ImportedTournament(Tournament):
+    """The tournament after its complete rounds, the round it leaves open, and what the
+    reading found to say (messages for the import's report)."""
+
+    open_round: OpenRound | None = None
+    notes: tuple[Message, ...] = ()
+
+
+def read(path: str | Path) -> ImportedTournament:
+    """A TRF file read for importing (UTF-8 or Latin-1, as :func:`keizer.formats.trf.read`)."""
+    return parse(text_of(path))
+
+
+def parse(text: str) -> ImportedTournament:
+    """The tournament of a TRF text, its open round taken apart (see the module)."""
+    t, pending = parse_pairings(text)
+    marks = entered(text)
+    notes: list[Message] = []
+    games_in = {r for p in t.players for r, res in enumerate(p.results, 1) if res.opponent is not None}
+    games_in |= {x.round for x in pending}
+    last = max(games_in, default=0)
+    if pending:
+        _check_pending(t, pending, last)
+        number = last
+    elif any(r >= last for rounds in marks.values() for r in rounds):
+        number = last + 1
+    else:
+        return _imported(t, None, notes)
+    opened = _open_round(t, pending, marks, number)
+    ahead = sorted(n for n, rounds in marks.items() if any(r >= number for r in rounds))
+    if opened.paired:
+        missing = sum(1 for g in opened.games if g[2] is None)
+        notes.append(Message("round %(round)s is paired and not finished: %(missing)s of its %(games)s results "
+                             "to enter", round=number, missing=missing, games=len(opened.games)))
+    else:
+        notes.append(Message("round %(round)s is the round to pair: %(entries)s players entered a bye or an "
+                             "absence (%(codes)s), the %(count)s others are to be paired", round=number,
+                             entries=len(opened.entries), count=len(opened.unpaired),
+                             codes=", ".join(f"#{n} {c.value}" for n, c in sorted(opened.entries.items()))))
+    if ahead:
+        notes.append(Message("entries after round %(round)s (players %(players)s) are not imported: only the "
+                             "round in progress is", round=number, players=", ".join(map(str, ahead))))
+    cut = tuple(replace(p, results=p.results[:number - 1] + (RoundResult(Code.ZPB),) * (len(p.results) - number + 1))
+                for p in t.players)
+    return _imported(replace(t, players=cut), opened, notes)
+
+
+def _imported(t: Tournament, opened: OpenRound | None, notes: list[Message]) -> ImportedTournament:
+    values = {f.name: getattr(t, f.name) for f in fields(Tournament)}
+    return ImportedTournament(**values, open_round=opened, notes=tuple(notes))
+
+
+def _check_pending(t: Tournament, pending: tuple[Pairing, ...], last: int) -> None:
+    """Games without a result only in the last round with games, each named from both sides."""
+    mine = {(x.round, x.player): x for x in pending}
+    for x in pending:
+        if x.round != last:
+            raise _error(x, 92 + 10 * (x.round - 1), 99 + 10 * (x.round - 1), Message(
+                "round %(round)s: a game without a result before round %(last)s; only the last round may be "
+                "unfinished", round=x.round, last=last))
+        back = mine.get((x.round, x.opponent))
+        first = 92 + 10 * (x.round - 1)
+        if not any(p.start_no == x.opponent for p in t.players):
+            raise _error(x, first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line",
+                                                      round=x.round, n=x.opponent))
+        if back is None or back.opponent != x.player:
+            raise _error(x, first, first + 3, Message(
+                "round %(round)s: player %(n)s does not name %(me)s back", round=x.round, n=x.opponent, me=x.player))
+        if x.colour is not None and x.colour == back.colour:
+            raise _error(x, first + 5, first + 5, Message(
+                "round %(round)s: player %(n)s (line %(line)s) has the same colour", round=x.round, n=x.opponent,
+                line=back.line))
+
+
+def _error(x: Pairing, first: int, last: int, why: Message) -> TrfError:
+    where = Message("columns %(first)s-%(last)s", first=first, last=last) if first != last else Message(
+        "column %(n)s", n=first)
+    return TrfError("line %(n)s, %(where)s: %(why)s", n=x.line, where=where, why=why)
+
+
+def _open_round(t: Tournament, pending: tuple[Pairing, ...], marks: Mapping[int, frozenset[int]],
+                number: int) -> OpenRound:
+    r = number - 1
+    colour = {(x.player): x.colour for x in pending if x.round == number}
+    opponent = {x.player: x.opponent for x in pending if x.round == number}
+    games: list[tuple[int, int, Result | None]] = []
+    entries: dict[int, Code] = {}
+    unpaired: list[int] = []
+    for p in sorted(t.players, key=lambda p: p.start_no):
+        res = p.results[r] if r < len(p.results) else RoundResult(Code.ZPB)
+        if res.opponent is not None or p.start_no in opponent:
+            other = res.opponent if res.opponent is not None else opponent[p.start_no]
+            mine = res.colour if res.opponent is not None else colour[p.start_no]
+            white = mine is Colour.WHITE or (mine is None and p.start_no < other)
+            if white:
+                theirs = t.player(other).results[r].code
+                games.append((p.start_no, other, _result(res.code, theirs) if res.opponent is not None else None))
+        elif r in marks.get(p.start_no, ()):
+            entries[p.start_no] = res.code
+        else:
+            unpaired.append(p.start_no)
+    return OpenRound(number, tuple(games), entries, tuple(unpaired))
+
+
+def season_of(t: Tournament) -> Season:
+    """:func:`keizer.points.season_of`, with the open round of an :class:`ImportedTournament`:
+    its games (results where the file has them), its entries as the season's absences, and
+    the players to pair present."""
+    base = played_season(t)
+    opened = t.open_round if isinstance(t, ImportedTournament) else None
+    if opened is None:
+        return base
+    games = tuple(Game(opened.number, k, str(w), str(b), result) for k, (w, b, result) in enumerate(opened.games, 1))
+    absent = {str(n): _ABSENCE.get(code, Absence.UNEXCUSED) for n, code in opened.entries.items()}
+    present: tuple[str, ...] = ()
+    if opened.paired:
+        absent |= {str(n): Absence.UNEXCUSED for n in opened.unpaired}
+    else:
+        present = tuple(str(n) for n in opened.unpaired)
+    rounds = list(base.rounds[:opened.number - 1])
+    rounds += [Round(n) for n in range(len(rounds) + 1, opened.number)]  # rounds nobody played, if any
+    date = t.dates[opened.number - 1] if opened.number <= len(t.dates) else None
+    rounds.append(Round(opened.number, date, games, dict(sorted(absent.items(), key=lambda x: int(x[0]))), {},
+                        present))
+    return replace(base, rounds=tuple(rounds))
+
+
+def notes_of(t: Tournament) -> tuple[Message, ...]:
+    """What reading the file found to say (nothing for a plain :class:`Tournament`)."""
+    return t.notes if isinstance(t, ImportedTournament) else ()
+
