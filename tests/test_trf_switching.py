@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
+from conftest import DATA, EXTERNAL, external
 from test_cli import run
 
 SWITCH = DATA / "trf-switch"
@@ -74,3 +74,64 @@ def test_trf_standings_agree_with_the_imported_standing(tmp_path, capsys):
     assert [(r["rank"], r["name"], r["points"], r["tiebreaks"]) for r in ours] == \
            [(r["rank"], r["name"], r["points"], r["tiebreaks"]) for r in theirs]
     assert {r["name"]: r["tiebreaks"]["BH"] for r in theirs}["Anna Alfa"] == 9  # not 13.5: round 5 is not played
+
+
+# -- 2. a paired round without (all) its results -----------------------------------------
+
+def test_a_paired_round_without_results_is_the_open_round(tmp_path, capsys):
+    db = tmp_path / "s.db"
+    out = _import(capsys, db, SWITCH / "open-paired.trf")
+    assert "round 5 is paired and not finished: 2 of its 4 results to enter" in out
+    code, out, err = run(capsys, db, "standings")
+    assert code == 0, err
+    assert "standing after round 4" in out
+    code, out, err = run(capsys, db, "pairings")
+    assert code == 0, err
+    assert "not playing: Cor Gamma (excused), Ilse Iota (unexcused)" in out
+    # Bram – Hanna (board 1) and Gijs – Jan (board 4) are to be entered; the file's two results are there
+    assert " 1/2-1/2 " in out and " 1-0 " in out
+    code, out, err = run(capsys, db, "result", "1=1-0", "4=0-1")
+    assert code == 0, err
+    code, out, err = run(capsys, db, "standings")
+    assert "standing after round 5" in out
+
+
+def test_a_paired_round_without_results_with_system_keizer(tmp_path, capsys):
+    out = _import(capsys, tmp_path / "k.db", SWITCH / "open-paired.trf", "--system", "keizer")
+    assert "round 5 is paired and not finished: 2 of its 4 results to enter" in out
+    assert run(capsys, tmp_path / "k.db", "result", "1=1-0", "4=0-1")[0] == 0
+
+
+def test_only_the_last_round_may_be_without_results(tmp_path, capsys):
+    text = (SWITCH / "open-paired.trf").read_text()
+    lines = text.splitlines()
+    # round 4 of Anna (#1) and Bram (#2) without a result, round 5 paired
+    lines[5] = lines[5][:128] + " " + lines[5][129:]
+    lines[6] = lines[6][:128] + " " + lines[6][129:]
+    path = tmp_path / "bad.trf"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, tmp_path / "b.db", "import", str(path))
+    assert code != 0
+    assert err.strip() == ("error: line 6, columns 122-129: round 4: a game without a result before round 5; "
+                           "only the last round may be unfinished")
+
+
+def test_a_pairing_named_from_one_side_only_is_refused(tmp_path, capsys):
+    lines = (SWITCH / "open-paired.trf").read_text().splitlines()
+    lines[12] = lines[12][:129]  # Bram (#2, line 7) pairs Hanna (#8), whose line stops before round 5
+    path = tmp_path / "bad.trf"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, tmp_path / "b.db", "import", str(path))
+    assert code != 0
+    assert err.strip() == "error: line 7, columns 132-135: round 5: player 8 does not name 2 back"
+
+
+CORPUS = EXTERNAL / "trf-corpus"
+
+
+def test_a_team_file_paired_and_not_finished_imports_its_rounds_before(tmp_path, capsys):
+    path = external(CORPUS / "sharly__trf-team-import-test.trf")
+    out = _import(capsys, tmp_path / "t.db", path)
+    assert out.splitlines() == ["imported Swiss (team Swiss): 5 teams, 26 players",
+                                "round 2 is not finished; a team event's unfinished round is not imported: "
+                                "the event has the rounds before it"]

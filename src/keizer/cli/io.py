@@ -258,6 +258,8 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
             import_team_tournament(store, t, name)
         kind = "team Swiss" if t.system is System.SWISS else "team event"
         click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
+        for note in notes_of(t):
+            click.echo(str(note))
         return
     season = season_of(t)
     system = force or ("roundrobin" if t.system is System.ROUND_ROBIN else "swiss")

@@ -87,7 +87,10 @@ def parse(text: str) -> ImportedTournament:
         return _imported(t, None, notes)
     opened = _open_round(t, pending, marks, number)
     ahead = sorted(n for n, rounds in marks.items() if any(r >= number for r in rounds))
-    if opened.paired:
+    if t.is_team:  # a team match's boards without a result cannot be stored (teams_trf)
+        notes.append(Message("round %(round)s is not finished; a team event's unfinished round is not imported: "
+                             "the event has the rounds before it", round=number))
+    elif opened.paired:
         missing = sum(1 for g in opened.games if g[2] is None)
         notes.append(Message("round %(round)s is paired and not finished: %(missing)s of its %(games)s results "
                              "to enter", round=number, missing=missing, games=len(opened.games)))
