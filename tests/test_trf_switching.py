@@ -16,6 +16,7 @@ from conftest import DATA, EXTERNAL, external
 from test_cli import run
 
 SWITCH = DATA / "trf-switch"
+CORPUS = EXTERNAL / "trf-corpus"
 
 
 def _import(capsys, db: Path, path: Path, *extra: str) -> str:
@@ -126,7 +127,7 @@ def test_a_pairing_named_from_one_side_only_is_refused(tmp_path, capsys):
     assert err.strip() == "error: line 7, columns 132-135: round 5: player 8 does not name 2 back"
 
 
-CORPUS = EXTERNAL / "trf-corpus"
+
 
 
 def test_a_team_file_paired_and_not_finished_imports_its_rounds_before(tmp_path, capsys):
@@ -135,3 +136,47 @@ def test_a_team_file_paired_and_not_finished_imports_its_rounds_before(tmp_path,
     assert out.splitlines() == ["imported Swiss (team Swiss): 5 teams, 26 players",
                                 "round 2 is not finished; a team event's unfinished round is not imported: "
                                 "the event has the rounds before it"]
+
+
+# -- 3. a team line in an individual tournament --------------------------------------------
+
+@pytest.mark.parametrize("system", [(), ("--system", "swiss"), ("--system", "keizer")])
+def test_an_incomplete_team_line_makes_no_team_event(tmp_path, capsys, system):
+    db = tmp_path / "i.db"
+    out = _import(capsys, db, SWITCH / "team-line-individual.trf", *system)
+    assert "team Swiss" not in out and "10 players, 4 rounds" in out
+    assert ("the file's team records (1) are left out: they do not put every player who played in one of "
+            "two or more teams") in out
+    code, out, err = run(capsys, db, "pair")
+    assert code == 0, err
+    assert "Round 5" in out
+
+
+def test_complete_team_records_make_a_team_event_unless_a_system_is_chosen(tmp_path, capsys):
+    path = SWITCH / "two-teams.trf"
+    assert _import(capsys, tmp_path / "t.db", path).splitlines() == ["imported Two teams (team Swiss): 2 teams, 4 players"]
+    for system in ("swiss", "keizer"):
+        out = _import(capsys, tmp_path / f"{system}.db", path, "--system", system)
+        assert f"imported Two teams ({system}" in out and "4 players, 1 rounds" in out
+        assert ("the file's team records (2) and its tie-break list are left out: it is imported as an individual "
+                "tournament, as chosen") in out
+
+
+def test_trf_commands_read_an_incomplete_team_line_as_individual(tmp_path, capsys):
+    from keizer.formats.trf import dump, parse, read
+
+    t = read(SWITCH / "team-line-individual.trf")
+    assert not t.is_team and "013 Example                            1    2" in t.info
+    assert parse(dump(t)) == t
+    code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", str(SWITCH / "team-line-individual.trf"))
+    assert "team files cannot" not in err
+
+
+def test_the_javafo_example_is_an_individual_swiss(tmp_path, capsys):
+    path = external(CORPUS / "py4swiss__javafo_example.trf")
+    for system in ((), ("--system", "keizer")):
+        db = tmp_path / f"j{len(system)}.db"
+        out = _import(capsys, db, path, *system)
+        assert "52 players, 4 rounds" in out and "team" not in out.splitlines()[0]
+        code, out, err = run(capsys, db, "pair")
+        assert code == 0, err

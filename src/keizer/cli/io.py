@@ -243,7 +243,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     from keizer.formats.trf_keizer import is_keizer_export
     from keizer.tiebreaks import Scoring, System, recommended_for
 
-    t = read(file)
+    t = read(file, individual=force is not None)  # a chosen system is individual: team records left out
     if force == "keizer" or (force is None and not t.is_team and is_keizer_export(t)):
         from keizer.cli.switch import import_trf_keizer
 

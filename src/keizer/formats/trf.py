@@ -180,6 +180,7 @@ class _Reader:
     players: list[tuple[_Line, Player]] = field(default_factory=list)
     teams310: list[Team] = field(default_factory=list)
     teams013: list[Team] = field(default_factory=list)
+    team_lines: list[str] = field(default_factory=list)
     byes: list[tuple[_Line, Code, int, list[int]]] = field(default_factory=list)
     pab: tuple[_Line, Fraction, dict[int, int]] | None = None
     forfeits: list[tuple[_Line, str, int, int, int]] = field(default_factory=list)
@@ -199,6 +200,10 @@ class _Reader:
                 self._record(_Line(number, text.rstrip()))
         system = _system(self.info)
         teams = self.teams310 or self.teams013  # a file with both is TRF26 keeping TRF16's records
+        team_only = self.byes or self.pab or self.forfeits or self.lineups  # records only a team event has
+        if teams and not team_only and not _complete_teams(teams, self.info, [p for _, p in self.players]):
+            teams = []  # not a team event: the records are kept as they are, as other records are
+            self.info.extend(self.team_lines)
         rounds = max([self.rounds] + [len(p.results) for _, p in self.players])
         players = {p.start_no: p for _, p in self.players}
         self._check_players(players)
@@ -243,8 +248,10 @@ class _Reader:
                                          hpb=draw, forfeit_loss=loss)
         elif code == "310":
             self.teams310.append(_team310(line))
+            self.team_lines.append(line.text)
         elif code == "013":
             self.teams013.append(_team013(line, len(self.teams013) + 1))
+            self.team_lines.append(line.text)
         elif code == "240":
             bye = {"F": Code.FPB, "H": Code.HPB, "Z": Code.ZPB}.get(line.cols(5, 5).upper())
             if bye is None:
@@ -439,6 +446,17 @@ def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
     return Player(start, line.cols(15, 47).strip(), rating, tuple(results), line.cols(10, 10).strip(),
                   line.cols(11, 13).strip(), line.cols(54, 56).strip(), line.cols(58, 68).strip(),
                   line.cols(70, 79).strip(), line.decimal(81, 84, Word("points")), line.integer(86, 89, Word("rank")))
+
+
+def _complete_teams(teams: list[Team], info: list[str], players: list[Player]) -> bool:
+    """Whether the team records make a team event (a file with none of the records only a
+    team event has: 240, 300, 320, 330): record 092 does not call the tournament individual,
+    there are two teams at least, and every player with a game is in one."""
+    if any(x[:3] == "092" and x[4:].strip().upper().startswith("INDIVIDUAL") for x in info):
+        return False
+    members = {m for team in teams for m in team.members}
+    return len(teams) >= 2 and all(p.start_no in members for p in players
+                                   if any(res.opponent is not None for res in p.results))
 
 
 def _team310(line: _Line) -> Team:

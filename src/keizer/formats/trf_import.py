@@ -65,16 +65,23 @@ class ImportedTournament(Tournament):
     notes: tuple[Message, ...] = ()
 
 
-def read(path: str | Path) -> ImportedTournament:
+def read(path: str | Path, individual: bool = False) -> ImportedTournament:
     """A TRF file read for importing (UTF-8 or Latin-1, as :func:`keizer.formats.trf.read`)."""
-    return parse(text_of(path))
+    return parse(text_of(path), individual)
 
 
-def parse(text: str) -> ImportedTournament:
-    """The tournament of a TRF text, its open round taken apart (see the module)."""
+def parse(text: str, individual: bool = False) -> ImportedTournament:
+    """The tournament of a TRF text, its open round taken apart (see the module).
+
+    ``individual``: the system to import as was chosen (``--system``), so a team file's
+    team records are left out and its players' games are the tournament.
+    """
     t, pending = parse_pairings(text)
     marks = entered(text)
-    notes: list[Message] = []
+    notes = _team_notes(t, individual)
+    if individual and t.is_team:
+        t = replace(t, teams=(), boards=0, tiebreaks=())  # a team file's tie-breaks are the teams'
+
     games_in = {r for p in t.players for r, res in enumerate(p.results, 1) if res.opponent is not None}
     games_in |= {x.round for x in pending}
     last = max(games_in, default=0)
@@ -105,6 +112,21 @@ def parse(text: str) -> ImportedTournament:
     cut = tuple(replace(p, results=p.results[:number - 1] + (RoundResult(Code.ZPB),) * (len(p.results) - number + 1))
                 for p in t.players)
     return _imported(replace(t, players=cut), opened, notes)
+
+
+def _team_notes(t: Tournament, individual: bool) -> list[Message]:
+    """Why team records (013, 310) do not make a team event, when they do not."""
+    records = sum(1 for x in t.info if x[:3] in ("013", "310"))
+    if individual and t.is_team:
+        return [Message("the file's team records (%(count)s) and its tie-break list are left out: it is imported "
+                        "as an individual tournament, as chosen", count=len(t.teams))]
+    if not records:
+        return []
+    if any(x[:3] == "092" and x[4:].strip().upper().startswith("INDIVIDUAL") for x in t.info):
+        return [Message("the file's team records (%(count)s) are left out: record 092 says the tournament is "
+                        "individual", count=records)]
+    return [Message("the file's team records (%(count)s) are left out: they do not put every player who played "
+                    "in one of two or more teams", count=records)]
 
 
 def _imported(t: Tournament, opened: OpenRound | None, notes: list[Message]) -> ImportedTournament:
