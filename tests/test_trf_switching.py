@@ -180,3 +180,50 @@ def test_the_javafo_example_is_an_individual_swiss(tmp_path, capsys):
         assert "52 players, 4 rounds" in out and "team" not in out.splitlines()[0]
         code, out, err = run(capsys, db, "pair")
         assert code == 0, err
+
+
+# -- 4. dummy players standing for the bye ---------------------------------------------------
+
+@pytest.mark.parametrize("system", [(), ("--system", "keizer")])
+def test_a_dummy_player_is_the_bye(tmp_path, capsys, system):
+    db = tmp_path / "d.db"
+    out = _import(capsys, db, SWITCH / "dummy-bye.trf", *system)
+    assert "7 players, 3 rounds" in out and "new member: spielfrei" not in out
+    assert "spielfrei (#8) stands for the bye, not a player: left out, its 3 games are its opponents' byes (U)" in out
+    code, out, err = run(capsys, db, "standings", "--format", "json")
+    assert code == 0, err
+    assert [r["name"] for r in json.loads(out) if r["name"] == "spielfrei"] == []
+    code, out, err = run(capsys, db, "pair")
+    assert code == 0, err
+
+
+def test_the_dummy_is_left_out_of_the_trf_standing_too(tmp_path, capsys):
+    code, out, err = run(capsys, tmp_path / "x.db", "trf", "standings", str(SWITCH / "dummy-bye.trf"), "--format", "json")
+    assert code == 0, err
+    assert "spielfrei" not in out and "note: spielfrei (#8) stands for the bye" in err
+    assert len(json.loads(out)) == 7
+
+
+@pytest.mark.parametrize("name,rating,result,dummy", [
+    ("spielfrei", "", "0", True), ("BYE", "", "-", True), ("Freilos", "0", "0", True), ("vrij", "", "0", True),
+    ("Bye", "1500", "0", False),  # rated: a person
+    ("BYE", "", "=", False),  # it scored: a person
+    ("Byers", "", "0", False)])
+def test_which_entries_stand_for_the_bye(name, rating, result, dummy):
+    from keizer.formats.trf_import import is_dummy, parse
+    from test_trf import player_line
+
+    other = {"0": "1", "-": "+", "=": "="}[result]
+    text = "\n".join([player_line(1, "Anna", "1850", "1.0", [f"   2 w {other}"]),
+                      player_line(2, name, rating, "0.0", [f"   1 b {result}"])])
+    t = parse(text)
+    assert (len(t.players) == 1) is dummy
+    assert is_dummy(parse(text.replace(name, name)).player(1)) is False
+
+
+def test_karl_malas_spielfrei_is_left_out(tmp_path, capsys):
+    from conftest import KARL_MALA
+
+    out = _import(capsys, tmp_path / "k.db", external(KARL_MALA))
+    assert "283 players, 7 rounds" in out and "new member: spielfrei" not in out
+    assert "spielfrei (#284) stands for the bye, not a player: left out\n" in out

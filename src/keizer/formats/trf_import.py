@@ -36,7 +36,7 @@ from keizer.formats.trf import Pairing, TrfError, entered, parse_pairings, text_
 from keizer.model import Absence, Colour, Game, Result, Round, Season
 from keizer.points import _ABSENCE, _result, season_of as played_season
 from keizer.refusals import Message
-from keizer.tiebreaks.model import Code, RoundResult, Tournament
+from keizer.tiebreaks.model import Code, Player, RoundResult, Tournament
 
 
 @dataclass(frozen=True)
@@ -77,8 +77,10 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     team records are left out and its players' games are the tournament.
     """
     t, pending = parse_pairings(text)
-    marks = entered(text)
+    marks = dict(entered(text))
     notes = _team_notes(t, individual)
+    t, pending, dummy_notes = _without_dummies(t, pending, marks)
+    notes += dummy_notes
     if individual and t.is_team:
         t = replace(t, teams=(), boards=0, tiebreaks=())  # a team file's tie-breaks are the teams'
 
@@ -112,6 +114,47 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     cut = tuple(replace(p, results=p.results[:number - 1] + (RoundResult(Code.ZPB),) * (len(p.results) - number + 1))
                 for p in t.players)
     return _imported(replace(t, players=cut), opened, notes)
+
+
+#: Names other programs give the entry that stands for the bye (compared without case, spaces or marks).
+DUMMY_NAMES = frozenset({"bye", "spielfrei", "freilos", "vrij", "pab"})
+_LOST = (Code.LOSS, Code.FORFEIT_LOSS, Code.QUICK_LOSS)
+
+
+def is_dummy(p: Player) -> bool:
+    """An entry standing for the bye, as some programs pair it: named so (``spielfrei``,
+    ``BYE``, ``Freilos``, ``vrij``), without a rating, and every game of it lost (its
+    opponent's bye) — a player who scored anything is a player."""
+    name = "".join(ch for ch in p.name.lower() if ch.isalpha())
+    return (name in DUMMY_NAMES and not p.rating
+            and all(res.opponent is None or res.code in _LOST for res in p.results))
+
+
+def _without_dummies(t: Tournament, pending: tuple[Pairing, ...], marks: dict[int, frozenset[int]]
+                     ) -> tuple[Tournament, tuple[Pairing, ...], list[Message]]:
+    """The tournament without its dummy entries, each game against one the opponent's
+    pairing-allocated bye (``U``); a pairing with one in the open round is that bye too."""
+    dummies = {p.start_no: p for p in t.players if is_dummy(p)}
+    if not dummies or t.is_team:
+        return t, pending, []
+    notes = []
+    for n, p in sorted(dummies.items()):
+        games = sum(1 for res in p.results if res.opponent is not None)
+        games += sum(1 for x in pending if x.player == n)
+        notes.append(Message("%(name)s (#%(n)s) stands for the bye, not a player: left out, its %(count)s games "
+                             "are its opponents' byes (U)", name=p.name, n=n, count=games) if games else
+                     Message("%(name)s (#%(n)s) stands for the bye, not a player: left out", name=p.name, n=n))
+    byes = {(x.player, x.round) for x in pending if x.opponent in dummies}
+    players = []
+    for p in t.players:
+        if p.start_no in dummies:
+            marks.pop(p.start_no, None)
+            continue
+        results = tuple(RoundResult(Code.PAB) if res.opponent in dummies or (p.start_no, r) in byes else res
+                        for r, res in enumerate(p.results, 1))
+        players.append(replace(p, results=results))
+    kept = tuple(x for x in pending if x.player not in dummies and x.opponent not in dummies)
+    return replace(t, players=tuple(players)), kept, notes
 
 
 def _team_notes(t: Tournament, individual: bool) -> list[Message]:
