@@ -227,3 +227,38 @@ def test_karl_malas_spielfrei_is_left_out(tmp_path, capsys):
     out = _import(capsys, tmp_path / "k.db", external(KARL_MALA))
     assert "283 players, 7 rounds" in out and "new member: spielfrei" not in out
     assert "spielfrei (#284) stands for the bye, not a player: left out\n" in out
+
+
+# -- 5. round dates one column off ------------------------------------------------------------
+
+DATES_NOTE = ("line 6: the round dates are not in their columns (92-99, 102-109, …); read by the fields the "
+              "line holds: 2026-09-08, 2026-09-15, 2026-09-22, 2026-09-29")
+
+
+def test_round_dates_one_column_off_are_read_by_their_fields(tmp_path, capsys):
+    db = tmp_path / "d.db"
+    out = _import(capsys, db, SWITCH / "dates-off.trf")
+    assert out.count("round dates are not in their columns") == 1 and DATES_NOTE in out
+    code, out, err = run(capsys, db, "export")
+    assert [r["date"] for r in json.loads(out)["rounds"]] == ["2026-09-08", "2026-09-15", "2026-09-22", "2026-09-29"]
+    code, out, err = run(capsys, db, "trf", "standings", str(SWITCH / "dates-off.trf"))
+    assert code == 0 and err == f"note: {DATES_NOTE}\n"
+
+
+def test_dates_that_are_no_dates_are_still_refused(tmp_path, capsys):
+    text = (SWITCH / "dates-off.trf").read_text().replace("26/09/15", "26/13/15")
+    path = tmp_path / "bad.trf"
+    path.write_text(text)
+    code, out, err = run(capsys, tmp_path / "b.db", "import", str(path))
+    assert code != 0 and err.startswith("error: line 6, columns 92-99: round date '26/09/0' is not YY/MM/DD")
+
+
+def test_sharlys_import_test_file_imports(tmp_path, capsys):
+    path = external(CORPUS / "sharly__trf-import-test.trf")
+    db = tmp_path / "s.db"
+    out = _import(capsys, db, path)
+    assert "imported TRF import test (swiss): 16 players, 5 rounds" in out
+    assert "line 10: the round dates are not in their columns" in out
+    assert run(capsys, db, "swiss", "rounds", "6")[0] == 0
+    code, out, err = run(capsys, db, "pair")
+    assert code == 0, err

@@ -574,30 +574,70 @@ def _boards_of(info: list[str], lineups: dict[tuple[int, int], tuple[int, ...]],
     return longest
 
 
-# -- writing ---------------------------------------------------------------------------------
-
 def _dates(line: _Line) -> tuple[str | None, ...]:
-    """Record 132: a round's date as YY/MM/DD in columns 92–99, 102–109, … (ISO dates out)."""
+    """Record 132: a round's date as YY/MM/DD in columns 92–99, 102–109, … (ISO dates out).
+    A line whose dates do not fit those columns (one column off, as some programs write it)
+    is read by the fields it holds, when every field is a date (``dates_off_columns`` says
+    which line was read so)."""
+    try:
+        return _dates_by_columns(line)
+    except TrfError:
+        found = _dates_by_fields(line)
+        if found is None:
+            raise
+        return found
+
+
+def _dates_by_columns(line: _Line) -> tuple[str | None, ...]:
     dates: list[str | None] = []
     for first in range(92, len(line.text) + 1, 10):
         raw = line.cols(first, first + 7).strip()
         if not raw:
             dates.append(None)
             continue
-        found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
-        if not found:
-            raise line.error(first, first + 7, Message("round date %(raw)s is not YY/MM/DD", raw=repr(raw)))
-        yy, mm, dd = (int(x) for x in found.groups())
-        try:
-            day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
-        except ValueError:
-            raise line.error(first, first + 7, Message("round date %(raw)s is not a date (YY/MM/DD)",
-                                                        raw=repr(raw))) from None
-        dates.append(day.isoformat())
+        dates.append(_date(line, first, raw))
     while dates and dates[-1] is None:
         dates.pop()
     return tuple(dates)
 
+
+def _date(line: _Line, first: int, raw: str) -> str:
+    found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
+    if not found:
+        raise line.error(first, first + 7, Message("round date %(raw)s is not YY/MM/DD", raw=repr(raw)))
+    yy, mm, dd = (int(x) for x in found.groups())
+    try:
+        day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
+    except ValueError:
+        raise line.error(first, first + 7, Message("round date %(raw)s is not a date (YY/MM/DD)",
+                                                    raw=repr(raw))) from None
+    return day.isoformat()
+
+
+def _dates_by_fields(line: _Line) -> tuple[str | None, ...] | None:
+    """The dates of a 132 line by its fields after column 91, if each is a valid YY/MM/DD."""
+    fields = line.text[87:].split()  # from column 88: a date a few columns off either way
+    if not fields or line.text[3:87].strip():
+        return None
+    try:
+        return tuple(_date(line, 92, raw) for raw in fields)
+    except TrfError:
+        return None
+
+
+def dates_off_columns(text: str) -> int | None:
+    """The line of record 132 whose round dates were read by their fields, not their columns."""
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        if raw[:3] == "132":
+            line = _Line(number, raw.rstrip())
+            try:
+                _dates_by_columns(line)
+            except TrfError:
+                return number if _dates_by_fields(line) is not None else None
+    return None
+
+
+# -- writing ---------------------------------------------------------------------------------
 
 def dump(t: Tournament, version: str = TRF26, every_round: bool = False) -> str:
     """TRF text of ``t`` (lines end with CR LF).  ``version`` TRF16 writes 013 teams and ``XXR``/``XXS``.

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
-from keizer.formats.trf import Pairing, TrfError, entered, parse_pairings, text_of
+from keizer.formats.trf import Pairing, TrfError, dates_off_columns, entered, parse_pairings, text_of
 from keizer.model import Absence, Colour, Game, Result, Round, Season
 from keizer.points import _ABSENCE, _result, season_of as played_season
 from keizer.refusals import Message
@@ -79,6 +79,11 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     t, pending = parse_pairings(text)
     marks = dict(entered(text))
     notes = _team_notes(t, individual)
+    off = dates_off_columns(text)
+    if off is not None:
+        notes.append(Message("line %(n)s: the round dates are not in their columns (92-99, 102-109, …); read by "
+                             "the fields the line holds: %(dates)s", n=off,
+                             dates=", ".join(d or "-" for d in t.dates)))
     t, pending, dummy_notes = _without_dummies(t, pending, marks)
     notes += dummy_notes
     if individual and t.is_team:
