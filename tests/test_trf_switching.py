@@ -135,7 +135,10 @@ def test_a_team_file_paired_and_not_finished_imports_its_rounds_before(tmp_path,
     out = _import(capsys, tmp_path / "t.db", path)
     assert out.splitlines() == ["imported Swiss (team Swiss): 5 teams, 26 players",
                                 "round 2 is not finished; a team event's unfinished round is not imported: "
-                                "the event has the rounds before it"]
+                                "the event has the rounds before it",
+                                # Crest won its match of round 1 (3 match points by record 362), the file says 4.0
+                                "the file's totals differ from its results for 3 teams (2, 4, 5); the standings use "
+                                "the results"]
 
 
 # -- 3. a team line in an individual tournament --------------------------------------------
@@ -262,3 +265,47 @@ def test_sharlys_import_test_file_imports(tmp_path, capsys):
     assert run(capsys, db, "swiss", "rounds", "6")[0] == 0
     code, out, err = run(capsys, db, "pair")
     assert code == 0, err
+
+
+# -- 6. say what was read -------------------------------------------------------------------
+
+def _variant(tmp_path: Path, change) -> Path:
+    """``team-line-individual.trf`` (four rounds, no open round), changed line by line."""
+    lines = [change(line) for line in (SWITCH / "team-line-individual.trf").read_text().splitlines()
+             if not line.startswith("013")]
+    path = tmp_path / "variant.trf"
+    path.write_text("\n".join(x for x in lines if x is not None) + "\n")
+    return path
+
+
+def test_fewer_planned_rounds_than_played_are_reported(tmp_path, capsys):
+    path = _variant(tmp_path, lambda line: "XXR 3" if line.startswith("XXR") else line)
+    out = _import(capsys, tmp_path / "r.db", path)
+    assert "the file plans 3 rounds (record 142 or XXR) and holds 4: all 4 are imported" in out
+    code, out, err = run(capsys, tmp_path / "r.db", "trf", "standings", str(path))
+    assert "note: the file plans 3 rounds" in err
+
+
+def test_totals_that_differ_are_warned_about_by_the_import_too(tmp_path, capsys):
+    path = _variant(tmp_path, lambda line: line[:80] + " 9.0" + line[84:] if line.startswith("001    2") else line)
+    message = "the file's totals differ from its results for 1 player (2); the standings use the results"
+    assert message in _import(capsys, tmp_path / "t.db", path).splitlines()
+    assert message in _import(capsys, tmp_path / "k.db", path, "--system", "keizer")
+    code, out, err = run(capsys, tmp_path / "t.db", "trf", "standings", str(path))
+    assert err == f"warning: {message}\n"  # said once, as before
+
+
+def test_trf_check_says_it_ignored_acceleration(tmp_path, capsys):
+    path = _variant(tmp_path, lambda line: line + "\nXXA    1  1.0  1.0" if line.startswith("XXR") else line)
+    code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", str(path))
+    assert ("1 acceleration line (XXA) ignored: the rounds are re-paired without acceleration, so accelerated "
+            "rounds differ") in err
+    code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", str(SWITCH / "team-line-individual.trf"))
+    assert "XXA" not in err
+
+
+def test_py4swiss_files_that_say_something(tmp_path, capsys):
+    out = _import(capsys, tmp_path / "a.db", external(CORPUS / "py4swiss__too_many_results.trf"))
+    assert "the file plans 5 rounds (record 142 or XXR) and holds 6: all 6 are imported" in out
+    out = _import(capsys, tmp_path / "b.db", external(CORPUS / "py4swiss__incorrect_points.trf"))
+    assert "the file's totals differ from its results for 1 player (2); the standings use the results" in out

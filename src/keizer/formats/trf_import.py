@@ -35,7 +35,9 @@ from typing import Mapping
 from keizer.formats.trf import Pairing, TrfError, dates_off_columns, entered, parse_pairings, text_of
 from keizer.model import Absence, Colour, Game, Result, Round, Season
 from keizer.points import _ABSENCE, _result, season_of as played_season
-from keizer.refusals import Message
+from keizer.refusals import Message, Word
+from keizer.tiebreaks.codes import TieBreakError
+from keizer.tiebreaks.fields import player_field, team_field
 from keizer.tiebreaks.model import Code, Player, RoundResult, Tournament
 
 
@@ -63,6 +65,8 @@ class ImportedTournament(Tournament):
 
     open_round: OpenRound | None = None
     notes: tuple[Message, ...] = ()
+    #: Where the file's own totals disagree with its results (``declared_differences``).
+    totals: tuple[Message, ...] = ()
 
 
 def read(path: str | Path, individual: bool = False) -> ImportedTournament:
@@ -78,7 +82,7 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     """
     t, pending = parse_pairings(text)
     marks = dict(entered(text))
-    notes = _team_notes(t, individual)
+    notes = _team_notes(t, individual) + _rounds_notes(text, t)
     off = dates_off_columns(text)
     if off is not None:
         notes.append(Message("line %(n)s: the round dates are not in their columns (92-99, 102-109, …); read by "
@@ -98,7 +102,7 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     elif any(r >= last for rounds in marks.values() for r in rounds):
         number = last + 1
     else:
-        return _imported(t, None, notes)
+        return _imported(t, None, notes, declared_differences(t))
     opened = _open_round(t, pending, marks, number)
     ahead = sorted(n for n, rounds in marks.items() if any(r >= number for r in rounds))
     if t.is_team:  # a team match's boards without a result cannot be stored (teams_trf)
@@ -118,7 +122,9 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
                              "round in progress is", round=number, players=", ".join(map(str, ahead))))
     cut = tuple(replace(p, results=p.results[:number - 1] + (RoundResult(Code.ZPB),) * (len(p.results) - number + 1))
                 for p in t.players)
-    return _imported(replace(t, players=cut), opened, notes)
+    played = replace(t, players=cut)
+    # the file's totals may be after the rounds played or count the open round's entries
+    return _imported(played, opened, notes, declared_differences(played, t))
 
 
 #: Names other programs give the entry that stands for the bye (compared without case, spaces or marks).
@@ -177,9 +183,51 @@ def _team_notes(t: Tournament, individual: bool) -> list[Message]:
                     "in one of two or more teams", count=records)]
 
 
-def _imported(t: Tournament, opened: OpenRound | None, notes: list[Message]) -> ImportedTournament:
+def _imported(t: Tournament, opened: OpenRound | None, notes: list[Message],
+              totals: list[Message]) -> ImportedTournament:
     values = {f.name: getattr(t, f.name) for f in fields(Tournament)}
-    return ImportedTournament(**values, open_round=opened, notes=tuple(notes))
+    return ImportedTournament(**values, open_round=opened, notes=tuple(notes), totals=tuple(totals))
+
+
+def declared_differences(t: Tournament, also: Tournament | None = None) -> list[Message]:
+    """Where the file's own totals (001 points, 310 match and game points) disagree with its
+    results (a missing scoring record, a typo); a total that agrees with ``also`` (the file
+    with its open round) agrees too."""
+    if t.is_team:
+        try:
+            mp = team_field(t, "MP").scores
+            gp = team_field(t, "GP").scores if t.boards else {}
+        except TieBreakError:  # matches the standings cannot score say so there
+            return []
+        off = [team.number for team in t.teams
+               if team.points is not None and team.points != mp[team.number]
+               or team.game_points is not None and gp and team.game_points != gp[team.number]]
+        one, many = Word("teams"), Word("teams")
+    else:
+        scores = player_field(t).scores
+        other = player_field(also).scores if also is not None else scores
+        off = [p.start_no for p in t.players
+               if p.points is not None and p.points != scores[p.start_no] and p.points != other.get(p.start_no)]
+        one, many = Word("player"), Word("players")
+    if not off:
+        return []
+    shown = ", ".join(map(str, off[:10])) + (", …" if len(off) > 10 else "")
+    if t.is_team and len(off) == 1:  # the word 'team' of the catalog is the system
+        return [Message("the file's totals differ from its results for 1 team (%(shown)s); the standings use the "
+                        "results", shown=shown)]
+    return [Message("the file's totals differ from its results for %(count)s %(what)s (%(shown)s); the standings "
+                    "use the results", count=len(off), what=one if len(off) == 1 else many, shown=shown)]
+
+
+def _rounds_notes(text: str, t: Tournament) -> list[Message]:
+    """Record 142 (or XXR) planning fewer rounds than the file holds."""
+    planned = [raw[4:].strip() for raw in text.lstrip("\ufeff").splitlines() if raw[:3].upper() in ("142", "XXR")]
+    numbers = [int(x) for x in planned if x.isdigit()]
+    held = t.played_rounds
+    if numbers and max(numbers) < held:
+        return [Message("the file plans %(planned)s rounds (record 142 or XXR) and holds %(held)s: all %(held)s are "
+                        "imported", planned=max(numbers), held=held)]
+    return []
 
 
 def _check_pending(t: Tournament, pending: tuple[Pairing, ...], last: int) -> None:
@@ -257,7 +305,10 @@ def season_of(t: Tournament) -> Season:
     return replace(base, rounds=tuple(rounds))
 
 
-def notes_of(t: Tournament) -> tuple[Message, ...]:
-    """What reading the file found to say (nothing for a plain :class:`Tournament`)."""
-    return t.notes if isinstance(t, ImportedTournament) else ()
+def notes_of(t: Tournament, totals: bool = True) -> tuple[Message, ...]:
+    """What reading the file found to say (nothing for a plain :class:`Tournament`), with
+    the totals that differ from the results unless not ``totals``."""
+    if not isinstance(t, ImportedTournament):
+        return ()
+    return t.notes + t.totals if totals else t.notes
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from keizer.formats.trf_import import ImportedTournament, season_of
+from keizer.formats.trf_import import ImportedTournament, notes_of, season_of
 from keizer.model import Absence, Season
 from keizer.settings import Settings
 from keizer.tiebreaks.model import Code, Tournament
@@ -104,7 +104,7 @@ def keizer_season(t: Tournament, settings: Settings, name: str | None = None) ->
     notes = [f"{names[pid]}: {_rounds_line(marks)}{hint}"
              for pid, marks in sorted(inexact.items(), key=lambda item: int(item[0]))]
     notes.extend(_colourless(t, base, names))
-    notes.extend(map(str, t.notes if isinstance(t, ImportedTournament) else ()))
+    notes.extend(map(str, notes_of(t)))
     fide_ids = {}
     for p in t.players:
         if p.fide_id and _FIDE_ID.fullmatch(p.fide_id):
