@@ -309,3 +309,21 @@ def test_py4swiss_files_that_say_something(tmp_path, capsys):
     assert "the file plans 5 rounds (record 142 or XXR) and holds 6: all 6 are imported" in out
     out = _import(capsys, tmp_path / "b.db", external(CORPUS / "py4swiss__incorrect_points.trf"))
     assert "the file's totals differ from its results for 1 player (2); the standings use the results" in out
+
+
+def test_forfeits_without_an_opponent_are_the_absences_the_import_stores(tmp_path, capsys):
+    # Anna's round 2 '-' (sat out), Bram's round 3 '+' without an opponent (an older program's bye)
+    def change(line):
+        if line.startswith("001    1"):
+            return line[:101] + "0000 - -" + line[109:]
+        if line.startswith("001    4"):
+            return line[:101] + "0000 - Z" + line[109:]
+        return line
+    path = _variant(tmp_path, change)
+    db = tmp_path / "f.db"
+    out = _import(capsys, db, path)
+    assert "1 rounds '-' without an opponent (a round sat out) are read as zero-point byes (Z)" in out
+    code, ours, err = run(capsys, db, "standings", "--format", "json")
+    code, theirs, err = run(capsys, db, "trf", "standings", str(path), "--format", "json")
+    assert [(r["name"], r["tiebreaks"]) for r in json.loads(ours)] == \
+           [(r["name"], r["tiebreaks"]) for r in json.loads(theirs)]

@@ -82,7 +82,7 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     """
     t, pending = parse_pairings(text)
     marks = dict(entered(text))
-    notes = _team_notes(t, individual) + _rounds_notes(text, t)
+    notes = _unknown_records(text) + _team_notes(t, individual) + _rounds_notes(text, t)
     off = dates_off_columns(text)
     if off is not None:
         notes.append(Message("line %(n)s: the round dates are not in their columns (92-99, 102-109, …); read by "
@@ -90,6 +90,8 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
                              dates=", ".join(d or "-" for d in t.dates)))
     t, pending, dummy_notes = _without_dummies(t, pending, marks)
     notes += dummy_notes
+    t, bye_notes = _forfeits_without_opponent(t)
+    notes += bye_notes
     if individual and t.is_team:
         t = replace(t, teams=(), boards=0, tiebreaks=())  # a team file's tie-breaks are the teams'
 
@@ -168,6 +170,34 @@ def _without_dummies(t: Tournament, pending: tuple[Pairing, ...], marks: dict[in
     return replace(t, players=tuple(players)), kept, notes
 
 
+def _forfeits_without_opponent(t: Tournament) -> tuple[Tournament, list[Message]]:
+    """A forfeit without an opponent is no forfeit (nobody was paired): ``-`` is an absence,
+    a zero-point bye (``Z``), as lichess writes a round a player sat out; ``+`` the bye
+    (``U``), as older programs wrote it.  The import stores them so (an unexcused absence,
+    the bye), and the standing of the file is ranked so too; each kind is said once."""
+    if t.is_team:
+        return t, []
+    into = {Code.FORFEIT_LOSS: Code.ZPB, Code.FORFEIT_WIN: Code.PAB}
+    found = {Code.FORFEIT_LOSS: 0, Code.FORFEIT_WIN: 0}
+    players = []
+    for p in t.players:
+        results = []
+        for res in p.results:
+            if res.opponent is None and res.code in into:
+                found[res.code] += 1
+                res = RoundResult(into[res.code])
+            results.append(res)
+        players.append(replace(p, results=tuple(results)) if found else p)
+    notes = []
+    if found[Code.FORFEIT_LOSS]:
+        notes.append(Message("%(count)s rounds '-' without an opponent (a round sat out) are read as zero-point "
+                             "byes (Z)", count=found[Code.FORFEIT_LOSS]))
+    if found[Code.FORFEIT_WIN]:
+        notes.append(Message("%(count)s rounds '+' without an opponent are read as the pairing-allocated bye (U)",
+                             count=found[Code.FORFEIT_WIN]))
+    return (replace(t, players=tuple(players)) if notes else t), notes
+
+
 def _team_notes(t: Tournament, individual: bool) -> list[Message]:
     """Why team records (013, 310) do not make a team event, when they do not."""
     records = sum(1 for x in t.info if x[:3] in ("013", "310"))
@@ -217,6 +247,24 @@ def declared_differences(t: Tournament, also: Tournament | None = None) -> list[
                         "results", shown=shown)]
     return [Message("the file's totals differ from its results for %(count)s %(what)s (%(shown)s); the standings "
                     "use the results", count=len(off), what=one if len(off) == 1 else many, shown=shown)]
+
+
+#: Record codes of TRF16 and TRF-2026 (FIDE C.04 Annex 2, and the TEC's TRF-2026 sample's 260 and 299).
+KNOWN_RECORDS = frozenset({"001", "012", "013", "022", "032", "042", "052", "062", "072", "082", "092", "102", "112",
+                           "122", "132", "142", "152", "162", "172", "182", "192", "202", "212", "222", "240", "250",
+                           "260", "299", "300", "310", "320", "330", "342", "352", "362", "801", "802"})
+
+
+def _unknown_records(text: str) -> list[Message]:
+    """Numbered lines that are no TRF record (``101`` for ``001``): kept as they are by the
+    reading, so nothing of them is imported; each is named."""
+    out = []
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        code = raw[:3]
+        if code.isdigit() and raw[3:4] in (" ", "") and code not in KNOWN_RECORDS:  # not a ruler '1234567890'
+            out.append(Message("line %(n)s: record %(code)s is not a record keizer knows; nothing of it is imported",
+                               n=number, code=code))
+    return out
 
 
 def _rounds_notes(text: str, t: Tournament) -> list[Message]:
