@@ -81,3 +81,18 @@ def test_a_corpus_file_imports_and_continues_or_is_refused_in_one_line(name, tmp
         return
     assert code == 0, err
     assert out.startswith("Round ")
+
+
+@pytest.mark.parametrize("name", sorted(n for n, outcome in OUTCOMES.items() if not outcome.startswith("error")))
+def test_a_corpus_file_continues_as_a_keizer_competition(name, tmp_path, capsys):
+    path = external(CORPUS / name)
+    db = tmp_path / "k.db"
+    code, out, err = run(capsys, db, "import", str(path), "--system", "keizer")
+    assert code == 0, err
+    code, out, err = run(capsys, db, "pair")
+    if OUTCOMES[name] == "team":  # as an individual tournament: its round 2 is paired, the results to enter
+        assert "round 2 is paired and not finished" in run(capsys, db, "import", str(path), "--system", "keizer",
+                                                           "--name", "again")[1]
+        assert code != 0 and "round 2 is already paired" in err
+        return
+    assert code == 0, err
