@@ -239,12 +239,11 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
 
 def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,
                 overrides: dict[str, str] | None = None) -> None:
-    from keizer.formats.trf import read
+    from keizer.formats.trf_import import notes_of, read, season_of
     from keizer.formats.trf_keizer import is_keizer_export
-    from keizer.points import season_of
     from keizer.tiebreaks import Scoring, System, recommended_for
 
-    t = read(file)
+    t = read(file, individual=force is not None)  # a chosen system is individual: team records left out
     keizer = systems.of(force).preset_settings if force is not None else not t.is_team and is_keizer_export(t)
     if keizer:
         from keizer.cli.switch import import_trf_keizer
@@ -260,6 +259,8 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
             import_team_tournament(store, t, name)
         kind = "team Swiss" if t.system is System.SWISS else "team event"
         click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
+        for note in notes_of(t):
+            click.echo(str(note))
         return
     season = season_of(t)
     system = force or ("roundrobin" if t.system is System.ROUND_ROBIN else "swiss")
@@ -278,7 +279,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
     click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
-    for line in added:
+    for line in [*added, *map(str, notes_of(t))]:
         click.echo(line)
 
 

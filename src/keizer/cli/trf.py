@@ -25,7 +25,6 @@ from keizer.output import FORMATS, json_number, number, render
 from keizer.tiebreaks import (Edition, Standing, System, TieBreakError, Tournament, advise, labels, parse_list,
                               rank, recommended_for)
 from keizer.tiebreaks.fide_tables import round_half_up
-from keizer.tiebreaks.fields import player_field, team_field
 
 if TYPE_CHECKING:
     from keizer.pairing.swiss.check import Board, RoundCheck
@@ -56,8 +55,17 @@ def trf() -> None:
 @click.option("--lots", type=SEED, help="Seed of the drawing of lots for ties the list leaves.")
 def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | None, primary: str | None,
               system: str | None, lots: int | None) -> None:
-    """The ranking of FILE by its tie-breaks."""
-    t = read(file)
+    """The ranking of FILE by its tie-breaks.
+
+    A file that leaves its last round open (only byes entered for the round to pair, or a
+    round paired without all its results) is ranked after the rounds before it, as
+    'keizer import' then ranks it; a note on stderr says so.
+    """
+    from keizer.formats import trf_import
+
+    t = trf_import.read(file)
+    for note in trf_import.notes_of(t, totals=False):
+        click.echo(f"note: {note}", err=True)
     if system:
         t = replace(t, system=System(system))
     ed = Edition(edition)
@@ -74,7 +82,7 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     except TieBreakError as e:
         raise TrfUsageError(str(e)) from None
     if upto is None:
-        for message in _declared_differences(t):
+        for message in t.totals:
             click.echo(f"warning: {message}", err=True)
     names = list(labels(tbs))
     if fmt == "json":
@@ -244,6 +252,10 @@ def check(file: str, rounds: int | None, fmt: str) -> None:
     if not played:
         raise TrfUsageError(f"{file} holds no paired round to check")
     planned = _planned(file, t, rounds, played)
+    accelerated = sum(1 for x in t.info if x[:3].upper() == "XXA")
+    if accelerated:  # the Dutch engine pairs without acceleration: say so before every round differs
+        click.echo(f"note: {file}: {accelerated} acceleration line{'s' if accelerated > 1 else ''} (XXA) ignored: "
+                   "the rounds are re-paired without acceleration, so accelerated rounds differ", err=True)
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1))
     bad = [c for c in results if c.differs]
     if fmt == "json":
@@ -315,23 +327,3 @@ def _json_value(v: Fraction | int | None) -> int | float | None:
 
 def _shown(v: Fraction | int | None) -> str:
     return "" if v is None else str(v) if isinstance(v, int) else number(v)
-
-
-def _declared_differences(t: Tournament) -> list[str]:
-    """Where the file's own totals disagree with its results (a missing scoring record, a typo)."""
-    if t.is_team:
-        mp = team_field(t, "MP").scores
-        gp = team_field(t, "GP").scores if t.boards else {}
-        off = [team.number for team in t.teams
-               if team.points is not None and team.points != mp[team.number]
-               or team.game_points is not None and gp and team.game_points != gp[team.number]]
-        what = "team"
-    else:
-        scores = player_field(t).scores
-        off = [p.start_no for p in t.players if p.points is not None and p.points != scores[p.start_no]]
-        what = "player"
-    if not off:
-        return []
-    shown = ", ".join(map(str, off[:10])) + (", …" if len(off) > 10 else "")
-    return [f"the file's totals differ from its results for {len(off)} {what}{'s' if len(off) > 1 else ''} ({shown}); "
-            "the standings use the results"]

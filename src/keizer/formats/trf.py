@@ -95,6 +95,26 @@ def parse(text: str) -> Tournament:
     return _Reader(text.lstrip("\ufeff").splitlines()).tournament()
 
 
+@dataclass(frozen=True)
+class Pairing:
+    """A game of the file without a result yet (``   12 w  ``: an opponent, no result code)."""
+
+    round: int  # 1-based
+    player: int
+    opponent: int
+    colour: Colour | None
+    line: int
+
+
+def parse_pairings(text: str) -> tuple[Tournament, tuple[Pairing, ...]]:
+    """As :func:`parse`, but a game without a result (a round paired and not yet played) is
+    given back as a :class:`Pairing` instead of refused; in the tournament that round is the
+    player's zero-point bye without an opponent.  Which rounds may be unfinished is the
+    caller's to decide (:mod:`keizer.formats.trf_import`)."""
+    reader = _Reader(text.lstrip("\ufeff").splitlines(), pending=[])
+    return reader.tournament(), tuple(reader.pending or ())
+
+
 # -- reading ---------------------------------------------------------------------------------
 
 _CODES = {c.value: c for c in Code}
@@ -160,6 +180,7 @@ class _Reader:
     players: list[tuple[_Line, Player]] = field(default_factory=list)
     teams310: list[Team] = field(default_factory=list)
     teams013: list[Team] = field(default_factory=list)
+    team_lines: list[str] = field(default_factory=list)
     byes: list[tuple[_Line, Code, int, list[int]]] = field(default_factory=list)
     pab: tuple[_Line, Fraction, dict[int, int]] | None = None
     forfeits: list[tuple[_Line, str, int, int, int]] = field(default_factory=list)
@@ -170,6 +191,8 @@ class _Reader:
     match_scoring: Scoring = field(default_factory=Scoring.matches)
     tiebreaks: tuple[str, ...] = ()
     dates: tuple[str | None, ...] = ()
+    #: Games without a result, when the caller takes them (``parse_pairings``); else refused.
+    pending: list[Pairing] | None = None
 
     def tournament(self) -> Tournament:
         for number, text in enumerate(self.lines, start=1):
@@ -177,6 +200,10 @@ class _Reader:
                 self._record(_Line(number, text.rstrip()))
         system = _system(self.info)
         teams = self.teams310 or self.teams013  # a file with both is TRF26 keeping TRF16's records
+        team_only = self.byes or self.pab or self.forfeits or self.lineups  # records only a team event has
+        if teams and not team_only and not _complete_teams(teams, self.info, [p for _, p in self.players]):
+            teams = []  # not a team event: the records are kept as they are, as other records are
+            self.info.extend(self.team_lines)
         rounds = max([self.rounds] + [len(p.results) for _, p in self.players])
         players = {p.start_no: p for _, p in self.players}
         self._check_players(players)
@@ -197,7 +224,7 @@ class _Reader:
         if line.text.startswith("###") or code not in _MODELLED:
             self.info.append(line.text)
         elif code == "001":
-            self.players.append((line, _player(line)))
+            self.players.append((line, _player(line, self.pending)))
         elif code == "012":
             self.name = rest
         elif code in ("142", "XXR"):  # checked before anything is sized by it
@@ -221,8 +248,10 @@ class _Reader:
                                          hpb=draw, forfeit_loss=loss)
         elif code == "310":
             self.teams310.append(_team310(line))
+            self.team_lines.append(line.text)
         elif code == "013":
             self.teams013.append(_team013(line, len(self.teams013) + 1))
+            self.team_lines.append(line.text)
         elif code == "240":
             bye = {"F": Code.FPB, "H": Code.HPB, "Z": Code.ZPB}.get(line.cols(5, 5).upper())
             if bye is None:
@@ -384,7 +413,7 @@ def _default_lineup(team: Team, r: int, players: dict[int, Player]) -> tuple[int
     return tuple(out)
 
 
-def _player(line: _Line) -> Player:
+def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
     start = line.integer(5, 8, Word("start rank"))
     if not start:
         raise line.error(5, 8, Message("start rank is missing"))
@@ -407,13 +436,27 @@ def _player(line: _Line) -> Player:
         if code.is_game and opponent is None:
             raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
                                                         round=r + 1, raw=raw))
-        if code.is_bye and opponent is not None:
+        if raw == " " and opponent is not None and pending is not None:
+            pending.append(Pairing(r + 1, start, opponent, _COLOURS[colour_text], line.number))
+            opponent, colour_text = None, " "
+        elif code.is_bye and opponent is not None:
             raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
                                                         raw=raw))
         results.append(RoundResult(code, opponent, _COLOURS[colour_text]))
     return Player(start, line.cols(15, 47).strip(), rating, tuple(results), line.cols(10, 10).strip(),
                   line.cols(11, 13).strip(), line.cols(54, 56).strip(), line.cols(58, 68).strip(),
                   line.cols(70, 79).strip(), line.decimal(81, 84, Word("points")), line.integer(86, 89, Word("rank")))
+
+
+def _complete_teams(teams: list[Team], info: list[str], players: list[Player]) -> bool:
+    """Whether the team records make a team event (a file with none of the records only a
+    team event has: 240, 300, 320, 330): record 092 does not call the tournament individual,
+    there are two teams at least, and every player with a game is in one."""
+    if any(x[:3] == "092" and x[4:].strip().upper().startswith("INDIVIDUAL") for x in info):
+        return False
+    members = {m for team in teams for m in team.members}
+    return len(teams) >= 2 and all(p.start_no in members for p in players
+                                   if any(res.opponent is not None for res in p.results))
 
 
 def _team310(line: _Line) -> Team:
@@ -531,30 +574,70 @@ def _boards_of(info: list[str], lineups: dict[tuple[int, int], tuple[int, ...]],
     return longest
 
 
-# -- writing ---------------------------------------------------------------------------------
-
 def _dates(line: _Line) -> tuple[str | None, ...]:
-    """Record 132: a round's date as YY/MM/DD in columns 92–99, 102–109, … (ISO dates out)."""
+    """Record 132: a round's date as YY/MM/DD in columns 92–99, 102–109, … (ISO dates out).
+    A line whose dates do not fit those columns (one column off, as some programs write it)
+    is read by the fields it holds, when every field is a date (``dates_off_columns`` says
+    which line was read so)."""
+    try:
+        return _dates_by_columns(line)
+    except TrfError:
+        found = _dates_by_fields(line)
+        if found is None:
+            raise
+        return found
+
+
+def _dates_by_columns(line: _Line) -> tuple[str | None, ...]:
     dates: list[str | None] = []
     for first in range(92, len(line.text) + 1, 10):
         raw = line.cols(first, first + 7).strip()
         if not raw:
             dates.append(None)
             continue
-        found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
-        if not found:
-            raise line.error(first, first + 7, Message("round date %(raw)s is not YY/MM/DD", raw=repr(raw)))
-        yy, mm, dd = (int(x) for x in found.groups())
-        try:
-            day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
-        except ValueError:
-            raise line.error(first, first + 7, Message("round date %(raw)s is not a date (YY/MM/DD)",
-                                                        raw=repr(raw))) from None
-        dates.append(day.isoformat())
+        dates.append(_date(line, first, raw))
     while dates and dates[-1] is None:
         dates.pop()
     return tuple(dates)
 
+
+def _date(line: _Line, first: int, raw: str) -> str:
+    found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
+    if not found:
+        raise line.error(first, first + 7, Message("round date %(raw)s is not YY/MM/DD", raw=repr(raw)))
+    yy, mm, dd = (int(x) for x in found.groups())
+    try:
+        day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
+    except ValueError:
+        raise line.error(first, first + 7, Message("round date %(raw)s is not a date (YY/MM/DD)",
+                                                    raw=repr(raw))) from None
+    return day.isoformat()
+
+
+def _dates_by_fields(line: _Line) -> tuple[str | None, ...] | None:
+    """The dates of a 132 line by its fields after column 91, if each is a valid YY/MM/DD."""
+    fields = line.text[87:].split()  # from column 88: a date a few columns off either way
+    if not fields or line.text[3:87].strip():
+        return None
+    try:
+        return tuple(_date(line, 92, raw) for raw in fields)
+    except TrfError:
+        return None
+
+
+def dates_off_columns(text: str) -> int | None:
+    """The line of record 132 whose round dates were read by their fields, not their columns."""
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        if raw[:3] == "132":
+            line = _Line(number, raw.rstrip())
+            try:
+                _dates_by_columns(line)
+            except TrfError:
+                return number if _dates_by_fields(line) is not None else None
+    return None
+
+
+# -- writing ---------------------------------------------------------------------------------
 
 def dump(t: Tournament, version: str = TRF26, every_round: bool = False) -> str:
     """TRF text of ``t`` (lines end with CR LF).  ``version`` TRF16 writes 013 teams and ``XXR``/``XXS``.

@@ -41,8 +41,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from keizer.formats.trf_import import ImportedTournament, notes_of, season_of
 from keizer.model import Absence, Season
-from keizer.points import season_of
 from keizer.settings import Settings
 from keizer.tiebreaks.model import Code, Tournament
 
@@ -80,6 +80,7 @@ def is_keizer_export(t: Tournament) -> bool:
 def keizer_season(t: Tournament, settings: Settings, name: str | None = None) -> TrfSeason:
     """The rounds of ``t`` as a Keizer season scored with ``settings`` (players keyed by start number)."""
     base = season_of(t)  # games, forfeits and dates; its absences are replaced below
+    opened = t.open_round if isinstance(t, ImportedTournament) else None
     own = is_keizer_export(t)
     names = {p.id: f"{p.name} (#{p.start_no})" for p in base.players}
     inexact: dict[str, list[tuple[int, str, Absence]]] = {}  # player → (round, TRF code, mark) to check
@@ -90,7 +91,10 @@ def keizer_season(t: Tournament, settings: Settings, name: str | None = None) ->
             pid = str(p.start_no)
             if pid not in rnd.absent:
                 continue
-            code = p.results[rnd.number - 1].code if rnd.number <= len(p.results) else Code.ZPB
+            if opened is not None and rnd.number == opened.number:  # the open round's entries
+                code = opened.entries.get(p.start_no, Code.ZPB)
+            else:
+                code = p.results[rnd.number - 1].code if rnd.number <= len(p.results) else Code.ZPB
             became, what = _MAPPED.get(code, (Absence.UNEXCUSED, code.value))
             absent[pid] = became
             if not own or code is Code.ZPB:
@@ -100,6 +104,7 @@ def keizer_season(t: Tournament, settings: Settings, name: str | None = None) ->
     notes = [f"{names[pid]}: {_rounds_line(marks)}{hint}"
              for pid, marks in sorted(inexact.items(), key=lambda item: int(item[0]))]
     notes.extend(_colourless(t, base, names))
+    notes.extend(map(str, notes_of(t)))
     fide_ids = {}
     for p in t.players:
         if p.fide_id and _FIDE_ID.fullmatch(p.fide_id):
@@ -134,6 +139,8 @@ def _colourless(t: Tournament, base: Season, names: dict[str, str]) -> list[str]
         for g in rnd.games:
             white = by_no[int(g.white)].results[rnd.number - 1]
             black = by_no[int(g.black)].results[rnd.number - 1]
+            if white.opponent is None:  # the open round's pairing: its colours are the file's
+                continue
             if white.colour is not None or black.colour is not None:
                 continue
             if g.is_forfeit:
