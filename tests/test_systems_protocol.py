@@ -17,8 +17,6 @@ from keizer.store.competitions import FROZEN_ORDER, SYSTEMS
 SRC = Path(__file__).resolve().parent.parent / "src" / "keizer"
 #: The names a competition stores, and the words a comparison of them would use.
 NAMES = {"keizer", "swiss", "roundrobin", "round-robin", "knockout", "cup", "team"}
-#: Modules that still compare a system's name, each with its comparisons (the list only shrinks).
-STILL_COMPARING = {"operations/setup.py": 16}  # the lead's: it can ask preset_settings, options, numbered, created …
 
 
 def _name_comparisons(path: Path) -> int:
@@ -38,9 +36,7 @@ def test_no_code_outside_the_systems_compares_a_systems_name():
     counts = {p.relative_to(SRC).as_posix(): _name_comparisons(p) for p in SRC.rglob("*.py")
               if "systems" not in p.relative_to(SRC).parts}
     found = {m: n for m, n in counts.items() if n}
-    assert {m: n for m, n in found.items() if m not in STILL_COMPARING} == {}, "ask systems.of(name) instead"
-    assert all(found.get(m, 0) <= n for m, n in STILL_COMPARING.items())
-    assert all(found.get(m, 0) for m in STILL_COMPARING), "a module in STILL_COMPARING compares no more: take it off"
+    assert found == {}, "ask systems.of(name) instead"
 
 
 def test_every_stored_system_is_registered_in_the_order_pages_list_them():
@@ -125,54 +121,3 @@ def test_the_registry_loads_no_engine():
     code = f"import sys, keizer.systems; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-
-
-#: Options of ``competition create`` per system, accepted and refused, for new_settings.
-CREATED = [
-    ("keizer", {}), ("keizer", {"double": True}), ("keizer", {"tiebreaks": "SB"}),
-    ("swiss", {"rounds": 7}), ("swiss", {"rounds": 5, "bye_points": "½", "excused_points": "0", "tiebreaks": "BH, SB"}),
-    ("swiss", {"rounds": 5, "initial_colour": "black", "edition": "2023"}), ("swiss", {"rounds": 5, "bye_points": "2"}),
-    ("swiss", {"rounds": 5, "tiebreaks": "MP"}), ("swiss", {"rounds": 5, "tiebreaks": "KS"}),
-    ("roundrobin", {}), ("roundrobin", {"double": True, "swap_last_two": True, "lots": 3, "tiebreaks": "SB,DE"}),
-    ("roundrobin", {"tiebreaks": "BH"}), ("roundrobin", {"edition": "2023", "tiebreaks": "BH"}),
-    ("knockout", {}), ("knockout", {"stages": "regular:1,armageddon:1"}), ("knockout", {"stages": "rapid:2"}),
-    ("team", {}), ("team", {"boards": 6, "schedule": "swiss", "rounds": 5, "initial_colour": "black"}),
-    ("team", {"schedule": "crepaux", "double": True}), ("team", {"schedule": "knockout", "stages": "rapid:2,armageddon:1"}),
-    ("team", {"schedule": "knockout", "stages": "regular:1"}), ("team", {"schedule": "knockout", "stages": "rapid:2,x:1"}),
-    ("team", {"stages": "rapid:1"}), ("team", {"schedule": "swiss", "rounds": 5, "bye_points": "1"}),
-    ("team", {"tiebreaks": "SB"}), ("team", {"boards": 2, "schedule": "knockout", "stages": "rapid:3"}),
-    ("team", {"schedule": "knockout", "stages": "armageddon:1,rapid:2"}),  # "stage 2" as the user counts
-]
-
-
-@pytest.mark.parametrize("system, given", CREATED)
-def test_a_systems_new_settings_are_those_competition_create_makes(system, given):
-    """What operations/setup.py can ask each system instead of building the settings itself."""
-    import inspect
-
-    from keizer.operations import setup
-    from keizer.store import StoreError
-
-    def outcome(make):
-        try:
-            return make()
-        except StoreError as e:
-            return ("refused", e.message, e.hint, {k: str(v) for k, v in e.values.items()})
-
-    def planned():
-        new = setup.plan_competition("x", system, **given)
-        return new.system_settings, new.warnings
-
-    defaults = {k: p.default for k, p in inspect.signature(setup.plan_competition).parameters.items()
-                if p.default is not inspect.Parameter.empty}
-    options = {**defaults, **given}
-    listed = [t.strip() for t in options["tiebreaks"].split(",") if t.strip()] if options["tiebreaks"] else None
-    asked = outcome(lambda: systems.of(system).new_settings({**options, "listed": listed}))
-    assert asked == outcome(planned)
-
-
-def test_a_cups_default_stages_are_the_apps():
-    from keizer.operations.setup import DEFAULT_CUP_STAGES
-    from keizer.systems.knockout import DEFAULT_STAGES
-
-    assert DEFAULT_STAGES == DEFAULT_CUP_STAGES

@@ -138,6 +138,12 @@ class Message:
         return _words(self.text, self.values, self.hint, gettext, hints, fields)
 
     @classmethod
+    def of(cls, text: str, /, **values: Any) -> Message:
+        """A message whose id is a catalog literal marked elsewhere (``N_`` in a table: a system's
+        ``created``), not written at the call."""
+        return cls(text, **values)
+
+    @classmethod
     def read_back(cls, text: str, values: Mapping[str, Any]) -> Message:
         """A message read back from where it was kept (the change log): its id was a literal
         of the code that made it, so the catalogs hold it."""

@@ -71,8 +71,8 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
     with writing(ctx, "competition create", Message("create competition %(name)s", name=name), create=True) as store:
         _comp_id, registered = create_competition(store, new)
     for w in new.warnings:
-        click.echo(f"warning: {w}", err=True)
-    click.echo(f"created {new.kind} {name}; {registered} players registered")
+        click.echo(f"warning: {say(w)}", err=True)
+    click.echo(f"created {say(new.kind)} {name}; {registered} players registered")
 
 
 @competition.command("list")

@@ -8,7 +8,6 @@ the same one-line messages.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -20,13 +19,9 @@ from keizer.operations.attendance import check_entry, check_joined, mark_attenda
 from keizer.settings import DESCRIPTIONS, PRESETS
 from keizer.store import SYSTEMS, Store, StoreError
 from keizer.systems import open_round
-from keizer.systems.knockout import STAGES, parse_stages
-from keizer.systems.points import POINTS_DEFAULTS
-from keizer.systems.swiss import SWISS_DEFAULTS, parse_points
-from keizer.systems.team import team_warnings
+from keizer.systems.knockout import STAGES
 
 SCHEDULES = ("roundrobin", "crepaux", "knockout", "swiss")
-DEFAULT_CUP_STAGES = "regular:2,rapid:2,blitz:2,armageddon:1"
 RATING_LIST_MEANING = N_("national or fide: the rating that orders the players, frozen from that list "
                          "when round 1 is paired")
 #: What the settings list says of a setting a system fixes when the competition is created.
@@ -60,14 +55,12 @@ class NewCompetition:
     season: str | None
     all_members: bool
     rounds: int | None
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Message] = field(default_factory=list)
 
     @property
-    def kind(self) -> str:
-        """How the CLI names what it created: "competition (preset classic)", "round-robin" …"""
-        return {"keizer": f"competition (preset {self.preset})", "roundrobin": "round-robin",
-                "knockout": "knock-out cup", "team": "team event",
-                "swiss": f"Swiss tournament ({self.rounds} rounds)"}[self.system]
+    def kind(self) -> Message:
+        """What was created, as the outcome says it: "competition (preset classic)", "round-robin" …"""
+        return Message.of(systems.of(self.system).created, preset=self.preset, n=self.rounds)
 
 
 def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
@@ -77,10 +70,11 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                      rounds: int | None = None, bye_points: str | None = None, excused_points: str | None = None,
                      initial_colour: str = "white", all_members: bool = False,
                      season: str | None = None) -> NewCompetition:
-    """Check the options of ``keizer competition create`` (before anything is opened or
-    written) and work out the system settings; refuses in one line."""
+    """Check the options of ``competition create`` (before anything is opened or written)
+    and work out the system settings, which the system itself makes; refuses in one line."""
     overrides = dict(overrides or {})
-    if system not in SYSTEMS:
+    chosen = systems.find(system)
+    if chosen is None:
         raise StoreError("unknown competition system %(name)s (choose from %(systems)s)", name=repr(system),
                          systems=", ".join(SYSTEMS))
     if preset not in PRESETS:
@@ -91,61 +85,24 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                          schedules=", ".join(SCHEDULES))
     if initial_colour not in ("white", "black"):
         raise StoreError("initial colour %(colour)s: white or black", colour=repr(initial_colour))
-    if system != "keizer" and overrides:
+    if not chosen.preset_settings and overrides:
         raise StoreError("%(field)s changes Keizer settings; other systems take their own options", field=Field("set"))
     if swap_last_two and not double:
         raise StoreError("%(field)s applies to a double round-robin", hint="setup_double", field=Field("swap_last_two"))
-    if lots is not None and system != "roundrobin":
+    if lots is not None and "lots" not in chosen.options:
         raise StoreError("%(field)s is for %(system)s", field=Field("lots"), system=Field("system_roundrobin"))
-    swiss_team = system == "team" and schedule == "swiss"
-    if system != "swiss" and not swiss_team and (rounds or bye_points or excused_points or initial_colour != "white"):
-        raise StoreError("%(fields)s are for Swiss tournaments",
-                         fields=Field("swiss_options"))
-    if (system == "swiss" or swiss_team) and not rounds:
+    planned = "rounds" in chosen.options_for(schedule)  # a Swiss, of players or of teams
+    if not planned and (rounds or bye_points or excused_points or initial_colour != "white"):
+        raise StoreError("%(fields)s are for Swiss tournaments", fields=Field("swiss_options"))
+    if planned and not rounds:
         raise StoreError("a Swiss tournament needs its planned number of rounds", hint="setup_rounds")
     listed = [t.strip() for t in tiebreaks.split(",") if t.strip()] if tiebreaks else None
-    warnings: list[str] = []
-    system_settings: dict[str, Any] = {}
-    if system == "swiss":
-        scoring = {}
-        if bye_points is not None:
-            scoring["pab"] = parse_points(bye_points, Field("bye_points"))
-        if excused_points is not None:
-            scoring["hpb"] = parse_points(excused_points, Field("excused_points"))
-        system_settings = {**SWISS_DEFAULTS, "rounds": rounds, "initial_colour": initial_colour,
-                           "edition": edition, "tiebreaks": listed, "scoring": scoring or None}
-        warnings = systems.points_system(system).warnings(system_settings)
-    elif system == "roundrobin":
-        system_settings = {**POINTS_DEFAULTS, "double": double, "swap_last_two": swap_last_two,
-                           "edition": edition, "tiebreaks": listed, "lots": lots}
-        warnings = systems.points_system(system).warnings(system_settings)
-    elif system == "knockout":
-        system_settings = {"stages": parse_stages(stages or DEFAULT_CUP_STAGES)}
-    elif system == "team":
-        if bye_points or excused_points:
-            raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); %(fields)s are for individual "
-                             "Swiss tournaments", fields=Field("swiss_points"))
-        system_settings = {"boards": boards, "schedule": schedule, "double": double, "swap_last_two": swap_last_two,
-                           "edition": edition, "tiebreaks": listed}
-        if swiss_team:
-            system_settings |= {"rounds": rounds, "initial_colour": initial_colour}
-        if stages is not None:
-            if schedule != "knockout":
-                raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
-                                 schedule=Field("schedule_knockout"))
-            if any(item.split(":")[0].strip().lower() == "regular" for item in stages.split(",")):
-                raise StoreError("a team knock-out's %(field)s lists the tie-break stages only (rapid, blitz, "
-                                 "armageddon); the match itself is on every board", field=STAGES)
-            try:
-                system_settings["stages"] = parse_stages("regular:1," + stages)[1:]
-            except StoreError as e:  # count the stages as the user wrote them (without the match itself)
-                e.values = {k: re.sub(r"stage (\d+)", lambda m: f"stage {int(m.group(1)) - 1}", v) if isinstance(v, str)
-                            else v for k, v in e.values.items()}
-                raise e from None
-        warnings = team_warnings(system_settings)
-    elif double or swap_last_two or tiebreaks:
-        raise StoreError("%(fields)s are not Keizer settings", fields=Field("roundrobin_options"))
-    if stages is not None and system not in ("knockout", "team"):
+    given = {"preset": preset, "overrides": overrides, "double": double, "swap_last_two": swap_last_two,
+             "tiebreaks": tiebreaks, "edition": edition, "lots": lots, "stages": stages, "boards": boards,
+             "schedule": schedule, "rounds": rounds, "bye_points": bye_points, "excused_points": excused_points,
+             "initial_colour": initial_colour, "listed": listed}
+    system_settings, warnings = chosen.new_settings(given)
+    if stages is not None and "stages" not in chosen.options:
         raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
                          schedule=Field("schedule_knockout"))
     return NewCompetition(name, system, preset, overrides, system_settings, season, all_members, rounds, warnings)
@@ -161,7 +118,7 @@ def create_competition(store: Store, new: NewCompetition, current: bool = True) 
         for m in store.members():
             store.register(comp_id, m["id"])
             registered += 1
-        if new.system == "swiss":
+        if systems.of(new.system).numbered:
             from keizer.operations.swiss import assign_numbers
 
             assign_numbers(store, comp_id)
@@ -185,12 +142,12 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
     for ref in refs:
         m = store.find_member(ref)
         store.register(comp_id, m["id"], first, category)
-    if comp["system"] == "swiss":  # pairing numbers from the start, so that #N means the same everywhere
+    if systems.of(comp["system"]).numbered:  # pairing numbers from the start: #N means the same everywhere
         from keizer.operations.swiss import assign_numbers
 
         assign_numbers(store, comp_id)
     note = None
-    if comp["system"] == "keizer" and store.started(comp_id):
+    if systems.of(comp["system"]).has_initial_order and store.started(comp_id):
         note = Message("note: entered after round 1, so placed at the bottom of the initial order; the ladder grows, "
                        "and with top=auto every value changes, earlier standings too (set top=N to keep them)") \
             if store.settings(comp_id).top is None else \
@@ -253,7 +210,7 @@ SETTING_WORDS = frozenset({N_("win"), N_("draw"), N_("loss"), N_("excused"), N_(
 def settings_rows(store: Store, comp_id: int) -> list[dict[str, Any]]:
     """The effective settings of a competition with what each means: setting, value, meaning,
     and whether its name is a word of the catalogs (``word``)."""
-    if store.system(comp_id) != "keizer":
+    if not systems.of(store.system(comp_id)).preset_settings:
         view = {**system_settings_view(store, comp_id), "rating_list": store.rating_list(comp_id)}
         meaning = {**systems.of(store.system(comp_id)).settings, "rating_list": RATING_LIST_MEANING}
         return [{"setting": k, "value": setting_text(v), "meaning": meaning.get(k, FIXED), "word": k in SETTING_WORDS}
@@ -268,7 +225,7 @@ def settings_rows(store: Store, comp_id: int) -> list[dict[str, Any]]:
 def changeable(store: Store, comp_id: int) -> set[str]:
     """The settings that may be changed in this competition."""
     system = store.system(comp_id)
-    if system == "keizer":
+    if systems.of(system).preset_settings:
         return {*DESCRIPTIONS, "rating_list"}
     return {*systems.of(system).changeable(store.system_settings(comp_id)), "rating_list"}
 
@@ -276,7 +233,7 @@ def changeable(store: Store, comp_id: int) -> set[str]:
 def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> Message | None:
     """Change settings (checked before anything is written); returns the note to show
     when a Keizer competition's standings are recomputed."""
-    if store.system(comp_id) != "keizer":
+    if not systems.of(store.system(comp_id)).preset_settings:
         change_system_settings(store, comp_id, overrides)
         return None
     played = store.load_season(comp_id).completed_rounds()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from keizer.model import Season
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.store import StoreError
 
 #: Every attendance mark there is: present, and the kinds of absence (a game elsewhere last).
@@ -105,7 +105,7 @@ class System:
         """The creation options a form sends for the schedule it chose (a team event's depend on it)."""
         return self.options
 
-    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """A new competition's system settings from the options of ``competition create`` (``given``:
         its keywords, and ``listed``: the tie-break list split), checked; and the warnings to show."""
         return {}, []

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from keizer.i18n import N_
-from keizer.refusals import Field
+from keizer.refusals import Field, Message
 from keizer.store import StoreError
 from keizer.systems.base import ALL_MARKS, System
 
@@ -25,7 +25,7 @@ class Keizer(System):
     created = N_("competition (preset %(preset)s)")
     options = ("preset", "overrides")
 
-    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """None: its settings are the preset's; the other systems' options are refused."""
         if given.get("double") or given.get("swap_last_two") or given.get("tiebreaks"):
             raise StoreError("%(fields)s are not Keizer settings",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 from keizer.i18n import N_
 from keizer.limits import is_digits
-from keizer.refusals import Field
+from keizer.refusals import Field, Message
 from keizer.store import StoreError
 from keizer.systems.base import System
 
@@ -62,7 +62,7 @@ class Knockout(System):
     created = N_("knock-out cup")
     options = ("stages",)
 
-    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """The stages of each match, checked (by default :data:`DEFAULT_STAGES`)."""
         return {"stages": parse_stages(given.get("stages") or DEFAULT_STAGES)}, []
 

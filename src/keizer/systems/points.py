@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, Sequence
 from keizer.limits import is_digits
 from keizer.store import StoreError
 from keizer.systems.base import System
+from keizer.refusals import Message
 
 if TYPE_CHECKING:  # the tie-break rules are imported where they are used: the registry stays light
     from keizer.tiebreaks import Edition, Scoring
@@ -77,14 +78,14 @@ class PointsSystem(System):
         scoring = Scoring(**{k: Fraction(v) for k, v in (merged["scoring"] or self.default_scores).items()})
         return PointsRules(pairings, tiebreaks, edition, scoring, merged["lots"])
 
-    def warnings(self, stored: Mapping[str, Any]) -> list[str]:
+    def warnings(self, stored: Mapping[str, Any]) -> list[Message]:
         """Advice on a tie-break list given by hand (none for FIDE's recommended default)."""
         from keizer.tiebreaks import advise
 
         rules = self.rules(stored)
         if not stored.get("tiebreaks"):
             return []
-        return [a.message for a in advise(list(rules.tiebreaks), False, rules.system, rules.edition)
+        return [a.said for a in advise(list(rules.tiebreaks), False, rules.system, rules.edition)
                 if a.level != "error"]
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:

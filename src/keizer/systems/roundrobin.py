@@ -8,6 +8,7 @@ from typing import Any, Mapping
 from keizer.i18n import N_
 from keizer.systems.base import ALL_MARKS
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
+from keizer.refusals import Message
 
 
 class RoundRobin(PointsSystem):
@@ -23,7 +24,7 @@ class RoundRobin(PointsSystem):
     settings = {"tiebreaks": N_("tie-break list"), "edition": N_("tie-break rule edition"),
                 "lots": N_("seed of the drawing of lots for ties the list leaves")}
 
-    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """Single or double (the last two rounds swapped), the tie-breaks and the lots' seed."""
         settings = {**POINTS_DEFAULTS, "double": given.get("double", False),
                     "swap_last_two": given.get("swap_last_two", False), "edition": given.get("edition", "2026"),

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from keizer.i18n import N_
 from keizer.limits import is_digits
-from keizer.refusals import Field
+from keizer.refusals import Field, Message
 from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 
@@ -69,7 +69,7 @@ class Swiss(PointsSystem):
                 "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
                 "edition": N_("tie-break rule edition")}
 
-    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
         scoring = {}
         if given.get("bye_points") is not None:

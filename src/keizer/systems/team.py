@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Mapping
 
 from keizer.i18n import N_
-from keizer.refusals import Field
+from keizer.refusals import Field, Message
 from keizer.store import Store, StoreError
 from keizer.systems.base import System
 from keizer.systems.knockout import STAGES, parse_stages
@@ -104,14 +104,14 @@ def team_rules(settings: Mapping[str, Any]) -> TeamRules:
                      stages)
 
 
-def team_warnings(settings: Mapping[str, Any]) -> list[str]:
+def team_warnings(settings: Mapping[str, Any]) -> list[Message]:
     """Advice on a tie-break list given by hand (none for the default); refuses a forbidden one."""
     from keizer.tiebreaks import advise
 
     rules = team_rules(settings)
     if not settings.get("tiebreaks"):
         return []
-    return [a.message for a in advise(list(rules.tiebreaks), True, rules.system, rules.edition)
+    return [a.said for a in advise(list(rules.tiebreaks), True, rules.system, rules.edition)
             if a.level != "error"]
 
 
@@ -138,7 +138,7 @@ class Team(System):
                 *(("rounds", "initial_colour") if schedule == "swiss" else ()),
                 *(("stages",) if schedule == "knockout" else ()), "edition")
 
-    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """Boards, schedule and tie-breaks; a Swiss's rounds and first colour, a knock-out's stages."""
         if given.get("bye_points") or given.get("excused_points"):
             raise StoreError("a team Swiss gives a bye a drawn match (FIDE's default); %(fields)s are for individual "

@@ -14,6 +14,7 @@ from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import order as order_ops
 from keizer.operations import setup
+from keizer.systems.knockout import DEFAULT_STAGES
 from keizer.operations.evening import evening
 from keizer.refusals import Message, Word
 from keizer.settings import CHOICES, PRESETS
@@ -37,7 +38,7 @@ SYSTEM_LABELS = {s.name: s.label for s in systems.ALL}
 def index() -> Any:
     return render("app/competitions.html", title=_("Competitions"), nav="competitions", evenings=evening(store()),
                   presets=list(PRESETS), systems=SYSTEM_LABELS, schedules=setup.SCHEDULES,
-                  cup_stages=setup.DEFAULT_CUP_STAGES)
+                  cup_stages=DEFAULT_STAGES)
 
 
 def _text(name: str) -> str | None:
@@ -87,14 +88,9 @@ def create() -> Any:
     with writing("competition create", Message("create competition %(name)s", name=name)) as s:
         comp_id, registered = setup.create_competition(s, new, current=False)  # the terminal keeps its default
     for w in new.warnings:
-        flash(_("warning: %(warning)s", warning=w), "warning")
-    flash(_("created %(kind)s %(name)s; %(n)s players registered", kind=_kind(new), name=new.name, n=registered), "ok")
+        flash(_("warning: %(warning)s", warning=say(w)), "warning")
+    flash(_("created %(kind)s %(name)s; %(n)s players registered", kind=say(new.kind), name=new.name, n=registered), "ok")
     return redirect(url_for("competitions.players", comp_id=comp_id), code=303)
-
-
-def _kind(new: setup.NewCompetition) -> str:
-    """What was created, as the CLI names it (``NewCompetition.kind``), in the club's language."""
-    return _(systems.of(new.system).created, preset=new.preset, n=new.rounds)
 
 
 # -- players ---------------------------------------------------------------------------
