@@ -52,7 +52,7 @@ def prepare(db: Path) -> str | None:
     with s.change("pair", "prepare attendance"):
         note = comp_ops.prepare_attendance(s, 1)
     s.close()
-    return note
+    return str(note) if note else None  # in English, as the command line says it
 
 
 def status(db: Path, name: str, number: int = 31) -> str | None:

@@ -108,7 +108,7 @@ def pair(ctx: Context, dry_run: bool, explain: bool, fix: tuple[tuple[str, str],
         with writing(ctx, "pair", Message("pairing")) as store:
             comp_id = ctx.comp(store)["id"]
             pairing = comp_ops.make_pairing(store, comp_id, fix, bye, keep, again,
-                                            tell=lambda line: click.echo(line, err=True))
+                                            tell=lambda line: click.echo(say(line), err=True))
             store.describe(Message("pair round %(round)s", round=pairing.round))
             season = store.load_season(comp_id)
             swiss = systems.of(store.system(comp_id)).score_groups

@@ -10,7 +10,7 @@ from typing import Any, Iterable, Mapping
 from keizer import systems
 from keizer.model import Season
 from keizer.operations.state import require_weekly
-from keizer.refusals import Word
+from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
 
@@ -218,7 +218,7 @@ def check_round_date(season: Season, number: int, when: str) -> None:
                              "date", hint="ev_keep_date", n=number, date=when, other=rnd.number, other_date=rnd.date)
 
 
-def prepare_attendance(store: Store, comp_id: int) -> str | None:
+def prepare_attendance(store: Store, comp_id: int) -> Message | None:
     """Before pairing: an open round nobody marked gets each player's default attendance.
 
     When the competition's default is ``absent`` that would pair nobody, so it is refused:
@@ -236,6 +236,7 @@ def prepare_attendance(store: Store, comp_id: int) -> str | None:
     statuses = [status for status, _ in store.attendance(comp_id, target.number).values()]
     present, active = statuses.count("present"), len(statuses)
     if present == active:
-        return f"no attendance marked for round {target.number}: all {active} active players assumed present"
-    return (f"no attendance marked for round {target.number}: {present} of {active} active players assumed present "
-            f"(the others are absent by their own default)")
+        return Message("no attendance marked for round %(n)s: all %(active)s active players assumed present",
+                       n=target.number, active=active)
+    return Message("no attendance marked for round %(n)s: %(present)s of %(active)s active players assumed present "
+                   "(the others are absent by their own default)", n=target.number, present=present, active=active)

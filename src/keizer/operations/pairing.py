@@ -72,7 +72,7 @@ def _request(store: Store, comp_id: int, season: Season, number: int, pool: Iter
 
 def make_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = (),
                  bye: str | None = None, keep: Iterable[int] = (), again: bool = False,
-                 tell: Callable[[str], None] | None = None) -> Pairing:
+                 tell: Callable[[Message], None] | None = None) -> Pairing:
     """Pair the open round and store it.  ``again`` re-pairs an unplayed pairing,
     keeping the boards in ``keep`` as they are.  ``tell`` hears what was assumed
     (attendance nobody marked)."""

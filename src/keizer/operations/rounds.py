@@ -289,7 +289,7 @@ class Proposal:
     bye_name: str | None
     bye_reason: Message | None
     bent: tuple[Message, ...]
-    notes: tuple[str, ...]  # what was assumed (attendance nobody marked)
+    notes: tuple[Message, ...]  # what was assumed (attendance nobody marked)
 
     @property
     def fingerprint(self) -> str:
@@ -310,7 +310,7 @@ def propose_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]]
     try:
         with store.change("pair", "pairing (proposal)"):
             refuse_closed(store.competition_by_id(comp_id))
-            notes: list[str] = []
+            notes: list[Message] = []
             pairing = make_pairing(store, comp_id, list(fixed), bye, list(keep), again, tell=notes.append)
             listing = pairing_list(store, comp_id, store.load_season(comp_id), pairing.round)
             reasons = {b.board: b.why for b in pairing.boards}

@@ -209,7 +209,7 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
         try:
             _, states, season = cup_state(store, comp_id)
         except StoreError as e:  # not drawn yet
-            return {"kind": BRACKET, "round": None, "last": 0, "codes": [], "rows": [], "note": str(e)}
+            return {"kind": BRACKET, "round": None, "last": 0, "codes": [], "rows": [], "note": e}
         names: dict[str | None, str] = {p.id: p.name for p in season.players}  # None: a side not known yet
         rows: list[dict[str, Any]] = [
             {"round": m.round, "match": m.index, "top": names.get(m.top), "bottom": names.get(m.bottom),

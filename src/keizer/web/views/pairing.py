@@ -61,7 +61,7 @@ def propose(comp_id: int) -> Any:
 def store_pairing(comp_id: int) -> Any:
     """``keizer pair [--fix WHITE BLACK …] [--bye PLAYER]``."""
     fixed, bye = _options()
-    notes: list[str] = []
+    notes: list[Message] = []
     with writing("pair", Message("pairing")) as s:
         competition(comp_id, write=True)
         pairing = comp_ops.make_pairing(s, comp_id, fixed, bye, tell=notes.append)
@@ -79,7 +79,7 @@ def store_pairing(comp_id: int) -> Any:
 def again(comp_id: int) -> Any:
     """``keizer pair --again [--keep BOARD …]``: re-pair the open round, keeping the boards ticked."""
     keep = [n for n in (_number(text, Word("board"), limits.MAX_BOARDS) for text in request.form.getlist("keep")) if n]
-    notes: list[str] = []
+    notes: list[Message] = []
     with writing("pair", Message("pairing")) as s:
         competition(comp_id, write=True)
         pairing = comp_ops.make_pairing(s, comp_id, (), None, keep, True, tell=notes.append)
@@ -168,10 +168,10 @@ def _options() -> tuple[list[tuple[str, str]], str | None]:
     return fixed, form.get("bye", "").strip() or None
 
 
-def _told(comp_id: int, pairing: Any, notes: list[str]) -> None:
+def _told(comp_id: int, pairing: Any, notes: list[Message]) -> None:
     """What ``keizer pair`` says: what was assumed, the rules bent, the bye."""
     for note in notes:
-        flash(note, "info")
+        flash(say(note), "info")
     for line in pairing.bent_why:
         flash(f"{_('rule bent')}: {say(line)}", "warning")
     n, boards = pairing.round, len(pairing.boards)
