@@ -279,7 +279,7 @@ def reports_view(store: Store, comp_id: int) -> dict[str, Any]:
 
 
 def confirm(store: Store, comp_id: int, number: int, board: int, chosen: str | None = None) -> str:
-    """Enter a board's reported result (as ``keizer result``); returns the result.  Without
+    """Enter a board's reported result (as results are entered by hand); returns the result.  Without
     ``chosen`` the reports must agree; a board whose reports disagree needs the officer's choice."""
     _require_system(store, comp_id)
     said = {r["side"]: r["result"] for r in store.board_reports(comp_id, number) if r["board"] == board}

@@ -2,7 +2,7 @@
 pairing list for the notice board, result slips and score sheets per board, the
 attendance sheet to sign (the standing is ``keizer standings``'s:
 :func:`keizer.operations.standings.standing_view`).  Read-only; exact numbers (the app
-formats them in the club's language).  The pairing list is ``keizer pairings``'s
+formats them in the club's language).  The pairing list is the one the pairing page shows
 (:func:`keizer.operations.rounds.pairing_list`).
 """
 
@@ -30,7 +30,7 @@ def paired_rounds(store: Store, comp_id: int) -> list[int]:
 
 
 def pairing_sheet(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
-    """A round's pairing list (default: the round ``keizer pairings`` shows): ``round``,
+    """A round's pairing list (default: the round :func:`~keizer.operations.rounds.pairings_round` picks): ``round``,
     ``date``, ``time_control``, ``rows`` (board, white, black, result; Swiss and round-robin
     also white_no/black_no and white_points/black_points before the round; Keizer
     white_rank/black_rank and white_value/black_value), ``byes`` (names), ``not_playing``

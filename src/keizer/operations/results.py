@@ -1,4 +1,4 @@
-"""Entering results, for ``keizer result`` and the app's results grid alike: reading
+"""Entering results, for the command line and the app's results grid alike: reading
 ``BOARD=RESULT`` items and results files, the grid's one-key notation, and what to
 tell the user afterwards (the boards still open, the warning after a correction of a
 round when a later round is paired already).
@@ -86,7 +86,7 @@ def parse_board(text: str) -> int:
 
 
 def grid_text(typed: str) -> str:
-    """What a grid cell means in ``keizer result`` terms: its one-key notation spelled
+    """What a grid cell means as a result item: its one-key notation spelled
     out, 'clear' for an emptied cell, anything else as typed (``enter_results`` reads
     it, or refuses it with the CLI's message).
 
@@ -121,7 +121,7 @@ def changed_cells(cells: Mapping[int, tuple[str, str]]) -> dict[int, tuple[str, 
 
 @dataclass(frozen=True)
 class Entered:
-    """What ``keizer result`` says after entering results."""
+    """What is said after entering results."""
 
     round: int
     count: int
@@ -136,7 +136,7 @@ class Entered:
 
 
 def report(season: Season, number: int, count: int, correct: bool, cleared: int = 0) -> Entered:
-    """The lines ``keizer result`` prints, from the season as it is after the change:
+    """What is said after entering results, from the season as it is after the change:
     ``count`` boards changed, ``cleared`` of them emptied.
 
     >>> from keizer.model import Game, Result, Round, Season
@@ -165,7 +165,7 @@ def report(season: Season, number: int, count: int, correct: bool, cleared: int 
 
 def enter(store: Store, comp_id: int, results: Mapping[int, str], round_no: int | None = None,
           correct: bool = False) -> Entered:
-    """Enter results (as ``keizer result``) and say what happened."""
+    """Enter results and say what happened."""
     number = enter_results(store, comp_id, results, round_no, correct)
     cleared = sum(text.strip().lower() == "clear" for text in results.values())
     return report(store.load_season(comp_id), number, len(results), correct, cleared)

@@ -34,7 +34,7 @@ _RESULT_WORDS = {"win": Word("win"), "draw": Word("draw"), "loss": Word("loss")}
 
 
 def attendance_rows(store: Store, comp_id: int, round_no: int | None = None) -> tuple[int, list[dict[str, Any]]]:
-    """``keizer attendance``: each player's status in a round (default: the open one), in start order."""
+    """Each player's attendance status in a round (default: the open one), in start order."""
     season = store.load_season(comp_id)
     number = round_no if round_no is not None else min(open_round(season).number, len(season.rounds))
     if not 1 <= number <= len(season.rounds):
@@ -218,7 +218,7 @@ def _unplayed(rnd: Any, key: str) -> bool:
 
 
 def pairings_round(season: Season, round_no: int | None = None) -> int:
-    """The round ``keizer pairings`` shows: the given one, else the open round once paired,
+    """The round a pairing list shows: the given one, else the open round once paired,
     else the last paired round; refused when it has no pairing."""
     paired = [r.number for r in season.rounds if r.games or r.byes]
     target = open_round(season)
@@ -280,7 +280,7 @@ class _Rollback(Exception):
 
 @dataclass(frozen=True)
 class Proposal:
-    """What ``keizer pair --dry-run --explain`` shows, with the pairing list's columns."""
+    """A proposed pairing with its reasons, in the pairing list's columns."""
 
     round: int
     boards: tuple[dict[str, Any], ...]  # the pairing list's rows, each with its "reason" (a Message)
@@ -304,8 +304,8 @@ def fingerprint(pairs: Iterable[tuple[str, str]], bye: str | None) -> str:
 
 def propose_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]] = (), bye: str | None = None,
                     keep: Iterable[int] = (), again: bool = False) -> Proposal:
-    """Pair the open round as ``keizer pair`` would, and write nothing: the pairing is made in a
-    transaction of its own that is rolled back.  Refused as ``keizer pair`` refuses."""
+    """Pair the open round as :func:`make_pairing` would, and write nothing: the pairing is made in
+    a transaction of its own that is rolled back.  Refused as the pairing itself refuses."""
     found: list[Proposal] = []
     try:
         with store.change("pair", "pairing (proposal)"):
@@ -329,7 +329,7 @@ def propose_pairing(store: Store, comp_id: int, fixed: Iterable[tuple[str, str]]
 
 
 def forbid_pair(store: Store, comp_id: int, a: str, b: str, remove: bool = False) -> tuple[str, str]:
-    """``keizer forbid A B [--remove]``: never pair these two (or allow them again); their names."""
+    """Never pair these two (or allow them again); their names."""
     pa, pb = store.find_player(comp_id, a), store.find_player(comp_id, b)
     if pa["id"] == pb["id"]:
         raise StoreError("name two different players")
