@@ -5,6 +5,7 @@ app's Python code passes to ``_()`` as a variable (navigation labels, roles, sys
 from __future__ import annotations
 
 import ast
+import functools
 import glob
 import inspect
 import re
@@ -24,8 +25,7 @@ from keizer.i18n import LANGUAGES, catalog_path, translations
 from keizer.store import Store
 from keizer.web.views import MAIN_NAV, comp_tabs
 from keizer.web.views.competitions import SYSTEM_LABELS
-from refusal_ids import ids as refusal_ids
-from refusal_ids import modules as refusing_modules
+import refusal_ids as _refusal_ids
 from refusal_ids import name as module_name
 from test_cli import run
 from web_helpers import sample_app, text
@@ -35,9 +35,39 @@ SYSTEMS = ("keizer", "swiss", "roundrobin", "knockout", "team")
 OTHER_LANGUAGES = [lang for lang in LANGUAGES if lang != "en"]
 
 
+# The files these read do not change during a run: each is read and parsed once per test
+# process (the cached functions keep frozen copies; their callers get fresh sets to change).
+
+
+@functools.cache
+def _refusing_modules() -> tuple[Path, ...]:
+    return tuple(_refusal_ids.modules())
+
+
+def refusing_modules() -> list[Path]:
+    return list(_refusing_modules())
+
+
+@functools.cache
+def _ids_of(module: Path) -> tuple[frozenset[str], tuple[int, ...]]:
+    found, odd = _refusal_ids.ids(module)
+    return frozenset(found), tuple(odd)
+
+
+def refusal_ids(module: Path) -> tuple[set[str], list[int]]:
+    found, odd = _ids_of(module)
+    return set(found), list(odd)
+
+
 def extract(pattern: str) -> tuple[set[str], int]:
     """The msgids of the templates (as ``pybabel extract`` with babel.cfg finds them), and how
     many ``_(variable)`` calls they hold (the extractor cannot see what those say)."""
+    ids, variables = _extract(pattern)
+    return set(ids), variables
+
+
+@functools.cache
+def _extract(pattern: str) -> tuple[frozenset[str], int]:
     ids, variables = set(), 0
     for f in sorted(glob.glob(str(ROOT / "templates" / pattern))):
         with open(f, "rb") as fh:
@@ -48,10 +78,15 @@ def extract(pattern: str) -> tuple[set[str], int]:
                     variables += 1
                 else:
                     ids.add(first)
-    return ids, variables
+    return frozenset(ids), variables
 
 
 def extract_views() -> set[str]:
+    return set(_extract_views())
+
+
+@functools.cache
+def _extract_views() -> frozenset[str]:
     """The msgids of the Python code, as ``pybabel extract`` with babel.cfg finds them: the
     app's page titles and what its views say (``_("…")``), and the site's words chosen in
     Python (tie-break names, row words: ``N_("…")``)."""
@@ -65,7 +100,7 @@ def extract_views() -> set[str]:
         with f.open("rb") as fh:
             for _, msg, _, _ in babel_extract_python("python", fh, {"_": None, "N_": None}):
                 ids.add(msg if isinstance(msg, str) else msg[0])
-    return ids
+    return frozenset(ids)
 
 
 def _strings(node: ast.AST) -> set[str]:
@@ -117,6 +152,11 @@ def _sample_kinds() -> set[str]:
 
 
 def dynamic_words() -> set[str]:
+    return set(_dynamic_words())
+
+
+@functools.cache
+def _dynamic_words() -> frozenset[str]:
     """Every value the app's templates pass to ``_()`` as a variable, from the Python code."""
     words = {label for _e, label, _k in MAIN_NAV}  # base.html: _(label)
     words |= {label for system in SYSTEMS for _e, label, _k in comp_tabs({"system": system, "id": 1})}
@@ -137,7 +177,7 @@ def dynamic_words() -> set[str]:
               "half-point bye"}
     # standing_table.html, print_standings.html: _(r.how), a knock-out explanation of one fixed part
     words |= {text for text in ENGLISH.values() if "{" not in text and text[:1].isalpha()}
-    return words
+    return frozenset(words)
 
 
 STILL_ENGLISH = ROOT / "tests" / "data" / "refusals-in-english.txt"
@@ -158,6 +198,12 @@ def refusal_messages(listed: bool | None = None) -> set[str]:
 
 
 def catalog(lang: str):
+    """The catalog of ``lang``, read once per test process (the tests only read it)."""
+    return _catalog(lang)
+
+
+@functools.cache
+def _catalog(lang: str):
     with catalog_path(lang).open("rb") as f:
         return read_po(f, locale=lang)
 
