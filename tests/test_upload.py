@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from keizer.cli.words import say
 from keizer.formats.targets import PASSWORD_ENV, Target, UploadError, parse_target
 from keizer.publish.files import MANIFEST, write_site
 from keizer.publish.transports import Transport, connect, temporary_path
@@ -603,8 +604,9 @@ def test_files_keizer_did_not_put_there_are_not_replaced(host, tmp_path):
     (host.root / "static").mkdir()
     (host.root / "static" / "style.css").write_bytes(V1["static/style.css"])  # as keizer would send it
     with pytest.raises(UploadError, match=r"1 file on .* that keizer did not put there would be replaced "
-                                          r"\(the first: index.html\).*--replace"):
+                                          r"\(the first: index.html\)") as refused:
         send(site, host)
+    assert say(refused.value).endswith("or add --replace if they are an old copy of the site")
     assert tree(host.root) == {"index.html": b"<p>the club's own home page</p>", "static/style.css": b"body{}"}
     plan = send(site, host, dry_run=True)
     assert plan.in_the_way == ("index.html",) and "static/style.css" not in plan.sent

@@ -110,3 +110,19 @@ def test_a_password_in_the_address_is_refused_before_anything_is_written(tmp_pat
     assert not (db.parent / "site").exists() and digest(db) == before
     page = post(client, "/publish", {"folder": "", "upload": "on", "target": ""})
     assert "error: no web host given" in text(page) and not (db.parent / "site").exists()
+
+
+def test_files_keizer_did_not_put_on_the_host_are_replaced_only_when_ticked(tmp_path):
+    """The app says what the command line's --replace says, as its box: refused first, sent when ticked."""
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    host = tmp_path / "host" / "public_html"
+    host.mkdir(parents=True)
+    (host / "index.html").write_bytes(b"<p>the old club site</p>")
+    page = post(client, "/publish", {"folder": "", "upload": "on", "target": str(host)})
+    assert ("would be replaced (the first: index.html); upload into a folder of its own (…/schaak), or tick "
+            "'Replace files keizer did not put there' if they are an old copy of the site") in text(page)
+    assert "--replace" not in text(page) and (host / "index.html").read_bytes() == b"<p>the old club site</p>"
+    page = post(client, "/publish", {"folder": "", "upload": "on", "target": str(host), "replace": "on"})
+    assert "Sent to" in text(page)
+    assert (host / "index.html").read_bytes() == (db.parent / "site" / "index.html").read_bytes()

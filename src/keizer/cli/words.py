@@ -39,6 +39,7 @@ HINTS: dict[str, str] = {
     "upload_password_places": " ($%(env)s, the keyring or the prompt)",
     "upload_password_or_key": " ($%(env)s, the keyring or the prompt) or the SSH key",
     "upload_again": "; run the same command again to resume (what was sent is kept)",
+    "upload_replace": ", or add --replace if they are an old copy of the site",
     "upload_then_again": " run the same command again to resume (what was sent is kept)",
     "upload_publish_first": "; run 'keizer publish %(site)s' first",
     "publish_create_competition": "; create one with 'keizer competition create'",

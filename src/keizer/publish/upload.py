@@ -114,13 +114,13 @@ def upload(site: Path, target: Target, ask: Callable[[], str | None] | None = No
             sent = tuple(p for p in send if replace or p not in in_the_way)
             return Uploaded(host.where, sent, tuple(removed), tuple(kept), unchanged, tuple(in_the_way), dry_run=True)
         if in_the_way and not replace:
-            if len(in_the_way) == 1:  # --replace stays in the message: the app has no box that replaces them
+            if len(in_the_way) == 1:
                 raise UploadError("1 file on %(where)s that keizer did not put there would be replaced (the first: "
-                                  "%(first)s); upload into a folder of its own (…/schaak), or add --replace if they "
-                                  "are an old copy of the site", where=host.where, first=in_the_way[0])
+                                  "%(first)s); upload into a folder of its own (…/schaak)", hint="upload_replace",
+                                  where=host.where, first=in_the_way[0])
             raise UploadError("%(n)s files on %(where)s that keizer did not put there would be replaced (the first: "
-                              "%(first)s); upload into a folder of its own (…/schaak), or add --replace if they are an "
-                              "old copy of the site", n=len(in_the_way), where=host.where, first=in_the_way[0])
+                              "%(first)s); upload into a folder of its own (…/schaak)", hint="upload_replace",
+                              n=len(in_the_way), where=host.where, first=in_the_way[0])
         if state.sending:  # a run that was cut off: its temporary files are named by what they held
             for rel, contents in state.sending.items():
                 for sha in contents:

@@ -34,6 +34,7 @@ HINTS: dict[str, str] = {
     "upload_password_places": N_(" (the Password box, or the one the server keeps)"),
     "upload_password_or_key": N_(" (the Password box, or the one the server keeps) or the SSH key"),
     "upload_again": N_("; publish again to resume (what was sent is kept)"),
+    "upload_replace": N_(", or tick 'Replace files keizer did not put there' if they are an old copy of the site"),
     "upload_then_again": N_(" publish again to resume (what was sent is kept)"),
     "upload_publish_first": N_("; publish the site first (Publish, without sending it)"),
     "publish_create_competition": N_("; create one on the Competitions page"),

@@ -111,7 +111,7 @@ def index() -> Any:
     if host is not None:
         # The server's own password ($KEIZER_UPLOAD_PASSWORD, the keyring) goes only to the address
         # a terminal gave: any other needs its password typed, also after the app remembered it.
-        done = upload(folder, host, ask=lambda: typed, stored_password=trusted)
+        done = upload(folder, host, ask=lambda: typed, stored_password=trusted, replace=request.form.get("replace") == "on")
         sent = {"where": done.where, "sent": len(done.sent), "removed": len(done.removed), "kept": list(done.kept),
                 "unchanged": done.unchanged, "commit": done.commit}
         if host.url != target:
