@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
-from keizer.formats.trf import Pairing, TrfError, dates_off_columns, entered, parse_pairings, text_of
+from keizer.formats.trf import Pairing, TrfError, entered, parse_pairings, text_of
+from keizer.formats.trf_records import dates_off_columns
 from keizer.model import Absence, Colour, Game, Result, Round, Season
 from keizer.points import _ABSENCE, _result, season_of as played_season
 from keizer.refusals import Message, Word
