@@ -133,7 +133,6 @@ LONG = {
                                      "the bracket's moves and their order are read against the rules side by side",
     "keizer/pairing/matching.py": "one exact maximum-weight matching (the blossom algorithm): its dual updates, "
                                   "blossom shrinking and expansion share their state and cannot be read apart",
-    "keizer/formats/trf.py": "the TRF-16 and TRF-26 reader and writer: each record's reading and writing side by side",
 }
 MOST_LINES = 600
 

@@ -130,7 +130,7 @@ def test_a_pairing_named_from_one_side_only_is_refused(tmp_path, capsys):
 
 
 
-def test_a_team_file_paired_and_not_finished_imports_its_rounds_before(tmp_path, capsys):
+def test_a_team_file_paired_with_empty_boards_imports_its_rounds_before(tmp_path, capsys):
     path = external(CORPUS / "sharly__trf-team-import-test.trf")
     out = _import(capsys, tmp_path / "t.db", path)
     assert out.splitlines() == ["imported Swiss (team Swiss): 5 teams, 26 players",
@@ -327,3 +327,24 @@ def test_forfeits_without_an_opponent_are_the_absences_the_import_stores(tmp_pat
     code, theirs, err = run(capsys, db, "trf", "standings", str(path), "--format", "json")
     assert [(r["name"], r["tiebreaks"]) for r in json.loads(ours)] == \
            [(r["name"], r["tiebreaks"]) for r in json.loads(theirs)]
+
+
+def test_a_team_round_paired_and_not_finished_is_the_open_round(tmp_path, capsys):
+    db = tmp_path / "t.db"
+    out = _import(capsys, db, SWITCH / "team-open.trf")
+    assert out.splitlines() == ["imported Four teams, round 2 paired (team Swiss): 4 teams, 8 players",
+                                "round 2 is paired and not finished: 3 of its 4 results to enter"]
+    code, out, err = run(capsys, db, "team", "matches", "--round", "2")
+    assert code == 0, err
+    assert "round 2 match 1: Pawns – Rooks" in out and "round 2 match 2: Knights – Bishops" in out
+    assert "Cor Gamma   Eva Epsilon  1-0" in out  # the result the file has
+    assert run(capsys, db, "team", "result", "2", "1", "0-1", "1-0")[0] == 0
+    assert run(capsys, db, "team", "result", "2", "2", "--correct", "1-0", "0-1")[0] == 0
+    code, out, err = run(capsys, db, "team", "standings")
+    assert "standing after round 2" in out
+
+
+def test_a_team_round_with_an_empty_board_is_left_to_pair_again(tmp_path, capsys):
+    path = external(CORPUS / "sharly__trf-team-import-test.trf")  # ERP A's line-up of round 2: two empty boards
+    out = _import(capsys, tmp_path / "t.db", path)
+    assert "round 2 is not finished; a team event's unfinished round is not imported" in out

@@ -32,13 +32,14 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Mapping
 
-from keizer.formats.trf import Pairing, TrfError, dates_off_columns, entered, parse_pairings, text_of
+from keizer.formats.trf import Pairing, TrfError, entered, parse_pairings, text_of
+from keizer.formats.trf_records import dates_off_columns
 from keizer.model import Absence, Colour, Game, Result, Round, Season
 from keizer.points import _ABSENCE, _result, season_of as played_season
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.codes import TieBreakError
 from keizer.tiebreaks.fields import player_field, team_field
-from keizer.tiebreaks.model import Code, Player, RoundResult, Tournament
+from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Tournament
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class OpenRound:
     entries: Mapping[int, Code] = field(default_factory=dict)
     #: Players with no entry: to be paired (a round without games), or absent (a paired round).
     unpaired: tuple[int, ...] = ()
+    #: A team file's line-ups of the round (record 300): team → its players in board order (0: empty board).
+    lineups: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def paired(self) -> bool:
@@ -106,8 +109,12 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     else:
         return _imported(t, None, notes, declared_differences(t))
     opened = _open_round(t, pending, marks, number)
+    if t.is_team:
+        opened = replace(opened, lineups=_lineups(text, number))
+        if any(len([m for m in lineup if m]) < t.boards for lineup in opened.lineups.values()):
+            opened = replace(opened, games=())  # an empty board: the database keeps a match as its games
     ahead = sorted(n for n, rounds in marks.items() if any(r >= number for r in rounds))
-    if t.is_team:  # a team match's boards without a result cannot be stored (teams_trf)
+    if t.is_team and not opened.paired:  # a team event pairs its next round itself ('team next')
         notes.append(Message("round %(round)s is not finished; a team event's unfinished round is not imported: "
                              "the event has the rounds before it", round=number))
     elif opened.paired:
@@ -125,6 +132,11 @@ def parse(text: str, individual: bool = False) -> ImportedTournament:
     cut = tuple(replace(p, results=p.results[:number - 1] + (RoundResult(Code.ZPB),) * (len(p.results) - number + 1))
                 for p in t.players)
     played = replace(t, players=cut)
+    if t.is_team:  # the open round's matches go with its games; its byes (240, 320) stay
+        played = replace(played, teams=tuple(
+            replace(team, matches=tuple(Match(Code.ZPB) if r >= number - 1 and m.opponent is not None else m
+                                        for r, m in enumerate(team.matches)))
+            for team in t.teams))
     # the file's totals may be after the rounds played or count the open round's entries
     return _imported(played, opened, notes, declared_differences(played, t))
 
@@ -276,6 +288,17 @@ def _rounds_notes(text: str, t: Tournament) -> list[Message]:
         return [Message("the file plans %(planned)s rounds (record 142 or XXR) and holds %(held)s: all %(held)s are "
                         "imported", planned=max(numbers), held=held)]
     return []
+
+
+def _lineups(text: str, number: int) -> dict[int, tuple[int, ...]]:
+    """Record 300 of round ``number``: each team's players in board order (the reading has
+    checked the records already)."""
+    out = {}
+    for raw in text.lstrip("\ufeff").splitlines():
+        fields = raw[4:].split() if raw[:3] == "300" else []
+        if len(fields) >= 3 and all(x.isdigit() for x in fields) and int(fields[0]) == number:
+            out[int(fields[1])] = tuple(int(x) for x in fields[3:])
+    return out
 
 
 def _check_pending(t: Tournament, pending: tuple[Pairing, ...], last: int) -> None:

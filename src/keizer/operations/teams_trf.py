@@ -5,14 +5,15 @@ event, and a team event written as TRF26.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Sequence
+from typing import Mapping, Sequence
 
-from keizer.model import Colour
+from keizer.formats.trf_import import ImportedTournament
+from keizer.model import Colour, Result
 from keizer.operations.importing import MemberFinder
 from keizer.operations.teams_read import load_event, ranking_tournament
 from keizer.store import Store, StoreError
 from keizer.systems.team import DEFAULTS, stored_rules, team_rules
-from keizer.tiebreaks import Code, Player, System, Tournament
+from keizer.tiebreaks import Code, Player, System, Team, Tournament
 
 
 def import_team_tournament(store: Store, t: Tournament, name: str | None = None) -> int:
@@ -84,18 +85,65 @@ def import_team_tournament(store: Store, t: Tournament, name: str | None = None)
                 white, black = (n, res.opponent) if white_is_mine else (res.opponent, n)
                 result = _result(res.code, opp.code) if white_is_mine else _result(opp.code, res.code)
                 store.add_game(comp_id, r + 1, board, ids[white], ids[black], result.value, match=match)
-        for team in teams:
-            m = team.matches[r] if r < len(team.matches) else None
-            if m is None or m.opponent is not None:
-                continue
-            if m.code is not Code.PAB:  # kept, so that the standing scores it as the file does
-                byes[f"{r + 1}:{team.name}"] = m.code.value
-            if m.code in (Code.PAB, Code.FPB):
-                match += 1
-                store.add_team_match(comp_id, r + 1, match, team_ids[team.number], None)
+        _store_byes(store, comp_id, teams, team_ids, r, match, byes)
+    opened = t.open_round if isinstance(t, ImportedTournament) else None
+    if opened is not None and opened.paired:  # a round paired and not finished: its matches, results to enter
+        r = opened.number - 1
+        store.ensure_round(comp_id, r + 1, t.dates[r] if r < len(t.dates) else None)
+        match = _store_open_matches(store, comp_id, teams, team_ids, ids, opened.number, opened.games,
+                                    opened.lineups)
+        _store_byes(store, comp_id, teams, team_ids, r, match, byes)
     if byes:
         store.set_system_settings(comp_id, {**store.system_settings(comp_id), "byes": byes})
     return comp_id
+
+
+def _store_byes(store: Store, comp_id: int, teams: list[Team], team_ids: dict[int, int], r: int, match: int,
+                byes: dict[str, str]) -> None:
+    """Round ``r``'s team byes (after its ``match`` matches): the PAB and full-point bye as a
+    match without an opponent; every bye but the PAB also kept in ``byes``, so that the standing
+    scores it as the file does."""
+    for team in teams:
+        m = team.matches[r] if r < len(team.matches) else None
+        if m is None or m.opponent is not None:
+            continue
+        if m.code is not Code.PAB:
+            byes[f"{r + 1}:{team.name}"] = m.code.value
+        if m.code in (Code.PAB, Code.FPB):
+            match += 1
+            store.add_team_match(comp_id, r + 1, match, team_ids[team.number], None)
+
+
+def _store_open_matches(store: Store, comp_id: int, teams: list[Team], team_ids: dict[int, int], ids: dict[int, int],
+                        number: int, games: Sequence[tuple[int, int, Result | None]],
+                        lineups: Mapping[int, Sequence[int]]) -> int:
+    """The open round's matches from its games (results where the file has them): the games of
+    two teams are their match, boards in the order of the round's line-up (record 300) or else
+    of the lower-numbered team's members, the team whose player has White on the first board
+    listed first.  Returns the matches stored."""
+    team_of = {m: team.number for team in teams for m in team.members if m}
+    order = {m: k for team in teams for k, m in enumerate(team.members) if m}
+    for number_, lineup in lineups.items():  # the round's line-up wins: a reserve who plays
+        team_of |= {m: number_ for m in lineup if m}
+        order |= {m: k for k, m in enumerate(lineup) if m}
+    matches: dict[tuple[int, int], list[tuple[int, int, Result | None]]] = {}
+    for white, black, result in games:
+        a, b = team_of.get(white), team_of.get(black)
+        if a is None or b is None or a == b:
+            raise StoreError("round %(n)s: the game of %(white)s and %(black)s is not one of a match between two "
+                             "teams", hint="su_trf_standings", n=number, white=white, black=black)
+        matches.setdefault((min(a, b), max(a, b)), []).append((white, black, result))
+    match = board = 0
+    for (low, high), found in sorted(matches.items()):
+        found.sort(key=lambda g: order[g[0] if team_of[g[0]] == low else g[1]])
+        first, second = (low, high) if team_of[found[0][0]] == low else (high, low)
+        match += 1
+        store.add_team_match(comp_id, number, match, team_ids[first], team_ids[second])
+        for white, black, result in found:
+            board += 1
+            store.add_game(comp_id, number, board, ids[white], ids[black], result.value if result else None,
+                           match=match)
+    return match
 
 
 def _opponent_in(player: Player, r: int, members: Sequence[int]) -> bool:
