@@ -282,7 +282,7 @@ def test_forfeit_lost_to_a_withdrawn_player_is_named_with_a_loss_bonus(tmp_path)
     assert not any("forfeit lost" in line for line in kfc.read(build(tmp_path / "u.s3db")).unmapped)
 
 
-@pytest.mark.parametrize("option, says", [(("--dry-run",), "--dry-run is for a rounds CSV"),
+@pytest.mark.parametrize("option, says", [(("--new-members",), "--new-members is for a rounds CSV"),
                                           (("--preset", "classic"), "brings its own settings"),
                                           (("--set", "top=30"), "brings its own settings"),
                                           (("--system", "swiss"), "always becomes a Keizer competition")])

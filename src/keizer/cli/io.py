@@ -184,10 +184,13 @@ def _upload(ctx: Context, site: Path, target: Target, dry_run: bool, resend: boo
               help="TRF: import as this system (default: keizer for keizer's own export, else from the file).")
 @click.option("--preset", type=click.Choice(list(PRESETS)), help="Keizer from TRF or CSV: the preset (classic).")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Keizer from TRF or CSV: override a setting.")
-@click.option("--dry-run", is_flag=True, help="Rounds CSV: show the plan and the new members without writing.")
+@click.option("--dry-run", is_flag=True, help="Show what would be created, the standing it would give and what "
+                                             "differs from the file, without writing.")
+@click.option("--new-members", is_flag=True, help="Rounds CSV: add a name that is close to a member's "
+                                                  "('Anne' beside 'Anna') as a new member.")
 @pass_ctx
 def import_(ctx: Context, file: Path, name: str | None, system: str | None, preset: str | None,
-            sets: tuple[str, ...], dry_run: bool) -> None:
+            sets: tuple[str, ...], dry_run: bool, new_members: bool) -> None:
     """Import a season JSON file, a FIDE TRF file, a rounds CSV or a KeizerForClubs
     database (.s3db) as a new competition.
 
@@ -197,27 +200,41 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
     A CSV of rounds (round;date;white;black;result) becomes a Keizer competition.
     """
     from keizer.cli import switch as cli_switch
+
+    if not dry_run:
+        _import(ctx, file, name, system, preset, sets, False, new_members)
+        return
+    with cli_switch.scratch(ctx) as copy:
+        comp_id = _import(copy, file, name, system, preset, sets, True, new_members)
+        cli_switch.show_standing(copy.store(), comp_id)
+    click.echo(f"nothing written to {ctx.db} (--dry-run)")
+
+
+def _import(ctx: Context, file: Path, name: str | None, system: str | None, preset: str | None,
+            sets: tuple[str, ...], dry_run: bool, new_members: bool) -> int:
+    """The import of any kind of file into ``ctx``'s database (a dry run's is a copy); the
+    new competition's id."""
+    from keizer.cli import switch as cli_switch
     from keizer.formats.rounds_csv import header_kind
 
     from keizer.formats.kfc import looks_like_kfc
     from keizer.operations.setup import parse_sets
 
     raw = file.read_bytes()
+    verb = "would import" if dry_run else "imported"
     if looks_like_kfc(raw, file):
         from keizer.cli.kfc import import_kfc
 
-        cli_switch.refuse_options("kfc", system, preset, sets, dry_run)
-        import_kfc(ctx, file, name, writing)
-        return
+        cli_switch.refuse_options("kfc", system, preset, sets, new_members)
+        return import_kfc(ctx, file, name, writing, verb)
     if file.suffix.lower() == ".csv" or header_kind(raw[:4096].decode("utf-8", "replace")):
-        cli_switch.refuse_options("csv", system, preset, sets, dry_run)
-        cli_switch.import_rounds(ctx, file, raw, name, preset or "classic", parse_sets(sets), dry_run, writing)
-        return
+        cli_switch.refuse_options("csv", system, preset, sets, new_members)
+        return cli_switch.import_rounds(ctx, file, raw, name, preset or "classic", parse_sets(sets), dry_run,
+                                        writing, new_members)
     if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
-        cli_switch.refuse_options("trf", system, preset, sets, dry_run)
-        _import_trf(ctx, file, name, system, preset, parse_sets(sets))
-        return
-    cli_switch.refuse_options("json", system, preset, sets, dry_run)
+        cli_switch.refuse_options("trf", system, preset, sets, new_members)
+        return _import_trf(ctx, file, name, system, preset, parse_sets(sets), verb)
+    cli_switch.refuse_options("json", system, preset, sets, new_members)
     from keizer.formats.season_json import decode, load_season, member_data
     from keizer.operations import members as member_ops
 
@@ -232,14 +249,16 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_id = comp_ops.import_season(store, season, name, preset, tell=added.append, rating_list=extra.rating_list)
         added += member_ops.store_season_member_data(store, comp_id, extra)
-    click.echo(f"imported {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
+    click.echo(f"{verb} {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
     for line in added:
         click.echo(line)
+    return comp_id
 
 
 def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,
-                overrides: dict[str, str] | None = None) -> None:
-    from keizer.formats.trf_import import notes_of, read, season_of
+                overrides: dict[str, str] | None = None, verb: str = "imported") -> int:
+    from keizer.cli.switch import say_ranks, say_tiebreaks
+    from keizer.formats.trf_import import notes_of, read, season_of, tiebreak_list
     from keizer.formats.trf_keizer import is_keizer_export
     from keizer.tiebreaks import Scoring, System, recommended_for
 
@@ -248,26 +267,26 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     if keizer:
         from keizer.cli.switch import import_trf_keizer
 
-        import_trf_keizer(ctx, file, t, name, preset or "classic", overrides or {}, writing)
-        return
+        return import_trf_keizer(ctx, file, t, name, preset or "classic", overrides or {}, writing, verb)
     if preset or overrides:
         raise StoreError("--preset and --set are for a Keizer competition: add --system keizer")
     if t.is_team:
         from keizer.operations.teams_trf import import_team_tournament
 
         with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
-            import_team_tournament(store, t, name)
+            comp_id = import_team_tournament(store, t, name)
         kind = "team Swiss" if t.system is System.SWISS else "team event"
-        click.echo(f"imported {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
+        click.echo(f"{verb} {name or t.name} ({kind}): {len(t.teams)} teams, {len(t.players)} players")
         for note in notes_of(t):
             click.echo(str(note))
-        return
+        return comp_id
     season = season_of(t)
     system = force or ("roundrobin" if t.system is System.ROUND_ROBIN else "swiss")
     scoring = None if t.scoring == Scoring() else {k: str(v) for k, v in vars(t.scoring).items()}
     # The list 'keizer trf standings' would use: the file's 202 record, else FIDE's recommendation
     # for this file (which knows whether its ratings can be relied on).
-    settings = {**POINTS_DEFAULTS, "tiebreaks": list(t.tiebreaks or recommended_for(t)), "scoring": scoring}
+    taken = tiebreak_list(t)
+    settings = {**POINTS_DEFAULTS, "tiebreaks": list(taken.codes or recommended_for(t)), "scoring": scoring}
     if systems.of(system).planned_rounds:  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
         from keizer.pairing.swiss import initial_colour_of
 
@@ -277,10 +296,14 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     systems.points_system(system).rules(settings)  # refuses a list the rules forbid, before writing
     added: list[str] = []
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
-        comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
-    click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
+        comp_id = comp_ops.import_season(store, season, name, system=system, system_settings=settings,
+                                         tell=added.append)
+    click.echo(f"{verb} {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
     for line in [*added, *map(str, notes_of(t))]:
         click.echo(line)
+    say_tiebreaks(taken, settings["tiebreaks"])
+    say_ranks(t, ctx.store(), comp_id)
+    return comp_id
 
 
 @click.command()

@@ -22,7 +22,7 @@ from keizer.store import Store
 
 
 def import_kfc(ctx: Any, file: Path, name: str | None,
-               writing: Callable[..., AbstractContextManager[Store]]) -> None:
+               writing: Callable[..., AbstractContextManager[Store]], verb: str = "imported") -> int:
     try:
         imp = kfc.read(file)
     except FormatError as e:
@@ -31,10 +31,10 @@ def import_kfc(ctx: Any, file: Path, name: str | None,
     season = imp.season
     added: list[str] = []
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
-        comp_ops.import_season(store, season, name, "keizerforclubs", tell=added.append)
+        comp_id = comp_ops.import_season(store, season, name, "keizerforclubs", tell=added.append)
     withdrawn = sum(p.withdrawn_after is not None for p in season.players)
     late = sum(p.joined > 1 for p in season.players)
-    click.echo(f"imported {name or season.name} from KeizerForClubs: {len(season.players)} players "
+    click.echo(f"{verb} {name or season.name} from KeizerForClubs: {len(season.players)} players "
                f"({withdrawn} withdrawn, {late} late entrants), {len(season.rounds)} rounds, "
                f"{imp.games} games, {imp.absences} byes and absences")
     for line in added:
@@ -53,3 +53,4 @@ def import_kfc(ctx: Any, file: Path, name: str | None,
     elif checked:
         click.echo(f"checked against KeizerForClubs' stored numbers: all {checked} equal "
                    "(totals, ranks, values, every round's points)")
+    return comp_id

@@ -48,6 +48,10 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
         shown = ", ".join(todo.plan.without_id[:10]) + (", …" if len(todo.plan.without_id) > 10 else "")
         hint = "" if match_names else " (set it with 'keizer member edit', or use --match-names)"
         click.echo(f"without a {todo.id_label}: {shown}{hint}")
+    if todo.plan.skipped:
+        lines = ", ".join(map(str, todo.plan.skipped[:10])) + (", …" if len(todo.plan.skipped) > 10 else "")
+        click.echo(f"skipped: {len(todo.plan.skipped)} rows without a {todo.id_label} (line{'s' * (len(todo.plan.skipped) > 1)} "
+                   f"{lines}); --match-names matches them by name")
     if todo.plan.updates and not dry_run:
         with store.change("ratings import", todo.summary):
             write_rating_import(store, todo)

@@ -69,7 +69,7 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     if system:
         t = replace(t, system=System(system))
     ed = Edition(edition)
-    chosen = codes if codes is not None else ",".join(t.tiebreaks or recommended_for(t))
+    chosen = codes if codes is not None else ",".join(trf_import.tiebreak_list(t).codes or recommended_for(t))
     try:
         tbs = parse_list(chosen)
         unrated = any(not p.rating for p in t.players)

@@ -80,8 +80,11 @@ class Entry:
 class RatingList:
     kind: str  # "national" or "fide"
     by_id: dict[str, Entry] = field(default_factory=dict)
-    #: Folded names ("magnus carlsen" and "carlsen, magnus") → the entries with that name.
+    #: Folded names ("magnus carlsen" and "carlsen, magnus") → the entries with that name
+    #: (also the rows without an id: a club's own list may have those, matched by name only).
     by_name: dict[str, list[Entry]] = field(default_factory=dict)
+    #: The lines of rows without an id that were not read (names were not to be matched).
+    skipped: list[int] = field(default_factory=list)
 
 
 def name_keys(name: str) -> set[str]:
@@ -166,6 +169,10 @@ def _at(unit: str, n: int) -> Message:
 
 
 def _add(found: RatingList, entry: Entry, keys: Iterable[str], unit: str = "line") -> None:
+    if not entry.id:  # a name-only row: found by its name, never by an id
+        for key in keys:
+            found.by_name.setdefault(key, []).append(entry)
+        return
     if entry.id in found.by_id:
         raise FormatError("%(where)s: %(label)s %(id)s is in the list twice (%(earlier)s); download the list again",
                           where=_at(unit, entry.line),
@@ -274,6 +281,9 @@ def _read_csv(data: bytes, wanted: set[str], names: set[str] | None) -> RatingLi
     found = RatingList("national")
     for row in parse_csv(data):
         keys = name_keys(row.name) & names if names is not None else set()
+        if row.fed_id is None and names is None:
+            found.skipped.append(row.line)  # a name-only row, and names are not matched
+            continue
         if row.fed_id is None and not keys:
             continue
         if (row.fed_id or "") in wanted or keys:
@@ -298,6 +308,8 @@ class RatingPlan:
     not_found: tuple[Message, ...]
     #: Members without an id of this list (and not matched by name).
     without_id: tuple[str, ...]
+    #: Lines of the list's rows without an id, skipped: they are matched by name only.
+    skipped: tuple[int, ...] = ()
 
 
 def wanted(members: list[dict[str, Any]]) -> dict[str, set[str]]:
@@ -334,9 +346,10 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
             continue
         if entry is None:
             hits = [e for key in name_keys(member["name"]) for e in found.by_name.get(key, [])] if match_names else []
-            hits = list({e.id: e for e in hits if e.id and e.id not in taken}.values())
+            hits = list({e.id or f"line {e.line}": e for e in hits if e.id not in taken}.values())
             if len(hits) > 1:
-                shown = tuple(Message("%(id)s (line %(line)s)", id=e.id, line=e.line) for e in hits[:5])
+                shown = tuple(Message("%(id)s (line %(line)s)", id=e.id, line=e.line) if e.id else
+                              Message("line %(n)s", n=e.line) for e in hits[:5])
                 not_found.append(Message("%(name)s: %(n)s players of that name in the list (%(shown)s)",
                                          hint="ratings_set_id", name=member["name"], n=len(hits), shown=shown,
                                          label=Words((id_label,))))
@@ -345,10 +358,16 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
                 without_id.append(member["name"])
                 continue
             entry = hits[0]
-            taken.add(entry.id)
-            fields[id_column] = entry.id
-            report.append(Message("%(label)s none → %(id)s (by name, line %(line)s)", label=Words((id_label,)),
-                                  id=entry.id, line=entry.line))
+            if entry.id:
+                taken.add(entry.id)
+                fields[id_column] = entry.id
+                report.append(Message("%(label)s none → %(id)s (by name, line %(line)s)", label=Words((id_label,)),
+                                      id=entry.id, line=entry.line))
+            elif entry.rating is None or entry.rating == member[rating_column]:
+                unchanged += 1
+                continue
+            else:
+                report.append(Message("by name, line %(line)s, which has no id", line=entry.line))
         if entry.rating is not None and entry.rating != member[rating_column]:
             fields[rating_column] = entry.rating
             old = Word("none") if member[rating_column] is None else member[rating_column]
@@ -358,4 +377,5 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
                                                                 changes=tuple(report))))
         else:
             unchanged += 1
-    return RatingPlan(found.kind, tuple(updates), unchanged, tuple(not_found), tuple(without_id))
+    return RatingPlan(found.kind, tuple(updates), unchanged, tuple(not_found), tuple(without_id),
+                      tuple(found.skipped))

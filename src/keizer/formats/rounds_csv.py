@@ -60,6 +60,42 @@ _STATUS: dict[str, Absence | ExternalResult] = {
     "external draw": ExternalResult.DRAW, "extern remise": ExternalResult.DRAW,
     "external loss": ExternalResult.LOSS, "extern verlies": ExternalResult.LOSS,
 }
+#: A game's result as officers type it, from White's side (the first name of the row): the
+#: notations, and the words in Dutch, German and English.  Keys are folded (lower case, no
+#: accents), a colon read as a dash and the spaces around a dash taken out (``1 : 0`` is ``1-0``,
+#: ``+:-`` is ``+--``).
+_WORDS: dict[Result, tuple[str, ...]] = {
+    Result.WHITE_WIN: ("1-0", "1", "won", "win", "wins", "white wins", "whitewins", "gewonnen", "winst", "wint",
+                       "wit wint", "sieg", "gewinnt", "weiss gewinnt", "w"),
+    Result.BLACK_WIN: ("0-1", "0", "lost", "loss", "loses", "black wins", "verloren", "verlies", "verliest",
+                       "zwart wint", "niederlage", "verliert", "schwarz gewinnt", "l"),
+    Result.DRAW: ("1/2-1/2", "½-½", "0.5-0.5", "0,5-0,5", "½", "1/2", "0.5", "0,5", "=", "draw", "drawn", "remise",
+                  "rem", "remis", "gelijk", "unentschieden", "d"),
+    Result.WHITE_FORFEIT_WIN: ("+-", "+/-", "+--", "1-0f", "1-0r", "1-0 reglementair", "white wins by forfeit"),
+    Result.BLACK_FORFEIT_WIN: ("-+", "-/+", "--+", "0-1f", "0-1r", "0-1 reglementair", "black wins by forfeit"),
+    Result.DOUBLE_FORFEIT: ("--", "-/-", "---", "0-0", "0-0f", "0-0r"),
+}
+
+
+def _key(text: str) -> str:
+    folded = fold_name(text).replace("–", "-").replace("—", "-").replace("−", "-").replace(":", "-")
+    return re.sub(r"\s*-\s*", "-", folded).replace("+/-", "+-")
+
+
+_RESULTS = {_key(word): result for result, words in _WORDS.items() for word in words}
+
+
+def game_result(text: str) -> Result | None:
+    """The result a spreadsheet cell holds, from White's side; None for one it is not.
+
+    >>> [game_result(x).value for x in ("remise", "Rem", "½", "Draw", "1 : 0", "gewonnen", "Lost", "0-1")]
+    ['1/2-1/2', '1/2-1/2', '1/2-1/2', '1/2-1/2', '1-0', '1-0', '0-1', '0-1']
+    >>> game_result("2-0") is None
+    True
+    """
+    return _RESULTS.get(_key(text))
+
+
 _DATE = (re.compile(r"(?P<y>[0-9]{4})-(?P<m>[0-9]{1,2})-(?P<d>[0-9]{1,2})"),
          re.compile(r"(?P<d>[0-9]{1,2})[-/.](?P<m>[0-9]{1,2})[-/.](?P<y>[0-9]{4})"))
 
@@ -164,10 +200,10 @@ class _Builder:
                                   name=_shown(cell["white"]))
             result: Result | Absence | ExternalResult | None = None
             if cell["result"]:
-                try:
-                    result = Result.parse(cell["result"])
-                except ValueError as e:
-                    raise FormatError("line %(line)s: %(why)s", line=line, why=str(e)) from None
+                result = game_result(cell["result"])
+                if result is None:
+                    raise FormatError("line %(line)s: unknown result %(result)s (write 1-0, 0-1, ½-½, remise, won, "
+                                      "lost, +-, -+ or --)", line=line, result=repr(_shown(cell["result"][:20])))
             self.rows.setdefault(rnd, []).append((line, white, black, result))
             return
         status = _STATUS.get(" ".join(re.split(r"[^a-z]+", cell["result"].lower())).strip())

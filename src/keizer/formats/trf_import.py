@@ -29,8 +29,9 @@ out.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from fractions import Fraction
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping, Sequence
 
 from keizer.formats.trf import Pairing, TrfError, entered, parse_pairings, text_of
 from keizer.formats.trf_records import dates_off_columns
@@ -383,3 +384,130 @@ def notes_of(t: Tournament, totals: bool = True) -> tuple[Message, ...]:
         return ()
     return t.notes + t.totals if totals else t.notes
 
+
+
+# -- the organiser's tie-breaks and ranks ---------------------------------------------
+
+#: Swiss-Manager's short names of its tie-breaks (the column heads of chess-results' standings,
+#: its catalogue numbers 3, 34/4, 37/84, 52/85, 11, 12/68, 10/80, 60, 87/45, 1) → FIDE's codes.
+SWISS_MANAGER = {"BH.": "BH", "BH": "BH", "BH1.": "BH/C1", "BH1": "BH/C1", "BHM.": "BH/M1", "BHM": "BH/M1",
+                 "SB.": "SB", "RES.": "DE", "VICT": "WIN", "RTGØ": "ARO", "RATØ": "ARO", "RP": "TPR", "RATP": "TPR",
+                 "KOYA": "KS", "PTS.": "PTS", "WE": "WON"}
+
+
+@dataclass(frozen=True)
+class TieBreakList:
+    """The tie-break list a file states, as keizer takes it over."""
+
+    #: The codes taken over (FIDE's, as record 202 writes them), in the file's order.
+    codes: tuple[str, ...]
+    #: (as written, FIDE's code) for names read as Swiss-Manager names them.
+    renamed: tuple[tuple[str, str], ...] = ()
+    #: (as written, why) for each one keizer has no equivalent for.
+    dropped: tuple[tuple[str, str], ...] = ()
+
+
+def tiebreak_list(t: Tournament) -> TieBreakList:
+    """The file's tie-break list (record 202) as keizer ranks by it: FIDE's codes as they
+    are, Swiss-Manager's short names (``BH1.``, ``Res.``, ``vict``) as their FIDE codes,
+    and the ones keizer has no equivalent for (an unknown name, a team tie-break in an
+    individual event) left out and named.
+
+    >>> from keizer.tiebreaks.model import Tournament
+    >>> tiebreak_list(Tournament((), 0, tiebreaks=("BH1.", "Res.", "SB", "XYZ", "EDET/P")))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    TieBreakList(codes=('BH/C1', 'DE', 'SB'), renamed=(('BH1.', 'BH/C1'), ('Res.', 'DE')),
+                 dropped=(('XYZ', 'unknown'), ('EDET/P', 'team')))
+    """
+    from keizer.tiebreaks.codes import parse as parse_code
+
+    codes: list[str] = []
+    renamed: list[tuple[str, str]] = []
+    dropped: list[tuple[str, str]] = []
+    for raw in t.tiebreaks:
+        code = SWISS_MANAGER.get(raw.strip().upper(), raw.strip())
+        try:
+            tb = parse_code(code)
+        except TieBreakError:
+            dropped.append((raw, "unknown"))
+            continue
+        if tb.kind.where == ("individual" if t.is_team else "team"):
+            dropped.append((raw, "individual" if t.is_team else "team"))
+            continue
+        if code != raw.strip():
+            renamed.append((raw, tb.text))
+        if tb.text not in codes:
+            codes.append(tb.text)
+    return TieBreakList(tuple(codes), tuple(renamed), tuple(dropped))
+
+
+@dataclass(frozen=True)
+class RankDifference:
+    """A player whom keizer's standing ranks otherwise than the file (record 001's rank)."""
+
+    start_no: int
+    name: str
+    ours: int
+    theirs: int
+    #: Why: "points" (the file's total differs from its results), "shared" (the file gives
+    #: its rank to several players), "equal" (equal on points and every tie-break here:
+    #: the file broke the tie by something else), "tiebreak" (tied on points, a tie-break
+    #: of the list orders them otherwise: ``code``, ``mine`` against ``other``'s ``theirs``),
+    #: "order" (the file orders the players of these points otherwise).
+    why: str
+    points: Fraction
+    declared: Fraction | None = None
+    code: str | None = None
+    mine: Fraction | None = None
+    other: int | None = None
+    other_name: str | None = None
+    other_value: Fraction | None = None
+
+
+def rank_differences(t: Tournament, rows: Sequence[Mapping[str, Any]]) -> tuple[RankDifference, ...]:
+    """Each player whose rank in ``rows`` (keizer's standing: ``id`` the start number as
+    text, ``rank``, ``points``, ``tiebreaks`` code → value in the list's order) differs
+    from the rank the file states for him, and why.  A file without ranks, or without a
+    round played, has nothing to compare."""
+    stated = {p.start_no: p.rank for p in t.players if p.rank}
+    if not stated or not any(res.opponent is not None for p in t.players for res in p.results):
+        return ()
+    holders: dict[int, list[int]] = {}
+    for n, rank in stated.items():
+        holders.setdefault(rank, []).append(n)
+    ours = {int(r["id"]): r for r in rows}
+    sharing: dict[int, int] = {}
+    for r in rows:
+        sharing[r["rank"]] = sharing.get(r["rank"], 0) + 1
+    out = []
+    for r in rows:
+        n = int(r["id"])
+        theirs = stated.get(n)
+        if theirs is None or theirs == r["rank"]:
+            continue
+        p = t.player(n)
+        base = dict(start_no=n, name=p.name, ours=r["rank"], theirs=theirs, points=Fraction(r["points"]))
+        if p.points is not None and p.points != r["points"]:
+            out.append(RankDifference(**base, why="points", declared=p.points))
+            continue
+        if len(holders[theirs]) > 1:
+            out.append(RankDifference(**base, why="shared"))
+            continue
+        if sharing[r["rank"]] > 1:
+            out.append(RankDifference(**base, why="equal"))
+            continue
+        placed = holders.get(r["rank"], [])
+        q = ours.get(placed[0]) if len(placed) == 1 else None
+        if q is not None and q["points"] == r["points"]:
+            for code, value in r["tiebreaks"].items():
+                theirs_value = q["tiebreaks"].get(code)
+                if value != theirs_value:
+                    out.append(RankDifference(**base, why="tiebreak", code=code,
+                                              mine=value, other=placed[0], other_name=t.player(placed[0]).name,
+                                              other_value=theirs_value))
+                    break
+            else:
+                out.append(RankDifference(**base, why="order"))
+            continue
+        out.append(RankDifference(**base, why="order"))
+    return tuple(out)

@@ -4,12 +4,43 @@ competition, its players matched to the club's members.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from difflib import SequenceMatcher
+from typing import Any, Callable, Iterable, Mapping
 
 from keizer.limits import fold_name
 from keizer.model import Season
 from keizer.settings import Settings
 from keizer.store import Store, StoreError
+
+
+#: How alike two folded names must be (difflib's ratio) to ask "did you mean": 'anne de vries'
+#: and 'anna de vries' are 0.92 alike, 'jan smit' and 'jan smid' 0.88, 'bram jansen' and
+#: 'hans jansen' 0.82 (two people).
+NEAR = 0.85
+
+
+def near_names(name: str, names: Iterable[str]) -> list[str]:
+    """The names among ``names`` that ``name`` is close to but not the same as (case,
+    accents and spaces aside; 'Vries, Anna de' is 'Anna de Vries'), closest first: a
+    typing slip the officer should see before a new member is made of it.
+
+    >>> near_names("Anne de Vries", ["Anna de Vries", "Bram Jansen", "anne de vries "])
+    ['Anna de Vries']
+    >>> near_names("Vries, Anna de", ["Anna de Vries"]), near_names("Hans Jansen", ["Bram Jansen"])
+    (['Anna de Vries'], [])
+    """
+    mine = fold_name(name)
+    last, comma, first = name.partition(",")
+    turned = fold_name(f"{first} {last}") if comma and first.strip() else mine
+    scored = []
+    for other in names:
+        theirs = fold_name(other)
+        if theirs == mine:
+            continue
+        ratio = 1.0 if theirs == turned else SequenceMatcher(None, mine, theirs).ratio()
+        if ratio >= NEAR:
+            scored.append((-ratio, other))
+    return [other for _, other in sorted(scored)]
 
 
 class MemberFinder:
