@@ -221,7 +221,9 @@ def test_the_import_ranks_by_the_files_list_and_names_each_rank_that_differs(tmp
     assert ("the file's tie-break 'XYZ' has no equivalent (keizer knows no tie-break of that name): left out"
             in lines)
     assert "ranked by the file's tie-break list (record 202): BH/C1, SB" in lines
-    assert lines[lines.index("the file's ranks: 2 of 4 differ from keizer's standing after round 2:") + 1:] == [
+    # Bram, Cor and Dirk have 1 point each in the file, ranked 2, 3, 4: their start order, and it says so
+    assert lines[lines.index("the file's ranks: 2 of 4 differ from keizer's standing after round 2 (the file ranks "
+                             "players of equal points by start number, not by a tie-break):") + 1:] == [
         "  #3 Cor Gamma: rank 2, in the file 3: tied on 1 points with #2 Bram Beta, whom the file ranks 2: "
         "SB 1 against 0.5",
         "  #2 Bram Beta: rank 3, in the file 2: tied on 1 points with #3 Cor Gamma, whom the file ranks 3: "

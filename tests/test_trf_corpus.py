@@ -96,3 +96,27 @@ def test_a_corpus_file_continues_as_a_keizer_competition(name, tmp_path, capsys)
         assert code != 0 and "round 2 is already paired" in err
         return
     assert code == 0, err
+
+
+@pytest.mark.parametrize("name", sorted(OUTCOMES))
+def test_a_corpus_file_dry_run_says_what_the_import_would_do_and_writes_nothing(name, tmp_path, capsys):
+    from test_cli import digest
+
+    path = external(CORPUS / name)
+    db = tmp_path / "c.db"
+    assert run(capsys, db, "member", "add", "Someone")[0] == 0
+    before = digest(db)
+    code, out, err = run(capsys, db, "import", str(path), "--dry-run")
+    assert digest(db) == before
+    expected = OUTCOMES[name]
+    if expected.startswith("error:"):
+        assert code != 0 and err == expected + "\n"  # the refusal the import gives, word for word
+        return
+    assert code == 0, err
+    assert out.startswith("would import ") and "the standing it would give" in out
+    assert out.splitlines()[-1] == f"nothing written to {db} (--dry-run)"
+    if expected != "team":  # a file's rank column is compared, or it is said why not
+        from keizer.formats.trf_import import read
+
+        ranks = [line for line in out.splitlines() if line.startswith("the file's ranks")]
+        assert len(ranks) == (1 if any(p.rank for p in read(path).players) else 0)

@@ -205,15 +205,17 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
         _import(ctx, file, name, system, preset, sets, False, new_members)
         return
     with cli_switch.scratch(ctx) as copy:
-        comp_id = _import(copy, file, name, system, preset, sets, True, new_members)
+        comp_id, kind = _import(copy, file, name, system, preset, sets, True, new_members)
         cli_switch.show_standing(copy.store(), comp_id)
+    if kind in ("json", "csv"):
+        click.echo("the file states no totals or ranks of its own: nothing to compare")
     click.echo(f"nothing written to {ctx.db} (--dry-run)")
 
 
 def _import(ctx: Context, file: Path, name: str | None, system: str | None, preset: str | None,
-            sets: tuple[str, ...], dry_run: bool, new_members: bool) -> int:
+            sets: tuple[str, ...], dry_run: bool, new_members: bool) -> tuple[int, str]:
     """The import of any kind of file into ``ctx``'s database (a dry run's is a copy); the
-    new competition's id."""
+    new competition's id and the kind of file (kfc, csv, trf, json)."""
     from keizer.cli import switch as cli_switch
     from keizer.formats.rounds_csv import header_kind
 
@@ -226,14 +228,14 @@ def _import(ctx: Context, file: Path, name: str | None, system: str | None, pres
         from keizer.cli.kfc import import_kfc
 
         cli_switch.refuse_options("kfc", system, preset, sets, new_members)
-        return import_kfc(ctx, file, name, writing, verb)
+        return import_kfc(ctx, file, name, writing, verb), "kfc"
     if file.suffix.lower() == ".csv" or header_kind(raw[:4096].decode("utf-8", "replace")):
         cli_switch.refuse_options("csv", system, preset, sets, new_members)
         return cli_switch.import_rounds(ctx, file, raw, name, preset or "classic", parse_sets(sets), dry_run,
-                                        writing, new_members)
+                                        writing, new_members), "csv"
     if file.suffix.lower() in (".trf", ".txt") or raw.lstrip()[:3] in (b"012", b"001"):
         cli_switch.refuse_options("trf", system, preset, sets, new_members)
-        return _import_trf(ctx, file, name, system, preset, parse_sets(sets), verb)
+        return _import_trf(ctx, file, name, system, preset, parse_sets(sets), verb), "trf"
     cli_switch.refuse_options("json", system, preset, sets, new_members)
     from keizer.formats.season_json import decode, load_season, member_data
     from keizer.operations import members as member_ops
@@ -252,7 +254,7 @@ def _import(ctx: Context, file: Path, name: str | None, system: str | None, pres
     click.echo(f"{verb} {name or season.name}: {len(season.players)} players, {len(season.rounds)} rounds")
     for line in added:
         click.echo(line)
-    return comp_id
+    return comp_id, "json"
 
 
 def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = None, preset: str | None = None,

@@ -274,7 +274,7 @@ def say_tiebreaks(taken: Any, used: list[str]) -> None:
 
 def say_ranks(t: Any, store: Store, comp_id: int) -> None:
     """Each rank of the imported standing that differs from the rank the file states, and why."""
-    from keizer.formats.trf_import import rank_differences
+    from keizer.formats.trf_import import rank_differences, ties_by_start_number
     from keizer.operations import standings as standings_ops
     from keizer.output import number
 
@@ -295,7 +295,9 @@ def say_ranks(t: Any, store: Store, comp_id: int) -> None:
     if not diffs:
         click.echo(f"the file's ranks: all {len(rows)} equal to keizer's standing after round {upto}")
         return
-    click.echo(f"the file's ranks: {len(diffs)} of {len(rows)} differ from keizer's standing after round {upto}:")
+    click.echo(f"the file's ranks: {len(diffs)} of {len(rows)} differ from keizer's standing after round {upto}"
+               + (" (the file ranks players of equal points by start number, not by a tie-break)"
+                  if ties_by_start_number(t) else "") + ":")
     for d in diffs:
         head = f"  #{d.start_no} {d.name}: rank {d.ours}, in the file {d.theirs}: "
         if d.why == "points":

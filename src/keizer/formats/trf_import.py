@@ -511,3 +511,12 @@ def rank_differences(t: Tournament, rows: Sequence[Mapping[str, Any]]) -> tuple[
             continue
         out.append(RankDifference(**base, why="order"))
     return tuple(out)
+
+
+def ties_by_start_number(t: Tournament) -> bool:
+    """Whether the file's ranks put the players of equal points (its own totals) in the order
+    of their start numbers, as a program does that ranks by points alone; only when some
+    players are tied."""
+    ranked = sorted((p for p in t.players if p.rank and p.points is not None), key=lambda p: p.rank or 0)
+    pairs = [(a, b) for a, b in zip(ranked, ranked[1:]) if a.points == b.points]
+    return bool(pairs) and all(a.start_no < b.start_no for a, b in pairs)
