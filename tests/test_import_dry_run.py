@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 import test_cli
-from conftest import DATA
+from conftest import DATA, examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_cli import bad, digest, run
 from test_kfc import build
 
@@ -252,3 +254,29 @@ def test_a_shared_rank_and_a_wrong_total_are_the_reasons_given():
             {"id": "2", "rank": 3, "points": 1, "tiebreaks": {}}, {"id": "4", "rank": 4, "points": 0.5, "tiebreaks": {}}]
     got = {d.start_no: d.why for d in rank_differences(t, rows)}
     assert got == {2: "shared", 4: "points"}
+
+
+def test_trf_standings_reads_the_list_as_the_import_does_and_says_so(tmp_path, capsys):
+    code, out, err = run(capsys, tmp_path / "unused.db", "trf", "standings", str(SWITCH / "ranked-202.trf"))
+    assert code == 0, err
+    assert "note: the file's tie-break 'BH1.' (Swiss-Manager's name) is read as BH/C1" in err
+    assert "note: the file's tie-break 'XYZ' has no equivalent in keizer: left out" in err
+
+
+def test_a_dry_run_of_any_format_asks_about_a_new_member_close_to_a_member(tmp_path, capsys):
+    db = tmp_path / "c.db"
+    assert run(capsys, db, "member", "add", "Ana Alfa")[0] == 0
+    code, out, err = run(capsys, db, "import", str(SWITCH / "ranked-202.trf"), "--dry-run")
+    assert code == 0, err
+    assert ("did you mean 'Ana Alfa'? the import would add 'Anna Alfa' as a new member (rename the member or the "
+            "player in the file first if they are one person)") in out.splitlines()
+    assert out.count("did you mean") == 1
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.sampled_from(sorted((w, r) for r, words in rounds_csv._WORDS.items() for w in words)),
+       st.sampled_from(["", " ", "  "]), st.booleans())
+def test_a_result_word_reads_the_same_in_any_case_and_spacing(word_result, pad, upper):
+    word, result = word_result
+    typed = pad + (word.upper() if upper else word).replace("-", f"{pad}-{pad}") + pad
+    assert rounds_csv.game_result(typed) is result

@@ -205,7 +205,10 @@ def import_(ctx: Context, file: Path, name: str | None, system: str | None, pres
         _import(ctx, file, name, system, preset, sets, False, new_members)
         return
     with cli_switch.scratch(ctx) as copy:
+        members = copy.store().members() if copy.db.exists() else []
         comp_id, kind = _import(copy, file, name, system, preset, sets, True, new_members)
+        if kind != "csv":  # a rounds CSV asks of each new member itself
+            cli_switch.ask_near_names(copy.store(), members)
         cli_switch.show_standing(copy.store(), comp_id)
     if kind in ("json", "csv"):
         click.echo("the file states no totals or ranks of its own: nothing to compare")

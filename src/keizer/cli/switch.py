@@ -219,6 +219,17 @@ def scratch(ctx: Any) -> Iterator[Any]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def ask_near_names(store: Store, members: list[dict[str, Any]]) -> None:
+    """The members an import would add whose name is close to a member's: "did you mean"."""
+    known = {m["id"] for m in members}
+    names = [m["name"] for m in members]
+    for m in store.members():
+        close = near_names(m["name"], names) if m["id"] not in known else []
+        if close:
+            click.echo(f"did you mean {_or(close)}? the import would add {m['name']!r} as a new member "
+                       "(rename the member or the player in the file first if they are one person)")
+
+
 def show_standing(store: Store, comp_id: int) -> None:
     """The standing the imported competition gives (a dry run shows it)."""
     from keizer.operations import standings as standings_ops

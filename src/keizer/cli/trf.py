@@ -69,7 +69,13 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     if system:
         t = replace(t, system=System(system))
     ed = Edition(edition)
-    chosen = codes if codes is not None else ",".join(trf_import.tiebreak_list(t).codes or recommended_for(t))
+    taken = trf_import.tiebreak_list(t)
+    if codes is None:
+        for raw, code in taken.renamed:
+            click.echo(f"note: the file's tie-break {raw!r} (Swiss-Manager's name) is read as {code}", err=True)
+        for raw, _why in taken.dropped:
+            click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
+    chosen = codes if codes is not None else ",".join(taken.codes or recommended_for(t))
     try:
         tbs = parse_list(chosen)
         unrated = any(not p.rating for p in t.players)
