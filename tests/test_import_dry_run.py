@@ -280,3 +280,22 @@ def test_a_result_word_reads_the_same_in_any_case_and_spacing(word_result, pad, 
     word, result = word_result
     typed = pad + (word.upper() if upper else word).replace("-", f"{pad}-{pad}") + pad
     assert rounds_csv.game_result(typed) is result
+
+
+def test_fide_lists_lines_without_an_id_are_name_only_too(club, capsys, tmp_path):
+    from test_ratings import fide_line, fide_txt, fide_xml
+
+    txt = tmp_path / "eigen.txt"
+    txt.write_bytes(fide_txt(fide_line("", "Vries, Anna de", "NED", "1901"),
+                             fide_line("7000002", "Jansen, Bram", "NED", "1650")))
+    code, out, err = run(capsys, club, "ratings", "import", str(txt))
+    assert code == 0, err  # was: "line 2: no FIDE id in the first column"
+    assert "skipped: 1 row without a FIDE id (line 2); --match-names matches it by name" in out
+    code, out, err = run(capsys, club, "ratings", "import", str(txt), "--match-names")
+    assert code == 0, err
+    assert "Anna de Vries: by name, line 2, which has no id, FIDE rating none → 1901" in out
+    xml = tmp_path / "eigen.xml"
+    xml.write_bytes(fide_xml(("", "Smit, Cor", "1777")))
+    code, out, err = run(capsys, club, "ratings", "import", str(xml), "--match-names")
+    assert code == 0, err  # was: "FIDE id '' is not a number"
+    assert "Cor Smit: by name, line 1, which has no id, FIDE rating none → 1777" in out

@@ -50,8 +50,9 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
         click.echo(f"without a {todo.id_label}: {shown}{hint}")
     if todo.plan.skipped:
         lines = ", ".join(map(str, todo.plan.skipped[:10])) + (", …" if len(todo.plan.skipped) > 10 else "")
-        click.echo(f"skipped: {len(todo.plan.skipped)} rows without a {todo.id_label} (line{'s' * (len(todo.plan.skipped) > 1)} "
-                   f"{lines}); --match-names matches them by name")
+        many = len(todo.plan.skipped) > 1
+        click.echo(f"skipped: {len(todo.plan.skipped)} row{'s' * many} without a {todo.id_label} (line{'s' * many} "
+                   f"{lines}); --match-names matches {'them' if many else 'it'} by name")
     if todo.plan.updates and not dry_run:
         with store.change("ratings import", todo.summary):
             write_rating_import(store, todo)

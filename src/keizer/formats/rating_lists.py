@@ -223,11 +223,12 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
         if len(line) < rating_end and not line.endswith(b"\n") and line.strip():
             raise FormatError("line %(n)s ends before its rating: the file is cut off; download it again", n=number)
         fide_id = line[:id_end].strip()
-        if not fide_id:
-            if line.strip():
-                raise FormatError("line %(n)s: no FIDE id in the first column; download the list again", n=number)
+        if not fide_id and not line.strip():
             continue
-        if not fide_id.isdigit():
+        if not fide_id and names is None:  # a name-only line (a list made by hand): names are not matched
+            found.skipped.append(number)
+            continue
+        if fide_id and not fide_id.isdigit():
             raise FormatError("line %(n)s: FIDE id %(value)s is not a number; is this FIDE's TXT list? download it "
                               "again", n=number, value=repr(_shown(_text(fide_id[:20]))))
         key = fide_id.decode("ascii")
@@ -264,11 +265,14 @@ def _read_xml(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
             first = name.replace(",", " ").split(None, 1)[:1]
             if names is not None and (not name.isascii() or (first and first[0].lower() in words)):
                 keys = name_keys(name) & names
-            if fide_id in wanted or keys:
+            if (fide_id in wanted or keys) and fide_id:  # a player without an id is found by name only
                 if not fide_id.isascii() or not fide_id.isdigit():
                     raise FormatError("player %(n)s: FIDE id %(value)s is not a number", n=count, value=repr(_shown(fide_id[:20])))
                 rating = _rating(element.findtext("rating") or "", _at("player", count))
                 _add(found, Entry(count, fide_id, name, rating), keys, "player")
+            elif keys and not fide_id:
+                _add(found, Entry(count, "", name, _rating(element.findtext("rating") or "", _at("player", count))),
+                     keys, "player")
             root.clear()  # drop the players read: memory stays flat over a million of them
     except ElementTree.ParseError as e:
         raise FormatError("the XML list is broken or cut off (%(why)s); download it again", why=str(e)) from None
