@@ -251,7 +251,7 @@ def show_standing(store: Store, comp_id: int) -> None:
         return
     view = standings_ops.standing_view(store, comp_id)
     click.echo(f"the standing it would give, after round {view['round']}:")
-    if view["kind"] == "keizer":
+    if kind == "ladder":  # a Keizer score
         table = [{"rank": r["rank"], "name": r["name"], "score": number(r["score"], view["decimals"]),
                   "games": r["games"]} for r in view["rows"]]
         click.echo(render(table, ["rank", "name", "score", "games"], "table"))

@@ -6,7 +6,8 @@ The first line names the columns, in any order and case (Dutch names work too)::
 
 ``date`` may be left out; a round's date is written ``2026-09-08``, ``8-9-2026``,
 ``8/9/2026`` or ``8.9.2026``.  A game's result is ``1-0``, ``0-1``, ``½-½`` (``1/2-1/2``,
-``=``), ``+-``, ``-+`` or ``--``; only the last round may have games without a result (paired,
+``=``), ``+-``, ``-+`` or ``--``, or a word officers type (``remise``, ``½``, ``gewonnen``,
+``lost``: :func:`game_result`); only the last round may have games without a result (paired,
 not yet played).  A row with ``black`` empty is an absence of the player in ``white``, its
 ``result`` the status: ``excused`` (``afgemeld``), ``unexcused`` (``afwezig``), ``club``
 (``clubtaak``), ``bye`` (``oneven``, ``vrij``), or ``external win``, ``external draw``,

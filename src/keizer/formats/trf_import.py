@@ -395,6 +395,10 @@ SWISS_MANAGER = {"BH.": "BH", "BH": "BH", "BH1.": "BH/C1", "BH1": "BH/C1", "BHM.
                  "KOYA": "KS", "PTS.": "PTS", "WE": "WON"}
 
 
+#: A team event's tie-breaks do not rank individuals, nor the other way round.
+_OTHER_SIDE = {False: "team", True: "individual"}
+
+
 @dataclass(frozen=True)
 class TieBreakList:
     """The tie-break list a file states, as keizer takes it over."""
@@ -431,8 +435,9 @@ def tiebreak_list(t: Tournament) -> TieBreakList:
         except TieBreakError:
             dropped.append((raw, "unknown"))
             continue
-        if tb.kind.where == ("individual" if t.is_team else "team"):
-            dropped.append((raw, "individual" if t.is_team else "team"))
+        wrong = _OTHER_SIDE[t.is_team]
+        if tb.kind.where == wrong:
+            dropped.append((raw, wrong))
             continue
         if code != raw.strip():
             renamed.append((raw, tb.text))
