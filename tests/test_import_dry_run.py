@@ -299,3 +299,25 @@ def test_fide_lists_lines_without_an_id_are_name_only_too(club, capsys, tmp_path
     code, out, err = run(capsys, club, "ratings", "import", str(xml), "--match-names")
     assert code == 0, err  # was: "FIDE id '' is not a number"
     assert "Cor Smit: by name, line 1, which has no id, FIDE rating none → 1777" in out
+
+
+def test_a_season_typed_in_excel_with_a_near_namesake(club, capsys):
+    """tests/data/spreadsheets/interne-typed.csv: Windows-1252 as Excel saves it, the words
+    officers type, and 'Anne de Vries' who is a second player (she plays Anna in round 2)."""
+    path = DATA / "spreadsheets" / "interne-typed.csv"
+    bad(capsys, club, "import", str(path), match="'Anne de Vries' is no member; did you mean 'Anna de Vries'?")
+    code, out, err = run(capsys, club, "import", str(path), "--new-members", "--name", "Typed")
+    assert code == 0, err
+    assert "imported Typed (keizer, preset classic): 5 players (4 members, 1 new), 3 rounds, 6 games" in out
+    code, out, _ = run(capsys, club, "-c", "Typed", "history", "Anna de Vries", "--format", "json")
+    rows = json.loads(out)["rounds"] if isinstance(json.loads(out), dict) else json.loads(out)
+    results = [r.get("result") for r in rows]
+    assert results[:3] == ["1", "1", "0"], results  # gewonnen as White, verloren by Anne as White, 1 : 0 for Cor
+
+
+def test_a_clubs_own_rating_list_without_ids(club, capsys):
+    path = DATA / "spreadsheets" / "eigen-ratinglijst.csv"
+    code, out, err = run(capsys, club, "ratings", "import", str(path), "--match-names", "--dry-run")
+    assert code == 0, err
+    assert "Anna de Vries: by name, line 2, which has no id, rating 1850 → 1875" in out
+    assert "Cor Smit: federation id none → 8300 (by name, line 4)" in out
