@@ -119,17 +119,21 @@ def test_marking_attendance_writes_what_keizer_attend_writes(tmp_path, capsys):
     assert data["round"] == "31" and data[f"a-{sjoerd}"] == "excused"
     data |= {f"a-{sjoerd}": "present", f"a-{key['Ingrid Müller']}": "club",
              f"a-{chloe}": "external", f"x-{chloe}": "draw",
-             f"a-{key['Jan Smits']}": "unexcused", f"a-{key['Anouk Jansen']}": "withdrawn", "date": "2026-04-01"}
+             f"a-{key['Jan Smits']}": "unexcused", "date": "2026-04-01"}
     page = post(client, "/c/1/attendance", data)
     said = cli(capsys, other, "-c", "1", "attend", "-p", "Sjoerd van 't Hof", "-k", "Ingrid Müller",
-               "-x", "Chloë O'Brien=draw", "-u", "Jan Smits", "-w", "Anouk Jansen", "--date", "2026-04-01").strip()
+               "-x", "Chloë O'Brien=draw", "-u", "Jan Smits", "--date", "2026-04-01").strip()
     assert page.status_code == 200 and said in text(page)  # "round 31: 1 club, 5 excused, …"
+    # A withdrawal is its own action (issue 20), asked first: as 'keizer attend -w' / 'player withdraw'.
+    page = post(client, "/c/1/attendance/withdraw", {"player": key["Anouk Jansen"], "confirm": "yes"})
+    cli(capsys, other, "-c", "1", "player", "withdraw", "Anouk Jansen")
+    assert "Anouk Jansen withdrawn after round 30" in text(page)
     assert attendance_json(capsys, db, 1) == attendance_json(capsys, other, 1)
     assert cli(capsys, db, "-c", "1", "player", "list", "--format", "json") == \
         cli(capsys, other, "-c", "1", "player", "list", "--format", "json")
     store = Store.open(db)
     assert store.load_season(1).rounds[30].date == "2026-04-01"
-    assert store.changes(1)[0]["summary"] == "Interne competitie 2025-2026: attendance round 31"  # which competition
+    assert store.changes(2)[1]["summary"] == "Interne competitie 2025-2026: attendance round 31"  # which competition
     store.close()
 
 
@@ -333,12 +337,16 @@ def test_a_members_notice_is_not_overwritten_by_the_default_the_page_showed(tmp_
     assert member_id(db, "Ingrid Müller")
     page = officer.get("/c/1/attendance")
     form = form_of(page)
-    assert form[f"a-{keys(db, 1)['Ingrid Müller']}"] == "present"
+    assert form[f"a-{keys(db, 1)['Ingrid Müller']}"] == ""  # not marked (issue 20): her default comes at the pairing
     form["date"] = soon
     post(officer, "/c/1/attendance", form)
+    assert "notice from the member: excused" in text(officer.get("/c/1/attendance"))
+    rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
+    assert rows["Ingrid Müller"] == rows["Anna Hendriks"] == "not marked yet"
+    cli(capsys, db, "-c", "1", "pair")
     rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
     assert rows["Ingrid Müller"] == "excused"  # the notice, as 'keizer attend --date' gives
-    assert rows["Anna Hendriks"] == "present"
+    assert rows["Anna Hendriks"] == "game"
 
 
 def test_an_external_game_needs_its_result_chosen(tmp_path, capsys):
