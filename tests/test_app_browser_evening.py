@@ -242,3 +242,122 @@ def test_the_members_side_as_an_officer_expects_it(server, browser, size, capsys
         assert w.errors == []
     finally:
         w.close()
+
+
+# -- a scripted 30-player evening ----------------------------------------------------------
+
+#: 34 players: four are marked absent, so 30 play on 15 boards.
+_FIRST = ("Anna", "Bram", "Cor", "Dirk", "Eva", "Femke", "Gijs", "Hanna", "Ivo", "Jan", "Kees", "Lotte",
+          "Marieke", "Niels", "Otto", "Pien", "Quinten", "Roos", "Sjoerd", "Tineke", "Umut", "Vera", "Wim",
+          "Xandra", "Youssef", "Zoë", "Łucja", "Åsa", "Bas", "Chantal", "Daan", "Els", "Frank", "Greet")
+
+
+class Counted:
+    """The page as the officer uses it, with every click (a tap) and keystroke counted."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.clicks = 0
+        self.keys = 0
+
+    def click(self, locator) -> None:
+        self.clicks += 1
+        locator.click()
+
+    def type(self, text: str) -> None:
+        self.keys += len(text)
+        self.page.keyboard.type(text)
+
+
+def _thirty_player_club(folder: Path, capsys) -> Path:
+    """A Keizer competition of 34 members, two rounds played (made with the CLI)."""
+    from test_cli import run
+
+    db = folder / "club.db"
+
+    def cli(*args: str) -> None:
+        code, _out, err = run(capsys, db, *args)
+        assert code == 0, err
+
+    for k, first in enumerate(_FIRST):
+        cli("member", "add", f"{first} {'Bakker' if k % 2 else 'de Vries'}", "--rating", str(2100 - 17 * k))
+    cli("competition", "create", "Interne", "--preset", "classic", "--all-members")
+    cli("competition", "order", "--by", "rating")
+    for number, day in ((1, "2026-09-01"), (2, "2026-09-08")):
+        cli("attend", "--date", day)
+        cli("pair")
+        cli("result", *(f"{b}={('1-0', '0-1', '½-½')[b % 3]}" for b in range(1, 18)))
+    return db
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_30_player_evening_counts_its_clicks_and_keys(tmp_path, browser, size, capsys):
+    """Issue 20's measure: attendance with four changes, pair, print, fifteen results, publish,
+    as an officer clicks and types it; the counts stay within an evening of under three minutes
+    (a tap about two seconds, a key half a second, a page a second to look at)."""
+    import time
+
+    db = _thirty_player_club(tmp_path, capsys)
+    server = Server(tmp_path, db)
+    w = Watched(browser, size)
+    page = w.page
+    c = Counted(page)
+    try:
+        started = time.monotonic()
+        page.goto(server.url + "/")
+        c.click(page.get_by_role("link", name="Attendance").first)
+        changes = {"Cor de Vries": "excused", "Gijs de Vries": "excused", "Otto de Vries": "unexcused",
+                   "Zoë Bakker": "club"}
+        for name, mark in changes.items():
+            c.click(page.locator(f"li.att-player[data-name='{name}'] label.choice-{mark}"))
+        w.shot("evening30-1-attendance")
+        c.click(page.get_by_role("button", name=re.compile("Save attendance")))
+        expect(page.locator(".flash.ok")).to_contain_text("round 3")
+
+        c.click(page.get_by_role("link", name="Next: pairing"))
+        c.click(page.get_by_role("button", name="Propose pairing"))
+        c.click(page.get_by_role("button", name="Store this pairing"))
+        expect(page.locator(".flashes").first).to_contain_text("30 players not marked for round 3 got their default")
+        w.shot("evening30-2-paired")
+
+        c.click(page.locator("nav.tabs").get_by_role("link", name="Print"))
+        c.click(page.get_by_role("link", name=re.compile("[Pp]airing list")).first)
+        w.shot("evening30-3-print")
+        page.go_back()  # the browser's Back button
+        c.clicks += 1
+
+        c.click(page.locator("nav.tabs").get_by_role("link", name="Results"))
+        boxes = page.locator("#results-form input[id^=r]")
+        assert boxes.count() == 15
+        c.click(boxes.first)
+        keys = "10=" * 5
+        for key in keys:
+            c.type(key)
+        store_rows = []
+        for _ in range(100):  # each result is saved as it is typed
+            store = _store(db)
+            try:
+                store_rows = store.games(1, 3)
+            finally:
+                store.close()
+            if all(g["result"] for g in store_rows):
+                break
+            page.wait_for_timeout(100)
+        assert [g["result"] for g in store_rows] == [{"1": "1-0", "0": "0-1", "=": "1/2-1/2"}[k] for k in keys]
+        expect(page.locator("#standing-fragment .standing-caption")).to_have_text("Standing after round 3")
+        w.shot("evening30-4-results")
+
+        c.click(page.locator("nav.main-nav").get_by_role("link", name="Publish"))
+        c.click(page.get_by_role("button", name=re.compile("Publish")))
+        expect(page.locator(".flash.ok")).to_contain_text("files written")
+        w.shot("evening30-5-published")
+        wall = time.monotonic() - started
+        pages = 9  # attendance, pairing (twice), the stored pairing, print, pairing list, results, publish (twice)
+        person = 2 * c.clicks + 0.5 * c.keys + pages
+        print(f"\n30-player evening at {size}: {c.clicks} clicks, {c.keys} keys, {wall:.1f} s in the browser, "
+              f"about {person:.0f} s of a person's work")
+        assert c.clicks <= 20 and c.keys <= 15 and person < 180
+        assert w.errors == []
+    finally:
+        w.close()
+        server.stop()
