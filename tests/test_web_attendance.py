@@ -397,3 +397,58 @@ def test_a_round_without_a_date_is_offered_a_week_after_the_last(tmp_path, capsy
     s = Store.open(db)
     assert s.load_season(1).rounds[30].date == "2026-03-31"
     s.close()
+
+
+def _unprepared(db: Path) -> None:
+    store = Store.open(db)
+    with store.change("test", "round 31 not prepared yet"):
+        store.delete_round(1, 31)
+    store.close()
+
+
+def test_unmarked_players_get_their_default_at_the_pairing_as_keizer_attend_gives_it(tmp_path, capsys):
+    """Issue 20: saving the page marks only the players tapped; the others stay unmarked until the
+    pairing gives them their default, so the round ends up as 'keizer attend' with the same marks."""
+    app, db = sample_app(tmp_path)
+    _unprepared(db)
+    other = twin(db, tmp_path)
+    client = client_with_csrf(app)
+    key = keys(db, 1)
+    form = form_of(client.get("/c/1/attendance"))
+    assert {v for k, v in form.items() if k.startswith("a-")} == {""}  # nobody marked: every row "Not marked"
+    form |= {f"a-{key['Anna Hendriks']}": "excused", f"a-{key['Bram Jacobs']}": "unexcused",
+             f"a-{key['Femke de Jong']}": "club", f"a-{key['Jan Smits']}": "external", f"x-{key['Jan Smits']}": "win",
+             "date": "2026-03-31"}
+    saved = post(client, "/c/1/attendance", form)
+    assert "round 31: 1 club, 1 excused, 1 external, 1 unexcused" in text(saved)
+    rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
+    assert rows["Anna Hendriks"] == "excused" and rows["Jan Smits"] == "external (win)"
+    unmarked = [name for name, status in rows.items() if status == "not marked yet"]
+    assert len(unmarked) == 36 and "Ingrid Müller" in unmarked
+    assert "Not marked yet: 36." in text(client.get("/c/1/attendance"))
+    code, out, err = run(capsys, db, "-c", "1", "pair")
+    assert code == 0 and "36 players not marked for round 31 got their default: 36 of them assumed present" in out + err
+    cli(capsys, other, "-c", "1", "attend", "-e", "Anna Hendriks", "-u", "Bram Jacobs", "-k", "Femke de Jong",
+        "-x", "Jan Smits=win", "--date", "2026-03-31")
+    cli(capsys, other, "-c", "1", "pair")
+    assert attendance_json(capsys, db, 1, 31) == attendance_json(capsys, other, 1, 31)
+    assert cli(capsys, db, "-c", "1", "pairings", "--format", "json") == \
+        cli(capsys, other, "-c", "1", "pairings", "--format", "json")
+
+
+def test_a_withdrawal_is_its_own_action_and_needs_its_box_ticked(tmp_path):
+    """Issue 20: no attendance mark withdraws; the withdrawal form refuses without its box ticked."""
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    key = keys(db, 1)["Anna Hendriks"]
+    body = client.get("/c/1/attendance").get_data(as_text=True)
+    assert 'value="withdrawn"' not in body and 'action="/c/1/attendance/withdraw"' in body
+    before = digest(db)
+    refused = post(client, "/c/1/attendance", {"round": "31", f"a-{key}": "withdrawn"})
+    assert "error: unknown attendance 'withdrawn'" in text(refused) and digest(db) == before
+    refused = post(client, "/c/1/attendance/withdraw", {"player": key})
+    assert "error: tick the box to confirm that Anna Hendriks withdraws" in text(refused) and digest(db) == before
+    refused = post(client, "/c/1/attendance/withdraw", {"player": "", "confirm": "yes"})
+    assert "error: choose the player who withdraws" in text(refused) and digest(db) == before
+    done = post(client, "/c/1/attendance/withdraw", {"player": key, "confirm": "yes"})
+    assert "Anna Hendriks withdrawn after round 30" in text(done)
