@@ -48,7 +48,7 @@ def _mark(comp_id: int) -> Any:
         ref = field[2:]
         result = form.get(f"x-{ref}", "").strip().lower()
         if value == form.get(f"w-{ref}") and (value != "external" or result == form.get(f"wx-{ref}", "")):
-            continue  # as the page showed it: a mark made meanwhile elsewhere stays, a default is filled in
+            continue  # as the page showed it: a mark made meanwhile elsewhere stays, an unmarked player stays so
         if ref in marks or ref in external:
             raise StoreError("%(ref)s is marked twice in one command; mark each player once", ref=repr(ref))
         if value == "external":
@@ -59,7 +59,6 @@ def _mark(comp_id: int) -> Any:
         elif value == "withdrawn" and (g.user is None or g.user["role"] != "officer"):
             raise StoreError("only an officer may withdraw a player; ask the competition leader")
         else:  # a withdrawal is its own action (below), never a mark: "withdrawn" is refused as one
-
             marks[ref] = value
     round_no = _round_arg(form.get("round"))
     date = _date(form.get("date", ""))
