@@ -36,11 +36,12 @@ def _free_port() -> int:
 
 
 class Server:
-    """`keizer serve` over a copy of the sample club, on a free port of 127.0.0.1."""
+    """`keizer serve` over a copy of the sample club (or of ``source``), on a free port of 127.0.0.1."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, source: Path = ROOT / "sample_club.db") -> None:
         self.db = folder / "club.db"
-        shutil.copy(ROOT / "sample_club.db", self.db)
+        if source != self.db:
+            shutil.copy(source, self.db)
         port = _free_port()
         self.url = f"http://127.0.0.1:{port}"
         self.process = subprocess.Popen(

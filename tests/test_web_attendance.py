@@ -119,17 +119,21 @@ def test_marking_attendance_writes_what_keizer_attend_writes(tmp_path, capsys):
     assert data["round"] == "31" and data[f"a-{sjoerd}"] == "excused"
     data |= {f"a-{sjoerd}": "present", f"a-{key['Ingrid Müller']}": "club",
              f"a-{chloe}": "external", f"x-{chloe}": "draw",
-             f"a-{key['Jan Smits']}": "unexcused", f"a-{key['Anouk Jansen']}": "withdrawn", "date": "2026-04-01"}
+             f"a-{key['Jan Smits']}": "unexcused", "date": "2026-04-01"}
     page = post(client, "/c/1/attendance", data)
     said = cli(capsys, other, "-c", "1", "attend", "-p", "Sjoerd van 't Hof", "-k", "Ingrid Müller",
-               "-x", "Chloë O'Brien=draw", "-u", "Jan Smits", "-w", "Anouk Jansen", "--date", "2026-04-01").strip()
+               "-x", "Chloë O'Brien=draw", "-u", "Jan Smits", "--date", "2026-04-01").strip()
     assert page.status_code == 200 and said in text(page)  # "round 31: 1 club, 5 excused, …"
+    # A withdrawal is its own action (issue 20), asked first: as 'keizer attend -w' / 'player withdraw'.
+    page = post(client, "/c/1/attendance/withdraw", {"player": key["Anouk Jansen"], "confirm": "yes"})
+    cli(capsys, other, "-c", "1", "player", "withdraw", "Anouk Jansen")
+    assert "Anouk Jansen withdrawn after round 30" in text(page)
     assert attendance_json(capsys, db, 1) == attendance_json(capsys, other, 1)
     assert cli(capsys, db, "-c", "1", "player", "list", "--format", "json") == \
         cli(capsys, other, "-c", "1", "player", "list", "--format", "json")
     store = Store.open(db)
     assert store.load_season(1).rounds[30].date == "2026-04-01"
-    assert store.changes(1)[0]["summary"] == "Interne competitie 2025-2026: attendance round 31"  # which competition
+    assert store.changes(2)[1]["summary"] == "Interne competitie 2025-2026: attendance round 31"  # which competition
     store.close()
 
 
@@ -333,12 +337,16 @@ def test_a_members_notice_is_not_overwritten_by_the_default_the_page_showed(tmp_
     assert member_id(db, "Ingrid Müller")
     page = officer.get("/c/1/attendance")
     form = form_of(page)
-    assert form[f"a-{keys(db, 1)['Ingrid Müller']}"] == "present"
+    assert form[f"a-{keys(db, 1)['Ingrid Müller']}"] == ""  # not marked (issue 20): her default comes at the pairing
     form["date"] = soon
     post(officer, "/c/1/attendance", form)
+    assert "notice from the member: excused" in text(officer.get("/c/1/attendance"))
+    rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
+    assert rows["Ingrid Müller"] == rows["Anna Hendriks"] == "not marked yet"
+    cli(capsys, db, "-c", "1", "pair")
     rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
     assert rows["Ingrid Müller"] == "excused"  # the notice, as 'keizer attend --date' gives
-    assert rows["Anna Hendriks"] == "present"
+    assert rows["Anna Hendriks"] == "game"
 
 
 def test_an_external_game_needs_its_result_chosen(tmp_path, capsys):
@@ -389,3 +397,58 @@ def test_a_round_without_a_date_is_offered_a_week_after_the_last(tmp_path, capsy
     s = Store.open(db)
     assert s.load_season(1).rounds[30].date == "2026-03-31"
     s.close()
+
+
+def _unprepared(db: Path) -> None:
+    store = Store.open(db)
+    with store.change("test", "round 31 not prepared yet"):
+        store.delete_round(1, 31)
+    store.close()
+
+
+def test_unmarked_players_get_their_default_at_the_pairing_as_keizer_attend_gives_it(tmp_path, capsys):
+    """Issue 20: saving the page marks only the players tapped; the others stay unmarked until the
+    pairing gives them their default, so the round ends up as 'keizer attend' with the same marks."""
+    app, db = sample_app(tmp_path)
+    _unprepared(db)
+    other = twin(db, tmp_path)
+    client = client_with_csrf(app)
+    key = keys(db, 1)
+    form = form_of(client.get("/c/1/attendance"))
+    assert {v for k, v in form.items() if k.startswith("a-")} == {""}  # nobody marked: every row "Not marked"
+    form |= {f"a-{key['Anna Hendriks']}": "excused", f"a-{key['Bram Jacobs']}": "unexcused",
+             f"a-{key['Femke de Jong']}": "club", f"a-{key['Jan Smits']}": "external", f"x-{key['Jan Smits']}": "win",
+             "date": "2026-03-31"}
+    saved = post(client, "/c/1/attendance", form)
+    assert "round 31: 1 club, 1 excused, 1 external, 1 unexcused" in text(saved)
+    rows = {r["name"]: r["status"] for r in attendance_json(capsys, db, 1, 31)}
+    assert rows["Anna Hendriks"] == "excused" and rows["Jan Smits"] == "external (win)"
+    unmarked = [name for name, status in rows.items() if status == "not marked yet"]
+    assert len(unmarked) == 36 and "Ingrid Müller" in unmarked
+    assert "Not marked yet: 36." in text(client.get("/c/1/attendance"))
+    code, out, err = run(capsys, db, "-c", "1", "pair")
+    assert code == 0 and "36 players not marked for round 31 got their default: 36 of them assumed present" in out + err
+    cli(capsys, other, "-c", "1", "attend", "-e", "Anna Hendriks", "-u", "Bram Jacobs", "-k", "Femke de Jong",
+        "-x", "Jan Smits=win", "--date", "2026-03-31")
+    cli(capsys, other, "-c", "1", "pair")
+    assert attendance_json(capsys, db, 1, 31) == attendance_json(capsys, other, 1, 31)
+    assert cli(capsys, db, "-c", "1", "pairings", "--format", "json") == \
+        cli(capsys, other, "-c", "1", "pairings", "--format", "json")
+
+
+def test_a_withdrawal_is_its_own_action_and_needs_its_box_ticked(tmp_path):
+    """Issue 20: no attendance mark withdraws; the withdrawal form refuses without its box ticked."""
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    key = keys(db, 1)["Anna Hendriks"]
+    body = client.get("/c/1/attendance").get_data(as_text=True)
+    assert 'value="withdrawn"' not in body and 'action="/c/1/attendance/withdraw"' in body
+    before = digest(db)
+    refused = post(client, "/c/1/attendance", {"round": "31", f"a-{key}": "withdrawn"})
+    assert "error: unknown attendance 'withdrawn'" in text(refused) and digest(db) == before
+    refused = post(client, "/c/1/attendance/withdraw", {"player": key})
+    assert "error: tick the box to confirm that Anna Hendriks withdraws" in text(refused) and digest(db) == before
+    refused = post(client, "/c/1/attendance/withdraw", {"player": "", "confirm": "yes"})
+    assert "error: choose the player who withdraws" in text(refused) and digest(db) == before
+    done = post(client, "/c/1/attendance/withdraw", {"player": key, "confirm": "yes"})
+    assert "Anna Hendriks withdrawn after round 30" in text(done)

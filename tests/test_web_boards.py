@@ -283,3 +283,33 @@ def test_codes_are_random_from_the_alphabet():
     codes = {board_ops.new_code() for _ in range(200)}
     assert len(codes) == 200 and all(set(c) <= set(board_ops.ALPHABET) for c in codes)
     assert len(board_ops.ALPHABET) == 32 and not set("01IO") & set(board_ops.ALPHABET)
+
+
+def test_the_results_page_shows_the_waiting_reports_and_confirms_all_that_agree(linked):
+    """Issue 20: reports waiting for the officer are on the results page too, with one button
+    that enters every board whose two reports agree (in one change), and nothing else."""
+    app, db, codes = linked
+    officer = client_with_csrf(app)
+    assert "waiting for you" not in text(officer.get("/c/3/results"))
+    post(phone(app), f"/b/{codes[1]}", {"side": "white", "result": "1-0"})
+    post(phone(app), f"/b/{codes[1]}", {"side": "black", "result": "1-0"})
+    post(phone(app), f"/b/{codes[2]}", {"side": "white", "result": "0-1"})
+    post(phone(app), f"/b/{codes[3]}", {"side": "white", "result": "1-0"})
+    post(phone(app), f"/b/{codes[3]}", {"side": "black", "result": "1/2-1/2"})
+    page = text(officer.get("/c/3/results"))
+    assert "Reported from the boards, waiting for you (3)" in page
+    assert "both report 1-0" in page and "one report: 0-1" in page and "the reports disagree" in page
+    assert "Confirm all that agree (1)" in page
+    done = post(officer, "/c/3/reports/confirm-agreeing", {"round": "5", "back": "/c/3/results"})
+    assert "round 5: 1 result entered" in text(done)
+    assert results(db) == {1: "1-0", 2: None, 3: None}
+    store = Store.open(db)
+    assert store.changes(1)[0]["summary"].endswith("results 1=1-0 (reported from the boards)")
+    store.close()
+    page = text(officer.get("/c/3/results"))
+    assert "waiting for you (2)" in page and "Confirm all that agree" not in page
+    before = digest(db)
+    refused = post(officer, "/c/3/reports/confirm-agreeing", {"round": "5"})
+    assert "error: no board of round 5 has two reports that agree" in text(refused) and digest(db) == before
+    refused = post(officer, "/c/3/reports/confirm-agreeing", {"round": "4"})
+    assert "error: no board of round 4 has two reports that agree" in text(refused) and digest(db) == before

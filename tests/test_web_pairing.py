@@ -318,3 +318,26 @@ def test_a_round_robin_is_drawn_from_the_pairing_page_as_the_cli_draws_it(tmp_pa
     page = post(client, f"/c/{comp_id}/pairing/draw", {})
     assert "error:" in text(page) and digest(db) == before
     assert "Draw the numbers" not in text(client.get(f"/c/{comp_id}/pairing"))
+
+
+def test_the_lists_of_fixed_pairs_the_bye_and_forbidden_pairs_offer_only_who_plays(tmp_path, capsys):
+    """Issue 20: a player marked absent, withdrawn, or not marked with a member's notice for the
+    evening (or absent by default) is not offered; a player not marked and present by default is."""
+    app, db = sample_app(tmp_path)
+    store = Store.open(db)
+    with store.change("test", "round 31 with four marks and a notice"):
+        store.delete_round(1, 31)
+        store.ensure_round(1, 31, "2026-03-31")
+        ids = {r["name"]: r["id"] for r in store.players(1)}
+        store.set_attendance(1, 31, ids["Anna Hendriks"], "excused")
+        store.set_attendance(1, 31, ids["Bram Jacobs"], "present")
+        ingrid = next(m["id"] for m in store.members() if m["name"] == "Ingrid Müller")
+        store.add_notice(ingrid, "2026-03-31", "link")
+        store.update_player(ids["Jan Smits"], default_attendance="absent")
+    store.close()
+    body = app.test_client().get("/c/1/pairing").get_data(as_text=True)
+    for select in ("fix_white", "fix_black", "bye", "a", "b"):
+        options = re.search(rf'<select name="{select}"[^>]*>(.*?)</select>', body, flags=re.S)[1]
+        offered = {html.unescape(o) for o in re.findall(r"<option[^>]*>([^<]*)</option>", options)}
+        assert {"Bram Jacobs", "José Álvarez"} <= offered, select  # marked present; present by default
+        assert not offered & {"Anna Hendriks", "Ingrid Müller", "Jan Smits", "Olga Prins"}, select

@@ -31,12 +31,15 @@ def mark_attendance(
     round_no: int | None = None,
     date: str | None = None,
     force: bool = False,
+    fill: bool = True,
 ) -> tuple[int, dict[str, int]]:
     """Mark players for a round; the rest of an unpaired round get their default.
 
     ``marks`` maps a player reference to present / excused / unexcused / club;
-    ``external`` a reference to win / draw / loss.  Returns the round and how
-    many players ended up with each status.
+    ``external`` a reference to win / draw / loss.  ``fill=False`` leaves the players
+    nobody marked unmarked (the app's form): they get their default when the round is
+    paired (:func:`prepare_attendance`).  Returns the round and how many players ended
+    up with each status.
     """
     system = require_weekly(store, comp_id, Word("mark attendance"))
     kind = systems.of(system)
@@ -124,7 +127,7 @@ def mark_attendance(
         row = players[key]
         if key in chosen:
             store.set_attendance(comp_id, number, row["id"], *chosen[key])
-        elif not paired and not ahead and player.active_in(number) and row["id"] not in existing:
+        elif fill and not paired and not ahead and player.active_in(number) and row["id"] not in existing:
             default = row["default_attendance"] or ("present" if kind.unmarked_present else settings.default_attendance)
             store.set_attendance(comp_id, number, row["id"],
                                  noticed.get(row["id"]) or ("present" if default == "present" else "unexcused"))
@@ -219,21 +222,30 @@ def check_round_date(season: Season, number: int, when: str) -> None:
 
 
 def prepare_attendance(store: Store, comp_id: int) -> Message | None:
-    """Before pairing: an open round nobody marked gets each player's default attendance.
+    """Before pairing: the players of the open round nobody marked get their default attendance.
 
-    When the competition's default is ``absent`` that would pair nobody, so it is refused:
-    the officer forgot to mark the evening.  Otherwise the returned line says how many
-    players were assumed present (``None`` when attendance had been marked).
+    When nobody is marked and the competition's default is ``absent`` that would pair
+    nobody, so it is refused: the officer forgot to mark the evening.  Otherwise the
+    returned line says how many players were assumed present (``None`` when every
+    player had been marked).
     """
     season = store.load_season(comp_id)
     target = open_round(season)
-    if target.exists and store.attendance(comp_id, target.number):
+    marked = store.attendance(comp_id, target.number) if target.exists else {}
+    ids = {r["key"]: r["id"] for r in store.players(comp_id)}
+    unmarked = [p.id for p in season.players if p.active_in(target.number) and ids[p.id] not in marked]
+    if not unmarked:
         return None
-    if season.settings.default_attendance != "present":
+    if not marked and season.settings.default_attendance != "present":
         raise StoreError("no attendance is marked for round %(n)s and players are absent unless marked "
                          "(default_attendance=absent)", hint="ev_mark_who_is_here", n=target.number)
     mark_attendance(store, comp_id, {})
-    statuses = [status for status, _ in store.attendance(comp_id, target.number).values()]
+    stored = store.attendance(comp_id, target.number)
+    if marked:
+        assumed = sum(1 for key in unmarked if stored[ids[key]][0] == "present")
+        return Message("%(unmarked)s players not marked for round %(n)s got their default: %(present)s of them "
+                       "assumed present", unmarked=len(unmarked), n=target.number, present=assumed)
+    statuses = [status for status, _ in stored.values()]
     present, active = statuses.count("present"), len(statuses)
     if present == active:
         return Message("no attendance marked for round %(n)s: all %(active)s active players assumed present",

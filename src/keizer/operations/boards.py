@@ -300,5 +300,17 @@ def confirm(store: Store, comp_id: int, number: int, board: int, chosen: str | N
     return result
 
 
+def confirm_agreeing(store: Store, comp_id: int, number: int) -> dict[int, str]:
+    """Enter the result of every board of round ``number`` whose two reports agree (the officer's
+    "confirm all that agree"); returns board → result.  Refused when there is none."""
+    view = reports_view(store, comp_id)
+    agreed = {b["board"]: b["proposal"] for b in view["boards"] if b["state"] == "agree"} \
+        if view["round"] == number else {}
+    if not agreed:
+        raise StoreError("no board of round %(n)s has two reports that agree", n=number)
+    enter_results(store, comp_id, agreed, number)
+    return agreed
+
+
 def _shown(result: str) -> str:
     return result.replace("1/2", "½")

@@ -275,10 +275,11 @@ def recent_notices(store: Store, today: date, days_back: int = 28) -> list[dict[
     return with_status(store, store.notices(since=(today - timedelta(days=days_back)).isoformat()))
 
 
-def round_notices(store: Store, comp_id: int, number: int) -> list[dict[str, Any]]:
-    """The notices of the competition's players for the date of round ``number`` (none
-    when the round has no date), each with the player's id and what it counts as."""
-    day = store.round_date(comp_id, number)
+def round_notices(store: Store, comp_id: int, number: int, day: str | None = None) -> list[dict[str, Any]]:
+    """The notices of the competition's players for the date of round ``number`` (or ``day``,
+    the date the round will most likely have; none when there is no date), each with the
+    player's id and what it counts as."""
+    day = store.round_date(comp_id, number) or day
     if not day:
         return []
     players = {row["member_id"]: row for row in store.players(comp_id)}

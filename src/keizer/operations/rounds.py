@@ -23,8 +23,8 @@ from keizer.store import Store, StoreError
 from keizer.systems import open_round, stored_points_rules
 from keizer.systems.base import ALL_MARKS
 
-#: The attendance choices a form can offer, in the order shown ("withdrawn": from this round on).
-CHOICES = (*MARKS, "withdrawn")
+#: The attendance choices a form can offer, in the order shown (a withdrawal is an action of its own).
+CHOICES = MARKS
 #: Why a player is not playing, as the pairing list says it (the views translate the words).
 _ABSENCE_WORDS = {"excused": Word("excused"), "unexcused": Word("unexcused"), "club": Word("club")}
 _RESULT_WORDS = {"win": Word("win"), "draw": Word("draw"), "loss": Word("loss")}
@@ -41,14 +41,14 @@ def attendance_rows(store: Store, comp_id: int, round_no: int | None = None) -> 
         raise StoreError("round %(n)s has no attendance yet", hint="ev_mark_it", n=number)
     rnd = season.rounds[number - 1]
     in_game = {p for g in rnd.games for p in (g.white, g.black)}
-    unpaired = systems.of(store.system(comp_id)).unmarked_present and not (rnd.games or rnd.byes)
+    unpaired = systems.of(store.system(comp_id)).from_attendance and not (rnd.games or rnd.byes)
     later = number > open_round(season).number
     marked = set(store.attendance(comp_id, number)) if later or unpaired else None
     ids = {r["key"]: r["id"] for r in store.players(comp_id)}
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
         if marked is not None and ids[p.id] not in marked and p.active_in(number):
-            status = "not marked yet"  # a Swiss round not paired yet: everyone unmarked plays
+            status = "not marked yet"  # a round not paired yet: the default comes at the pairing
         elif p.id in in_game:
             status = "game"
         elif p.id in rnd.present:
@@ -81,6 +81,7 @@ class SheetRow:
     bye: bool
     late: bool  # may come in as a latecomer (``keizer late``)
     noshow: bool  # may be taken out as a no-show (``keizer noshow``)
+    notice: str | None = None  # unmarked, and the member sent notice for the evening: what it counts as
 
     @property
     def counted(self) -> str:
@@ -107,6 +108,7 @@ class Sheet:
     rows: tuple[SheetRow, ...]
     counts: dict[str, int] = field(default_factory=dict)
     why_not: str | None = None  # why nothing can be marked
+    withdraw: bool = False  # a player may withdraw from this round on (its own action, asked first)
     suggested_date: str | None = None  # a round without a date: a week after the last dated round
 
 
@@ -147,11 +149,14 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
     offered = [c for c in CHOICES if c in kind.marks or c not in ALL_MARKS or not kind.from_attendance]
     if paired:
         offered.remove("present")
-    if number != target.number or ahead:
-        offered.remove("withdrawn")
     if ahead:
         offered = ["excused", "unexcused"]
     after_pairing = kind.from_attendance and number == target.number and target.paired and editable
+    from keizer.operations.notices import round_notices  # the members' notices for the evening, date saved or not
+
+    day = rnd.date if rnd and rnd.date else next_date(season, number)
+    noticed = {} if paired or ahead or not editable else \
+        {n["player"]: n["status"] for n in round_notices(store, comp_id, number, day)}
     rows = []
     for p in sorted(season.players, key=lambda p: p.start_no):
         row = players[p.id]
@@ -162,10 +167,7 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
         choices: tuple[str, ...] = ()
         selected = ""
         if editable and p.active_in(number) and p.id not in in_game and p.id not in byes:
-            if mark is None and not paired and not ahead:
-                selected = "present" if default == "present" else "unexcused"
-            else:
-                selected = mark or ""
+            selected = mark or ""  # unmarked stays unmarked: the default comes at the pairing
             choices = tuple(offered)
             if selected not in choices:
                 choices, selected = ("", *choices), ""
@@ -173,14 +175,16 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
             key=p.id, start_no=p.start_no, name=p.name, status=status, default=default, choices=choices,
             selected=selected, result=result, board=in_game.get(p.id), bye=p.id in byes,
             late=after_pairing and p.active_in(number) and p.id not in in_game and p.id not in byes,
-            noshow=after_pairing and (p.id in byes or (p.id in in_game and _unplayed(rnd, p.id)))))
+            noshow=after_pairing and (p.id in byes or (p.id in in_game and _unplayed(rnd, p.id))),
+            notice=noticed.get(p.id) if mark is None else None))
     counts: dict[str, int] = {}
     for r in rows:
         counts[r.counted] = counts.get(r.counted, 0) + 1
     rounds = tuple(range(1, max(last, 1) + 1))
     return Sheet(system=system, number=number, open_number=target.number, date=rnd.date if rnd else None,
                  paired=paired, ahead=ahead, editable=editable, rounds=rounds, rows=tuple(rows), counts=counts,
-                 why_not=why_not, suggested_date=None if rnd and rnd.date else next_date(season, number))
+                 why_not=why_not, suggested_date=None if rnd and rnd.date else next_date(season, number),
+                 withdraw=editable and number == target.number and not ahead)
 
 
 def next_date(season: Season, number: int) -> str | None:
@@ -346,6 +350,28 @@ def forbidden_list(store: Store, comp_id: int) -> list[dict[str, str]]:
 # -- the pairing page -------------------------------------------------------------
 
 
+def _playing(store: Store, comp_id: int, season: Season, number: int, paired: Iterable[str]) -> list[str]:
+    """Who plays round ``number``: in its pairing, marked present, or not marked and present by
+    default without a member's notice (what the pairing will make of them)."""
+    from keizer.operations.notices import absence_marks
+
+    kind = systems.of(store.system(comp_id))
+    found = set(paired)
+    if number > len(season.rounds):
+        marked: dict[int, tuple[str, str | None]] = {}
+        noticed: dict[int, str] = {}
+    else:
+        found |= set(season.rounds[number - 1].present)
+        marked, noticed = store.attendance(comp_id, number), absence_marks(store, comp_id, number)
+    active = {p.id for p in season.players if p.active_in(number)}
+    for row in store.players(comp_id):
+        default = row["default_attendance"] or ("present" if kind.unmarked_present else
+                                                season.settings.default_attendance)
+        if row["key"] in active and row["id"] not in marked and row["id"] not in noticed and default == "present":
+            found.add(row["key"])
+    return sorted(found)
+
+
 @dataclass(frozen=True)
 class PairingState:
     """Where a competition's pairing stands, and what can be done to it."""
@@ -362,6 +388,7 @@ class PairingState:
     players: tuple[tuple[str, str], ...]  # (key, name) of the players active in the open round, by name
     in_pairing: tuple[tuple[str, str], ...]  # (key, name) of the players in the open round's pairing, by name
     boards: tuple[int, ...]  # the open round's boards
+    present: tuple[tuple[str, str], ...] = ()  # (key, name) of who plays the open round (marked, or by default), by name
 
 
 def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> PairingState:
@@ -387,6 +414,7 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
 
     pairing_keys = [p for g in (rnd.games if rnd else ()) for p in (g.white, g.black)] + list(rnd.byes if rnd else ())
     return PairingState(
+        present=by_name(_playing(store, comp_id, season, target.number, pairing_keys)),
         system=system, number=target.number, paired=target.paired, shown=shown,
         weekly=systems.of(system).from_attendance, closed=is_closed(comp), finished=finished,
         results_in=bool(rnd and any(g.result is not None for g in rnd.games)),

@@ -184,9 +184,10 @@ def set_player(store: Store, comp_id: int, ref: str, category: str | None = None
     return row["name"], said
 
 
-def withdraw_player(store: Store, comp_id: int, ref: str) -> int:
-    """Withdraw a player from the next round on; returns the last round they played."""
-    number, _ = mark_attendance(store, comp_id, {}, withdrawn=[ref])
+def withdraw_player(store: Store, comp_id: int, ref: str, fill: bool = True) -> int:
+    """Withdraw a player from the next round on; returns the last round they played.
+    ``fill=False`` leaves the others unmarked (:func:`mark_attendance`)."""
+    number, _ = mark_attendance(store, comp_id, {}, withdrawn=[ref], fill=fill)
     return number - 1
 
 

@@ -97,7 +97,7 @@ def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, A
     entry = standing.entry(key)
     rows = [history_line(line, names) for line in round_scores(season, standing, key)]
     return {"id": key, "name": names[key], "round": standing.round, "rank": entry.rank, "score": entry.score,
-            "own_value": standing.own_pricing.get(key, Fraction(0)), "rounds": rows,
+            "own_value": standing.own_pricing.get(key, Fraction(0)), "value": entry.value, "rounds": rows,
             "decimals": season.settings.decimals}
 
 

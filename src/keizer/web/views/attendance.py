@@ -12,6 +12,7 @@ from keizer import limits
 from keizer import systems
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
+from keizer.operations import setup
 from keizer.refusals import Message
 from keizer.refusals import Word
 from keizer.store import StoreError
@@ -41,26 +42,23 @@ def _mark(comp_id: int) -> Any:
     form = request.form
     marks: dict[str, str] = {}
     external: dict[str, str] = {}
-    withdrawn: list[str] = []
     for field, value in form.items(multi=True):
         if not field.startswith("a-") or value == "":
             continue  # "" keeps the player as they are
         ref = field[2:]
         result = form.get(f"x-{ref}", "").strip().lower()
         if value == form.get(f"w-{ref}") and (value != "external" or result == form.get(f"wx-{ref}", "")):
-            continue  # as the page showed it: a mark made meanwhile elsewhere stays, a default is filled in
-        if ref in marks or ref in external or ref in withdrawn:
+            continue  # as the page showed it: a mark made meanwhile elsewhere stays, an unmarked player stays so
+        if ref in marks or ref in external:
             raise StoreError("%(ref)s is marked twice in one command; mark each player once", ref=repr(ref))
         if value == "external":
             if not result:
                 raise StoreError("choose the result of %(name)s's external game (win, draw or loss)",
                                  name=_name(comp_id, ref))
             external[ref] = result
-        elif value == "withdrawn":
-            if g.user is None or g.user["role"] != "officer":
-                raise StoreError("only an officer may withdraw a player; ask the competition leader")
-            withdrawn.append(ref)
-        else:
+        elif value == "withdrawn" and (g.user is None or g.user["role"] != "officer"):
+            raise StoreError("only an officer may withdraw a player; ask the competition leader")
+        else:  # a withdrawal is its own action (below), never a mark: "withdrawn" is refused as one
             marks[ref] = value
     round_no = _round_arg(form.get("round"))
     date = _date(form.get("date", ""))
@@ -69,12 +67,29 @@ def _mark(comp_id: int) -> Any:
     force = form.get("force") == "on"
     with writing("attend", Message("attendance")) as s:
         competition(comp_id, write=True)
-        number, counts = comp_ops.mark_attendance(s, comp_id, marks, external, withdrawn, round_no, date, force)
+        # Unmarked stays unmarked: each player's default (or a member's notice) comes at the pairing.
+        number, counts = comp_ops.mark_attendance(s, comp_id, marks, external, (), round_no, date, force, fill=False)
         s.describe(Message("attendance round %(round)s", round=number))
-    summary = ", ".join(f"{v} {_(k)}" for k, v in sorted(counts.items()))
-    if withdrawn:
-        summary = _("%(summary)s; %(n)s withdrawn", summary=summary, n=len(withdrawn))
+    summary = ", ".join(f"{v} {_(k)}" for k, v in sorted(counts.items())) or _("nobody marked")
     flash(_("round %(n)s: %(said)s", n=number, said=summary), "ok")
+    return back(url_for("attendance.index", comp_id=comp_id))
+
+
+@bp.route("/c/<int:comp_id>/attendance/withdraw", methods=["POST"])
+def withdraw(comp_id: int) -> Any:
+    """``keizer player withdraw PLAYER`` (an officer's): an action of its own, away from the marks,
+    and only with its box ticked, so that no stray tap withdraws a player."""
+    ref = request.form.get("player", "")
+    with writing("player withdraw", Message("withdraw %(player)s", player=ref)) as s:
+        competition(comp_id, write=True)
+        if not ref:
+            raise StoreError("choose the player who withdraws")
+        name = s.find_player(comp_id, ref)["name"]
+        if request.form.get("confirm") != "yes":
+            raise StoreError("tick the box to confirm that %(name)s withdraws", name=name)
+        last = setup.withdraw_player(s, comp_id, ref, fill=False)
+        s.describe(Message("withdraw %(player)s", player=name))
+    flash(_("%(name)s withdrawn after round %(n)s", name=name, n=last), "ok")
     return back(url_for("attendance.index", comp_id=comp_id))
 
 

@@ -124,6 +124,21 @@ def confirm_report(comp_id: int) -> Any:
     return back()
 
 
+@bp.route("/c/<int:comp_id>/reports/confirm-agreeing", methods=["POST"])
+@arbiter
+def confirm_agreeing(comp_id: int) -> Any:
+    """Enter every board whose two reports agree, in one change (the results page's button)."""
+    number = forms.whole(request.form.get("round", ""), Word("round"), 1, _limits.MAX_ROUNDS)
+    with writing("result", Message("results")) as s:
+        competition(comp_id, write=True)
+        agreed = board_ops.confirm_agreeing(s, comp_id, number)
+        s.describe(Message("results %(results)s (reported from the boards)",
+                           results=" ".join(f"{board}={result}" for board, result in sorted(agreed.items()))))
+        entered = result_ops.report(s.load_season(comp_id), number, len(agreed), False)
+    flash(entered.message, "ok")
+    return back()
+
+
 @bp.route("/c/<int:comp_id>/reports/setting", methods=["POST"])
 def reports_setting(comp_id: int) -> Any:
     """Who enters a reported result: the officer, or two agreeing reports at once."""

@@ -162,7 +162,7 @@ def withdraw(comp_id: int) -> Any:
     with writing("player withdraw", Message("withdraw %(player)s", player=ref)) as s:
         competition(comp_id, write=True)
         name = s.find_player(comp_id, ref)["name"]
-        last = setup.withdraw_player(s, comp_id, ref)
+        last = setup.withdraw_player(s, comp_id, ref, fill=False)
         s.describe(Message("withdraw %(player)s", player=name))
     flash(_("%(name)s withdrawn after round %(n)s", name=name, n=last), "ok")
     return back(url_for("competitions.players", comp_id=comp_id))

@@ -16,6 +16,7 @@ from flask import Blueprint, flash, request, url_for
 
 from keizer import limits
 from keizer import systems
+from keizer.operations import boards as board_ops
 from keizer.operations import results as result_ops
 from keizer.operations import standings as standings_ops
 from keizer.refusals import Message
@@ -40,8 +41,12 @@ def index(comp_id: int) -> Any:
         return render("app/results.html", comp=comp, tab="results", nav="competitions", title=title,
                       grid=None, standing=None, own_page=_own_page(comp))
     grid = result_ops.grid(store(), comp_id, _round_arg(request.args.get("round")))
+    reports = board_ops.reports_view(store(), comp_id)  # the boards' reports waiting for the officer
+    waiting = [b for b in reports["boards"] if b["state"] in ("one", "agree", "disagree")] \
+        if reports["round"] == grid["round"] else []
     return render("app/results.html", comp=comp, tab="results", nav="competitions", title=title, grid=grid,
-                  standing=standings_ops.standing_view(store(), comp_id, provisional=True), own_page=None)
+                  standing=standings_ops.standing_view(store(), comp_id, provisional=True), own_page=None,
+                  waiting=waiting)
 
 
 def _own_page(comp: dict[str, Any]) -> str:
