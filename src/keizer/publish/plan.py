@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 from keizer.limits import fold_name
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line
+from keizer.readmodel import absence_cell, cell_legend, game_cell, games_by_player, history_line
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
@@ -406,7 +406,8 @@ class _Competition:
             rows.append({"rank": e.rank, "name": self.players[e.player].name,
                          "link": self.player_link(e.player), "cells": cells, "score": e.score,
                          "value_before": e.value_before, "value": e.value})
-        return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown))}
+        return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown)),
+                "legend": cell_legend(c for r in rows for c in r["cells"])}
 
     def _attendance(self) -> dict[str, Any]:
         shown = [r.number for r in self.season.rounds]
@@ -419,7 +420,8 @@ class _Competition:
             rows.append({"start_no": p.start_no, "name": p.name, "link": self.player_link(p.id), "cells": cells,
                          "counts": counts})
         dates = {r.number: r.date for r in self.season.rounds}
-        return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows}
+        return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows,
+                "legend": cell_legend(c for r in rows for c in r["cells"])}
 
     def _player_page(self, pid: str, ctx: dict[str, Any]) -> Page:
         return Page(self.player_link(pid), "player.html", partial(self._player_context, pid, ctx))
