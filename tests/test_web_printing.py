@@ -125,12 +125,13 @@ def test_the_standing_prints_with_a_repeated_header_and_the_cli_s_order(club, ca
     assert "thead { display: table-header-group; }" in css and "break-inside: avoid" in css
 
 
-def test_score_sheets_one_per_player(club):
+def test_score_sheets_one_per_board(club):
+    """The Print page says "one A4 page per board": one sheet per board, both players named
+    on it (it was a sheet per player, twice the paper: issue 20, defect 7)."""
     app, _ = club
     body = app.test_client().get("/c/3/print/scoresheets").get_data(as_text=True)
-    assert body.count('<article class="scoresheet">') == 6  # three boards, a sheet for each player
-    assert body.count("sheet of Łukasz Wójcik") == 1
-    assert "Łukasz Wójcik" in body and "<td class=\"num\">60</td>" in body
+    assert body.count('<article class="scoresheet">') == 3  # three boards
+    assert body.count("Łukasz Wójcik") == 1 and "<td class=\"num\">60</td>" in body
 
 
 def test_printing_slips_makes_the_links_once_and_stores_only_their_hashes(club):
