@@ -49,17 +49,17 @@ def crosstable(comp_id: int) -> Any:
         table = standings_ops.crosstable(store(), comp_id, _round_arg(request.args.get("round")))
     return render("app/crosstable.html", comp=comp, tab="crosstable", nav="competitions",
                   title=f"{_('Crosstable')} · {comp['name']}", table=table, standing=standing,
-                  **(cell_words(table) if table else {}))
+                  **(cell_words(table, systems.of(comp["system"]).standing_kind == "ladder") if table else {}))
 
 
-def cell_words(table: dict[str, Any]) -> dict[str, Any]:
+def cell_words(table: dict[str, Any], ladder: bool) -> dict[str, Any]:
     """The crosstable's letters in the club's language (``letters``: a kind of cell or a
-    colour's first letter, w or b → its letter) and, for a Keizer table, its ``legend``:
+    colour's first letter, w or b → its letter) and, for a Keizer table (``ladder``), its ``legend``:
     (letter, meaning) for exactly the letters its cells show (a Swiss table's note names its
     colours, and a round without a game shows points, not letters)."""
     letters = {kind: _(letter) for kind, letter in CELL_LETTERS.items()}
     letters.update({colour[0]: _(letter) for colour, letter in COLOUR_LETTERS.items()})
-    cells = [c for r in table["rows"] for c in r["cells"]] if table["kind"] == "keizer" else []
+    cells = [c for r in table["rows"] for c in r["cells"]] if ladder else []
     shown = {**letters, "white": letters["w"], "black": letters["b"], "out": "–"}
     return {"letters": letters, "legend": [(shown[key], _(CELL_WORDS[key])) for key in cell_legend(cells)]}
 
