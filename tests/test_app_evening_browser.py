@@ -211,7 +211,8 @@ def test_one_notation_one_round_list_and_names_in_the_reader_s_order(app, browse
         page.goto(app.url + "/c/1/pairing?round=30")
         assert "½-½" in page.locator("main table").first.inner_text()
         # The round is chosen from a list on every page that chooses one (the pairing page had a box).
-        for url in ("/c/1/attendance", "/c/1/pairing", "/c/1/results", "/c/1/standings", "/c/1/print/pairings"):
+        for url in ("/c/1/attendance", "/c/1/pairing", "/c/1/results", "/c/1/standings", "/c/1/crosstable",
+                    "/c/1/print/pairings"):
             page.goto(app.url + url)
             assert page.locator("main input[name=round]:not([type=hidden])").count() == 0, url
             assert page.locator("main select[name=round]").count() == 1, url
