@@ -45,6 +45,15 @@ def N_(text: str) -> str:
 ROW_WORDS = {"withdrawn": N_("withdrawn"), "forfeit": N_("forfeit")}
 #: A colour in one letter (Dutch: w and z), as crosstables and histories show it.
 COLOUR_LETTERS = {"white": N_("w"), "black": N_("b")}
+#: A crosstable's or attendance grid's cell in one letter, in the club's language (Dutch: A
+#: afgemeld, Z zonder bericht; German: E entschuldigt, F Freilos …); "–" (not yet in the
+#: competition, or withdrawn) is the same in every language.
+CELL_LETTERS = {"game": N_("G"), "bye": N_("B"), "present": N_("P"), "excused": N_("E"), "unexcused": N_("U"),
+                "club": N_("C"), "external": N_("X")}
+#: What each letter of a crosstable's legend stands for (keizer.readmodel.cell_legend).
+CELL_WORDS = {"white": N_("white"), "black": N_("black"), "game": N_("game"), "bye": N_("bye"),
+              "present": N_("present without a game"), "excused": N_("excused"), "unexcused": N_("unexcused"),
+              "club": N_("club duty"), "external": N_("external game"), "out": N_("not (yet) in the competition")}
 
 
 @cache

@@ -25,6 +25,30 @@ from keizer.scoring import RoundScore
 ABSENCE_CODES = {"excused": "E", "unexcused": "U", "club": "C", "bye": "B"}
 
 
+#: The order of a legend: the colours, then each kind of cell (see :func:`cell_legend`).
+LEGEND_ORDER = ("white", "black", "game", "present", "bye", "excused", "unexcused", "club", "external", "out")
+
+
+def cell_legend(cells: Iterable[Mapping[str, Any]]) -> list[str]:
+    """What a legend under a table of cells explains: exactly the letters that occur in it, as
+    keys of ``LEGEND_ORDER`` (a game's colours, each kind of absence; "out" for "–", not yet
+    joined or withdrawn).  Each view words them (``keizer.i18n.CELL_LETTERS``, ``CELL_WORDS``).
+
+    >>> cell_legend([{"kind": "game", "colour": "b"}, {"kind": "excused"}, {"kind": "late"}])
+    ['black', 'excused', 'out']
+    >>> cell_legend([{"kind": "game"}, {"kind": "game"}])  # the attendance grid's G, no colour
+    ['game']
+    """
+    used: set[str] = set()
+    for cell in cells:
+        kind = cell["kind"]
+        if kind == "game" and cell.get("colour"):
+            used.add("white" if str(cell["colour"]).startswith("w") else "black")
+        else:
+            used.add("out" if kind in ("late", "withdrawn") else kind)
+    return [key for key in LEGEND_ORDER if key in used]
+
+
 def games_by_player(rounds: Iterable[Round]) -> list[dict[str, Game]]:
     """Per round: each player's game (a crosstable asks for every cell)."""
     return [{p: g for g in rnd.games for p in (g.white, g.black)} for rnd in rounds]

@@ -7,6 +7,11 @@ document.addEventListener("DOMContentLoaded", () => {
       if (!window.confirm(form.dataset.confirm)) event.preventDefault();
     });
   }
+  // A bar that scrolls sideways on a phone shows the page one is on.
+  for (const current of document.querySelectorAll(".main-nav [aria-current], nav.tabs [aria-current]")) {
+    const bar = current.parentElement;
+    if (bar.scrollWidth > bar.clientWidth) bar.scrollLeft = current.offsetLeft - (bar.clientWidth - current.offsetWidth) / 2;
+  }
   // Filter-as-you-type: <input data-filter="#table-id"> hides rows whose text does not match.
   // Names are compared as the CLI compares them: case, accents (Ł, ø, ß too), spaces and
   // apostrophes left out, so "lukasz", "obrien" and "van t hof" find who they mean.

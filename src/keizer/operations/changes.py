@@ -42,7 +42,7 @@ def last_change(store: Store) -> dict[str, Any]:
 
 def undo(store: Store, change_id: int) -> dict[str, Any]:
     """Revert change ``change_id`` if it is still the last one (else nothing is undone);
-    returns that change, as :func:`last_change` gave it."""
+    returns that change, as :func:`last_change` gave it.  The log keeps a line "undone: …"."""
     last = last_change(store)
-    store.undo(change_id)
+    store.undo(change_id, keep_line=True)
     return last

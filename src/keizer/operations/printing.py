@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from keizer import systems
+from keizer.limits import name_order
 from keizer.operations.rounds import pairing_list, pairings_round
 from keizer.store import Store, StoreError
 from keizer.systems import open_round
@@ -53,6 +54,6 @@ def attendance_list(store: Store, comp_id: int, round_no: int | None = None) -> 
         raise StoreError("round %(n)s is not planned yet: the next round is %(next)s", n=number,
                          next=open_round(season).number)
     date = season.rounds[number - 1].date if number <= len(season.rounds) else None
-    players = sorted((p for p in season.players if p.active_in(number)), key=lambda p: (p.name.casefold(), p.start_no))
+    players = sorted((p for p in season.players if p.active_in(number)), key=lambda p: (name_order(p.name), p.start_no))
     return {"round": number, "date": date, "last": last,
             "rows": [{"start_no": p.start_no, "name": p.name, "rating": p.rating} for p in players]}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from keizer import systems
+from keizer.limits import name_order
 from keizer.model import Season
 from keizer.operations.attendance import MARKS
 from keizer.operations.pairing import make_pairing
@@ -410,7 +411,7 @@ def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> Pa
     names = {p.id: p.name for p in season.players}
 
     def by_name(keys: Iterable[str]) -> tuple[tuple[str, str], ...]:
-        return tuple(sorted(((k, names[k]) for k in keys), key=lambda kn: (kn[1].casefold(), kn[0])))
+        return tuple(sorted(((k, names[k]) for k in keys), key=lambda kn: (name_order(kn[1]), kn[0])))
 
     pairing_keys = [p for g in (rnd.games if rnd else ()) for p in (g.white, g.black)] + list(rnd.byes if rnd else ())
     return PairingState(

@@ -258,7 +258,7 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
 
 
 def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[str, Any]:
-    """The crosstable after round ``round_no`` (default: the last complete one), as the
+    """The crosstable after round ``round_no`` (default: the last complete one, ``last``), as the
     published site draws it: ``kind`` keizer (by rank, per round the opponent's rank,
     the colour and the result), roundrobin (player by player, start order) or swiss (by
     rank, per round the opponent's number, colour and result)."""
@@ -287,7 +287,8 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
                  "points": after[upto][p.id].points,
                  "cells": [None if p.id == q.id else " ".join(cells.get((p.id, q.id), [])) for q in order]}
                 for p in order]
-            return {"kind": "roundrobin", "round": upto, "numbers": [p.start_no for p in order], "rows": rows}
+            return {"kind": "roundrobin", "round": upto, "last": season.completed_rounds(),
+                    "numbers": [p.start_no for p in order], "rows": rows}
         rows = []
         for e in final:
             me = players[e.player]
@@ -306,14 +307,16 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
                                         - after[rnd.number - 1][e.player].points})
             rows.append({"start_no": me.start_no, "id": me.id, "name": me.name, "rank": e.rank,
                          "points": e.points, "cells": swiss_cells})
-        return {"kind": "swiss", "round": upto, "numbers": [r.number for r in rounds], "rows": rows}
+        return {"kind": "swiss", "round": upto, "last": season.completed_rounds(), "numbers": [r.number for r in rounds],
+                "rows": rows}
     standing = standing_after(season, upto)
     rank_of = {e.player: e.rank for e in standing.entries}
     rows = [{"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
              "value": e.value, "cells": [_keizer_cell(players, e.player, rnd, games.get(e.player), rank_of)
                                          for rnd, games in zip(rounds, game_of)]}
             for e in standing.entries]
-    return {"kind": "keizer", "round": upto, "numbers": [r.number for r in rounds], "rows": rows,
+    return {"kind": "keizer", "round": upto, "last": season.completed_rounds(), "numbers": [r.number for r in rounds],
+            "rows": rows,
             "decimals": season.settings.decimals}
 
 

@@ -36,7 +36,7 @@ from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.points_pages import RoundRobinPages, SwissPages
 from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
-from keizer.i18n import (COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
+from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
                                  format_percentage, translations)
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
@@ -366,7 +366,10 @@ def _environment(own: Path | None, lang: str) -> Environment:
     env.filters.update(num=num, pct=pct, url=url_filter, grouped_tiebreak=grouped_tiebreak)
     env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang), tb_title=tb_title,
                        words={k: gettext(v) for k, v in ROW_WORDS.items()},
-                       colour_letters={k: gettext(v) for k, v in COLOUR_LETTERS.items()})
+                       colour_letters={k: gettext(v) for k, v in COLOUR_LETTERS.items()},
+                       cell_letters={**{k: gettext(v) for k, v in CELL_LETTERS.items()}, "late": "–", "withdrawn": "–"},
+                       legend_letters={**{k: gettext(v) for k, v in {**CELL_LETTERS, **COLOUR_LETTERS}.items()}, "out": "–"},
+                       legend_words={k: gettext(v) for k, v in CELL_WORDS.items()})
     return env
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from keizer.limits import fold_name
+from keizer.limits import name_order
 from keizer.publish.plan import CompetitionData, Page, Person, _Competition, _result_text
 from keizer.store import Store
 
@@ -36,7 +36,7 @@ class CupPages(_Competition):
     def people(self) -> list[Person]:
         """The cup's entrants A–Z, linked to their pages of the season (a cup has no player pages)."""
         return sorted(({"name": p.name, "link": self.member_pages.get(p.id)} for p in self.season.players),
-                      key=lambda p: (fold_name(p["name"]), p["link"] or ""))
+                      key=lambda p: (name_order(p["name"]), p["link"] or ""))
 
     def member_lines(self) -> dict[int, dict[str, Any]]:
         """How far each entrant came: the last round they played in, and whether they won it all

@@ -15,10 +15,10 @@ from fractions import Fraction
 from functools import cached_property, partial
 from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, TypedDict
 
-from keizer.limits import fold_name
+from keizer.limits import fold_name, name_order
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line
+from keizer.readmodel import absence_cell, cell_legend, game_cell, games_by_player, history_line
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
@@ -156,7 +156,7 @@ def plan_season(
         pages.append(Page(member_links[member], "member.html", {
             **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, [])}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
-                    key=lambda p: (fold_name(p["name"]), p["link"]))
+                    key=lambda p: (name_order(p["name"]), p["link"]))
     pages.append(Page(f"{season_slug}/index.html", "season.html",
                       {**base, "competitions": summaries, "title": season_name, "people": people}))
     return SeasonPlan(pages, summaries, people, rounds)
@@ -294,7 +294,7 @@ class _Competition:
     def people(self) -> list[Person]:
         """The competition's players A–Z, with their pages."""
         return sorted(({"name": p.name, "link": self.player_link(p.id)} for p in self.season.players),
-                      key=lambda p: (fold_name(p["name"]), p["link"]))
+                      key=lambda p: (name_order(p["name"]), p["link"]))
 
     def member_lines(self) -> dict[int, dict[str, Any]]:
         """What each member's page of the season says of this competition: the rank and score
@@ -397,29 +397,34 @@ class _Competition:
         rank_of = {e.player: e.rank for e in self.final.entries}
         shown = self._rounds_shown()
         rows = []
+        every: list[dict[str, Any]] = []
         for e in self.final.entries:
             cells = []
             for r in shown:
                 cell = self._cell(e.player, r, rank_of)
                 cell["value_before"] = self.values[r - 1].get(e.player)
                 cells.append(cell)
+            every += cells
             rows.append({"rank": e.rank, "name": self.players[e.player].name,
                          "link": self.player_link(e.player), "cells": cells, "score": e.score,
                          "value_before": e.value_before, "value": e.value})
-        return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown))}
+        return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown)),
+                "legend": cell_legend(every)}
 
     def _attendance(self) -> dict[str, Any]:
         shown = [r.number for r in self.season.rounds]
         rows = []
+        every: list[dict[str, Any]] = []
         for p in sorted(self.season.players, key=lambda p: p.start_no):
             cells = [_GAME_CELL if p.id in self.game_of[r - 1] else self._no_game(p.id, r) for r in shown]
+            every += cells
             counts: dict[str, int] = {}
             for c in cells:
                 counts[c["kind"]] = counts.get(c["kind"], 0) + 1
             rows.append({"start_no": p.start_no, "name": p.name, "link": self.player_link(p.id), "cells": cells,
                          "counts": counts})
         dates = {r.number: r.date for r in self.season.rounds}
-        return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows}
+        return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows, "legend": cell_legend(every)}
 
     def _player_page(self, pid: str, ctx: dict[str, Any]) -> Page:
         return Page(self.player_link(pid), "player.html", partial(self._player_context, pid, ctx))

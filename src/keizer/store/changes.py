@@ -12,6 +12,10 @@ from keizer.refusals import Message, Refusal, Word
 from keizer.store.database import Database, StoreError, explained
 
 
+#: The command of the line an undo leaves in the log ("undone: …"): never undone itself.
+UNDONE = "undo"
+
+
 class Changes(Database):
     """Transactions, the change log and undo."""
 
@@ -77,21 +81,25 @@ class Changes(Database):
             raise
 
     def last_change(self, said: bool = False) -> dict[str, Any] | None:
-        """The change ``undo`` would revert: id, at, command, summary, origin (and ``said``)."""
-        rows = self.changes(1, said)
+        """The change ``undo`` would revert: id, at, command, summary, origin (and ``said``);
+        the lines earlier undos left are passed over."""
+        rows = self._changes("WHERE command != ?", (UNDONE,), 1, said)
         return rows[0] if rows else None
 
-    def undo(self, change_id: int | None = None) -> str:
+    def undo(self, change_id: int | None = None, keep_line: bool = False) -> str:
         """Revert the last change; returns its summary.  With ``change_id`` (the change
-        the user saw and confirmed), refuse when another command has written since."""
+        the user saw and confirmed), refuse when another command has written since.
+        ``keep_line``: the log keeps a line "undone: …" (who undid what, and when), itself
+        never undone: the next undo reverts the change before."""
         with self._write_transaction():
-            row = self.conn.execute("SELECT id, summary FROM changes ORDER BY id DESC LIMIT 1").fetchone()
+            row = self.conn.execute("SELECT id, summary, said FROM changes WHERE command != ? ORDER BY id DESC LIMIT 1",
+                                    (UNDONE,)).fetchone()
             if row is None:
                 raise StoreError("nothing to undo: the change log is empty")
             if change_id is not None and row[0] != change_id:
                 raise StoreError("another command wrote to the database meanwhile, so nothing was undone",
                                  hint="undo_again")
-            change_id, summary = row
+            change_id, summary, said = row
             statements = self.conn.execute(
                 "SELECT sql FROM undo_log WHERE change_id = ? ORDER BY seq DESC", (change_id,)
             ).fetchall()
@@ -100,15 +108,24 @@ class Changes(Database):
                 self.conn.execute(sql)
             self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL OR change_id = ?", (change_id,))
             self.conn.execute("DELETE FROM changes WHERE id = ?", (change_id,))
+            if keep_line:
+                line = Message("undone: %(what)s", what=_decoded_said(said).get("summary", summary))
+                origin = self.origin()
+                kept = {k: _encoded(v) for k, v in (("summary", line), ("origin", origin)) if isinstance(v, Message)}
+                self.conn.execute("INSERT INTO changes (at, command, summary, origin, said) VALUES (?, ?, ?, ?, ?)",
+                                  (self.clock(), UNDONE, _text(line), _text(origin), json.dumps(kept, ensure_ascii=False)))
         return summary
 
     def changes(self, limit: int = 20, said: bool = False) -> list[dict[str, Any]]:
         """The newest changes: id, at, command, summary, origin as stored (what 'keizer log'
         prints); with ``said`` also the summary and origin as messages (``said``: "summary"
         and "origin" → Message, each missing where the change was logged as text only)."""
+        return self._changes("", (), limit, said)
+
+    def _changes(self, where: str, values: tuple[Any, ...], limit: int, said: bool) -> list[dict[str, Any]]:
         rows = self.conn.execute(
-            "SELECT id, at, command, summary, origin, said FROM changes ORDER BY id DESC LIMIT ?", (limit,)
-        ).fetchall()
+            f"SELECT id, at, command, summary, origin, said FROM changes {where} ORDER BY id DESC LIMIT ?",
+            (*values, limit)).fetchall()
         return [dict(id=r[0], at=r[1], command=r[2], summary=r[3], origin=r[4],
                      **({"said": _decoded_said(r[5])} if said else {})) for r in rows]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from keizer.limits import FED_ID, fold_name
+from keizer.limits import FED_ID, fold_name, name_order
 from keizer.store.database import Database, StoreError, _rowid
 from keizer.store.names import _clean_name, _id_number, pick_by_name
 
@@ -81,7 +81,8 @@ class Members(Database):
                              name=repr(name), other=same[0]["name"], id=same[0]["id"])
 
     def members(self) -> list[dict[str, Any]]:
-        return self._rows(f"SELECT {_MEMBER} FROM members ORDER BY name COLLATE NOCASE, id")
+        rows = self._rows(f"SELECT {_MEMBER} FROM members ORDER BY id")
+        return sorted(rows, key=lambda m: name_order(m["name"]))  # stable: namesakes by id
 
     def member(self, member_id: int) -> dict[str, Any]:
         row = self._row(f"SELECT {_MEMBER} FROM members WHERE id = ?", (member_id,))

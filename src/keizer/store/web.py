@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from keizer.limits import name_order
 from keizer.store.database import Database, StoreError, _rowid
 from keizer.store.names import _clean_name
 
@@ -31,9 +32,9 @@ class WebApp(Database):
 
     def member_links(self) -> list[dict[str, Any]]:
         """The links in force (not revoked), one row per link, with the member's name."""
-        return self._rows("SELECT l.id, l.member_id, l.created, m.name FROM member_links l "
-                          "JOIN members m ON m.id = l.member_id WHERE l.revoked IS NULL "
-                          "ORDER BY m.name COLLATE NOCASE, l.id")
+        rows = self._rows("SELECT l.id, l.member_id, l.created, m.name FROM member_links l "
+                          "JOIN members m ON m.id = l.member_id WHERE l.revoked IS NULL ORDER BY l.id")
+        return sorted(rows, key=lambda r: name_order(r["name"]))
 
     def add_notice(self, member_id: int, date: str, via: str) -> bool:
         """Record a member's notice of absence on ``date``; False when it was there already

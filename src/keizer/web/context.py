@@ -27,7 +27,7 @@ from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers.response import Response as Redirect
 
 from keizer.operations.club import CLUB_SETTINGS, club_settings
-from keizer.i18n import format_day, format_number, translations
+from keizer.i18n import CELL_LETTERS, format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
 from keizer.refusals import Message, Refusal
 from keizer.store import Store, StoreError, explained
@@ -287,6 +287,22 @@ def day(iso: str | None) -> str:
     return format_day(iso, language())
 
 
+def letter(kind: str) -> str:
+    """A kind of attendance or crosstable cell (present, excused …) in one letter of the
+    club's language, as the crosstable shows it; "" for a kind without one."""
+    return _(CELL_LETTERS[kind]) if kind in CELL_LETTERS else ""
+
+
+def result_text(result: str | None) -> str:
+    """A game's result as every page of the app shows it: 1-0, ½-½, 0-1, +-, -+, -- (the
+    notation ``1/2-1/2`` is typed, never shown).
+
+    >>> result_text("1/2-1/2"), result_text("1-0"), result_text(None)
+    ('½-½', '1-0', '')
+    """
+    return result.replace("1/2", "½") if result else ""
+
+
 def _install_language(app: Flask) -> None:
     """The app speaks the club's language (``keizer club --language``), with the catalogs
     and number and date formats of the published site."""
@@ -297,5 +313,6 @@ def _install_language(app: Flask) -> None:
         return translations(language()).ngettext(singular, plural, n)
 
     app.jinja_env.install_gettext_callables(gettext, ngettext, newstyle=True)  # type: ignore[attr-defined]
-    app.jinja_env.globals.update(num=number, day=day, lang=language)
+    app.jinja_env.globals.update(num=number, day=day, lang=language, letter=letter)
+    app.jinja_env.filters["result"] = result_text
     app.jinja_env.globals["nbsp"] = Markup("&nbsp;")

@@ -42,7 +42,7 @@ COMMANDS: dict[str, str] = {
     "swap": N_("swap"), "swiss rounds": N_("swiss rounds"), "team add": N_("team add"),
     "team award": N_("team award"), "team lineup": N_("team lineup"), "team next": N_("team next"),
     "team result": N_("team result"), "team schedule": N_("team schedule"), "timecontrol": N_("timecontrol"),
-    "unpair": N_("unpair"), "user add": N_("user add"), "user password": N_("user password"),
+    "undo": N_("undo"), "unpair": N_("unpair"), "user add": N_("user add"), "user password": N_("user password"),
     "user remove": N_("user remove"), "user role": N_("user role"),
 }
 
@@ -66,7 +66,7 @@ def index() -> Any:
     limit = forms.whole(request.args.get("n", str(SHOWN)), Word("n"), 1, 10_000)
     rows = _shown(store().changes(limit, said=True))
     return render("app/log.html", title=_("Change log"), nav="log", changes=rows, limit=limit,
-                  last=rows[0] if rows else None)
+                  last=store().last_change())
 
 
 def when(at: str) -> str:

@@ -13,6 +13,7 @@ from flask import Blueprint, flash, redirect, request, url_for
 from keizer import limits
 from keizer import systems
 from keizer.operations import competition as comp_ops
+from keizer.operations import printing as print_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.refusals import Message
 from keizer.refusals import Word
@@ -41,7 +42,8 @@ def _page(comp_id: int, round_no: int | None = None, proposal: rounds_ops.Propos
     listing = rounds_ops.pairing_list(s, comp_id, s.load_season(comp_id), state.shown) if state.shown else None
     return render("app/pairing.html", comp=comp, tab="pairing", nav="competitions",
                   title=f"{_('Pairing')} · {comp['name']}", state=state, listing=listing, proposal=proposal,
-                  fixed=fixed or [], bye=bye or "", forbidden=rounds_ops.forbidden_list(s, comp_id), say=say)
+                  fixed=fixed or [], bye=bye or "", forbidden=rounds_ops.forbidden_list(s, comp_id), say=say,
+                  rounds=print_ops.paired_rounds(s, comp_id))
 
 
 @bp.route("/c/<int:comp_id>/pairing/propose", methods=["GET", "POST"])

@@ -59,8 +59,40 @@ def index(comp_id: int) -> Any:
 def pairings(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
+    below = [say(m) for m in sheet["not_playing"]] + [f"{_('Bye')}: {name}" for name in sheet["byes"]]
     return _page("app/print_pairings.html", comp, _("Pairing list"), sheet=sheet,
-                 rounds=print_ops.paired_rounds(store(), comp_id))
+                 rounds=print_ops.paired_rounds(store(), comp_id), type_size=type_size(sheet["rows"], below))
+
+
+#: The pairing list's type on paper, in points: the largest that fits an A4 page, not larger
+#: than this (a round of three boards is read from across the room, not from the street).
+LARGEST_TYPE, SMALLEST_TYPE = 32, 8
+#: What an A4 page in portrait holds inside its margins (print.css: 12 mm), in points, less
+#: the heading (club, competition, round: some 36 mm).
+PAGE_WIDTH, PAGE_HEIGHT = 186 * 72 / 25.4, (273 - 36) * 72 / 25.4
+
+
+def type_size(rows: list[dict[str, Any]], below: list[str]) -> int:
+    """The type size (points) at which the pairing list fills its A4 page: as large as the
+    rows (a row is some 1.9 times the type, with its padding and line) and the widest pair
+    names of each colour allow (system type takes some 0.6 em a character; the board, the
+    result and the small columns of numbers, with the cells' padding, some 13 em), after the
+    lines under the table (byes, who does not play: 13 pt, some 90 characters a line).
+    print.css has a class per size (``type-N``).
+
+    >>> type_size([{"white": "Anna", "black": "Bram"}] * 3, [])  # as wide as the page allows
+    29
+    >>> type_size([{"white": "Anna de Vries-van Leeuwen", "black": "Bram"}] * 17, ["Not playing: " + "x, " * 40])
+    17
+    >>> type_size([{"white": "Anna", "black": "Bram"}] * 30, []), type_size([{"white": "A", "black": "B"}] * 90, [])
+    (11, 8)
+    """
+    lines = sum(-(-max(len(text), 1) // 90) for text in below)
+    height = PAGE_HEIGHT - lines * 13 * 1.5
+    by_height = height / ((len(rows) + 1) * 1.9)
+    widest = sum(max((len(str(r[side])) for r in rows), default=0) for side in ("white", "black"))
+    by_width = PAGE_WIDTH / (0.6 * widest + 13)
+    return max(SMALLEST_TYPE, min(LARGEST_TYPE, int(min(by_height, by_width))))
 
 
 @bp.route("/c/<int:comp_id>/print/slips", methods=["GET", "POST"])

@@ -12,7 +12,9 @@ from typing import Any
 from flask import Blueprint, request, url_for
 
 from keizer import limits, systems
+from keizer.i18n import CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS
 from keizer.operations import standings as standings_ops
+from keizer.readmodel import cell_legend
 from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.web import forms
@@ -46,7 +48,20 @@ def crosstable(comp_id: int) -> Any:
     else:
         table = standings_ops.crosstable(store(), comp_id, _round_arg(request.args.get("round")))
     return render("app/crosstable.html", comp=comp, tab="crosstable", nav="competitions",
-                  title=f"{_('Crosstable')} · {comp['name']}", table=table, standing=standing)
+                  title=f"{_('Crosstable')} · {comp['name']}", table=table, standing=standing,
+                  **(cell_words(table, systems.of(comp["system"]).standing_kind == "ladder") if table else {}))
+
+
+def cell_words(table: dict[str, Any], ladder: bool) -> dict[str, Any]:
+    """The crosstable's letters in the club's language (``letters``: a kind of cell or a
+    colour's first letter, w or b → its letter) and, for a Keizer table (``ladder``), its ``legend``:
+    (letter, meaning) for exactly the letters its cells show (a Swiss table's note names its
+    colours, and a round without a game shows points, not letters)."""
+    letters = {kind: _(letter) for kind, letter in CELL_LETTERS.items()}
+    letters.update({colour[0]: _(letter) for colour, letter in COLOUR_LETTERS.items()})
+    cells = [c for r in table["rows"] for c in r["cells"]] if ladder else []
+    shown = {**letters, "white": letters["w"], "black": letters["b"], "out": "–"}
+    return {"letters": letters, "legend": [(shown[key], _(CELL_WORDS[key])) for key in cell_legend(cells)]}
 
 
 @bp.route("/c/<int:comp_id>/player/<int:player_id>")

@@ -21,7 +21,7 @@ from keizer.operations.venue import venue
 from keizer.output import json_number
 from keizer.store import generation
 from keizer.web.access import arbiter
-from keizer.web.context import competition, language, number, render, store
+from keizer.web.context import competition, language, number, render, result_text as app_result, store
 
 bp = Blueprint("venue", __name__)
 
@@ -86,9 +86,7 @@ def _plain(markup: Any) -> str:
 
 def result_text(result: str | None) -> str:
     """A result as the screen shows it: 1–0, ½–½, +–, …"""
-    if result is None:
-        return ""
-    return result.replace("1/2", "½").replace("-", "–")
+    return app_result(result).replace("-", "–")  # the app's notation, with the typesetter's dash
 
 
 def screen_data(comp_id: int) -> dict[str, Any]:
