@@ -32,7 +32,7 @@ from keizer.operations import accounts
 from keizer.refusals import Message, Word
 from keizer.web import access
 from keizer.web.sessions import Sessions
-from keizer.web.context import _, refuse, render, safe_path, store, wants_json
+from keizer.web.context import _, refuse, render, safe_path, setup_pending, store, wants_json
 
 bp = Blueprint("auth", __name__)
 
@@ -48,7 +48,9 @@ WINDOW = 300.0
 MAX_FORM = 1024 * 1024
 #: ... and the views that take a file (a member list, a KeizerForClubs file): up to the app's
 #: MAX_CONTENT_LENGTH.
-FILE_UPLOADS = frozenset({"members.upload"})
+FILE_UPLOADS = frozenset({"members.upload", "club.restore"})
+#: ... and the forms that may carry the club's logo (at most 1 MB itself).
+LOGO_FORMS = frozenset({"setup.form", "club.general"})
 #: Keys a throttle keeps before it forgets those with no failure left in the window: what a
 #: stranger sending many names can make it hold.
 MAX_KEYS = 10_000
@@ -169,7 +171,9 @@ def install(app: Flask) -> None:
         """Only the names this server answers to: not a page elsewhere whose name now leads here.
         And no form larger than a page sends, but for a file being imported: a stranger's
         POST is not read into memory to the last of 64 MB."""
-        if request.endpoint not in FILE_UPLOADS:
+        if request.endpoint in LOGO_FORMS:
+            request.max_content_length = 2 * MAX_FORM
+        elif request.endpoint not in FILE_UPLOADS:
             request.max_content_length = MAX_FORM
         name = host_name(request.host)
         if name not in app.config["KEIZER_HOSTS"]:
@@ -195,6 +199,8 @@ def install(app: Flask) -> None:
         needed = access.required(app.view_functions.get(request.endpoint or ""))
         if needed == "public":
             return None
+        if setup_pending():  # no club yet: nothing to show but the page that creates it
+            return redirect(url_for("setup.form"), code=303)
         if open_access():
             g.user = {"name": "officer", "role": "officer", "open": True}
             g.origin = Message("web (no accounts) from %(address)s", address=request.remote_addr or Word("an unknown address"))
