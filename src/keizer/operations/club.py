@@ -66,25 +66,31 @@ def inside(folder: Path, base: Path) -> bool:
     return resolved != root and resolved.is_relative_to(root)
 
 
-def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, site_folder: Path | None = None,
-             within: Path | None = None, **values: str | None) -> None:
-    """Change club settings (name, colour, accent, language, season, templates, upload), the
-    logo (a file, or a file's name and bytes) and the site folder; ``within``: the site folder
-    must lie inside that folder (the app's rule: an officer's account reaches no other folder)."""
-    if site_folder is not None:
-        folder = site_folder.expanduser()
-        if within is not None and not folder.is_absolute():
-            folder = within / folder
-        if within is not None and not inside(folder, within):
-            raise StoreError("the site folder must lie inside %(folder)s; choose one there", folder=str(within))
-        try:
-            folder = folder.resolve()
-        except (OSError, ValueError, RuntimeError):
-            raise StoreError("%(folder)s is not a folder name this computer can use; choose another",
-                             folder=repr(str(site_folder)[:80])) from None
-        if folder.exists() and not folder.is_dir():
-            raise StoreError("%(folder)s is a file, not a folder; choose another", folder=str(folder))
-        store.set_meta(SITE_FOLDER, str(folder))
+def set_site_folder(store: Store, site_folder: Path | None, within: Path | None = None) -> None:
+    """Where the site is published (``keizer club --site-folder``; None: the default, ``site``
+    beside the database); ``within``: the folder must lie inside that one (the app's rule: an
+    officer's account reaches no other folder)."""
+    if site_folder is None:
+        store.set_meta(SITE_FOLDER, "")
+        return
+    folder = site_folder.expanduser()
+    if within is not None and not folder.is_absolute():
+        folder = within / folder
+    if within is not None and not inside(folder, within):
+        raise StoreError("the site folder must lie inside %(folder)s; choose one there", folder=str(within))
+    try:
+        folder = folder.resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise StoreError("%(folder)s is not a folder name this computer can use; choose another",
+                         folder=repr(str(site_folder)[:80])) from None
+    if folder.exists() and not folder.is_dir():
+        raise StoreError("%(folder)s is a file, not a folder; choose another", folder=str(folder))
+    store.set_meta(SITE_FOLDER, str(folder))
+
+
+def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **values: str | None) -> None:
+    """Change club settings (name, colour, accent, language, season, templates, upload) and the
+    logo (a file, or a file's name and bytes)."""
     for key, value in values.items():
         if value is None:
             continue

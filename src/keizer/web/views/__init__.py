@@ -8,7 +8,7 @@ from typing import Any
 from flask import Blueprint
 
 from keizer import systems
-from keizer.web.context import club_or_default
+from keizer.web.context import club_or_default, setup_pending
 from keizer.web.views import (attendance, boards, changes, club, competitions, cups, home, member_links, members,
                               pairing, printing, publishing, results, setup, standings, teams, users, venue)
 
@@ -29,7 +29,8 @@ MAIN_NAV = [
 
 def navigation() -> dict[str, Any]:
     """What every page's header needs (a context processor of the app)."""
-    return {"club_name": club_or_default()["name"], "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
+    name = "keizer" if setup_pending() else club_or_default()["name"]  # no club yet: the program's name
+    return {"club_name": name, "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
 
 
 def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -91,8 +91,8 @@ def site() -> Any:
     """``keizer club --site-folder DIR --upload URL``, the folder inside the database's folder."""
     folder = request.form.get("site_folder", "").strip()
     with writing("club", Message("club settings")) as s:
-        club.set_club(s, site_folder=Path(folder) if folder else None, within=_db().parent,
-                      upload=request.form.get("upload", "").strip())
+        club.set_site_folder(s, Path(folder) if folder else None, within=_db().parent)
+        club.set_club(s, upload=request.form.get("upload", "").strip())
     flash(_("the club's settings are saved"), "ok")
     return redirect(url_for("club.index"), code=303)
 
