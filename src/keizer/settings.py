@@ -405,9 +405,19 @@ PRESET_NOTES: dict[str, str] = {
     "sharly": N_("as Sharly-Chess counts: every absence with a bye or club duty earns a third of one's own value, "
                  "without nothing; two players never meet twice"),
 }
-#: The settings the presets' table compares: the values, the absences and the rematches.
-PRESET_TABLE = ("top_rounding", "excused", "unexcused", "club", "bye", "max_excused", "withdrawn_opponent",
-                "rematch_gap", "max_meetings")
+#: The settings the presets' table compares (the values, the absences, the rematches), each
+#: with its row's label in plain words.
+PRESET_TABLE = {
+    "top_rounding": N_("Values: the top value rounded"),
+    "excused": N_("Absent with notice"),
+    "unexcused": N_("Absent without notice"),
+    "club": N_("Club duty"),
+    "bye": N_("The bye (an odd number present)"),
+    "max_excused": N_("Absences with notice that earn points"),
+    "withdrawn_opponent": N_("A game against a player who withdrew"),
+    "rematch_gap": N_("Rematches"),
+    "max_meetings": N_("Meetings of two players"),
+}
 
 
 def worded(name: str, value: Any) -> Message:
@@ -455,7 +465,7 @@ def said(name: str, value: Any) -> Message:
 
 def preset_table() -> list[tuple[str, dict[str, Message]]]:
     """What each preset sets, in words: a row per setting of :data:`PRESET_TABLE` (its name),
-    a cell per preset.
+    a cell per preset (the row's label is ``PRESET_TABLE[name]``).
 
     >>> rows = dict(preset_table())
     >>> str(rows["excused"]["keizerforclubs"]), str(rows["max_meetings"]["sharly"])

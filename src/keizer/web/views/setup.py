@@ -24,7 +24,7 @@ from flask import Blueprint, current_app, flash, g, redirect, request, session, 
 from keizer.i18n import LANGUAGES
 from keizer.operations import accounts, club
 from keizer.refusals import Message
-from keizer.settings import DESCRIPTIONS, PRESET_NOTES, PRESETS, preset_table
+from keizer.settings import PRESET_NOTES, PRESET_TABLE, PRESETS, preset_table
 from keizer.store import Store, StoreError
 from keizer.web import access
 from keizer.web.auth import login_as
@@ -40,7 +40,7 @@ def presets_shown() -> dict[str, Any]:
     """What the pages that choose a preset show of them: a note per preset and the table of what
     each sets, in words (the creation form of a competition shows the same)."""
     return {"presets": list(PRESETS), "preset_notes": {p: _(PRESET_NOTES[p]) for p in PRESETS},
-            "preset_rows": [(_(DESCRIPTIONS[name]), {p: say(m) for p, m in cells.items()})
+            "preset_rows": [(_(PRESET_TABLE[name]), {p: say(m) for p, m in cells.items()})
                             for name, cells in preset_table()]}
 
 
