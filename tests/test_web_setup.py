@@ -30,6 +30,11 @@ def setup_link(server: Served) -> str:
     raise AssertionError("keizer serve printed no link to create the club")
 
 
+def _send(client, form: dict[str, str]):
+    """The setup form as its page sends it (with the form token of that page)."""
+    return client.post("/setup", {**form, "csrf": client.csrf("/setup")})
+
+
 def _files(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
 
@@ -50,12 +55,14 @@ def test_a_stranger_without_the_link_creates_nothing(new_club, tmp_path):
     assert page.status == 403  # … which, without the link, says where the link is
     assert "open the link it printed when it started" in page.text()
     assert 'name="officer"' not in page.body
-    refused = stranger.post("/setup", FORM, headers=None)
-    assert refused.status == 403
+    assert 'name="csrf"' not in page.body  # not even a form token to send anything with
     wrong = link[:-4] + ("aaaa" if not link.endswith("aaaa") else "bbbb")
     assert stranger.get(wrong).status == 404
-    assert stranger.post("/setup", FORM).status == 403  # a guessed link gave that browser nothing
-    assert stranger.post("/members/add", {"name": "Mallory"}).location.endswith("/setup")
+    assert stranger.get("/setup").status == 403  # a guessed link gave that browser nothing
+    assert stranger.post("/members/add", {"name": "Mallory"}, csrf=False).status == 400
+    for public in ("/login", "/m/abcdefgh", "/b/ABCDEFGH"):  # the pages without a login lead there too
+        assert stranger.get(public).location.endswith("/setup"), public
+    assert stranger.post("/login", {"name": "Anna", "password": "x"}, csrf=False).status == 400
     assert stranger.post("/setup", FORM, csrf=False).status == 400  # no form token: refused before anything
     assert not db.exists() and _files(tmp_path) == []
     assert "Traceback" not in server.errors()
@@ -76,7 +83,7 @@ def test_the_link_creates_the_club_once_and_logs_its_officer_in(new_club, tmp_pa
     form = officer.get("/setup")
     assert form.status == 200 and 'name="officer"' in form.body
     assert "7/20 of own value" in form.text()  # the presets' table, in words
-    done = officer.post("/setup", FORM)
+    done = _send(officer, FORM)
     assert done.status == 303 and done.location.endswith("/members")
     assert db.exists() and _files(tmp_path) == ["club.db"]  # made aside, linked into place, nothing left over
     members = officer.get("/members")
@@ -93,7 +100,7 @@ def test_the_link_creates_the_club_once_and_logs_its_officer_in(new_club, tmp_pa
     other = server.client()
     assert other.get(link).status == 404
     assert other.get("/").location.startswith("/login")  # the club's app now asks for a login
-    assert officer.post("/setup", {**FORM, "officer": "Mallory"}).location.endswith("/")
+    assert officer.post("/setup", {**FORM, "officer": "Mallory"}).location.endswith("/")  # the club exists: home
     assert digest(db) == before
     assert "Traceback" not in server.errors()
 
@@ -103,18 +110,18 @@ def test_a_refused_form_writes_nothing_and_keeps_the_link(new_club, tmp_path):
     officer = server.client()
     officer.get(link)
     english = {**FORM, "language": "en"}
-    short = officer.post("/setup", {**english, "password": "short", "password2": "short"})
+    short = _send(officer, {**english, "password": "short", "password2": "short"})
     assert short.status == 400
     assert "error: the password is too short: use at least 10 characters" in short.text()
     assert 'value="SV Caïssa"' in short.body  # what was typed stays
-    differ = officer.post("/setup", {**english, "password2": "another horse"})
+    differ = _send(officer, {**english, "password2": "another horse"})
     assert "the two passwords differ" in differ.text()
-    bad_colour = officer.post("/setup", {**english, "colour": "blue"})
+    bad_colour = _send(officer, {**english, "colour": "blue"})
     assert "colour must be a colour like #1f4e79" in bad_colour.text()
-    dutch = officer.post("/setup", {**FORM, "password": "short", "password2": "short"})
+    dutch = _send(officer, {**FORM, "password": "short", "password2": "short"})
     assert "fout: " in dutch.text() and "Chess club" not in dutch.text()  # the language chosen, at once
     assert not db.exists() and _files(tmp_path) == []
-    assert officer.post("/setup", FORM).status == 303  # the link still works after a refusal
+    assert _send(officer, FORM).status == 303  # the link still works after a refusal
     assert db.exists()
 
 
@@ -123,3 +130,19 @@ def test_serve_on_a_missing_folder_says_so(tmp_path, capsys):
 
     code, _out, err = run(capsys, tmp_path / "nowhere" / "club.db", "serve", "--port", "1")
     assert code != 0 and "there is no folder" in err and "Traceback" not in err
+
+
+def test_a_form_with_a_session_but_without_the_link_is_refused(tmp_path):
+    """Even a browser holding a form token (of a session of its own) creates nothing without the link."""
+    from keizer.web import create_app
+    from web_helpers import client_with_csrf, post
+
+    db = tmp_path / "club.db"
+    app = create_app(db, local=True, secret_key="test", setup_token="the-token")
+    client = client_with_csrf(app)
+    refused = post(client, "/setup", FORM, follow=False)
+    assert refused.status_code == 403 and not db.exists()
+    assert client.get("/setup/not-the-token").status_code == 404
+    assert post(client, "/setup", FORM, follow=False).status_code == 403 and not db.exists()
+    assert client.get("/setup/the-token").status_code == 303
+    assert post(client, "/setup", FORM, follow=False).status_code == 303 and db.exists()

@@ -54,6 +54,9 @@ LOGO_FORMS = frozenset({"setup.form", "club.general"})
 #: Keys a throttle keeps before it forgets those with no failure left in the window: what a
 #: stranger sending many names can make it hold.
 MAX_KEYS = 10_000
+#: What a server waiting for a new club to be created shows (every other address leads to the form):
+#: the form, the link that opens it, and what its page loads.
+SETUP_OPEN = frozenset({"setup.start", "setup.form", "static", "favicon", "home.club_css"})
 #: The names of this computer, which a browser here uses for the app.
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
@@ -196,11 +199,11 @@ def install(app: Flask) -> None:
                 message = _("error: this form has expired or did not come from this app; "
                             "reload the page and try again")
                 return ({"error": message}, 400) if wants_json() else render("app/error.html", 400, message=message)
+        if setup_pending() and request.endpoint not in SETUP_OPEN:  # no club yet: only the page that creates it
+            return redirect(url_for("setup.form"), code=303)
         needed = access.required(app.view_functions.get(request.endpoint or ""))
         if needed == "public":
             return None
-        if setup_pending():  # no club yet: nothing to show but the page that creates it
-            return redirect(url_for("setup.form"), code=303)
         if open_access():
             g.user = {"name": "officer", "role": "officer", "open": True}
             g.origin = Message("web (no accounts) from %(address)s", address=request.remote_addr or Word("an unknown address"))
