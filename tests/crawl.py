@@ -407,6 +407,8 @@ class _Visitor:
         return answer
 
     def _keep_page(self, kind: str, request: str, answer: Answer) -> None:
+        if answer.headers.get("content-disposition", "").startswith("attachment"):
+            return  # a download (the season file's backup), not a page
         if answer.headers.get("content-type", "").startswith("application/json"):
             self.record(kind, request, shown_json(request.partition("?")[0], json.loads(answer.body)))
             return

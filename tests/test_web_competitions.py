@@ -134,7 +134,8 @@ def test_changing_a_keizer_setting_as_the_cli_does(web, tmp_path, capsys):
     current = {r: v for r, v in _form_values(client, 1).items()}
     page = post(client, "/c/1/settings", {**current, "s-excused": "2/5", "s-max_excused": "4",
                                           "back": "/c/1/settings"})
-    assert "settings: excused=2/5, max_excused=4" in text(page)
+    # in words (issue 20), not "excused=2/5, max_excused=4"
+    assert "settings: excused: 2/5 of own value; max_excused: at most 4 a season" in text(page)
     assert shown(err) in text(page)  # "changed after round 30: every standing is recomputed …"
     assert settings_json(capsys, db, "1") == settings_json(capsys, cli, "1")
     s = Store.open(db)
@@ -181,7 +182,7 @@ def test_a_system_setting_and_a_closed_setting(web, tmp_path, capsys):
     code, _, err = run(capsys, cli, "-c", "3", "competition", "settings", "--set", "tiebreaks=SB,WIN")
     assert code == 0, err
     page = post(client, "/c/3/settings", {"s-tiebreaks": "SB,WIN", "back": "/c/3/settings"})
-    assert "settings: tiebreaks=SB,WIN" in text(page)
+    assert "settings: tiebreaks: SB,WIN" in text(page)
     assert settings_json(capsys, db, "3") == settings_json(capsys, cli, "3")
     # a cup's stages are fixed: no field for them
     assert 'name="s-stages"' not in client.get("/c/4/settings").get_data(as_text=True)

@@ -385,3 +385,90 @@ DESCRIPTIONS: dict[str, str] = {
     "default_attendance": N_("attendance of players not marked: present or absent"),
     "category_pairing": N_("pairing across categories: any, same or adjacent"),
 }
+
+# -- settings in words ------------------------------------------------------------------
+
+#: Settings that are a fraction of the opponent's value, and of one's own value.
+OF_OPPONENT = frozenset({"win", "draw", "loss", "forfeit_win"})
+OF_OWN = frozenset({"excused", "unexcused", "club", "bye", "late", "external_win", "external_draw", "external_loss"})
+#: Setting names that are words of the catalogs (the others are codes, shown as typed).
+NAMED = frozenset({"win", "draw", "loss", "excused", "unexcused", "club", "bye"})
+
+#: What each preset is for, in plain words (catalog words: shown where a preset is chosen).
+PRESET_NOTES: dict[str, str] = {
+    "classic": N_("the usual Dutch club rules: an absence with notice earns a third of one's own value, club duty "
+                  "and the bye two thirds, an absence without notice nothing"),
+    "keizerforclubs": N_("as KeizerForClubs ships it: a notice earns a little more (7/20), no notice a little "
+                         "(1/20), the bye half; a game against a player who withdrew counts three quarters"),
+    "knsb-sixths": N_("in sixths, as FreeKeizer and many KNSB clubs count: two sixths for a notice, four for club "
+                      "duty and the bye, at most five paid absences a season"),
+    "sharly": N_("as Sharly-Chess counts: every absence with a bye or club duty earns a third of one's own value, "
+                 "without nothing; two players never meet twice"),
+}
+#: The settings the presets' table compares (the values, the absences, the rematches), each
+#: with its row's label in plain words.
+PRESET_TABLE = {
+    "top_rounding": N_("Values: the top value rounded"),
+    "excused": N_("Absent with notice"),
+    "unexcused": N_("Absent without notice"),
+    "club": N_("Club duty"),
+    "bye": N_("The bye (an odd number present)"),
+    "max_excused": N_("Absences with notice that earn points"),
+    "withdrawn_opponent": N_("A game against a player who withdrew"),
+    "rematch_gap": N_("Rematches"),
+    "max_meetings": N_("Meetings of two players"),
+}
+
+
+def worded(name: str, value: Any) -> Message:
+    """A setting's value in plain words (the views translate it): what it is a fraction of,
+    what a missing limit means.
+
+    >>> str(worded("excused", Fraction(7, 20))), str(worded("win", 1)), str(worded("max_excused", None))
+    ('7/20 of own value', "1 of the opponent's value", 'no limit')
+    >>> str(worded("rematch_gap", 4)), str(worded("top_rounding", "down"))
+    ('not paired again within 4 rounds', 'down')
+    """
+    shown = _dump(value)
+    if name in OF_OPPONENT:
+        return Message("%(value)s of the opponent's value", value=shown)
+    if name in OF_OWN:
+        return Message("%(value)s of own value", value=shown)
+    if name == "withdrawn_opponent":
+        return (Message("counts as any game") if value is None
+                else Message("%(value)s of own value, times the result", value=shown))
+    if name in ("max_excused", "max_club"):
+        return Message("no limit") if value is None else Message("at most %(value)s a season", value=shown)
+    if name == "max_meetings":
+        if value is None:
+            return Message("no limit")
+        return (Message("two players never meet twice") if value == 1
+                else Message("at most %(value)s meetings a season", value=shown))
+    if name == "rematch_gap":
+        return Message("not paired again within %(value)s rounds", value=shown)
+    if name == "top" and value is None:
+        return Message("auto")
+    if isinstance(value, tuple):
+        shown = ",".join(value)
+    return Message("%(value)s", value=Words((shown,)) if isinstance(value, str) else str(shown).lower())
+
+
+def said(name: str, value: Any) -> Message:
+    """A setting and its value in words: ``excused: 7/20 of own value``, not ``excused=7/20``.
+
+    >>> str(said("excused", Fraction(7, 20)))
+    'excused: 7/20 of own value'
+    """
+    return Message("%(setting)s: %(value)s", setting=Words((name,)) if name in NAMED else name,
+                   value=worded(name, value))
+
+
+def preset_table() -> list[tuple[str, dict[str, Message]]]:
+    """What each preset sets, in words: a row per setting of :data:`PRESET_TABLE` (its name),
+    a cell per preset (the row's label is ``PRESET_TABLE[name]``).
+
+    >>> rows = dict(preset_table())
+    >>> str(rows["excused"]["keizerforclubs"]), str(rows["max_meetings"]["sharly"])
+    ('7/20 of own value', 'two players never meet twice')
+    """
+    return [(name, {preset: worded(name, getattr(s, name)) for preset, s in PRESETS.items()}) for name in PRESET_TABLE]

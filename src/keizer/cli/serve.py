@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import select
 import socket
 import threading
@@ -57,6 +58,10 @@ def serve(ctx: Context, host: str, port: int, host_names: tuple[str, ...], open_
           connections: int, behind_proxy: bool, trusted_proxy: str, plain_http: bool) -> None:
     """Serve the app for the club evening in a browser (Ctrl+C stops it).
 
+    On a database file that does not exist yet, it prints a one-time link where the club
+    is created in the browser (name, language, colour, logo, first competition, the
+    first officer's account).
+
     On this computer's own address with no accounts, whoever uses the browser is the
     officer.  Listening on another address (the club's network, a server behind a TLS
     proxy) needs accounts: 'keizer user add NAME --role officer'.  The app answers only
@@ -66,21 +71,27 @@ def serve(ctx: Context, host: str, port: int, host_names: tuple[str, ...], open_
 
     from keizer.web import create_app
 
-    store = ctx.store()
-    store.commit_upgrade()  # an older file is upgraded once, before the requests start
     # Behind a proxy the app listens on this computer but answers the network: accounts as well.
     local = host in LOOPBACK and not behind_proxy
-    if not local and not store.users():
-        where = "behind a proxy" if behind_proxy else f"on {host}"
-        raise StoreError(f"serving {where} needs accounts, so that nobody on the network is the officer "
-                         "by default: add one with 'keizer user add NAME --role officer'")
-    store.close()
+    setup_token = None
+    if not ctx.db.exists():  # a new club: created in the browser, through a link only this terminal shows
+        if not ctx.db.parent.is_dir():
+            raise StoreError(f"there is no folder {ctx.db.parent}: create it first, or choose another file with --db")
+        setup_token = secrets.token_urlsafe(24)
+    else:
+        store = ctx.store()
+        store.commit_upgrade()  # an older file is upgraded once, before the requests start
+        if not local and not store.users():
+            where = "behind a proxy" if behind_proxy else f"on {host}"
+            raise StoreError(f"serving {where} needs accounts, so that nobody on the network is the officer "
+                             "by default: add one with 'keizer user add NAME --role officer'")
+        store.close()
     if behind_proxy and not host_names:
         raise click.UsageError("--behind-proxy needs the public name members use: add --host-name, "
                                "e.g. --host-name schaak.example.nl")
     names = served_names(host, host_names, behind_proxy)
     app = create_app(ctx.db, local=local, secure_cookies=not local and not plain_http,
-                     secret_key=os.environ.get("KEIZER_SECRET_KEY"), hosts=names)
+                     secret_key=os.environ.get("KEIZER_SECRET_KEY"), hosts=names, setup_token=setup_token)
     proxy = dict(trusted_proxy=trusted_proxy, trusted_proxy_count=1, trusted_proxy_headers=PROXY_HEADERS,
                  clear_untrusted_proxy_headers=True) if behind_proxy else {}
     connections = _open_files_for(connections)
@@ -100,6 +111,10 @@ def serve(ctx: Context, host: str, port: int, host_names: tuple[str, ...], open_
     if others:
         click.echo(f"it answers to {', '.join(others)} too" + (f" (behind the proxy at {trusted_proxy})"
                                                                   if behind_proxy else ""))
+    if setup_token is not None:
+        url = f"{url}setup/{setup_token}"
+        click.echo(f"there is no club in {ctx.db} yet: create it in the browser at {url} "
+                   "(only this link can; it works until the club is created)")
     if open_browser:
         threading.Timer(0.8, webbrowser.open, args=(url,)).start()
     try:

@@ -46,21 +46,28 @@ def checked_logo(path: Path) -> tuple[str, bytes]:
         data = path.read_bytes()
     except OSError as e:
         raise StoreError("logo %(name)s: cannot read it (%(why)s)", name=path.name, why=e.strerror) from None
+    return checked_logo_data(path.name, data)
+
+
+def checked_logo_data(name: str, data: bytes) -> tuple[str, bytes]:
+    """As :func:`checked_logo`, for a file's ``name`` and its bytes (a file sent to the app)."""
+    if EXTENSIONS.get(Path(name).suffix.lower().lstrip(".")) is None:
+        raise StoreError("logo %(name)s: use a .png, .jpg, .gif, .svg or .webp file", name=name)
     if len(data) > MAX_BYTES:
-        raise StoreError("logo %(name)s is larger than 1 MB; use a smaller image", name=path.name)
-    if EXTENSIONS[path.suffix.lower().lstrip(".")] == "svg":
-        return "svg", clean_svg(path.name, data)
+        raise StoreError("logo %(name)s is larger than 1 MB; use a smaller image", name=name)
+    if EXTENSIONS[Path(name).suffix.lower().lstrip(".")] == "svg":
+        return "svg", clean_svg(name, data)
     for reader in _READERS:
         found = reader(data)
         if found is not None:
             kind, width, height = found
             if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE):
                 raise StoreError("logo %(name)s: its header says %(width)s×%(height)s pixels; export it again "
-                                 "(1 to %(most)s pixels a side)", name=path.name, width=width, height=height,
+                                 "(1 to %(most)s pixels a side)", name=name, width=width, height=height,
                                  most=MAX_SIDE)
             return kind, data
     raise StoreError("logo %(name)s is not a PNG, JPEG, GIF or WebP image (or it is damaged); export the logo again "
-                     "from an image program", name=path.name)
+                     "from an image program", name=name)
 
 
 def _png(data: bytes) -> tuple[str, int, int] | None:

@@ -15,12 +15,16 @@ from __future__ import annotations
 import base64
 import re
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from keizer.formats.logo import checked_logo
+from keizer.formats.contrast import LIGHT_BACKGROUND, _hex, _rgb, contrast, readable, text_on
+from keizer.formats.logo import checked_logo, checked_logo_data
 from keizer.formats.targets import parse_target
 from keizer.i18n import LANGUAGES
 from keizer.limits import MAX_NAME, clean_text
+from keizer.operations import accounts, setup
 from keizer.refusals import Message, Word
 from keizer.store import Store, StoreError
 
@@ -46,8 +50,47 @@ def club_settings(store: Store) -> dict[str, str]:
     return {k: store.get_meta(f"club_{k}") or v for k, v in CLUB_SETTINGS.items()}
 
 
-def set_club(store: Store, logo: Path | None = None, **values: str | None) -> None:
-    """Change club settings (name, colour, accent, language, season, templates, upload) and the logo."""
+def club_view(store: Store) -> dict[str, str]:
+    """The club's settings as the club page shows them: with the logo's type (``""``: none) and
+    the site folder (``""``: the default, ``site`` beside the database)."""
+    return {**club_settings(store), "logo": store.get_meta("club_logo_type") or "",
+            "site_folder": store.get_meta(SITE_FOLDER) or ""}
+
+
+def inside(folder: Path, base: Path) -> bool:
+    """Whether ``folder`` lies inside ``base`` (links followed: a link out leads out)."""
+    try:
+        resolved, root = folder.resolve(), base.resolve()
+    except (OSError, ValueError, RuntimeError):  # not a name this computer can use: not inside either
+        return False
+    return resolved != root and resolved.is_relative_to(root)
+
+
+def set_site_folder(store: Store, site_folder: Path | None, within: Path | None = None) -> None:
+    """Where the site is published (``keizer club --site-folder``; None: the default, ``site``
+    beside the database); ``within``: the folder must lie inside that one (the app's rule: an
+    officer's account reaches no other folder)."""
+    if site_folder is None:
+        store.set_meta(SITE_FOLDER, "")
+        return
+    folder = site_folder.expanduser()
+    if within is not None and not folder.is_absolute():
+        folder = within / folder
+    if within is not None and not inside(folder, within):
+        raise StoreError("the site folder must lie inside %(folder)s; choose one there", folder=str(within))
+    try:
+        folder = folder.resolve()
+    except (OSError, ValueError, RuntimeError):
+        raise StoreError("%(folder)s is not a folder name this computer can use; choose another",
+                         folder=repr(str(site_folder)[:80])) from None
+    if folder.exists() and not folder.is_dir():
+        raise StoreError("%(folder)s is a file, not a folder; choose another", folder=str(folder))
+    store.set_meta(SITE_FOLDER, str(folder))
+
+
+def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **values: str | None) -> None:
+    """Change club settings (name, colour, accent, language, season, templates, upload) and the
+    logo (a file, or a file's name and bytes)."""
     for key, value in values.items():
         if value is None:
             continue
@@ -72,6 +115,74 @@ def set_club(store: Store, logo: Path | None = None, **values: str | None) -> No
             value = parse_target(value).url
         store.set_meta(f"club_{key}", value.strip())
     if logo is not None:
-        kind, data = checked_logo(logo)
+        kind, data = checked_logo(logo) if isinstance(logo, Path) else checked_logo_data(*logo)
         store.set_meta("club_logo", base64.b64encode(data).decode("ascii"))
         store.set_meta("club_logo_type", kind)
+
+
+def colour_advice(club: str, accent: str) -> list[Message]:
+    """Where the club's colours cannot be used as given for text on a white page (WCAG AA,
+    4.5:1), and what the site uses instead: the warning of ``keizer club --colour`` and of the
+    app's club page.
+
+    >>> [str(m) for m in colour_advice("#1f4e79", "#c8102e")]
+    []
+    >>> str(colour_advice("#ffd700", "#c8102e")[0])[:62]
+    'the club colour #ffd700 is too light for text on a white page '
+    """
+    said = []
+    link, shown = readable(club, LIGHT_BACKGROUND), _hex(_rgb(club))
+    if link != shown:
+        said.append(Message("the club colour %(colour)s is too light for text on a white page (contrast "
+                            "%(ratio)s:1, AA needs 4.5:1): links and headings use %(link)s instead, and the header "
+                            "has %(text)s text", colour=shown, ratio=f"{contrast(club, LIGHT_BACKGROUND):.2f}",
+                            link=link, text=Word("black") if text_on(club) == "#000000" else Word("white")))
+    accent_text, accent_shown = readable(accent, LIGHT_BACKGROUND), _hex(_rgb(accent))
+    if accent_text != accent_shown:
+        said.append(Message("the accent colour %(colour)s is too light for text on a white page (contrast "
+                            "%(ratio)s:1): its text uses %(text)s instead", colour=accent_shown,
+                            ratio=f"{contrast(accent, LIGHT_BACKGROUND):.2f}", text=accent_text))
+    return said
+
+
+def found_club(store: Store, name: str, language: str, colour: str | None, logo: tuple[str, bytes] | None,
+               competition: str | None, preset: str, officer: str, password: str) -> int | None:
+    """A new club in a new, empty database (inside the caller's transaction): its settings, its
+    first Keizer competition from a preset (when named), and its first officer's account, so
+    that from now on the app asks for a login.  Returns the competition's id."""
+    if store.users() or store.competitions():
+        raise StoreError("this database holds a club already")
+    set_club(store, logo=logo, name=name, language=language, colour=colour or None)
+    comp_id = None
+    if competition and competition.strip():
+        new = setup.plan_competition(competition, "keizer", preset=preset)
+        comp_id, _registered = setup.create_competition(store, new)
+    accounts.add_user(store, officer, "officer", password)
+    return comp_id
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What a season file holds, as a restore's preview shows it beside the file it replaces."""
+
+    club: str
+    language: str
+    competitions: tuple[dict[str, Any], ...]  # name, system, season, rounds
+    members: int
+    accounts: tuple[dict[str, Any], ...]  # name, role
+    last_change: dict[str, Any] | None  # at, command, summary (the change log's last entry)
+
+    @property
+    def officers(self) -> int:
+        return sum(1 for a in self.accounts if a["role"] == "officer")
+
+
+def contents(store: Store) -> Contents:
+    """What the season file of ``store`` holds: the club, its competitions with their rounds,
+    the members, the accounts and the last change (to recognise a backup before restoring it)."""
+    club = club_settings(store)
+    comps = tuple({"name": c["name"], "system": c["system"], "season": c["season"] or "",
+                   "rounds": len(store.round_numbers(c["id"]))} for c in store.competitions())
+    return Contents(club=club["name"], language=club["language"], competitions=comps, members=len(store.members()),
+                    accounts=tuple({"name": u["name"], "role": u["role"]} for u in store.users()),
+                    last_change=store.last_change(said=True))

@@ -25,7 +25,7 @@ rounds, teams, and what the web app keeps (web).
 from __future__ import annotations
 
 from keizer.model import Season
-from keizer.store.backups import backup
+from keizer.store.backups import backup, kept_before_restore, restore
 from keizer.store.changes import Changes
 from keizer.store.competitions import SYSTEMS
 from keizer.store.database import StoreError, explain, explained, generation
@@ -36,7 +36,7 @@ from keizer.store.teams import Teams
 
 #: What the rest of keizer imports from the store.
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "SYSTEMS", "Store", "StoreError", "backup", "explain",
-           "explained", "generation", "pick_by_name"]
+           "explained", "generation", "kept_before_restore", "pick_by_name", "restore"]
 
 
 class Store(Schema, Rounds, Teams, Changes):

@@ -6,6 +6,7 @@ import os
 import sqlite3
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 
 from keizer.store.database import StoreError, _busy, _require_file, busy_timeout, explained
@@ -58,3 +59,83 @@ def backup(path: Path, target: Path, overwrite: bool = False) -> None:
     finally:
         conn.close()
         part.unlink(missing_ok=True)
+
+
+#: Meta keys only a terminal sets, which a restore keeps from the file it replaces: the server's
+#: folders (where the app publishes, the templates it reads) and the upload address the server's
+#: own password may go to.  A backup sent to the app cannot move them (an officer's account does
+#: not give the server's folders or its password away).
+KEPT_ON_RESTORE = ("upload_password_target", "publish_folder", "club_templates")
+#: How a file replaced by a restore is named beside the database: ``club.before-restore-…``.
+BEFORE_RESTORE = ".before-restore-"
+
+
+def kept_before_restore(path: Path) -> list[Path]:
+    """The files restores replaced, newest first (each can be restored again: the restore taken back)."""
+    return sorted(path.parent.glob(f"{path.stem}{BEFORE_RESTORE}*{path.suffix}"), reverse=True)
+
+
+def restore(path: Path, source: Path) -> Path:
+    """Replace the keizer database at ``path`` by the keizer database ``source`` (a backup),
+    keeping the replaced one beside it (returned), so that the restore can be taken back.
+
+    ``source`` is checked first (a keizer database of this program's schema or older, and whole);
+    the current file is copied with the online backup API; then the backup is written into the
+    database with the same API, in one step, while other connections wait: they see the old
+    season or the new one, never a mix.  The server's own settings (:data:`KEPT_ON_RESTORE`)
+    stay the replaced file's."""
+    _require_file(path)
+    conn, _version = _check(source)
+    try:
+        ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+    except sqlite3.Error as e:
+        ok = str(e)
+    finally:
+        conn.close()
+    if ok != "ok":
+        raise StoreError("%(path)s is damaged (%(ok)s); choose another backup", path=source.name, ok=ok)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = path.parent / f"{path.stem}{BEFORE_RESTORE}{stamp}{path.suffix}"
+    n = 1
+    while kept.exists():
+        n += 1
+        kept = path.parent / f"{path.stem}{BEFORE_RESTORE}{stamp}-{n}{path.suffix}"
+    backup(path, kept)
+    current, _ = _check(path)
+    try:
+        own = {key: _meta(current, key) for key in KEPT_ON_RESTORE}
+    finally:
+        current.close()
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".restoring", dir=path.parent)
+    os.close(fd)
+    part = Path(name)
+    deadline = time.monotonic() + busy_timeout()
+
+    def waiting(status: int, remaining: int, total: int) -> None:
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() > deadline:
+            raise _busy(path)
+
+    try:
+        copy = sqlite3.connect(str(part))
+        try:
+            with closing(sqlite3.connect(str(source))) as given:
+                given.backup(copy)
+            for key, value in own.items():  # the server's settings, not the backup's
+                copy.execute("DELETE FROM meta WHERE key = ?", (key,))
+                if value is not None:
+                    copy.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+            copy.commit()
+            with closing(sqlite3.connect(str(path), timeout=busy_timeout())) as target:
+                copy.backup(target, progress=waiting)
+        finally:
+            copy.close()
+    except sqlite3.Error as e:
+        raise explained(e, path) or StoreError("cannot restore %(path)s: %(why)s", path=path, why=str(e)) from None
+    finally:
+        part.unlink(missing_ok=True)
+    return kept
+
+
+def _meta(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])

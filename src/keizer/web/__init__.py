@@ -23,7 +23,8 @@ from keizer.web.views import BLUEPRINTS, navigation
 
 
 def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | None = None,
-               secret_key: str | bytes | None = None, hosts: Collection[str] | None = None) -> Flask:
+               secret_key: str | bytes | None = None, hosts: Collection[str] | None = None,
+               setup_token: str | None = None) -> Flask:
     """The app over the season database ``db``.
 
     ``local``: the server listens on the loopback address only; then, while no account
@@ -35,6 +36,9 @@ def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | Non
     name is made to lead here (DNS rebinding) reaches nothing.  Behind a reverse proxy the
     server (``keizer serve --behind-proxy``) gives the app the client's address, scheme and
     host name from the proxy's headers.
+    ``setup_token``: there is no database yet; the one who opens ``/setup/<setup_token>`` (the
+    link ``keizer serve`` printed on its terminal) creates the club and its first officer, and
+    every other page waits for that (:mod:`keizer.web.views.setup`).
     """
     app = Flask(__name__, static_folder=None, template_folder=None)
     app.config.update(
@@ -47,6 +51,7 @@ def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | Non
         SESSION_COOKIE_SECURE=(not local) if secure_cookies is None else secure_cookies,
         SESSION_COOKIE_NAME="keizer_session",
         MAX_CONTENT_LENGTH=64 * 1024 * 1024,  # a member list or a season file, not more
+        KEIZER_SETUP_TOKEN=setup_token,
     )
     context.install(app)
     auth.install(app)

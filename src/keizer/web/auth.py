@@ -32,7 +32,7 @@ from keizer.operations import accounts
 from keizer.refusals import Message, Word
 from keizer.web import access
 from keizer.web.sessions import Sessions
-from keizer.web.context import _, refuse, render, safe_path, store, wants_json
+from keizer.web.context import _, refuse, render, safe_path, setup_pending, store, wants_json
 
 bp = Blueprint("auth", __name__)
 
@@ -48,10 +48,15 @@ WINDOW = 300.0
 MAX_FORM = 1024 * 1024
 #: ... and the views that take a file (a member list, a KeizerForClubs file): up to the app's
 #: MAX_CONTENT_LENGTH.
-FILE_UPLOADS = frozenset({"members.upload"})
+FILE_UPLOADS = frozenset({"members.upload", "club.restore"})
+#: ... and the forms that may carry the club's logo (at most 1 MB itself).
+LOGO_FORMS = frozenset({"setup.form", "club.general"})
 #: Keys a throttle keeps before it forgets those with no failure left in the window: what a
 #: stranger sending many names can make it hold.
 MAX_KEYS = 10_000
+#: What a server waiting for a new club to be created shows (every other address leads to the form):
+#: the form, the link that opens it, and what its page loads.
+SETUP_OPEN = frozenset({"setup.start", "setup.form", "static", "favicon", "home.club_css"})
 #: The names of this computer, which a browser here uses for the app.
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
@@ -169,7 +174,9 @@ def install(app: Flask) -> None:
         """Only the names this server answers to: not a page elsewhere whose name now leads here.
         And no form larger than a page sends, but for a file being imported: a stranger's
         POST is not read into memory to the last of 64 MB."""
-        if request.endpoint not in FILE_UPLOADS:
+        if request.endpoint in LOGO_FORMS:
+            request.max_content_length = 2 * MAX_FORM
+        elif request.endpoint not in FILE_UPLOADS:
             request.max_content_length = MAX_FORM
         name = host_name(request.host)
         if name not in app.config["KEIZER_HOSTS"]:
@@ -192,6 +199,8 @@ def install(app: Flask) -> None:
                 message = _("error: this form has expired or did not come from this app; "
                             "reload the page and try again")
                 return ({"error": message}, 400) if wants_json() else render("app/error.html", 400, message=message)
+        if setup_pending() and request.endpoint not in SETUP_OPEN:  # no club yet: only the page that creates it
+            return redirect(url_for("setup.form"), code=303)
         needed = access.required(app.view_functions.get(request.endpoint or ""))
         if needed == "public":
             return None

@@ -59,6 +59,12 @@ def store() -> Store:
     return g.store
 
 
+def setup_pending() -> bool:
+    """There is no database yet and ``keizer serve`` waits for the club to be created through
+    the link it printed (:mod:`keizer.web.views.setup`): every other page waits too."""
+    return bool(current_app.config.get("KEIZER_SETUP_TOKEN")) and not Path(current_app.config["KEIZER_DB"]).exists()
+
+
 @contextmanager
 def writing(command: str, summary: str | Message) -> Iterator[Store]:
     """One logged, undoable transaction, as the CLI's ``writing``: on any exception

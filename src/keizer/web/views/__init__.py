@@ -8,13 +8,13 @@ from typing import Any
 from flask import Blueprint
 
 from keizer import systems
-from keizer.web.context import club_or_default
-from keizer.web.views import (attendance, boards, changes, competitions, cups, home, member_links, members, pairing,
-                              printing, publishing, results, standings, teams, users, venue)
+from keizer.web.context import club_or_default, setup_pending
+from keizer.web.views import (attendance, boards, changes, club, competitions, cups, home, member_links, members,
+                              pairing, printing, publishing, results, setup, standings, teams, users, venue)
 
 BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results, standings, members, competitions,
                                               changes, printing, venue, publishing, boards, member_links, users, cups,
-                                              teams)]
+                                              teams, setup, club)]
 
 #: (endpoint, label, key); each is shown to those who may use it (keizer.web.access)
 MAIN_NAV = [
@@ -23,12 +23,14 @@ MAIN_NAV = [
     ("changes.index", "Change log", "log"),
     ("publishing.index", "Publish", "publish"),
     ("users.index", "Users", "users"),
+    ("club.index", "Club", "club"),
 ]
 
 
 def navigation() -> dict[str, Any]:
     """What every page's header needs (a context processor of the app)."""
-    return {"club_name": club_or_default()["name"], "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
+    name = "keizer" if setup_pending() else club_or_default()["name"]  # no club yet: the program's name
+    return {"club_name": name, "main_nav": MAIN_NAV, "comp_tabs": comp_tabs}
 
 
 def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:

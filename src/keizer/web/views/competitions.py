@@ -17,10 +17,11 @@ from keizer.operations import setup
 from keizer.systems.knockout import DEFAULT_STAGES
 from keizer.operations.evening import evening
 from keizer.refusals import Message, Word
-from keizer.settings import CHOICES, PRESETS
+from keizer.settings import CHOICES, OF_OPPONENT, OF_OWN, said, worded
 from keizer.store import StoreError
 from keizer.web import forms
 from keizer.web.context import _, back, competition, render, say, store, writing
+from keizer.web.views.setup import presets_shown
 
 bp = Blueprint("competitions", __name__)
 
@@ -37,8 +38,7 @@ SYSTEM_LABELS = {s.name: s.label for s in systems.ALL}
 @bp.route("/competitions")
 def index() -> Any:
     return render("app/competitions.html", title=_("Competitions"), nav="competitions", evenings=evening(store()),
-                  presets=list(PRESETS), systems=SYSTEM_LABELS, schedules=setup.SCHEDULES,
-                  cup_stages=DEFAULT_STAGES)
+                  systems=SYSTEM_LABELS, schedules=setup.SCHEDULES, cup_stages=DEFAULT_STAGES, **presets_shown())
 
 
 def _text(name: str) -> str | None:
@@ -196,7 +196,8 @@ def settings(comp_id: int) -> Any:
         return _change_settings(comp_id)
     comp = competition(comp_id)
     s = store()
-    rows = setup.settings_rows(s, comp_id)
+    rows = [{**r, "in_words": say(worded(r["setting"], r["value"])) if r["setting"] in OF_OWN | OF_OPPONENT else ""}
+            for r in setup.settings_rows(s, comp_id)]
     can = setup.changeable(s, comp_id)
     order = heading = None
     if systems.of(comp["system"]).has_initial_order:
@@ -221,11 +222,12 @@ def _change_settings(comp_id: int) -> Any:
     if not overrides:
         flash(_("nothing changed"), "info")
         return back(url_for("competitions.settings", comp_id=comp_id))
-    summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
+    summary = ", ".join(f"{k}={v}" for k, v in overrides.items())  # the log's line, as the CLI writes it
     with writing("competition settings", Message("settings: %(summary)s", summary=summary)) as s:
         competition(comp_id, write=True)
         note = setup.change_settings(s, comp_id, overrides)
-    flash(_("settings: %(summary)s", summary=summary), "ok")
+    # The page says it in words: "excused: 7/20 of own value", not excused=7/20.
+    flash(_("settings: %(summary)s", summary="; ".join(say(said(k, v)) for k, v in overrides.items())), "ok")
     if note:
         flash(say(note), "warning")
     return back(url_for("competitions.settings", comp_id=comp_id))
