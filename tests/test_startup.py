@@ -20,12 +20,14 @@ def test_every_topic_command_is_listed_where_it_lives():
 
 
 def test_trf_pair_loads_no_database_code():
+    """Nor Babel (the site's languages) nor the tie-break ranking: the pairing needs neither."""
     file = next(iter(sorted(DATA.glob("next/*.trf"))))
     probe = ("import sys; from keizer.cli import main\n"
              f"sys.argv = ['keizer', 'trf', 'pair', {str(file)!r}, '--format', 'json']\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('sqlite_utils', 'networkx', 'jinja2', "
-             "'flask') or m in ('keizer.store', 'keizer.operations.competition'))\n"
+             "'flask', 'babel') or m in ('keizer.store', 'keizer.operations.competition', "
+             "'keizer.tiebreaks.ranking', 'keizer.tiebreaks.advice', 'importlib.resources'))\n"
              "print('LOADED', heavy)")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "LOADED []"
