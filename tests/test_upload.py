@@ -12,7 +12,8 @@ import hashlib
 import json
 import shutil
 import subprocess
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,6 +133,16 @@ def _module_servers(tmp_path_factory):
         _SERVERS.pop()
 
 
+@contextmanager
+def _servers(tmp_path: Path) -> Iterator[_Servers]:
+    """This module's servers; for a test of another module (which imports _host), servers of its own."""
+    if _SERVERS:
+        yield _SERVERS[-1]
+    else:
+        with ExitStack() as stack:
+            yield _Servers(tmp_path, stack)
+
+
 def _host(kind: str, tmp_path: Path, monkeypatch, home: Path):
     served = tmp_path / "served"
     served.mkdir(parents=True)
@@ -144,16 +155,17 @@ def _host(kind: str, tmp_path: Path, monkeypatch, home: Path):
         git(served, "config", "user.name", "Webmaster")
         yield Host(kind, f"git+file://{served}/schaak", served / "schaak")
     elif kind in ("ftp", "ftps"):
-        servers = _SERVERS[-1]
-        if kind == "ftps":
-            monkeypatch.setenv("SSL_CERT_FILE", str(servers.cert()))
-        port, dropper = servers.serve(kind, served)
-        yield Host(kind, f"{kind}://{USER}@127.0.0.1:{port}/public_html/schaak", served / "public_html" / "schaak",
-                   dropper)
+        with _servers(tmp_path) as servers:
+            if kind == "ftps":
+                monkeypatch.setenv("SSL_CERT_FILE", str(servers.cert()))
+            port, dropper = servers.serve(kind, served)
+            yield Host(kind, f"{kind}://{USER}@127.0.0.1:{port}/public_html/schaak",
+                       served / "public_html" / "schaak", dropper)
     else:
-        port, known = _SERVERS[-1].serve(kind, served)
-        (home / ".ssh" / "known_hosts").write_text(str(known))
-        yield Host(kind, f"sftp://{USER}@127.0.0.1:{port}/public_html/schaak", served / "public_html" / "schaak")
+        with _servers(tmp_path) as servers:
+            port, known = servers.serve(kind, served)
+            (home / ".ssh" / "known_hosts").write_text(str(known))
+            yield Host(kind, f"sftp://{USER}@127.0.0.1:{port}/public_html/schaak", served / "public_html" / "schaak")
 
 
 def send(site: Path, host: Host, **options) -> object:

@@ -31,21 +31,27 @@ __all__ = [
 ]
 
 
+_ADVICE = frozenset({"Advice", "advise", "recommended", "recommended_for"})
+_CODES = frozenset({"TieBreak", "TieBreakError", "parse", "parse_list"})
+_MODEL = frozenset({"Code", "Match", "Player", "RoundResult", "Scoring", "System", "Team", "Tournament"})
+_RANKING = frozenset({"Standing", "compute", "labels", "rank"})
+
+
 def __getattr__(name: str) -> Any:
     """The names above, each imported from its module when first asked for: a reader of TRF
     files or the Swiss pairing needs the model alone, not the ranking's machinery (a good
     part of a short command's start-up).  Module imports, so that tests/test_layers.py sees them."""
     value: Any
-    if name in ("Advice", "advise", "recommended", "recommended_for"):
+    if name in _ADVICE:
         from keizer.tiebreaks import advice
         value = getattr(advice, name)
-    elif name in ("TieBreak", "TieBreakError", "parse", "parse_list"):
+    elif name in _CODES:
         from keizer.tiebreaks import codes
         value = getattr(codes, name)
-    elif name in ("Code", "Match", "Player", "RoundResult", "Scoring", "System", "Team", "Tournament"):
+    elif name in _MODEL:
         from keizer.tiebreaks import model
         value = getattr(model, name)
-    elif name in ("Standing", "compute", "labels", "rank"):
+    elif name in _RANKING:
         from keizer.tiebreaks import ranking
         value = getattr(ranking, name)
     elif name == "Edition":
