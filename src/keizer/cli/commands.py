@@ -101,8 +101,11 @@ class _Commands(click.Group):
         limit = formatter.width - 6 - max(len(name) for name in names)
         rows = []
         for name in names:
-            command = self.commands.get(name) or click.Command(name, help=self.summaries[name])
-            if not command.hidden:
+            command = self.commands.get(name)
+            if command is None:  # a command with no summary yet is loaded to ask (the test says to add one)
+                summary = self.summaries.get(name)
+                command = click.Command(name, help=summary) if summary else self.get_command(ctx, name)
+            if command is not None and not command.hidden:
                 rows.append((name, command.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
