@@ -11,7 +11,8 @@ rounds (142) and the initial colour (152).  Then the middle round is paired:
 * ``keizer``: the engine in this process (``pair_swiss`` on the parsed file),
   CPU seconds, and the peak memory of the process pairing it;
 * ``keizer trf pair``: the command as a user runs it (start-up included), wall
-  seconds and peak memory (maximum resident set of the child process);
+  seconds and peak memory (maximum resident set of the child process), with issue 25's
+  goal for the whole command where it sets one (100 players: < 0.1 s; 3,000: < 3 s);
 * ``bbp``: when ``KEIZER_BBP`` names a local bbpPairings binary, ``bbp --dutch
   FILE -p OUT`` on the same file, wall seconds and peak memory, and whether its
   pairing (boards in order, the bye) equals keizer's.  Without it the column is
@@ -40,6 +41,10 @@ from keizer.formats.trf import dump, read
 from keizer.model import Colour
 from keizer.pairing.swiss import initial_colour_of, pair_swiss
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
+
+
+#: Issue 25's goals for the whole command (seconds, wall-clock) at the sizes it names.
+GOALS = {100: 0.1, 3000: 3}
 
 
 def play(players: int, rounds: int, upto: int, seed: int = 2026) -> Tournament:
@@ -144,6 +149,7 @@ def main() -> None:
         inner["mb"] = mb
         wall, cli_mb, _ = child(keizer + ["trf", "pair", str(file), "--format", "json"], None)
         row = f"{size:>7}  {inner['cpu']:>8.3f}s  {inner['mb']:>4}  {wall:>8.3f}s  {cli_mb:>4}"
+        goal = GOALS.get(size)
         if bbp:
             result = folder / f"swiss-{size}-round{middle + 1}.bbp.txt"
             seconds, bbp_mb, _ = child([bbp, "--dutch", str(file), "-p", str(result)], args.bbp_timeout)
@@ -155,7 +161,7 @@ def main() -> None:
                 same = boards == inner["boards"] + ([[inner["bye"], 0]] if inner["bye"] else [])
                 row += (f"  {seconds:>8.3f}s  {bbp_mb:>4}  {seconds / inner['cpu']:>9.1f}x"
                         f"  {'yes' if same else 'NO'}")
-        print(row, flush=True)
+        print(row + (f"  (goal for the command: < {goal} s)" if goal else ""), flush=True)
     if not args.keep:
         print(f"(files in {folder})")
 

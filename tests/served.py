@@ -31,11 +31,14 @@ def free_port() -> int:
 class Served:
     """`keizer --db DB serve ARGS…` on a free port until :meth:`stop` (or the ``with`` ends)."""
 
-    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None) -> None:
-        self.db, self.port = db, free_port()
+    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None, log: Path | None = None) -> None:
+        """``log``: a file for the server's error stream, readable while it runs (:meth:`written`);
+        a server shared by many tests writes there (a pipe nobody reads would fill up)."""
+        self.db, self.port, self.log = db, free_port(), log
         self.process = subprocess.Popen(
             [sys.executable, "-m", "keizer", "--db", str(db), "serve", "--port", str(self.port), *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+            stdout=subprocess.PIPE, stderr=log.open("w") if log else subprocess.PIPE, text=True,
+            env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -54,7 +57,25 @@ class Served:
     def errors(self) -> str:
         """What the server wrote to its error stream (a traceback, a warning), once it stopped."""
         self.stop()
-        return self.process.stderr.read()  # type: ignore[union-attr]
+        return self.written() if self.log else self.process.stderr.read()  # type: ignore[union-attr]
+
+    def written(self) -> str:
+        """What the server wrote to its ``log`` so far (it writes each line as it comes)."""
+        assert self.log, "Served(..., log=FILE) keeps the error stream in a file"
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def said(self, lines: int, timeout: float = 10) -> str:
+        """The first ``lines`` lines the server wrote to its standard output (what it listens for)."""
+        import select
+
+        assert self.process.stdout is not None
+        pipe, out, deadline = self.process.stdout.fileno(), b"", time.monotonic() + timeout
+        while out.count(b"\n") < lines and select.select([pipe], [], [], max(0, deadline - time.monotonic()))[0]:
+            chunk = os.read(pipe, 4096)  # unbuffered: the stream's own buffer would hide lines from select
+            if not chunk:
+                break
+            out += chunk
+        return out.decode("utf-8", "replace")
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from keizer.store import Store
+from conftest import built_once
 from test_cli import digest, run
 
 HUGE = "99999999999999999999999"  # beyond SQLite's 64-bit integers
@@ -28,14 +29,15 @@ def refused(capsys, db: Path, *args: str, match: str = "") -> str:
 
 
 @pytest.fixture
-def club(tmp_path, capsys) -> Path:
+def club(tmp_path, tmp_path_factory, capsys) -> Path:
     """Four members in a Keizer competition, round 1 paired (boards 1 and 2)."""
-    db = tmp_path / "club.db"
-    for name, rating in (("Anna", "1850"), ("Bram", "1720"), ("Cor", "1690"), ("Dirk", "1600")):
-        assert run(capsys, db, "member", "add", name, "--rating", rating)[0] == 0
-    assert run(capsys, db, "competition", "create", "Interne", "--all-members")[0] == 0
-    assert run(capsys, db, "pair")[0] == 0
-    return db
+    def build(db: Path) -> None:
+        for name, rating in (("Anna", "1850"), ("Bram", "1720"), ("Cor", "1690"), ("Dirk", "1600")):
+            assert run(capsys, db, "member", "add", name, "--rating", rating)[0] == 0
+        assert run(capsys, db, "competition", "create", "Interne", "--all-members")[0] == 0
+        assert run(capsys, db, "pair")[0] == 0
+
+    return built_once("bad_input.club", build, tmp_path, tmp_path_factory)
 
 
 # -- season JSON ------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import vector_files
+from conftest import built_once, vector_files
 from keizer.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,16 +31,17 @@ def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def club(tmp_path, capsys):
+def club(tmp_path, tmp_path_factory, capsys):
     """A club with seven members (awkward names included) and a competition."""
-    db = tmp_path / "club.db"
-    people = [("Anna de Vries", "1850"), ("Bram Jansen", "1720"), ("Cor Smit", "1690"), ("Dirk O'Neill", "1600"),
-              ("Eva Müller", "1550"), ("<script>alert(1)</script>", "1400"), ("Gé 🐴 Paard", None)]
-    for name, rating in people:
-        args = ["member", "add", name] + (["--rating", rating] if rating else [])
-        assert run(capsys, db, *args)[0] == 0
-    assert run(capsys, db, "competition", "create", "Interne", "--all-members", "--set", "top=20")[0] == 0
-    return db
+    def build(db: Path) -> None:
+        people = [("Anna de Vries", "1850"), ("Bram Jansen", "1720"), ("Cor Smit", "1690"), ("Dirk O'Neill", "1600"),
+                  ("Eva Müller", "1550"), ("<script>alert(1)</script>", "1400"), ("Gé 🐴 Paard", None)]
+        for name, rating in people:
+            args = ["member", "add", name] + (["--rating", rating] if rating else [])
+            assert run(capsys, db, *args)[0] == 0
+        assert run(capsys, db, "competition", "create", "Interne", "--all-members", "--set", "top=20")[0] == 0
+
+    return built_once("cli.club", build, tmp_path, tmp_path_factory)
 
 
 def digest(path: Path) -> str | None:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from keizer.store import StoreError, pick_by_name
-from conftest import examples
+from conftest import built_once, examples
 from test_cli import digest, run
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -38,12 +38,13 @@ def members(capsys, db: Path) -> dict[str, dict]:
 
 
 @pytest.fixture
-def club(tmp_path, capsys) -> Path:
-    db = tmp_path / "club.db"
-    for args in (["Anna de Vries", "--rating", "1850"], ["Jan Jansen", "--rating", "1700", "--fed-id", "8123"],
-                 ["Cor Smit"]):
-        assert run(capsys, db, "member", "add", *args)[0] == 0
-    return db
+def club(tmp_path, tmp_path_factory, capsys) -> Path:
+    def build(db: Path) -> None:
+        for args in (["Anna de Vries", "--rating", "1850"], ["Jan Jansen", "--rating", "1700", "--fed-id", "8123"],
+                     ["Cor Smit"]):
+            assert run(capsys, db, "member", "add", *args)[0] == 0
+
+    return built_once("members.club", build, tmp_path, tmp_path_factory)
 
 
 def csv_file(tmp_path: Path, text: str | bytes, name: str = "list.csv") -> Path:

@@ -8,11 +8,12 @@ import json
 import shutil
 import sqlite3
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from conftest import DATA, examples, scores, season
+from conftest import DATA, built_once, examples, scores, season
 from keizer.operations import competition as ops
 from keizer.scoring import compute_standings
 from keizer.settings import Settings
@@ -37,13 +38,14 @@ def refused(capsys, db, *args: str, match: str) -> str:
 
 
 @pytest.fixture
-def five(tmp_path, capsys):
+def five(tmp_path, tmp_path_factory, capsys):
     """Five rated members in a Keizer competition (top 10, so values 10, 9, 8, 7, 6)."""
-    db = tmp_path / "club.db"
-    for name, rating in [("Anna", 1900), ("Bram", 1800), ("Cor", 1700), ("Dirk", 1600), ("Eva", 1500)]:
-        ok(capsys, db, "member", "add", name, "--rating", str(rating))
-    ok(capsys, db, "competition", "create", "Interne", "--all-members", "--set", "top=10")
-    return db
+    def build(db: Path) -> None:
+        for name, rating in [("Anna", 1900), ("Bram", 1800), ("Cor", 1700), ("Dirk", 1600), ("Eva", 1500)]:
+            ok(capsys, db, "member", "add", name, "--rating", str(rating))
+        ok(capsys, db, "competition", "create", "Interne", "--all-members", "--set", "top=10")
+
+    return built_once("past.five", build, tmp_path, tmp_path_factory)
 
 
 def table(capsys, db, *extra) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from keizer.model import Colour
 from keizer.pairing.swiss import (DutchInput, SwissError, allocate_colours, colour_preference, dutch_inputs,
                                   initial_colour_of, pair_swiss)
 from keizer.tiebreaks import Code, Player, RoundResult, Scoring, Tournament
-from conftest import examples
+from conftest import built_once, examples
 
 DATA = Path(__file__).parent / "data" / "swiss"
 W, B = Colour.WHITE, Colour.BLACK
@@ -390,15 +390,16 @@ def test_the_pairing_does_not_depend_on_the_order_of_the_lines(path, rnd):
 
 
 @pytest.fixture
-def rapid(tmp_path, capsys):
-    db = tmp_path / "rapid.db"
-    for name, rating in (("Ann", "2100"), ("Bob", "1900"), ("Cor", "2000"), ("Dé'Jong", "1800"),
-                         ("<script>Eva", "1700"), ("Fay 🐴", "2200"), ("Gus", "1600")):
-        assert run(capsys, db, "member", "add", name, "--rating", rating)[0] == 0
-    code, out, err = run(capsys, db, "competition", "create", "Rapid", "--system", "swiss", "--rounds", "5",
-                         "--all-members")
-    assert code == 0 and "Swiss tournament (5 rounds)" in out, err
-    return db
+def rapid(tmp_path, tmp_path_factory, capsys):
+    def build(db: Path) -> None:
+        for name, rating in (("Ann", "2100"), ("Bob", "1900"), ("Cor", "2000"), ("Dé'Jong", "1800"),
+                             ("<script>Eva", "1700"), ("Fay 🐴", "2200"), ("Gus", "1600")):
+            assert run(capsys, db, "member", "add", name, "--rating", rating)[0] == 0
+        code, out, err = run(capsys, db, "competition", "create", "Rapid", "--system", "swiss", "--rounds", "5",
+                             "--all-members")
+        assert code == 0 and "Swiss tournament (5 rounds)" in out, err
+
+    return built_once("swiss.rapid", build, tmp_path, tmp_path_factory, name="rapid.db")
 
 
 def pairs_of(capsys, db, *extra):

@@ -12,6 +12,8 @@ import hashlib
 import json
 import shutil
 import subprocess
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -90,6 +92,57 @@ def host(request, tmp_path, monkeypatch, quiet_home):
     yield from _host(request.param, tmp_path, monkeypatch, quiet_home)
 
 
+class _Servers:
+    """The module's FTP, FTPS and SFTP servers, each started when a test first needs it and
+    stopped when the module's tests end (starting one per test cost more than most tests).
+    Each serves the folder of the test running now: its own ``served``, fresh and empty."""
+
+    def __init__(self, folder: Path, stack: ExitStack) -> None:
+        self.folder, self.stack = folder, stack
+        self.served = folder  # the folder every login is served from, until a test names its own
+        self.running: dict[str, tuple[int, object]] = {}
+
+    def serve(self, kind: str, served: Path) -> tuple[int, object]:
+        """The port of the server of ``kind`` (and its dropper, or its host key line), serving ``served``."""
+        self.served = served
+        if kind not in self.running:
+            where = lambda: self.served  # noqa: E731
+            if kind == "sftp":
+                self.running[kind] = self.stack.enter_context(sftp_server(where))
+            else:
+                cert = self.cert() if kind == "ftps" else None
+                self.running[kind] = self.stack.enter_context(ftp_server(where, cert))
+        port, extra = self.running[kind]
+        if kind != "sftp":
+            extra.reset()  # type: ignore[attr-defined]
+        return port, extra
+
+    def cert(self) -> Path:
+        path = self.folder / "cert-127.0.0.1.pem"
+        return path if path.exists() else self_signed_certificate(self.folder)
+
+
+_SERVERS: list[_Servers] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _module_servers(tmp_path_factory):
+    with ExitStack() as stack:
+        _SERVERS.append(_Servers(tmp_path_factory.mktemp("servers"), stack))
+        yield
+        _SERVERS.pop()
+
+
+@contextmanager
+def _servers(tmp_path: Path) -> Iterator[_Servers]:
+    """This module's servers; for a test of another module (which imports _host), servers of its own."""
+    if _SERVERS:
+        yield _SERVERS[-1]
+    else:
+        with ExitStack() as stack:
+            yield _Servers(tmp_path, stack)
+
+
 def _host(kind: str, tmp_path: Path, monkeypatch, home: Path):
     served = tmp_path / "served"
     served.mkdir(parents=True)
@@ -102,16 +155,16 @@ def _host(kind: str, tmp_path: Path, monkeypatch, home: Path):
         git(served, "config", "user.name", "Webmaster")
         yield Host(kind, f"git+file://{served}/schaak", served / "schaak")
     elif kind in ("ftp", "ftps"):
-        cert = None
-        if kind == "ftps":
-            cert = self_signed_certificate(tmp_path)
-            monkeypatch.setenv("SSL_CERT_FILE", str(cert))
-        with ftp_server(served, cert) as (port, dropper):
-            yield Host(kind, f"{kind}://{USER}@127.0.0.1:{port}/public_html/schaak", served / "public_html" / "schaak",
-                       dropper)
+        with _servers(tmp_path) as servers:
+            if kind == "ftps":
+                monkeypatch.setenv("SSL_CERT_FILE", str(servers.cert()))
+            port, dropper = servers.serve(kind, served)
+            yield Host(kind, f"{kind}://{USER}@127.0.0.1:{port}/public_html/schaak",
+                       served / "public_html" / "schaak", dropper)
     else:
-        with sftp_server(served) as (port, known):
-            (home / ".ssh" / "known_hosts").write_text(known)
+        with _servers(tmp_path) as servers:
+            port, known = servers.serve(kind, served)
+            (home / ".ssh" / "known_hosts").write_text(str(known))
             yield Host(kind, f"sftp://{USER}@127.0.0.1:{port}/public_html/schaak", served / "public_html" / "schaak")
 
 

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
@@ -72,38 +74,117 @@ def recording_ftp() -> Iterator[tuple[int, list[str]]]:
         listener.close()
 
 
+# -- One server for many tests ----------------------------------------------------------------
+#
+# Starting `keizer serve` costs half a second of CPU, and these tests once started one each.
+# Tests that need the same server (the same options, the same accounts) now share one per
+# module (per worker under pytest-xdist), and each starts from the same database: before it,
+# the file is restored through SQLite's backup (a write like any other program's: the server,
+# which opens the file per request, sees it) and whatever a test left beside it is removed.
+# Each test makes its own browsers (cookies); the server's memory (the login throttle) is
+# shared, which no test of a group relies on.
+
+
+class Shared:
+    """``keizer serve ARGS`` over the sample club (``prepare`` adds what the group needs),
+    for every test of a group; :meth:`fresh` gives a test the database as the group began."""
+
+    def __init__(self, folder: Path, *args: str, prepare: Callable[[Path], None] = lambda db: None,
+                 env: dict[str, str] | None = None) -> None:
+        self.folder = folder / "club"
+        self.folder.mkdir(parents=True)
+        self.db = sample_copy(self.folder)
+        prepare(self.db)
+        self.app = Served(self.db, *args, env=env, log=folder / "server.log")
+        self.pristine = folder / "pristine.db"  # taken once the server started (and upgraded the file)
+        with closing(sqlite3.connect(self.db)) as source, closing(sqlite3.connect(self.pristine)) as copy:
+            source.backup(copy)
+
+    def fresh(self) -> Served:
+        with closing(sqlite3.connect(self.pristine)) as source, closing(sqlite3.connect(self.db)) as served:
+            source.backup(served)
+        for path in self.folder.iterdir():
+            if path != self.db:
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+        return self.app
+
+    def stop(self) -> None:
+        errors = self.app.errors()
+        assert "Traceback" not in errors, errors  # no test of a group expects the server to fail
+
+
+@pytest.fixture(scope="module")
+def _no_accounts(tmp_path_factory) -> Iterator[Shared]:
+    shared = Shared(tmp_path_factory.mktemp("no-accounts"))
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture
+def open_club(_no_accounts) -> Served:
+    """The sample club with no accounts, served (so whoever is at this computer is the officer)."""
+    return _no_accounts.fresh()
+
+
+@pytest.fixture(scope="module")
+def _anna(tmp_path_factory) -> Iterator[Shared]:
+    shared = Shared(tmp_path_factory.mktemp("anna"), "--host-name", "schaak.test",
+                    prepare=lambda db: with_users(db, ("anna", "officer")))
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture
+def anna_served(_anna) -> Served:
+    """The sample club with one account (anna, officer), served under its own names and schaak.test."""
+    return _anna.fresh()
+
+
+SECRET = "the server's own secret"
+
+
+@pytest.fixture(scope="module")
+def _with_secret(tmp_path_factory) -> Iterator[Shared]:
+    shared = Shared(tmp_path_factory.mktemp("secret"), env={"KEIZER_UPLOAD_PASSWORD": SECRET})
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture
+def secret_served(_with_secret) -> Served:
+    """The sample club with no accounts, served with $KEIZER_UPLOAD_PASSWORD set on the server."""
+    return _with_secret.fresh()
+
+
 # -- DNS rebinding: the Host names served ----------------------------------------------------
 
 
-def test_a_page_elsewhere_that_rebinds_its_name_to_the_laptop_gets_nothing(tmp_path):
+def test_a_page_elsewhere_that_rebinds_its_name_to_the_laptop_gets_nothing(open_club):
     """The review's attack: with no accounts, a page at evil.example (rebound to 127.0.0.1)
     read a CSRF token and made itself an officer.  Now every request naming another host is 400."""
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        evil = app.client(host=f"{EVIL}:{app.port}")
-        login = evil.get("/login")
-        assert login.status == 400
-        assert 'name="csrf"' not in login.body and EVIL in login.text()
-        before = digest(db)
-        forged = evil.post("/users/add", {"csrf": "T", "name": "Mallory", "role": "officer",
-                                          "password": "mallorypass1", "password2": "mallorypass1"}, csrf=False)
-        assert forged.status == 400 and "Mallory" not in users(db) and digest(db) == before
-        for page in ("/", "/static/app.css", "/c/1/venue.json", "/m/whatever", "/b/ZZZZZZZZ"):
-            assert evil.get(page).status == 400, page
-        # The names a browser on this computer uses for it are served, with or without the port.
-        for name in (f"127.0.0.1:{app.port}", f"localhost:{app.port}", f"[::1]:{app.port}", "localhost",
-                     f"LOCALHOST.:{app.port}"):
-            assert app.client(host=name).get("/").status == 200, name
+    app, db = open_club, open_club.db
+    evil = app.client(host=f"{EVIL}:{app.port}")
+    login = evil.get("/login")
+    assert login.status == 400
+    assert 'name="csrf"' not in login.body and EVIL in login.text()
+    before = digest(db)
+    forged = evil.post("/users/add", {"csrf": "T", "name": "Mallory", "role": "officer",
+                                      "password": "mallorypass1", "password2": "mallorypass1"}, csrf=False)
+    assert forged.status == 400 and "Mallory" not in users(db) and digest(db) == before
+    for page in ("/", "/static/app.css", "/c/1/venue.json", "/m/whatever", "/b/ZZZZZZZZ"):
+        assert evil.get(page).status == 400, page
+    # The names a browser on this computer uses for it are served, with or without the port.
+    for name in (f"127.0.0.1:{app.port}", f"localhost:{app.port}", f"[::1]:{app.port}", "localhost",
+                 f"LOCALHOST.:{app.port}"):
+        assert app.client(host=name).get("/").status == 200, name
 
 
-def test_with_accounts_only_the_names_given_are_served(tmp_path):
-    db = sample_copy(tmp_path)
-    with_users(db, ("anna", "officer"))
-    with Served(db, "--host-name", "schaak.test") as app:
-        assert app.client(host="schaak.test").get("/login").status == 200
-        assert app.client(host=f"schaak.test:{app.port}").get("/login").status == 200
-        assert app.client(host=f"{EVIL}:{app.port}").get("/login").status == 400
-        assert app.client(host="schaak.test.evil.example").get("/login").status == 400
+def test_with_accounts_only_the_names_given_are_served(anna_served):
+    app = anna_served
+    assert app.client(host="schaak.test").get("/login").status == 200
+    assert app.client(host=f"schaak.test:{app.port}").get("/login").status == 200
+    assert app.client(host=f"{EVIL}:{app.port}").get("/login").status == 400
+    assert app.client(host="schaak.test.evil.example").get("/login").status == 400
 
 
 def test_behind_a_proxy_the_public_name_must_be_given(tmp_path, capsys):
@@ -230,17 +311,15 @@ def test_a_copied_session_cookie_is_worth_nothing_after_logout_or_a_new_password
         assert bob.login("bob", "another long password").status == 303 and bob.get("/").status == 200
 
 
-def test_an_officer_who_changes_their_own_password_stays_logged_in_in_that_browser(tmp_path):
-    db = sample_copy(tmp_path)
-    with_users(db, ("anna", "officer"))
-    with Served(db) as app:
-        laptop, phone = app.client(), app.client()
-        laptop.login("anna", PASSWORD)
-        phone.login("anna", PASSWORD)
-        laptop.post("/users/password", {"name": "anna", "password": "a brand new one", "password2": "a brand new one",
-                                        "csrf": laptop.csrf("/users")})
-        assert laptop.get("/users").status == 200
-        assert phone.get("/users").status == 303
+def test_an_officer_who_changes_their_own_password_stays_logged_in_in_that_browser(anna_served):
+    app = anna_served
+    laptop, phone = app.client(), app.client()
+    laptop.login("anna", PASSWORD)
+    phone.login("anna", PASSWORD)
+    laptop.post("/users/password", {"name": "anna", "password": "a brand new one", "password2": "a brand new one",
+                                    "csrf": laptop.csrf("/users")})
+    assert laptop.get("/users").status == 200
+    assert phone.get("/users").status == 303
 
 
 # -- Redirects stay on this site --------------------------------------------------------------
@@ -248,19 +327,17 @@ def test_an_officer_who_changes_their_own_password_stays_logged_in_in_that_brows
 
 @pytest.mark.parametrize("target", ["/%09/evil.example", "//evil.example", "/\\evil.example", "https://evil.example/",
                                     "/%0d%0aSet-Cookie:%20x=1", "/%20/evil.example", "/%E2%80%8B/evil.example"])
-def test_after_login_and_after_a_form_the_app_stays_on_its_own_site(tmp_path, target):
-    db = sample_copy(tmp_path)
-    with_users(db, ("anna", "officer"))
-    with Served(db) as app:
-        anna = app.client()
-        page = anna.get(f"/login?next={target}")
-        assert page.status == 200
-        fields = {"name": "anna", "password": PASSWORD, "next": urllib.parse.unquote(target)}
-        answer = anna.post("/login", fields)
-        assert answer.status == 303 and _same_site(answer.location), answer.location
-        assert "set-cookie: x" not in str(answer.headers).lower()
-        back = anna.post("/members/links/settings", {"back": urllib.parse.unquote(target), "deadline": "nonsense"})
-        assert back.status in (303, 400) and _same_site(back.location), back.location
+def test_after_login_and_after_a_form_the_app_stays_on_its_own_site(anna_served, target):
+    app = anna_served
+    anna = app.client()
+    page = anna.get(f"/login?next={target}")
+    assert page.status == 200
+    fields = {"name": "anna", "password": PASSWORD, "next": urllib.parse.unquote(target)}
+    answer = anna.post("/login", fields)
+    assert answer.status == 303 and _same_site(answer.location), answer.location
+    assert "set-cookie: x" not in str(answer.headers).lower()
+    back = anna.post("/members/links/settings", {"back": urllib.parse.unquote(target), "deadline": "nonsense"})
+    assert back.status in (303, 400) and _same_site(back.location), back.location
 
 
 def _same_site(location: str) -> bool:
@@ -273,32 +350,30 @@ def _same_site(location: str) -> bool:
 # -- Writes only where they belong ---------------------------------------------------------
 
 
-def test_the_app_publishes_only_into_the_clubs_folder_or_beside_the_database(tmp_path):
-    club, elsewhere = tmp_path / "club", tmp_path / "elsewhere"
-    club.mkdir()
+def test_the_app_publishes_only_into_the_clubs_folder_or_beside_the_database(open_club):
+    app, db = open_club, open_club.db
+    club, elsewhere = db.parent, db.parent.parent / "elsewhere"
+    shutil.rmtree(elsewhere, ignore_errors=True)
     elsewhere.mkdir()
-    db = sample_copy(club)
-    with Served(db) as app:
-        officer = app.client()
-        before = digest(db)
-        for field, value in (("folder", str(elsewhere)), ("folder", "../elsewhere")):
-            refused = officer.post("/publish", {field: value, "csrf": officer.csrf("/publish")})
-            assert refused.status == 303
-            assert "publishes only into" in officer.get("/publish").text()
-        upload = officer.post("/publish", {"folder": "", "upload": "on", "target": str(elsewhere),
-                                           "csrf": officer.csrf("/publish")})
-        assert upload.status == 303 and "uploads into a folder" in officer.get("/publish").text()
-        assert list(elsewhere.iterdir()) == [] and digest(db) == before and not (club / "site").exists()
-        done = officer.post("/publish", {"folder": "www", "csrf": officer.csrf("/publish")})
-        assert done.status == 200 and (club / "www" / "index.html").is_file()
+    officer = app.client()
+    before = digest(db)
+    for field, value in (("folder", str(elsewhere)), ("folder", "../elsewhere")):
+        refused = officer.post("/publish", {field: value, "csrf": officer.csrf("/publish")})
+        assert refused.status == 303
+        assert "publishes only into" in officer.get("/publish").text()
+    upload = officer.post("/publish", {"folder": "", "upload": "on", "target": str(elsewhere),
+                                       "csrf": officer.csrf("/publish")})
+    assert upload.status == 303 and "uploads into a folder" in officer.get("/publish").text()
+    assert list(elsewhere.iterdir()) == [] and digest(db) == before and not (club / "site").exists()
+    done = officer.post("/publish", {"folder": "www", "csrf": officer.csrf("/publish")})
+    assert done.status == 200 and (club / "www" / "index.html").is_file()
 
 
-def test_the_servers_upload_password_goes_only_to_the_clubs_own_web_host(tmp_path):
+def test_the_servers_upload_password_goes_only_to_the_clubs_own_web_host(secret_served):
     """With $KEIZER_UPLOAD_PASSWORD set on the server, the publish form named an FTP server of
     the attacker's and the password went there."""
-    db = sample_copy(tmp_path)
-    secret = "the server's own secret"
-    with recording_ftp() as (port, told), Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
+    app, secret = secret_served, SECRET
+    with recording_ftp() as (port, told):
         officer = app.client()
         answer = officer.post("/publish", {"folder": "", "upload": "on", "target": f"ftp://x@127.0.0.1:{port}/",
                                            "csrf": officer.csrf("/publish")})
@@ -312,83 +387,66 @@ def test_the_servers_upload_password_goes_only_to_the_clubs_own_web_host(tmp_pat
 HUGE = "99999999999999999999"
 
 
-def test_ids_beyond_what_sqlite_holds_are_not_found(tmp_path):
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        officer = app.client()
-        for page in (f"/c/{HUGE}/standings", f"/members/{HUGE}/edit", f"/c/{HUGE}/venue.json",
-                     f"/c/1/player/{HUGE}", f"/c/{HUGE}/players/{HUGE}"):
-            answer = officer.get(page)
-            assert answer.status == 404, (page, answer.status)
-        before = digest(db)
-        for form in ("/members/links/new", "/members/links/revoke"):
-            answer = officer.post(form, {"member": HUGE, "csrf": officer.csrf("/members/links")})
-            assert answer.status == 303, (form, answer.status)
-            assert officer.get("/members/links").text().count("error:") == 1
-        assert digest(db) == before
+def test_ids_beyond_what_sqlite_holds_are_not_found(open_club):
+    app, db = open_club, open_club.db
+    officer = app.client()
+    for page in (f"/c/{HUGE}/standings", f"/members/{HUGE}/edit", f"/c/{HUGE}/venue.json",
+                 f"/c/1/player/{HUGE}", f"/c/{HUGE}/players/{HUGE}"):
+        answer = officer.get(page)
+        assert answer.status == 404, (page, answer.status)
+    before = digest(db)
+    for form in ("/members/links/new", "/members/links/revoke"):
+        answer = officer.post(form, {"member": HUGE, "csrf": officer.csrf("/members/links")})
+        assert answer.status == 303, (form, answer.status)
+        assert officer.get("/members/links").text().count("error:") == 1
+    assert digest(db) == before
 
 
-def test_a_line_break_in_next_or_back_is_no_server_error(tmp_path):
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        officer = app.client()
-        assert officer.get("/login?next=/%0d%0aX-Evil:%201").status == 200
-        answer = officer.post("/members/links/settings", {"back": "/\r\nX-Evil: 1", "deadline": "x"})
-        assert answer.status == 303 and "x-evil" not in answer.headers
+def test_a_line_break_in_next_or_back_is_no_server_error(open_club):
+    app = open_club
+    officer = app.client()
+    assert officer.get("/login?next=/%0d%0aX-Evil:%201").status == 200
+    answer = officer.post("/members/links/settings", {"back": "/\r\nX-Evil: 1", "deadline": "x"})
+    assert answer.status == 303 and "x-evil" not in answer.headers
 
 
-def test_a_request_too_large_is_refused_in_one_line(tmp_path):
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        officer = app.client(timeout=60)
-        token = officer.csrf("/members")
-        body = f"csrf={token}&back=/members/import&file=".encode() + b"x" * (70 * 1024 * 1024)
-        answer = officer.request("POST", "/members/import", body,
-                                 {"Content-Type": "application/x-www-form-urlencoded"})
-        assert answer.status == 413 and "error: the file is too large" in answer.text()
+def test_a_request_too_large_is_refused_in_one_line(open_club):
+    app = open_club
+    officer = app.client(timeout=60)
+    token = officer.csrf("/members")
+    body = f"csrf={token}&back=/members/import&file=".encode() + b"x" * (70 * 1024 * 1024)
+    answer = officer.request("POST", "/members/import", body,
+                             {"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status == 413 and "error: the file is too large" in answer.text()
 
 
 # -- Enough connections for a club evening ------------------------------------------------------
 
 
-def test_phones_and_screens_keeping_their_connections_do_not_lock_others_out(tmp_path):
+def test_phones_and_screens_keeping_their_connections_do_not_lock_others_out(open_club):
     """Browsers keep their connections open; waitress's default of 100 made the 101st client
     wait until one timed out (120 s).  150 kept connections, and a new client still gets in."""
     import http.client
 
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        kept = []
-        try:
-            for _ in range(150):
-                conn = http.client.HTTPConnection("127.0.0.1", app.port, timeout=30)
-                conn.request("GET", "/static/app.css", headers={"Host": f"127.0.0.1:{app.port}"})
-                conn.getresponse().read()  # the connection stays open, as a browser's does
-                kept.append(conn)
-            start = time.monotonic()
-            late = app.client(timeout=10).get("/c/1/venue.json")
-            assert late.status == 200 and time.monotonic() - start < 5
-        finally:
-            for conn in kept:
-                conn.close()
-
-
-def test_the_server_says_what_it_listens_for(tmp_path):
-    db = sample_copy(tmp_path)
-    with_users(db, ("anna", "officer"))
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "keizer", "--db", str(db), "serve", "--port", str(port),
-                               "--host-name", "schaak.test"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    app = open_club
+    kept = []
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        for _ in range(150):
+            conn = http.client.HTTPConnection("127.0.0.1", app.port, timeout=30)
+            conn.request("GET", "/static/app.css", headers={"Host": f"127.0.0.1:{app.port}"})
+            conn.getresponse().read()  # the connection stays open, as a browser's does
+            kept.append(conn)
+        start = time.monotonic()
+        late = app.client(timeout=10).get("/c/1/venue.json")
+        assert late.status == 200 and time.monotonic() - start < 5
     finally:
-        server.terminate()
-        out = server.communicate(timeout=10)[0]
+        for conn in kept:
+            conn.close()
+
+
+def test_the_server_says_what_it_listens_for(anna_served):
+    """(The shared server was started as 'keizer serve --port P --host-name schaak.test'.)"""
+    out, port = anna_served.said(2), anna_served.port
     assert f"at http://127.0.0.1:{port}/" in out and "schaak.test" in out
 
 
@@ -478,59 +536,54 @@ def test_a_stranger_cannot_lock_the_officer_out_by_guessing_her_name_from_elsewh
     assert anna.login("anna", PASSWORD).status == 303  # ... the officer gets in
 
 
-def test_a_big_form_on_a_page_that_takes_no_file_is_refused_before_it_is_read(tmp_path):
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        stranger = app.client(timeout=60)
-        body = b"a=b&" * (2 * 1024 * 1024 // 4)  # 2 MB of fields, to the public login page
-        answer = stranger.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded"})
-        assert answer.status == 413
-        board = stranger.request("POST", "/b/ZZZZZZZZ", body, {"Content-Type": "application/x-www-form-urlencoded"})
-        assert board.status == 413
+def test_a_big_form_on_a_page_that_takes_no_file_is_refused_before_it_is_read(open_club):
+    app = open_club
+    stranger = app.client(timeout=60)
+    body = b"a=b&" * (2 * 1024 * 1024 // 4)  # 2 MB of fields, to the public login page
+    answer = stranger.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded"})
+    assert answer.status == 413
+    board = stranger.request("POST", "/b/ZZZZZZZZ", body, {"Content-Type": "application/x-www-form-urlencoded"})
+    assert board.status == 413
 
 
-def test_undoing_a_new_password_brings_no_ended_login_back(tmp_path):
-    db = sample_copy(tmp_path)
-    with_users(db, ("anna", "officer"))
-    with Served(db) as app:
-        laptop = app.client()
-        laptop.login("anna", PASSWORD)
-        stolen = app.client(cookies=dict(laptop.cookies))
-        laptop.post("/users/password", {"name": "anna", "password": "a brand new one", "password2": "a brand new one",
-                                        "csrf": laptop.csrf("/users")})
-        page = laptop.get("/log/undo")
-        change = re.search(r'name="change" value="(\d+)"', page.body).group(1)
-        assert laptop.post("/log/undo", {"change": change, "csrf": laptop.csrf("/log/undo")}).status == 303
-        assert stolen.get("/members").status == 303  # the old password is back, the old login is not
-        assert app.client().login("anna", PASSWORD).status == 303
+def test_undoing_a_new_password_brings_no_ended_login_back(anna_served):
+    app = anna_served
+    laptop = app.client()
+    laptop.login("anna", PASSWORD)
+    stolen = app.client(cookies=dict(laptop.cookies))
+    laptop.post("/users/password", {"name": "anna", "password": "a brand new one", "password2": "a brand new one",
+                                    "csrf": laptop.csrf("/users")})
+    page = laptop.get("/log/undo")
+    change = re.search(r'name="change" value="(\d+)"', page.body).group(1)
+    assert laptop.post("/log/undo", {"change": change, "csrf": laptop.csrf("/log/undo")}).status == 303
+    assert stolen.get("/members").status == 303  # the old password is back, the old login is not
+    assert app.client().login("anna", PASSWORD).status == 303
 
 
-def test_a_form_from_elsewhere_leaves_nothing_in_the_session(tmp_path):
+def test_a_form_from_elsewhere_leaves_nothing_in_the_session(open_club):
     """A refused cross-site POST flashed its message and kept its fields in a new session
     cookie (the officer's Settings page then showed the attacker's value filled in)."""
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        officer = app.client()
-        officer.get("/c/1/settings")
-        cookie = dict(officer.cookies)
-        forged = officer.post("/c/1/settings", {"s-top": "ATTACKER-VALUE", "back": "/c/1/settings"}, csrf=False)
-        assert forged.status == 400 and "set-cookie" not in forged.headers and officer.cookies == cookie
-        assert "ATTACKER-VALUE" not in officer.get("/c/1/settings").body
+    app = open_club
+    officer = app.client()
+    officer.get("/c/1/settings")
+    cookie = dict(officer.cookies)
+    forged = officer.post("/c/1/settings", {"s-top": "ATTACKER-VALUE", "back": "/c/1/settings"}, csrf=False)
+    assert forged.status == 400 and "set-cookie" not in forged.headers and officer.cookies == cookie
+    assert "ATTACKER-VALUE" not in officer.get("/c/1/settings").body
 
 
-def test_two_agreeing_reports_from_one_phone_wait_for_the_officer(tmp_path):
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        officer = app.client()
-        codes = re.findall(r"/b/([A-Z2-9]{8})</p>", officer.post("/c/3/print/slips", {"which": "missing"}).body)
-        officer.post("/c/3/reports/setting", {"reports_confirm": "both", "csrf": officer.csrf("/c/3/reports")})
-        phone = app.client()
-        phone.get(f"/b/{codes[0]}")
-        for side in ("white", "black"):
-            phone.post(f"/b/{codes[0]}", {"side": side, "result": "0-1", "csrf": phone.csrf(f"/b/{codes[0]}")})
-        white, black = app.client(), app.client()
-        for player, side in ((white, "white"), (black, "black")):
-            player.post(f"/b/{codes[1]}", {"side": side, "result": "1-0", "csrf": player.csrf(f"/b/{codes[1]}")})
+def test_two_agreeing_reports_from_one_phone_wait_for_the_officer(open_club):
+    app, db = open_club, open_club.db
+    officer = app.client()
+    codes = re.findall(r"/b/([A-Z2-9]{8})</p>", officer.post("/c/3/print/slips", {"which": "missing"}).body)
+    officer.post("/c/3/reports/setting", {"reports_confirm": "both", "csrf": officer.csrf("/c/3/reports")})
+    phone = app.client()
+    phone.get(f"/b/{codes[0]}")
+    for side in ("white", "black"):
+        phone.post(f"/b/{codes[0]}", {"side": side, "result": "0-1", "csrf": phone.csrf(f"/b/{codes[0]}")})
+    white, black = app.client(), app.client()
+    for player, side in ((white, "white"), (black, "black")):
+        player.post(f"/b/{codes[1]}", {"side": side, "result": "1-0", "csrf": player.csrf(f"/b/{codes[1]}")})
     store = Store.open(db)
     try:
         results = {g["board"]: g["result"] for g in store.games(3, 5)}
@@ -547,40 +600,37 @@ def test_two_agreeing_reports_from_one_phone_wait_for_the_officer(tmp_path):
     ("/publish", {"folder": "a\x00b"}), ("/publish", {"folder": "x" * 5000}),
     ("/c/3/results", {"round": "5", "r²": "1-0"}),
 ])
-def test_odd_digits_and_names_are_refused_in_one_line(tmp_path, route, form):
+def test_odd_digits_and_names_are_refused_in_one_line(open_club, route, form):
     """'²'.isdigit() holds but int('²') fails: each of these was a server error."""
-    db = sample_copy(tmp_path)
-    with Served(db) as app:
-        officer = app.client()
-        before = digest(db)
-        answer = officer.post(route, form)
-        assert answer.status in (200, 303), answer.status
-    assert "Traceback" not in app.errors()
+    app, db = open_club, open_club.db
+    logged = len(app.written())
+    officer = app.client()
+    before = digest(db)
+    answer = officer.post(route, form)
+    assert answer.status in (200, 303), answer.status
+    assert "Traceback" not in app.written()[logged:]
     assert digest(db) == before or route == "/publish"
 
 
-def test_a_target_the_app_remembered_gets_no_server_password_either(tmp_path, capsys):
+def test_a_target_the_app_remembered_gets_no_server_password_either(secret_served, capsys):
     """The review's two steps: upload once to a new address with any password typed (the app
     remembers it as the club's), then again without one, and the server's password went there.
     Only an address a terminal gave gets it."""
     from test_cli import run
 
-    db = sample_copy(tmp_path)
-    secret = "the server's own secret"
+    app, db, secret = secret_served, secret_served.db, SECRET
     with recording_ftp() as (port, told):
         target = f"ftp://eve@127.0.0.1:{port}/site"
         store = Store.open(db)
         with store.change("publish", "the app remembered a target"):  # as after the first step's good upload
             store.set_meta("club_upload", target)
         store.close()
-        with Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
-            officer = app.client()
-            answer = officer.post("/publish", {"folder": "", "upload": "on", "target": target,
-                                               "csrf": officer.csrf("/publish")})
-            assert answer.status == 303 and "type the password of eve@127.0.0.1" in officer.get("/publish").text()
+        officer = app.client()
+        answer = officer.post("/publish", {"folder": "", "upload": "on", "target": target,
+                                           "csrf": officer.csrf("/publish")})
+        assert answer.status == 303 and "type the password of eve@127.0.0.1" in officer.get("/publish").text()
         assert not any(secret in line for line in told), told
         assert run(capsys, db, "club", "--upload", target)[0] == 0  # the officer at the server's terminal
-        with Served(db, env={"KEIZER_UPLOAD_PASSWORD": secret}) as app:
-            officer = app.client()
-            officer.post("/publish", {"folder": "", "upload": "on", "target": target, "csrf": officer.csrf("/publish")})
+        officer = app.client()  # the same server, which reads the club's settings on each request
+        officer.post("/publish", {"folder": "", "upload": "on", "target": target, "csrf": officer.csrf("/publish")})
         assert f"PASS {secret}" in told  # now it goes there: a terminal gave that address

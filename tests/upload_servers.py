@@ -3,8 +3,9 @@
 FTP and FTPS are pyftpdlib's (FTPS with a self-signed certificate made here with the
 ``cryptography`` package, TLS required on the control and data connections); SFTP is
 asyncssh's own SFTP server, chrooted in a folder, with a host key made here and a
-password login.  Every server serves a folder of the test's ``tmp_path`` and is stopped
-when the test ends.
+password login.  Every server serves a folder of the test's ``tmp_path``: one server for
+one test, or one for many tests (a module's), given a function that says the folder of the
+test running now (each login is served from the folder it names then).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import os
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 USER = "webmaster"
 PASSWORD = "s3cret pass"
@@ -49,24 +50,42 @@ class _Dropping:
     """Counts the files a server has been asked to store; after ``limit`` it hangs up."""  # and knows no MLSD
 
     def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        """As a new server is: it stores every file and knows MLSD."""
         self.limit: int | None = None
         self.stored = 0
         self.mlsd = True  # False: the server answers MLSD (RFC 3659) as an old server does
 
 
+Root = Path | Callable[[], Path]  # the folder served, or a function saying it at each login
+
+
+def _where(root: Root) -> Callable[[], Path]:
+    return root if callable(root) else lambda: root
+
+
 @contextmanager
-def ftp_server(root: Path, tls_cert: Path | None = None) -> Iterator[tuple[int, _Dropping]]:
+def ftp_server(root: Root, tls_cert: Path | None = None) -> Iterator[tuple[int, _Dropping]]:
     """A pyftpdlib server for USER/PASSWORD with its home in ``root``; yields (port, dropper)."""
     from pyftpdlib.authorizers import DummyAuthorizer
     from pyftpdlib.handlers import FTPHandler, TLS_FTPHandler
+    from pyftpdlib.ioloop import IOLoop
     from pyftpdlib.servers import FTPServer
 
     quiet = logging.getLogger("pyftpdlib")  # one line per command otherwise
     quiet.addHandler(logging.NullHandler())
     quiet.setLevel(logging.WARNING)
     dropper = _Dropping()
-    authorizer = DummyAuthorizer()
-    authorizer.add_user(USER, PASSWORD, str(root), perm="elradfmw")
+    where = _where(root)
+
+    class Authorizer(DummyAuthorizer):  # type: ignore[misc]
+        def get_home_dir(self, username: str) -> str:
+            return str(where()) if username == USER else str(super().get_home_dir(username))
+
+    authorizer = Authorizer()
+    authorizer.add_user(USER, PASSWORD, str(where()), perm="elradfmw")
     base = TLS_FTPHandler if tls_cert else FTPHandler
 
     class Handler(base):  # type: ignore[misc, valid-type]
@@ -89,7 +108,9 @@ def ftp_server(root: Path, tls_cert: Path | None = None) -> Iterator[tuple[int, 
         Handler.certfile = str(tls_cert)
         Handler.tls_control_required = True
         Handler.tls_data_required = True
-    server = FTPServer(("127.0.0.1", 0), Handler)
+    # An event loop of its own (pyftpdlib's default is one for the whole process), so that an
+    # FTP and an FTPS server can run at once, each in its thread, and each stops alone.
+    server = FTPServer(("127.0.0.1", 0), Handler, ioloop=IOLoop())
     stop = threading.Event()
 
     def serve() -> None:
@@ -109,11 +130,12 @@ def ftp_server(root: Path, tls_cert: Path | None = None) -> Iterator[tuple[int, 
 
 
 @contextmanager
-def sftp_server(root: Path) -> Iterator[tuple[int, str]]:
+def sftp_server(root: Root) -> Iterator[tuple[int, str]]:
     """asyncssh's SFTP server chrooted in ``root`` for USER/PASSWORD; yields (port, host key line)."""
     import asyncssh
 
     key = asyncssh.generate_private_key("ssh-ed25519")
+    where = _where(root)
 
     class Server(asyncssh.SSHServer):
         def begin_auth(self, username: str) -> bool:
@@ -128,7 +150,7 @@ def sftp_server(root: Path) -> Iterator[tuple[int, str]]:
     loop = asyncio.new_event_loop()
     acceptor = loop.run_until_complete(asyncssh.listen(
         "127.0.0.1", 0, server_host_keys=[key], server_factory=Server,
-        sftp_factory=lambda chan: asyncssh.SFTPServer(chan, chroot=os.fsencode(root))))
+        sftp_factory=lambda chan: asyncssh.SFTPServer(chan, chroot=os.fsencode(where()))))
     port = acceptor.sockets[0].getsockname()[1]
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()

@@ -20,19 +20,22 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from functools import cache, lru_cache
-from importlib import resources
-from importlib.resources.abc import Traversable
+from typing import TYPE_CHECKING
 
-from babel.dates import format_date as babel_format_date
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
-from babel.numbers import get_decimal_symbol, get_group_symbol
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+# Babel and importlib.resources are imported where they are used: the settings (and so every
+# command, 'keizer trf pair' too) import this module for N_ alone, and Babel's start-up is
+# a good part of a short command's.
 
 LANGUAGES = {"en": "English", "nl": "Nederlands", "de": "Deutsch", "et": "Eesti"}
 DOMAIN = "keizer"
 
 
 def catalog_path(lang: str) -> Traversable:
+    from importlib import resources
+
     return resources.files("keizer") / "locale" / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
@@ -63,6 +66,9 @@ def translations(lang: str) -> gettext.NullTranslations:
         raise ValueError(f"unknown language {lang!r} (choose from {', '.join(LANGUAGES)})")
     if lang == "en":
         return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
     with catalog_path(lang).open("rb") as f:
         catalog = read_po(f, locale=lang)
     buffer = io.BytesIO()
@@ -112,12 +118,16 @@ def _format(numerator: int, denominator: int, decimals: int, lang: str, grouped:
 
 @cache
 def _symbols(lang: str) -> tuple[str, str]:
+    from babel.numbers import get_decimal_symbol, get_group_symbol
+
     return get_group_symbol(locale=lang), get_decimal_symbol(locale=lang)
 
 
 def format_day(iso: str | None, lang: str) -> str:
     if not iso:
         return ""
+    from babel.dates import format_date as babel_format_date
+
     try:
         return babel_format_date(date.fromisoformat(iso), format="long", locale=lang)
     except ValueError:

@@ -22,12 +22,13 @@ from keizer.formats.trf import TRF16, TRF26, dump, read
 from keizer.limits import MAX_PLAYERS
 from keizer.model import Colour
 from keizer.output import FORMATS, json_number, number, render
-from keizer.tiebreaks import (Edition, Standing, System, TieBreakError, Tournament, advise, labels, parse_list,
-                              rank, recommended_for)
 from keizer.tiebreaks.fide_tables import round_half_up
+from keizer.tiebreaks.model import System, Tournament
+from keizer.tiebreaks.unplayed import Edition
 
 if TYPE_CHECKING:
     from keizer.pairing.swiss.check import Board, RoundCheck
+    from keizer.tiebreaks.ranking import Standing
 
 
 class TrfUsageError(FormatError):
@@ -62,6 +63,7 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     'keizer import' then ranks it; a note on stderr says so.
     """
     from keizer.formats import trf_import
+    from keizer.tiebreaks import TieBreakError, advise, labels, parse_list, rank, recommended_for
 
     t = trf_import.read(file)
     for note in trf_import.notes_of(t, totals=False):

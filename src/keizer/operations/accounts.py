@@ -7,6 +7,7 @@ these same functions.
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -23,8 +24,14 @@ ROLES = ("officer", "arbiter")
 MIN_PASSWORD = 10
 
 _hasher = PasswordHasher()
-#: Verified against an unknown name, so that a wrong name takes as long as a wrong password.
-_DUMMY = _hasher.hash("not a password of anyone")
+
+
+@functools.cache
+def _dummy() -> str:
+    """Verified against an unknown name, so that a wrong name takes as long as a wrong password.
+    Made on the first login, not at import: hashing takes a third of a second, which every
+    command and every start of the app paid before."""
+    return _hasher.hash("not a password of anyone")
 
 
 def check_password(password: str) -> None:
@@ -98,9 +105,10 @@ def find_user(store: Store, name: str) -> dict[str, Any]:
 
 def authenticate(store: Store, name: str, password: str) -> dict[str, Any] | None:
     """The user if the password is right, else None (in the same time either way)."""
+    dummy = _dummy()  # made (once) whether the name is known or not: the first login too takes as long
     user = store.user(name.strip()) if name.strip() else None
     try:
-        _hasher.verify(user["password_hash"] if user else _DUMMY, password)
+        _hasher.verify(user["password_hash"] if user else dummy, password)
     except (VerificationError, InvalidHashError):
         return None
     return _public(user) if user else None
