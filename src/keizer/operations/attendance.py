@@ -120,6 +120,7 @@ def mark_attendance(
     from keizer.operations.notices import absence_marks  # a member's notice for the round's date beats the default
 
     noticed = absence_marks(store, comp_id, number) if not paired and not ahead else {}
+    noticed.update(dict.fromkeys(store.checkins(comp_id, number), "present"))  # here: checked in at the venue
     for key, player in season_players.items():
         row = players[key]
         if key in chosen:
@@ -229,7 +230,7 @@ def prepare_attendance(store: Store, comp_id: int) -> Message | None:
     target = open_round(season)
     if target.exists and store.attendance(comp_id, target.number):
         return None
-    if season.settings.default_attendance != "present":
+    if season.settings.default_attendance != "present" and not store.checkins(comp_id, target.number):
         raise StoreError("no attendance is marked for round %(n)s and players are absent unless marked "
                          "(default_attendance=absent)", hint="ev_mark_who_is_here", n=target.number)
     mark_attendance(store, comp_id, {})
