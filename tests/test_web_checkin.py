@@ -153,3 +153,24 @@ def test_the_printed_list_carries_the_next_round_s_code(club):
     assert "Round 31: check in with your phone" in text(officer.get("/c/1/print/pairings?round=30"))
     assert "<svg" in page.split("checkin-qr")[1]
     assert code  # the QR encodes /checkin/1/31/<code> (segno's own drawing; the address is checked on the screen)
+
+
+def test_each_round_has_a_code_of_its_own():
+    """A hypothesis property: codes differ between rounds, competitions and files (40 bits,
+    keyed by the file's random key) and are the same each time they are asked for."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    store = Store.memory()
+    other = Store.memory()  # another file: another key, other codes
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.tuples(st.integers(1, 50), st.integers(1, 999)), st.tuples(st.integers(1, 50), st.integers(1, 999)))
+    def codes(a, b):
+        code_a = checkin_ops.round_code(store, *a)
+        assert code_a == checkin_ops.round_code(store, *a) and len(code_a) == checkin_ops.CODE_LENGTH
+        assert code_a != checkin_ops.round_code(other, *a)
+        if a != b:
+            assert code_a != checkin_ops.round_code(store, *b)
+
+    codes()
