@@ -157,6 +157,7 @@ def test_the_week_s_mail_reaches_each_member_in_the_club_s_language(club, tmp_pa
         assert mail["Content-Language"] == "nl" and "ronde 30" in mail["Subject"]
         assert body.startswith(f"Hallo {name},") and "De indeling van ronde 30:" in body
         assert "De stand na ronde 30:" in body, body
+        assert "  1. Lotte van der Veen  1.236\r\n" in body  # the Keizer score, written as a Dutch page writes it
         assert ("je speelt aan bord" in body) == (name in playing)
         assert "wedstrijdleider@example.nl" in mail["From"]
         link = re.search(r"http://localhost/m/([A-Za-z0-9_-]+)", body)

@@ -44,8 +44,8 @@ def settings() -> Any:
 def _standing_lines(standing: dict[str, Any]) -> list[str]:
     lines = []
     for row in standing["rows"]:
-        value = row.get("score_exact", row.get("points"))
-        shown = number(value if isinstance(value, (Fraction, int, float)) else None, 2 if "score_exact" in row else 1)
+        value = row["score"] if "score" in row else row.get("points")  # Keizer: the score; else the points
+        shown = number(value if isinstance(value, (Fraction, int, float)) else None, 2 if "score" in row else 1)
         lines.append(f"{row['rank']:>3}. {row['name']}  {shown}")
     return lines
 
