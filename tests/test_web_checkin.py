@@ -174,3 +174,25 @@ def test_each_round_has_a_code_of_its_own():
             assert code_a != checkin_ops.round_code(store, *b)
 
     codes()
+
+
+def test_a_check_in_before_the_round_exists_counts_when_it_is_prepared(club):
+    """Nothing of round 31 is made yet; its evening is a week after round 30's (today): the
+    check-in is kept and makes the member present when the pairing prepares the attendance."""
+    app, db, officer = club
+    s = Store.open(db)
+    with s.change("test", "round 30 a week ago, no round 31 yet"):
+        s.delete_round(1, 31)
+        s.ensure_round(1, 30, (date.today() - timedelta(days=7)).isoformat())
+    s.close()
+    token = new_link(officer, db, INGRID)
+    phone = client_with_csrf(app)
+    phone.get(f"/m/{token}")
+    page = post(phone, code_path(db), {"here": "1"})
+    assert f"{INGRID}, you are checked in for round 31" in text(page)
+    s = Store.open(db)
+    assert s.round_numbers(1)[-1] == 30  # nothing made but the check-in
+    s.close()
+    assert checked_in(db, INGRID)
+    prepare(db)
+    assert status(db, INGRID) == "present"
