@@ -92,7 +92,7 @@ def test_a_member_checks_in_by_the_venue_s_code_on_a_phone(server, browser):
         page.goto(server.url + "/c/1/attendance")
         row = page.locator("li.att-player", has_text=NAME)
         assert "checked in at" in row.inner_text()
-        assert "1 players checked in themselves" in page.inner_text("main")
+        assert "1 player checked in themselves" in page.inner_text("main")
         officer.shot("attendance-checked-in")
 
         # A phone that never opened a personal link is asked for one; a wrong one checks nobody in.

@@ -62,7 +62,7 @@ def test_the_venue_code_and_a_personal_link_check_a_member_in(club):
     assert "had checked in for round 31" in text(again)
 
     listing = text(officer.get("/c/1/attendance"))
-    assert "1 players checked in themselves" in listing and "checked in at" in listing
+    assert "1 player checked in themselves" in listing and "checked in at" in listing
     s = Store.open(db)
     assert s.changes(1)[0]["origin"].startswith(f"check-in: {INGRID} from ")
     s.close()
