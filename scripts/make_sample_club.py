@@ -131,6 +131,9 @@ def build(path: Path) -> None:
     side_events(store, ids, random.Random(SEED + 1))
     with store.change("competition use", Message("use competition %(name)s", name="Interne competitie 2025-2026")):
         store.set_meta("current_competition", str(comp))
+    # The file's random key (the venue's check-in codes) from the seeded generator: the same file every run.
+    store.conn.execute("UPDATE app_secrets SET value = ? WHERE name = 'checkin'", (f"{rng.getrandbits(128):032x}",))
+    store.conn.commit()
     store.conn.execute("VACUUM")
     store.close()
 

@@ -18,7 +18,7 @@ from test_web import PASSWORD, with_users
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "web.md"
 #: A value for each kind of part of an address (the role is checked before the page looks at it).
 SAMPLE_PARTS = {"comp_id": "1", "player_id": "1", "member_id": "1", "key": "1", "code": "ZZZZZZZZ",
-                "token": "no-such-token", "name": "app.css"}
+                "token": "no-such-token", "name": "app.css", "number": "31"}
 
 
 def documented() -> dict[tuple[str, str], str]:

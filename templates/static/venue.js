@@ -65,6 +65,8 @@
     const byes = document.getElementById("venue-byes");
     byes.hidden = d.byes.length === 0;
     byes.querySelector("span").textContent = d.byes.join(", ");
+    const checkin = document.getElementById("venue-checkin");  // check-in ends with the pairing
+    if (checkin && d.pairs.length > 0 && String(d.round) === checkin.dataset.round) checkin.hidden = true;
     fit();
   }
 

@@ -47,16 +47,24 @@ if TYPE_CHECKING:
 @click.option("--site-folder", type=click.Path(file_okay=False, path_type=Path),
               help="The folder the app ('keizer serve') publishes the site into; from the app, only this one "
                    "or one inside the database's folder.")
+@click.option("--mail-server", metavar="URL", help="The mail server of the week's mail: smtp://user@host:587 "
+                                                   "(STARTTLS), smtps://user@host (TLS) or smtp+plain://host:port (a test "
+                                                   "server); no password in it ('' forgets it). The app may then use "
+                                                   "$KEIZER_MAIL_PASSWORD or the keyring for this account.")
+@click.option("--mail-from", metavar="ADDRESS", help="The sender's address of the week's mail.")
 @format_option
 @pass_ctx
 def club(ctx: Context, name: str | None, colour: str | None, accent: str | None, language: str | None,
          logo: Path | None, season: str | None, templates: Path | None, upload: str | None,
-         site_folder: Path | None, fmt: str) -> None:
+         site_folder: Path | None, mail_server: str | None, mail_from: str | None, fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
     from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
                   templates=str(templates.resolve()) if templates else None, upload=upload)
+    if mail_server is not None or mail_from is not None:
+        with writing(ctx, "club", Message("mail settings"), create=True) as store:
+            _mail_server(store, mail_server, mail_from)
     if any(v is not None for v in values.values()) or logo is not None or site_folder is not None:
         with writing(ctx, "club", Message("club settings"), create=True) as store:
             set_club(store, logo=logo, **values)
@@ -77,8 +85,35 @@ def club(ctx: Context, name: str | None, colour: str | None, accent: str | None,
             click.echo(f"warning: {line}", err=True)
     settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
     settings["site_folder"] = store.get_meta(SITE_FOLDER) or ""
+    from keizer.operations.mail import mail_settings
+
+    mail = mail_settings(store)
+    if mail is not None:
+        scheme = {"starttls": "smtp", "tls": "smtps", "plain": "smtp+plain"}[mail.security]
+        settings["mail_server"] = f"{scheme}://{mail.user + '@' if mail.user else ''}{mail.host}:{mail.port}"
+        settings["mail_from"] = mail.sender
     click.echo(render([{"setting": k, "value": v} for k, v in settings.items()], ["setting", "value"], fmt)
                if fmt != "json" else json.dumps(settings, ensure_ascii=False, indent=2))
+
+
+def _mail_server(store: Store, server: str | None, sender: str | None) -> None:
+    """Set (or with '' forget) the mail server; the account set here may get the server's own password."""
+    from keizer.operations import mail as mail_ops
+
+    current = mail_ops.mail_settings(store)
+    if server == "":
+        mail_ops.set_mail_settings(store, "", "", "", "", "")
+        store.set_meta(mail_ops.PASSWORD_ACCOUNT, "")
+        return
+    if server is None and current is None:
+        raise click.UsageError("--mail-from needs a mail server: give --mail-server too")
+    host, port, security, user = mail_ops.parse_server(server) if server else \
+        (current.host, str(current.port), current.security, current.user)  # type: ignore[union-attr]
+    given = sender if sender is not None else current.sender if current else ""
+    if not given:
+        raise click.UsageError("--mail-server needs the sender's address: give --mail-from too")
+    kept = mail_ops.set_mail_settings(store, host, port, security, user, given)
+    store.set_meta(mail_ops.PASSWORD_ACCOUNT, kept.account)
 
 
 @click.command()

@@ -123,6 +123,7 @@ def mark_attendance(
     from keizer.operations.notices import absence_marks  # a member's notice for the round's date beats the default
 
     noticed = absence_marks(store, comp_id, number) if not paired and not ahead else {}
+    noticed.update(dict.fromkeys(store.checkins(comp_id, number), "present"))  # here: checked in at the venue
     for key, player in season_players.items():
         row = players[key]
         if key in chosen:
@@ -236,7 +237,7 @@ def prepare_attendance(store: Store, comp_id: int) -> Message | None:
     unmarked = [p.id for p in season.players if p.active_in(target.number) and ids[p.id] not in marked]
     if not unmarked:
         return None
-    if not marked and season.settings.default_attendance != "present":
+    if not marked and season.settings.default_attendance != "present" and not store.checkins(comp_id, target.number):
         raise StoreError("no attendance is marked for round %(n)s and players are absent unless marked "
                          "(default_attendance=absent)", hint="ev_mark_who_is_here", n=target.number)
     mark_attendance(store, comp_id, {})

@@ -17,7 +17,7 @@ from keizer.store.database import StoreError, _code, _connect, _require_file, ex
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 _SCHEMA_V1 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -102,7 +102,7 @@ CREATE INDEX attendance_by_player ON attendance (player_id);
 #: Tables whose every row change is logged for undo.
 _TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules",
             "teams", "team_members", "team_matches", "users", "member_links", "notices", "board_links",
-            "board_reports")
+            "board_reports", "member_mail", "mail_links", "checkins")
 
 #: MIGRATIONS[v] upgrades a database from schema version v to v+1.  A new
 #: database is made at version 1 and upgraded, so every step is always exercised.
@@ -226,6 +226,44 @@ MIGRATIONS: dict[int, str] = {
     # (JSON: id and values), which the app words; the English text stays for 'keizer log'
     # and for the entries made before.
     9: "ALTER TABLE changes ADD COLUMN said TEXT",
+    # Members help themselves: an e-mail address and an opt-out of the week's mail
+    # (member_mail); the member links made for a mail (mail_links: the next mail's link
+    # replaces it, the officer's link stays); the check-ins of members at the venue (a
+    # check-in counts as present when the round's attendance is prepared); the log of the
+    # mails sent and the key the venue's check-in codes are made with (both kept out of the
+    # change log: what went out went out, and an undo never changes a printed code).  Tables
+    # of their own, made only if missing: the step can run again on a file that has them.
+    10: """
+    CREATE TABLE IF NOT EXISTS member_mail (
+        member_id INTEGER PRIMARY KEY REFERENCES members(id) ON DELETE CASCADE,
+        address TEXT,
+        opt_out INTEGER NOT NULL DEFAULT 0 CHECK (opt_out IN (0, 1))
+    );
+    CREATE TABLE IF NOT EXISTS mail_links (
+        link_id INTEGER PRIMARY KEY REFERENCES member_links(id) ON DELETE CASCADE
+    );
+    CREATE TABLE IF NOT EXISTS checkins (
+        competition_id INTEGER NOT NULL REFERENCES competitions(id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+        at TEXT NOT NULL,
+        PRIMARY KEY (competition_id, round, player_id)
+    );
+    CREATE TABLE IF NOT EXISTS mail_log (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        competition_id INTEGER,
+        round INTEGER,
+        member_id INTEGER,
+        name TEXT NOT NULL,
+        address TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('sent', 'failed')),
+        reason TEXT
+    );
+    CREATE TABLE IF NOT EXISTS app_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT OR IGNORE INTO app_secrets (name, value) VALUES ('checkin', lower(hex(randomblob(16))))
+    """,
 }
 
 

@@ -15,15 +15,20 @@ class WebApp(Database):
 
     # -- members' personal links and absence notices ---------------------------
 
-    def add_member_link(self, member_id: int, token_hash: str) -> int:
-        """A member's personal link (only the SHA-256 of its token is stored)."""
+    def add_member_link(self, member_id: int, token_hash: str, mail: bool = False) -> int:
+        """A member's personal link (only the SHA-256 of its token is stored); ``mail``: made
+        for the week's mail."""
         cur = self.conn.execute("INSERT INTO member_links (member_id, token_hash, created) VALUES (?, ?, ?)",
                                 (member_id, token_hash, self.clock()))
+        if mail:
+            self.conn.execute("INSERT INTO mail_links (link_id) VALUES (?)", (_rowid(cur),))
         return _rowid(cur)
 
-    def revoke_member_links(self, member_id: int) -> int:
-        """Revoke the member's links that are still in force; returns how many."""
-        return self.conn.execute("UPDATE member_links SET revoked = ? WHERE member_id = ? AND revoked IS NULL",
+    def revoke_member_links(self, member_id: int, mail_only: bool = False) -> int:
+        """Revoke the member's links that are still in force (only those made for a mail);
+        returns how many."""
+        only = " AND id IN (SELECT link_id FROM mail_links)" if mail_only else ""
+        return self.conn.execute("UPDATE member_links SET revoked = ? WHERE member_id = ? AND revoked IS NULL" + only,
                                  (self.clock(), member_id)).rowcount
 
     def member_link(self, token_hash: str) -> dict[str, Any] | None:
@@ -31,10 +36,55 @@ class WebApp(Database):
                          "JOIN members m ON m.id = l.member_id WHERE l.token_hash = ?", (token_hash,))
 
     def member_links(self) -> list[dict[str, Any]]:
-        """The links in force (not revoked), one row per link, with the member's name."""
+        """The links the officer made that are in force (not revoked), one row per link, with the
+        member's name (a link made for a mail is the mail's)."""
         rows = self._rows("SELECT l.id, l.member_id, l.created, m.name FROM member_links l "
-                          "JOIN members m ON m.id = l.member_id WHERE l.revoked IS NULL ORDER BY l.id")
+                          "JOIN members m ON m.id = l.member_id WHERE l.revoked IS NULL "
+                          "AND l.id NOT IN (SELECT link_id FROM mail_links) ORDER BY l.id")
         return sorted(rows, key=lambda r: name_order(r["name"]))
+
+    # -- members' e-mail, check-ins and the mail log ----------------------------
+
+    def member_mail(self) -> dict[int, dict[str, Any]]:
+        """Member id → its e-mail address (or None) and whether it opted out of the week's mail."""
+        return {r["id"]: r for r in self._rows("SELECT m.id, d.address AS email, coalesce(d.opt_out, 0) AS opt_out "
+                                                "FROM members m LEFT JOIN member_mail d ON d.member_id = m.id")}
+
+    def set_member_mail(self, member_id: int, email: str | None, opt_out: bool) -> bool:
+        """A member's e-mail address and opt-out; False when both were so already."""
+        return self.conn.execute("INSERT INTO member_mail (member_id, address, opt_out) VALUES (?, ?, ?) "
+                                 "ON CONFLICT (member_id) DO UPDATE SET address = excluded.address, "
+                                 "opt_out = excluded.opt_out WHERE address IS NOT excluded.address "
+                                 "OR opt_out IS NOT excluded.opt_out", (member_id, email, int(opt_out))).rowcount > 0
+
+    def add_checkin(self, comp_id: int, number: int, player_id: int) -> bool:
+        """A player checked in for a round; False when they had already (the first time stays)."""
+        return self.conn.execute("INSERT INTO checkins (competition_id, round, player_id, at) VALUES (?, ?, ?, ?) "
+                                 "ON CONFLICT DO NOTHING", (comp_id, number, player_id, self.clock())).rowcount > 0
+
+    def checkins(self, comp_id: int, number: int) -> dict[int, str]:
+        """Player id → when the player checked in for the round."""
+        return {r[0]: r[1] for r in self.conn.execute(
+            "SELECT player_id, at FROM checkins WHERE competition_id = ? AND round = ?", (comp_id, number))}
+
+    def app_secret(self, name: str) -> str:
+        """A random key the file was given when it was made or upgraded (schema 11)."""
+        row = self.conn.execute("SELECT value FROM app_secrets WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise StoreError("this file has no %(name)s key; upgrade it with this keizer", name=name)
+        return str(row[0])
+
+    def log_mail(self, comp_id: int, number: int, member_id: int | None, name: str, address: str, subject: str,
+                 status: str, reason: str | None = None) -> None:
+        """One mail sent (or not: ``status`` 'failed' with the reason) to a member."""
+        self.conn.execute("INSERT INTO mail_log (at, competition_id, round, member_id, name, address, subject, status, "
+                          "reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          (self.clock(), comp_id, number, member_id, name, address, subject, status, reason))
+
+    def mail_log(self, comp_id: int, limit: int = 200) -> list[dict[str, Any]]:
+        """The mails of a competition, the latest first."""
+        return self._rows("SELECT at, round, name, address, subject, status, reason FROM mail_log "
+                          "WHERE competition_id = ? ORDER BY id DESC LIMIT ?", (comp_id, limit))
 
     def add_notice(self, member_id: int, date: str, via: str) -> bool:
         """Record a member's notice of absence on ``date``; False when it was there already

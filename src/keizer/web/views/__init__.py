@@ -9,12 +9,12 @@ from flask import Blueprint
 
 from keizer import systems
 from keizer.web.context import club_or_default, setup_pending
-from keizer.web.views import (attendance, boards, changes, club, competitions, cups, home, member_links, members,
-                              pairing, printing, publishing, results, setup, standings, teams, users, venue)
+from keizer.web.views import (attendance, boards, changes, checkin, club, competitions, cups, home, mail, member_links,
+                              members, pairing, printing, publishing, results, setup, standings, teams, users, venue)
 
 BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results, standings, members, competitions,
                                               changes, printing, venue, publishing, boards, member_links, users, cups,
-                                              teams, setup, club)]
+                                              teams, setup, club, checkin, mail)]
 
 #: (endpoint, label, key); each is shown to those who may use it (keizer.web.access)
 MAIN_NAV = [
@@ -45,6 +45,8 @@ def comp_tabs(comp: dict[str, Any]) -> list[tuple[str, str, str]]:
     elif system.standing_kind == "matches":
         tabs += [("teams.index", "Team event", "teams")]
     tabs += [("standings.index", "Standings", "standings"), ("standings.crosstable", "Crosstable", "crosstable"),
-             ("printing.index", "Print", "print"), ("venue.screen", "Venue screen", "venue"),
-             ("competitions.settings", "Settings", "settings")]
+             ("printing.index", "Print", "print"), ("venue.screen", "Venue screen", "venue")]
+    if system.weekly:
+        tabs += [("mail.index", "Mail", "mail")]
+    tabs += [("competitions.settings", "Settings", "settings")]
     return tabs

@@ -34,7 +34,18 @@ def index(comp_id: int) -> Any:
     round_no = _round_arg(request.args.get("round"))
     sheet = rounds_ops.attendance_sheet(store(), comp_id, round_no)
     return render("app/attendance.html", comp=comp, tab="attendance", nav="competitions",
-                  title=f"{_('Attendance')} · {comp['name']}", sheet=sheet)
+                  title=f"{_('Attendance')} · {comp['name']}", sheet=sheet,
+                  checked_in=_checked_in(comp_id, sheet.number))
+
+
+def _checked_in(comp_id: int, number: int) -> dict[str, str]:
+    """Player key → the time (HH:MM, the server's) the player checked in at the venue."""
+    from datetime import datetime
+
+    from keizer.operations.checkin import round_checkins
+
+    return {key: f"{datetime.fromisoformat(at).astimezone():%H:%M}"
+            for key, at in round_checkins(store(), comp_id, number).items()}
 
 
 def _mark(comp_id: int) -> Any:

@@ -27,6 +27,7 @@ SHOWN = 50
 #: in English; "club" and "late" are other words of the catalogs, so they are named in full).
 COMMANDS: dict[str, str] = {
     "attend": N_("attend"), "board report": N_("board report"), "board reports": N_("board reports"),
+    "checkin": N_("check-in"), "mail": N_("week's mail"),
     "club": N_("club settings"), "competition create": N_("competition create"),
     "competition order": N_("competition order"), "competition season": N_("competition season"),
     "competition settings": N_("competition settings"), "competition use": N_("competition use"),

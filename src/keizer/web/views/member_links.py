@@ -11,11 +11,13 @@ import segno
 from flask import Blueprint, flash, g, make_response, redirect, request, url_for
 from markupsafe import Markup
 
+from keizer.operations import checkin as checkin_ops
 from keizer.operations import notices as notice_ops
 from keizer.refusals import Message, Word
 from keizer.web.access import public
 from keizer.web.context import _, back, render, say, store, writing
 from keizer.web.context import day as _day
+from keizer.web.views.checkin import remember
 
 bp = Blueprint("member_links", __name__)
 
@@ -63,8 +65,10 @@ def member(token: str) -> Any:
     rows = [{"date": d, "notice": sent.get(d),
              "deadline": f"{_day(rules.deadline(d).date().isoformat())}, {rules.deadline(d):%H:%M}",
              "late": rules.deadline(d) < now} for d in evenings]
+    remember(token)  # the venue's check-in code knows this phone's member from now on
     return _private(make_response(render("app/member_link.html", title=person["name"], person=person,
-                                         evenings=rows, rules=rules, today=today.isoformat(), token=token)))
+                                         evenings=rows, rules=rules, today=today.isoformat(), token=token,
+                                         checkins=checkin_ops.open_checkins(store(), person["id"], today))))
 
 
 @bp.route("/members/links")

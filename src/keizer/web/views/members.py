@@ -70,11 +70,21 @@ def edit(member_id: int) -> Any:
     rating or id field clears it."""
     if request.method == "GET":
         member = store().member(member_id)
-        return render("app/members_edit.html", title=_("Edit %(name)s", name=member["name"]), nav="members", member=member)
+        return render("app/members_edit.html", title=_("Edit %(name)s", name=member["name"]), nav="members", member=member,
+                      mail=store().member_mail().get(member_id, {"email": None, "opt_out": 0}))
     fields = _fields(request.form)
     with writing("member edit", Message("edit member #%(member_id)s", member_id=member_id)) as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
                                               request.form.get("allow_duplicate") == "on")
+        if "email" in request.form:  # the week's mail: the address and the opt-out
+            from keizer.operations.mail import set_member_mail
+
+            if set_member_mail(s, member_id, request.form.get("email", ""), request.form.get("no_mail") == "on"):
+                more = Message("e-mail changed")
+                changed = more if changed.text == "nothing changed" else Message("%(said)s; %(more)s", said=changed,
+                                                                                  more=more)
+                s.describe(Message("edit member #%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"],
+                                   changed=changed))
     flash(_("#%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"], changed=say(changed)), "ok")
     return back(url_for("members.index"))
 

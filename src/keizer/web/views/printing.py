@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from flask import Blueprint, flash, request, url_for
-from markupsafe import Markup
 
 from keizer import limits
 from keizer import systems
@@ -26,6 +24,8 @@ from keizer.refusals import Word
 from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.context import _, competition, render, say, store, writing
+from keizer.web.qr import qr_svg
+from keizer.web.views.checkin import venue_qr
 
 bp = Blueprint("printing", __name__)
 
@@ -60,7 +60,9 @@ def pairings(comp_id: int) -> Any:
     comp = competition(comp_id)
     sheet = print_ops.pairing_sheet(store(), comp_id, _round_arg())
     below = [say(m) for m in sheet["not_playing"]] + [f"{_('Bye')}: {name}" for name in sheet["byes"]]
-    return _page("app/print_pairings.html", comp, _("Pairing list"), sheet=sheet,
+    kind = systems.of(comp["system"])
+    checkin = venue_qr(comp_id, sheet["round"] + 1) if kind.weekly and kind.from_attendance and sheet["round"] else None
+    return _page("app/print_pairings.html", comp, _("Pairing list"), sheet=sheet, checkin=checkin,
                  rounds=print_ops.paired_rounds(store(), comp_id), type_size=type_size(sheet["rows"], below))
 
 
@@ -131,11 +133,6 @@ def slips(comp_id: int) -> Any:
                  rounds=print_ops.paired_rounds(store(), comp_id),
                  linkable=linkable, missing=board_ops.missing_links(store(), comp_id, sheet["round"]) if linkable else [],
                  loopback=request.host.rsplit(":", 1)[0] in LOOPBACK)
-
-
-def qr_svg(url: str) -> Markup:
-    """The QR code of ``url`` as inline SVG (segno's own markup: no user text in it)."""
-    return Markup(segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True))
 
 
 @bp.route("/c/<int:comp_id>/print/scoresheets")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import threading
+from datetime import date
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -17,11 +18,13 @@ from typing import Any
 from flask import Blueprint, Response, current_app, get_template_attribute
 from markupsafe import Markup
 
+from keizer.operations.checkin import open_for_checkin
 from keizer.operations.venue import venue
 from keizer.output import json_number
 from keizer.store import generation
 from keizer.web.access import arbiter
 from keizer.web.context import competition, language, number, render, result_text as app_result, store
+from keizer.web.views.checkin import venue_qr
 
 bp = Blueprint("venue", __name__)
 
@@ -39,7 +42,8 @@ _making: dict[tuple[str, int, str], threading.Lock] = {}
 @arbiter
 def screen(comp_id: int) -> Any:
     competition(comp_id)  # no such competition: the one-line message
-    return render("app/venue.html", d=screen_data(comp_id))
+    number = open_for_checkin(store(), comp_id, date.today())
+    return render("app/venue.html", d=screen_data(comp_id), checkin=None if number is None else venue_qr(comp_id, number))
 
 
 @bp.route("/c/<int:comp_id>/venue.json")
