@@ -336,6 +336,10 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
             black = settings.get("initial_colour") == "black"
             extra = (("152 B" if black else "152 W") if version == "TRF26" else
                      ("XXC black1" if black else "XXC white1"),)
+            if systems.of(store.system(comp_id)).name == "swiss":  # virtual points (XXA), forbidden pairs (XXP)
+                from keizer.operations.swiss import trf_records
+
+                extra += trf_records(store, comp_id, season)
     else:  # a Keizer season: its games scored by games only (rating reports), labelled as what it is
         t = tournament(season, upto, System.SWISS, GAMES_ONLY)
         label = ("092 Individual: Keizer (club competition; game points only)",)

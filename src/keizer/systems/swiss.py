@@ -13,7 +13,10 @@ from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
-SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
+SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None,
+                                  "acceleration": "none", "group_a_last": None, "virtual": None}
+#: Accelerated pairings a Swiss may use: none, or FIDE's Baku method (C.04.7).
+ACCELERATIONS = ("none", "baku")
 
 
 def parse_points(text: str, what: str | Field) -> str:
@@ -49,6 +52,15 @@ def parse_initial_colour(text: str, paired: int) -> str:
     return text
 
 
+def parse_acceleration(text: str, paired: int) -> str:
+    """The acceleration method, none or baku, until round 1 is paired (C.04.7 fixes group A then)."""
+    if text not in ACCELERATIONS:
+        raise StoreError("acceleration %(text)s: none or baku", text=repr(text))
+    if paired:
+        raise StoreError("the acceleration is fixed once round 1 is paired")
+    return text
+
+
 class Swiss(PointsSystem):
     name = "swiss"
     label = "Swiss tournament"
@@ -67,7 +79,9 @@ class Swiss(PointsSystem):
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
                 "bye_points": N_("points of the pairing-allocated bye"),
                 "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
-                "edition": N_("tie-break rule edition")}
+                "edition": N_("tie-break rule edition"),
+                "acceleration": N_("none or baku: accelerated pairings by FIDE's Baku method (until round 1 is "
+                                   "paired)")}
 
     def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
@@ -78,12 +92,14 @@ class Swiss(PointsSystem):
             scoring["hpb"] = parse_points(given["excused_points"], Field("excused_points"))
         settings = {**SWISS_DEFAULTS, "rounds": given.get("rounds"),
                     "initial_colour": given.get("initial_colour", "white"), "edition": given.get("edition", "2026"),
-                    "tiebreaks": given.get("listed"), "scoring": scoring or None}
+                    "tiebreaks": given.get("listed"), "scoring": scoring or None,
+                    "acceleration": parse_acceleration(given.get("acceleration") or "none", 0)}
         return settings, self.warnings(settings)
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)
         return {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
+                "acceleration": stored.get("acceleration") or "none",
                 "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **super().view(stored)}
 
     def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
@@ -92,6 +108,8 @@ class Swiss(PointsSystem):
             changed["rounds"] = parse_rounds(text, paired)
         elif name == "initial_colour":
             changed["initial_colour"] = parse_initial_colour(text, paired)
+        elif name == "acceleration":
+            changed["acceleration"] = parse_acceleration(text, paired)
         elif name in ("bye_points", "excused_points"):
             scoring = dict(changed.get("scoring") or {})
             scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)
