@@ -98,8 +98,9 @@ class Swiss(PointsSystem):
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)
+        accelerated = stored.get("acceleration") or "none"  # shown when chosen (a plain Swiss lists none)
         return {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
-                "acceleration": stored.get("acceleration") or "none",
+                **({"acceleration": accelerated} if accelerated != "none" else {}),
                 "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **super().view(stored)}
 
     def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
