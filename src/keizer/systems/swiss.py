@@ -53,7 +53,9 @@ def parse_initial_colour(text: str, paired: int) -> str:
 
 
 def parse_acceleration(text: str, paired: int) -> str:
-    """The acceleration method, none or baku, until round 1 is paired (C.04.7 fixes group A then)."""
+    """The acceleration method, none (or empty) or baku, until round 1 is paired (C.04.7 fixes
+    group A then)."""
+    text = text.strip().lower() or "none"
     if text not in ACCELERATIONS:
         raise StoreError("acceleration %(text)s: none or baku", text=repr(text))
     if paired:
