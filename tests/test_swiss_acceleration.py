@@ -155,3 +155,24 @@ def test_acceleration_is_for_a_swiss_of_players(tmp_path, capsys):
     code, _, err = run(capsys, tmp_path / "k.db", "competition", "create", "Teams", "--system", "team", "--schedule",
                        "swiss", "--rounds", "5", "--acceleration", "baku")
     assert code != 0 and "--acceleration" in err
+
+
+def test_an_imported_file_keeps_its_virtual_points_and_forbidden_pairs(tmp_path, capsys):
+    """keizer import carries XXA and XXP into the database: 'keizer pair' then pairs the next
+    round as 'keizer trf pair' pairs the file, and the export writes them again."""
+    path = tmp_path / "open.trf"
+    run(capsys, tmp_path / "x.db", "trf", "generate", "--players", "16", "--rounds", "3", "--seed", "8",
+        "--acceleration", "baku", "-o", str(path))
+    # Seven rounds planned, three played; group A keeps half a point up to round 4.
+    text = path.read_text().replace("142 3", "142 7").replace("152 ", "XXP    2   15\r\n152 ", 1)
+    text = text.replace("  1.0  0.5\n", "  1.0  0.5  0.5  0.5\n")   # read_text: \\n line ends
+    path.write_text(text)
+    code, expected, _ = run(capsys, tmp_path / "x.db", "trf", "pair", str(path), "--format", "json")
+    assert code == 0
+    db = tmp_path / "club.db"
+    assert run(capsys, db, "import", str(path))[0] == 0
+    assert run(capsys, db, "pair")[0] == 0
+    code, out, _ = run(capsys, db, "pairings", "--format", "json")
+    assert [[b["white_no"], b["black_no"]] for b in json.loads(out)["pairs"]] == json.loads(expected)["pairs"]
+    code, out, _ = run(capsys, db, "export", "--format", "trf")
+    assert "XXA    8  1.0  0.5  0.5  0.5" in out and "XXP    2   15" in out

@@ -274,10 +274,19 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
         settings |= {"rounds": max(t.rounds, len(season.rounds)),
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
+    records = None
+    if system == "swiss":  # the file's virtual points (XXA, 250) and forbidden pairs (XXP, 260), read before writing
+        from keizer.operations.swiss import SwissRecords
+
+        records = SwissRecords.of_file(file, {p.start_no: p.id for p in season.players})
+        settings |= records.settings()
     systems.points_system(system).rules(settings)  # refuses a list the rules forbid, before writing
     added: list[str] = []
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
-        comp_ops.import_season(store, season, name, system=system, system_settings=settings, tell=added.append)
+        comp_id = comp_ops.import_season(store, season, name, system=system, system_settings=settings,
+                                         tell=added.append)
+        if records is not None:
+            records.store_forbidden(store, comp_id)
     click.echo(f"imported {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
     for line in [*added, *map(str, notes_of(t))]:
         click.echo(line)

@@ -12,7 +12,9 @@ tie-breaks, publishing and TRF export work as for every points competition.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from keizer.model import Colour, Round, Season
@@ -144,12 +146,43 @@ def fix_group_a(store: Store, comp_id: int, settings: dict[str, Any], numbered: 
     return fixed
 
 
+@dataclass(frozen=True)
+class SwissRecords:
+    """What a TRF file holds for a Swiss beyond its games: virtual points (``XXA``, ``250``) and
+    forbidden pairs (``XXP``, ``260``, every round's), by the players' keys."""
+
+    virtual: dict[str, tuple[Fraction, ...]]
+    forbidden: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of_file(cls, path: Path, key_of: dict[int, str]) -> SwissRecords:
+        from keizer.formats.trf import text_of
+        from keizer.formats.trf_records import forbidden_groups, virtual_points as read_virtual
+        from keizer.pairing.swiss.forbidden import pairs_in_round
+
+        text = text_of(path)
+        virtual = {key_of[n]: v for n, v in read_virtual(text).items() if n in key_of and any(v)}
+        pairs = {p for g in forbidden_groups(text) for r in range(g.first, (g.last or g.first) + 1)
+                 for p in pairs_in_round([g], r)}
+        return cls(virtual, tuple((key_of[a], key_of[b]) for a, b in sorted(pairs) if a in key_of and b in key_of))
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that keep the virtual points (the file's, as given)."""
+        return {"virtual_given": {k: [str(x) for x in v] for k, v in self.virtual.items()}} if self.virtual else {}
+
+    def store_forbidden(self, store: Store, comp_id: int) -> None:
+        for a, b in self.forbidden:
+            store.forbid(comp_id, store.find_player(comp_id, a)["id"], store.find_player(comp_id, b)["id"], False)
+
+
 def virtual_points(settings: dict[str, Any], tpn: dict[str, int]) -> dict[int, tuple[Fraction, ...]]:
-    """Each player's virtual points by round (pairing numbers): group A's in a Baku-accelerated
-    Swiss — the players numbered up to the last one of group A, late entrants placed above
-    him included — and nobody's otherwise."""
+    """Each player's virtual points by round (pairing numbers): those an imported file gave
+    (``XXA``); else group A's in a Baku-accelerated Swiss — the players numbered up to the last
+    one of group A, late entrants placed above him included — and nobody's otherwise."""
     from keizer.pairing.swiss.acceleration import baku_group_a
 
+    if given := settings.get("virtual_given"):
+        return {tpn[k]: tuple(Fraction(x) for x in v) for k, v in given.items() if k in tpn}
     if settings.get("acceleration") != "baku" or not settings.get("group_a_last") or not settings.get("numbered"):
         return {}
     points = tuple(Fraction(v) for v in settings.get("virtual") or ())
