@@ -205,7 +205,8 @@ def setting_text(value: Any) -> str:
 #: Settings named by a word, which the settings page shows in the club's language (the others
 #: are codes such as absence_decay, shown as they are typed).
 SETTING_WORDS = frozenset({N_("win"), N_("draw"), N_("loss"), N_("excused"), N_("unexcused"), N_("club"),
-                           N_("bye"), N_("rounds"), N_("boards"), N_("schedule"), N_("double"), N_("stages")})
+                           N_("bye"), N_("rounds"), N_("boards"), N_("schedule"), N_("double"), N_("stages"),
+                           N_("acceleration")})
 
 
 def settings_rows(store: Store, comp_id: int) -> list[dict[str, Any]]:
