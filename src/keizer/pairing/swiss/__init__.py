@@ -209,7 +209,7 @@ def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.
     try:
         found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
-        if blocking := _forbidden_in_the_way(inputs, upto, initial_colour):
+        if blocking := _forbidden_in_the_way(inputs, upto):
             raise SwissError("round %(n)s has no pairing that keeps the forbidden pairs apart: allowing %(pairs)s "
                              "would make one", forbidden=blocking, n=upto + 1,
                              pairs=", ".join(f"{a}-{b}" for a, b in blocking)) from None
@@ -229,25 +229,21 @@ def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.
     return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: board_key(pair, data))), found.bye)
 
 
-def _forbidden_in_the_way(inputs: RoundInputs, upto: int, initial_colour: Colour) -> tuple[tuple[int, int], ...]:
+def _forbidden_in_the_way(inputs: RoundInputs, upto: int) -> tuple[tuple[int, int], ...]:
     """When the round cannot be paired: a smallest set of forbidden pairs (none can be left out)
     that, allowed, makes it pairable; () when allowing every one would not help."""
     from dataclasses import replace
 
-    from keizer.pairing.swiss.dutch import NoPairing, pair
+    from keizer.pairing.swiss.dutch import possible
 
     present = set(inputs.numbers)
     apart = sorted(tuple(sorted(p)) for p in inputs.apart if len(p) == 2 and p <= present)
-    if not apart or len(apart) > 40:  # many pairs: saying which would take as many pairings
+    if not apart or len(apart) > 200:  # very many pairs: saying which would take as many matchings
         return ()
 
     def pairable(kept: list[tuple[int, ...]]) -> bool:
         trial = replace(inputs, apart={frozenset(p) for p in kept})
-        try:
-            pair(trial.entrants, trial.avoid, trial.last_round, upto, initial_colour is Colour.WHITE)
-        except NoPairing:
-            return False
-        return True
+        return possible(trial.entrants, trial.avoid, trial.last_round, upto)
 
     if not pairable([]):
         return ()
