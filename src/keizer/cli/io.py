@@ -275,7 +275,7 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
     records = None
-    if system == "swiss":  # the file's virtual points (XXA, 250) and forbidden pairs (XXP, 260), read before writing
+    if systems.of(system).accelerated:  # the file's virtual points (XXA, 250) and forbidden pairs (XXP, 260), first
         from keizer.operations.swiss import SwissRecords
 
         records = SwissRecords.of_file(file, {p.start_no: p.id for p in season.players})
@@ -345,7 +345,7 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
             black = settings.get("initial_colour") == "black"
             extra = (("152 B" if black else "152 W") if version == "TRF26" else
                      ("XXC black1" if black else "XXC white1"),)
-            if systems.of(store.system(comp_id)).name == "swiss":  # virtual points (XXA), forbidden pairs (XXP)
+            if systems.of(store.system(comp_id)).accelerated:  # virtual points (XXA), forbidden pairs (XXP)
                 from keizer.operations.swiss import trf_records
 
                 extra += trf_records(store, comp_id, season)

@@ -93,7 +93,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
         raise StoreError("%(field)s is for %(system)s", field=Field("lots"), system=Field("system_roundrobin"))
     planned = "rounds" in chosen.options_for(schedule)  # a Swiss, of players or of teams
     if (not planned and (rounds or bye_points or excused_points or initial_colour != "white")
-            or acceleration != "none" and system != "swiss"):
+            or acceleration != "none" and not chosen.accelerated):
         raise StoreError("%(fields)s are for Swiss tournaments", fields=Field("swiss_options"))
     if planned and not rounds:
         raise StoreError("a Swiss tournament needs its planned number of rounds", hint="setup_rounds")

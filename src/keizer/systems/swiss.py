@@ -13,9 +13,11 @@ from keizer.store import StoreError
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
-SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None,
-                                  "acceleration": "none", "group_a_last": None, "virtual": None}
-#: Accelerated pairings a Swiss may use: none, or FIDE's Baku method (C.04.7).
+SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
+#: Accelerated pairings a Swiss may use: none, or FIDE's Baku method (C.04.7).  Stored only when
+#: chosen (``acceleration``), with, once round 1 is paired, ``group_a_last`` (the key of group A's
+#: last player) and ``virtual`` (group A's virtual points by round); an imported file's own
+#: virtual points are ``virtual_given`` (key → points by round).
 ACCELERATIONS = ("none", "baku")
 
 
@@ -71,6 +73,7 @@ class Swiss(PointsSystem):
     marks_ahead = True  # a requested bye, or notice of absence, for a later round
     unmarked_present = True  # a Swiss pairs everyone not marked absent
     planned_rounds = True
+    accelerated = True
     score_groups = True
     numbered = True
     run_hint = "ev_run_swiss"
@@ -94,8 +97,9 @@ class Swiss(PointsSystem):
             scoring["hpb"] = parse_points(given["excused_points"], Field("excused_points"))
         settings = {**SWISS_DEFAULTS, "rounds": given.get("rounds"),
                     "initial_colour": given.get("initial_colour", "white"), "edition": given.get("edition", "2026"),
-                    "tiebreaks": given.get("listed"), "scoring": scoring or None,
-                    "acceleration": parse_acceleration(given.get("acceleration") or "none", 0)}
+                    "tiebreaks": given.get("listed"), "scoring": scoring or None}
+        if (accelerated := parse_acceleration(given.get("acceleration") or "none", 0)) != "none":
+            settings["acceleration"] = accelerated  # stored when chosen (the default is none)
         return settings, self.warnings(settings)
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
