@@ -295,13 +295,15 @@ def test_totals_that_differ_are_warned_about_by_the_import_too(tmp_path, capsys)
     assert err == f"warning: {message}\n"  # said once, as before
 
 
-def test_trf_check_says_it_ignored_acceleration(tmp_path, capsys):
+def test_trf_check_honours_acceleration(tmp_path, capsys):
+    """keizer used to re-pair without the XXA virtual points (and said it ignored them);
+    now they count, so these rounds, paired without them, differ (tests/test_swiss_acceleration.py
+    checks accelerated files found as played)."""
     path = _variant(tmp_path, lambda line: line + "\nXXA    1  1.0  1.0" if line.startswith("XXR") else line)
     code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", str(path))
-    assert ("1 acceleration line (XXA) ignored: the rounds are re-paired without acceleration, so accelerated "
-            "rounds differ") in err
+    assert "ignored" not in err and code == 1 and "round 1:" in out
     code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", str(SWITCH / "team-line-individual.trf"))
-    assert "XXA" not in err
+    assert "XXA" not in err and code == 0
 
 
 def test_py4swiss_files_that_say_something(tmp_path, capsys):

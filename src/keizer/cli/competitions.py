@@ -52,6 +52,8 @@ def competition() -> None:
 @click.option("--excused-points", help="Swiss: points of a requested bye, an excused absence (default ½).")
 @click.option("--initial-colour", type=click.Choice(["white", "black"]), default="white", show_default=True,
               help="Swiss: the colour of the top-ranked player in round 1 (drawn by lot before the event).")
+@click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
+              help="Swiss: accelerated pairings by FIDE's Baku method (C.04.7).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @click.option("--season", help="The season it belongs to, e.g. 2026-2027 (default: the club's season, else "
               "the August–July season of today); it decides the folder of its pages on the site.")
@@ -59,7 +61,7 @@ def competition() -> None:
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
                        swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str | None,
                        boards: int, schedule: str, rounds: int | None, bye_points: str | None,
-                       excused_points: str | None, initial_colour: str, all_members: bool,
+                       excused_points: str | None, initial_colour: str, acceleration: str, all_members: bool,
                        season: str | None) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
     tournament, a cup or a team event."""
@@ -67,7 +69,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
 
     new = plan_competition(name, system, preset, parse_sets(sets), double, swap_last_two, tiebreaks, edition, lots,
                            stages, boards, schedule, rounds, bye_points, excused_points, initial_colour,
-                           all_members, season)
+                           all_members, season, acceleration)
     with writing(ctx, "competition create", Message("create competition %(name)s", name=name), create=True) as store:
         _comp_id, registered = create_competition(store, new)
     for w in new.warnings:

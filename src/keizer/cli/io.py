@@ -333,11 +333,19 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
         settings |= {"rounds": max(t.rounds, len(season.rounds)),
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
+    records = None
+    if systems.of(system).accelerated:  # the file's virtual points (XXA, 250) and forbidden pairs (XXP, 260), first
+        from keizer.operations.swiss import SwissRecords
+
+        records = SwissRecords.of_file(file, {p.start_no: p.id for p in season.players})
+        settings |= records.settings()
     systems.points_system(system).rules(settings)  # refuses a list the rules forbid, before writing
     added: list[str] = []
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:
         comp_id = comp_ops.import_season(store, season, name, system=system, system_settings=settings,
                                          tell=added.append)
+        if records is not None:
+            records.store_forbidden(store, comp_id)
     click.echo(f"{verb} {name or season.name} ({system}): {len(season.players)} players, {len(season.rounds)} rounds")
     for line in [*added, *map(str, notes_of(t))]:
         click.echo(line)
@@ -399,6 +407,10 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
             black = settings.get("initial_colour") == "black"
             extra = (("152 B" if black else "152 W") if version == "TRF26" else
                      ("XXC black1" if black else "XXC white1"),)
+            if systems.of(store.system(comp_id)).accelerated:  # virtual points (XXA), forbidden pairs (XXP)
+                from keizer.operations.swiss import trf_records
+
+                extra += trf_records(store, comp_id, season)
     else:  # a Keizer season: its games scored by games only (rating reports), labelled as what it is
         t = tournament(season, upto, System.SWISS, GAMES_ONLY)
         label = ("092 Individual: Keizer (club competition; game points only)",)

@@ -18,7 +18,7 @@ import click
 
 from keizer.cli.params import RATE, RATING, ROUND, ROUND_OR_ZERO, SEED, Whole
 from keizer.formats.season_json import FormatError
-from keizer.formats.trf import TRF16, TRF26, dump, read
+from keizer.formats.trf import TRF16, TRF26, dump
 from keizer.limits import MAX_PLAYERS
 from keizer.model import Colour
 from keizer.output import FORMATS, json_number, number, render
@@ -113,10 +113,13 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     As bbpPairings and JaVaFo read a file: in the round to be paired a player whose
     entry is already there (0000 - H, F, U, Z or -) is not paired, and every other
     player is, whether or not his line reaches that round.  Games the file already
-    holds for that round are ignored.
+    holds for that round are ignored.  Virtual points of accelerated pairings (XXA,
+    250) are added to the scores; forbidden pairs (XXP, 260) do not meet.
     """
     from keizer.formats.trf import entered, parse, text_of
+    from keizer.formats.trf_records import forbidden_groups, virtual_points
     from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, took_part
+    from keizer.pairing.swiss.forbidden import pairs_in_round
 
     text = text_of(file)
     t = parse(text)
@@ -133,7 +136,8 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     present = [p.start_no for p in t.players
                if r not in marks.get(p.start_no, ()) or took_part(p, r)]
     try:
-        found = pair_swiss(t, planned, present, r, initial_colour_of(t))
+        found = pair_swiss(t, planned, present, r, initial_colour_of(t),
+                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text))
     except SwissError as e:
         raise TrfUsageError(f"{file}: {e}") from None
     names = {p.start_no: p.name for p in t.players}
@@ -172,13 +176,16 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
 @click.option("--highest-rating", type=RATING, default=2600, show_default=True, help="Ratings are drawn …")
 @click.option("--lowest-rating", type=RATING, default=1200, show_default=True, help="… uniformly in this range.")
 @click.option("--trf-version", type=click.Choice([TRF26, TRF16]), default=TRF26, show_default=True)
+@click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
+              help="Accelerated pairings: baku is FIDE's Baku method (C.04.7), its virtual points written as XXA.")
 @click.option("--count", type=Whole(1, 100_000), default=1, show_default=True,
               help="How many tournaments, with the seeds S, S+1, …; they need --output DIR.")
 @click.option("--output", "-o", type=click.Path(), help="File to write (default: standard output); "
                                                          "with --count, a folder for SEED.trf files.")
 def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absences: Fraction, forfeits: Fraction,
              withdrawals: Fraction, late_entries: Fraction, draw_rate: Fraction, initial_colour: str,
-             highest_rating: int, lowest_rating: int, trf_version: str, count: int, output: str | None) -> None:
+             highest_rating: int, lowest_rating: int, trf_version: str, acceleration: str, count: int,
+             output: str | None) -> None:
     """Random tournaments paired by keizer's Dutch engine, as TRF: FIDE's "random tournament generator".
 
     Ratings, requested byes, absences, forfeits, withdrawals and late entries are drawn at the
@@ -193,7 +200,7 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
         raise TrfUsageError(f"--output {output}: with --count it must be a folder, and this is a file")
     colour = {"white": Colour.WHITE, "black": Colour.BLACK, "lot": None}[initial_colour]
     asked = TournamentPlan(players, rounds, seed or 0, byes, absences, forfeits, withdrawals, late_entries,
-                           draw_rate, colour, highest_rating, lowest_rating)
+                           draw_rate, colour, highest_rating, lowest_rating, acceleration=acceleration)
     try:
         asked.check()
     except GenerationError as e:
@@ -212,7 +219,8 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
                    ("byes", byes), ("absences", absences), ("forfeits", forfeits), ("withdrawals", withdrawals),
                    ("late_entries", late_entries), ("draw_rate", draw_rate)) if value)
                + f" --initial-colour {initial_colour} --highest-rating {highest_rating}"
-                 f" --lowest-rating {lowest_rating} --trf-version {trf_version}")
+                 f" --lowest-rating {lowest_rating} --trf-version {trf_version}"
+               + (f" --acceleration {acceleration}" if acceleration != "none" else ""))
         info = tuple(("XXC white1" if x == "152 W" else "XXC black1") if trf_version == TRF16 and x[:3] == "152"
                      else x for x in t.info)
         data = dump(replace(t, info=(how, *info)), trf_version, every_round=True).encode("utf-8")
@@ -245,26 +253,27 @@ def check(file: str, rounds: int | None, fmt: str) -> None:
 
     The free pairings checker: each round is paired from what was known before it
     (the history, who took part) and compared with the pairing played — pairs,
-    colours and the bye.  For a difference it names the boards and the rule that
-    decided: an absolute criterion the played pairing breaks, the first quality
+    colours and the bye, with the file's virtual points (XXA, 250) and forbidden pairs
+    (XXP, 260).  For a difference it names the boards and the rule that decided: an absolute criterion the played pairing breaks, the first quality
     criterion (C.5–C.21) on which the two differ, or the order of the candidates
     (Article 4) or colours (Article 5).  Exit status 1 when any round differs.
     """
     from keizer.pairing.swiss import initial_colour_of
     from keizer.pairing.swiss.check import check as check_rounds
 
-    t = read(file)
+    from keizer.formats.trf import parse, text_of
+    from keizer.formats.trf_records import forbidden_groups, virtual_points
+
+    text = text_of(file)
+    t = parse(text)
     if t.is_team:
         raise TrfUsageError("team files cannot be checked here: the Dutch checker pairs individual tournaments")
     played = _paired_rounds(t)
     if not played:
         raise TrfUsageError(f"{file} holds no paired round to check")
     planned = _planned(file, t, rounds, played)
-    accelerated = sum(1 for x in t.info if x[:3].upper() == "XXA")
-    if accelerated:  # the Dutch engine pairs without acceleration: say so before every round differs
-        click.echo(f"note: {file}: {accelerated} acceleration line{'s' if accelerated > 1 else ''} (XXA) ignored: "
-                   "the rounds are re-paired without acceleration, so accelerated rounds differ", err=True)
-    results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1))
+    results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
+                           forbidden_groups(text))
     bad = [c for c in results if c.differs]
     if fmt == "json":
         click.echo(json.dumps({"file": file, "rounds": len(results), "differences": len(bad),

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from keizer.formats.season_json import FormatError
 from keizer.model import Colour
+from keizer.pairing.swiss.forbidden import ForbiddenGroup
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Team
 
@@ -267,3 +268,60 @@ def _default_lineup(team: Team, r: int, players: dict[int, Player]) -> tuple[int
         if res.opponent is not None or res.code is Code.FORFEIT_WIN:
             out.append(m)
     return tuple(out)
+
+
+# -- accelerations (XXA, 250) and forbidden pairs (XXP, 260) ---------------------------------
+
+def virtual_points(text: str) -> dict[int, tuple[Fraction, ...]]:
+    """The virtual points (accelerated pairings) of a TRF file's ``XXA`` and ``250`` records,
+    by start number and round (round 1 first; a round no record gives has none).
+
+    >>> v = virtual_points("XXA    1  1.0  1.0  0.5\\n250       1.0   1   2    2    3\\n")
+    >>> [str(x) for x in v[1]], [str(x) for x in v[3]]
+    (['1', '1', '1/2'], ['1', '1'])
+    """
+    found: dict[int, list[Fraction]] = {}
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        line = _Line(number, raw.rstrip())
+        code = raw[:3].upper()
+        if code == "XXA":
+            start = line.integer(5, 8, Word("start rank"), blank=0) or 0
+            row = found.setdefault(start, [])
+            row[:] = [line.decimal(first, first + 3, Word("points")) or Fraction(0)
+                      for first in range(10, len(line.text) + 1, 5)]
+        elif code == "250":
+            value = line.decimal(10, 13, Word("game points")) or Fraction(0)
+            first, last = line.integer(15, 17, Word("round"), blank=1) or 1, line.integer(19, 21, Word("round"))
+            low, high = line.integer(23, 26, Word("player"), blank=0) or 0, line.integer(28, 31, Word("player"))
+            for start in range(low, (high or low) + 1):
+                row = found.setdefault(start, [])
+                end = last or first
+                row.extend([Fraction(0)] * (end - len(row)))
+                row[first - 1:end] = [value] * max(0, end - first + 1)
+    return {n: tuple(row) for n, row in found.items() if n}
+
+
+def forbidden_groups(text: str) -> list[ForbiddenGroup]:
+    """The forbidden pairs of a TRF file: ``XXP`` records (start numbers separated by spaces,
+    every round) and ``260`` records (rounds in columns 5-7 and 9-11, start numbers from 13).
+
+    >>> [(g.players, g.first, g.last) for g in forbidden_groups("XXP 3 7\\n260   2   4    1    5\\n")]
+    [((3, 7), 1, None), ((1, 5), 2, 4)]
+    """
+    found = []
+    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), start=1):
+        line = _Line(number, raw.rstrip())
+        code = raw[:3].upper()
+        if code == "XXP":
+            players, column = [], 4
+            for token in line.text[3:].split():
+                column = line.text.index(token, column)
+                players.append(line.integer(column + 1, column + len(token), Word("player"), blank=0) or 0)
+                column += len(token)
+            found.append(ForbiddenGroup(tuple(players)))
+        elif code == "260":
+            first = line.integer(5, 7, Word("round"), blank=1) or 1
+            last = line.integer(9, 11, Word("round"))
+            players = [line.integer(k, k + 3, Word("player"), blank=0) or 0 for k in range(13, len(line.text) + 1, 5)]
+            found.append(ForbiddenGroup(tuple(p for p in players if p), first, last))
+    return found

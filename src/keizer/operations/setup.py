@@ -69,7 +69,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                      stages: str | None = None, boards: int = 4, schedule: str = "roundrobin",
                      rounds: int | None = None, bye_points: str | None = None, excused_points: str | None = None,
                      initial_colour: str = "white", all_members: bool = False,
-                     season: str | None = None) -> NewCompetition:
+                     season: str | None = None, acceleration: str = "none") -> NewCompetition:
     """Check the options of ``competition create`` (before anything is opened or written)
     and work out the system settings, which the system itself makes; refuses in one line."""
     overrides = dict(overrides or {})
@@ -92,7 +92,8 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     if lots is not None and "lots" not in chosen.options:
         raise StoreError("%(field)s is for %(system)s", field=Field("lots"), system=Field("system_roundrobin"))
     planned = "rounds" in chosen.options_for(schedule)  # a Swiss, of players or of teams
-    if not planned and (rounds or bye_points or excused_points or initial_colour != "white"):
+    if (not planned and (rounds or bye_points or excused_points or initial_colour != "white")
+            or acceleration != "none" and not chosen.accelerated):
         raise StoreError("%(fields)s are for Swiss tournaments", fields=Field("swiss_options"))
     if planned and not rounds:
         raise StoreError("a Swiss tournament needs its planned number of rounds", hint="setup_rounds")
@@ -100,7 +101,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     given = {"preset": preset, "overrides": overrides, "double": double, "swap_last_two": swap_last_two,
              "tiebreaks": tiebreaks, "edition": edition, "lots": lots, "stages": stages, "boards": boards,
              "schedule": schedule, "rounds": rounds, "bye_points": bye_points, "excused_points": excused_points,
-             "initial_colour": initial_colour, "listed": listed}
+             "initial_colour": initial_colour, "listed": listed, "acceleration": acceleration}
     system_settings, warnings = chosen.new_settings(given)
     if stages is not None and "stages" not in chosen.options:
         raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
@@ -205,7 +206,8 @@ def setting_text(value: Any) -> str:
 #: Settings named by a word, which the settings page shows in the club's language (the others
 #: are codes such as absence_decay, shown as they are typed).
 SETTING_WORDS = frozenset({N_("win"), N_("draw"), N_("loss"), N_("excused"), N_("unexcused"), N_("club"),
-                           N_("bye"), N_("rounds"), N_("boards"), N_("schedule"), N_("double"), N_("stages")})
+                           N_("bye"), N_("rounds"), N_("boards"), N_("schedule"), N_("double"), N_("stages"),
+                           N_("acceleration")})
 
 
 def settings_rows(store: Store, comp_id: int) -> list[dict[str, Any]]:

@@ -12,6 +12,9 @@ tie-breaks, publishing and TRF export work as for every points competition.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from keizer.model import Colour, Round, Season
@@ -86,10 +89,13 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
     if target.number > settings["rounds"]:
         raise StoreError("all %(rounds)s rounds are paired", hint="su_swiss_more_rounds", rounds=settings["rounds"])
     mark_attendance(store, comp_id, {})  # everyone not marked (a bye asked ahead stays) plays
-    assign_numbers(store, comp_id)
+    numbered = assign_numbers(store, comp_id)
+    if target.number == 1 and settings.get("acceleration") == "baku":
+        settings = fix_group_a(store, comp_id, settings, numbered)
     season = store.load_season(comp_id)
     rnd = season.rounds[target.number - 1]
     rules, t, tpn, forbidden, colour = _dutch_inputs(store, comp_id, season, settings, target.number - 1)
+    virtual = virtual_points(settings, tpn)
     key_of = {p.start_no: p.id for p in season.players}
     present = [tpn[p] for p in rnd.present]
     if len(season.players) < 2:
@@ -98,11 +104,15 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
         raise StoreError("fewer than two players are present for round %(n)s", hint="su_mark_present",
                          n=target.number)
     try:
-        found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden)
+        found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden, virtual)
     except SwissError as e:
+        names = {p.start_no: p.name for p in season.players}
+        if e.forbidden:
+            raise StoreError("round %(n)s has no pairing that keeps the forbidden pairs apart: allowing %(pairs)s "
+                             "would make one", n=target.number,
+                             pairs=", ".join(f"{names[a]} – {names[b]}" for a, b in e.forbidden)) from None
         if not e.players:
             raise  # the engine's refusal says why
-        names = {p.start_no: p.name for p in season.players}
         left = ", ".join(names[n] for n in e.players)
         raise StoreError("round %(n)s has no pairing without a rematch, a second bye or a forbidden colour sequence "
                          "(%(left)s left over); end the tournament or mark players absent", n=target.number,
@@ -123,6 +133,73 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
     return Pairing(target.number, tuple(boards), bye, bye_why, ())
 
 
+def fix_group_a(store: Store, comp_id: int, settings: dict[str, Any], numbered: list[str]) -> dict[str, Any]:
+    """Before round 1 of a Baku-accelerated Swiss (C.04.7): store the last player of group A
+    (the first 2·⌈n/4⌉ of the pairing list) and GA's virtual points by round."""
+    from keizer.pairing.swiss.acceleration import baku_group_size, baku_points
+
+    size = min(baku_group_size(len(numbered)), len(numbered))
+    fixed = {**settings, "group_a_last": numbered[size - 1] if size else None,
+             "virtual": [str(v) for v in baku_points(int(settings["rounds"]))]}
+    store.set_system_settings(comp_id, {**store.system_settings(comp_id), "group_a_last": fixed["group_a_last"],
+                                        "virtual": fixed["virtual"]})
+    return fixed
+
+
+@dataclass(frozen=True)
+class SwissRecords:
+    """What a TRF file holds for a Swiss beyond its games: virtual points (``XXA``, ``250``) and
+    forbidden pairs (``XXP``, ``260``, every round's), by the players' keys."""
+
+    virtual: dict[str, tuple[Fraction, ...]]
+    forbidden: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def of_file(cls, path: Path, key_of: dict[int, str]) -> SwissRecords:
+        from keizer.formats.trf import text_of
+        from keizer.formats.trf_records import forbidden_groups, virtual_points as read_virtual
+        from keizer.pairing.swiss.forbidden import pairs_in_round
+
+        text = text_of(path)
+        virtual = {key_of[n]: v for n, v in read_virtual(text).items() if n in key_of and any(v)}
+        pairs = {p for g in forbidden_groups(text) for r in range(g.first, (g.last or g.first) + 1)
+                 for p in pairs_in_round([g], r)}
+        return cls(virtual, tuple((key_of[a], key_of[b]) for a, b in sorted(pairs) if a in key_of and b in key_of))
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that keep the virtual points (the file's, as given)."""
+        return {"virtual_given": {k: [str(x) for x in v] for k, v in self.virtual.items()}} if self.virtual else {}
+
+    def store_forbidden(self, store: Store, comp_id: int) -> None:
+        for a, b in self.forbidden:
+            store.forbid(comp_id, store.find_player(comp_id, a)["id"], store.find_player(comp_id, b)["id"], False)
+
+
+def virtual_points(settings: dict[str, Any], tpn: dict[str, int]) -> dict[int, tuple[Fraction, ...]]:
+    """Each player's virtual points by round (pairing numbers): those an imported file gave
+    (``XXA``); else group A's in a Baku-accelerated Swiss — the players numbered up to the last
+    one of group A, late entrants placed above him included — and nobody's otherwise."""
+    from keizer.pairing.swiss.acceleration import baku_group_a
+
+    if given := settings.get("virtual_given"):
+        return {tpn[k]: tuple(Fraction(x) for x in v) for k, v in given.items() if k in tpn}
+    if settings.get("acceleration") != "baku" or not settings.get("group_a_last") or not settings.get("numbered"):
+        return {}
+    points = tuple(Fraction(v) for v in settings.get("virtual") or ())
+    group = baku_group_a(settings["numbered"], settings["group_a_last"])
+    return {tpn[k]: points for k in group if k in tpn}
+
+
+def trf_records(store: Store, comp_id: int, season: Season) -> tuple[str, ...]:
+    """A Swiss's own TRF records: its virtual points (``XXA``) and forbidden pairs (``XXP``)."""
+    from keizer.pairing.swiss.acceleration import xxa_lines
+    from keizer.pairing.swiss.forbidden import xxp_lines
+
+    tpn = {p.id: p.start_no for p in season.players}
+    forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
+    return xxa_lines(virtual_points(swiss_settings(store, comp_id), tpn)) + xxp_lines(forbidden)
+
+
 def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str) -> Change:
     """A player who arrives after the round is paired (checked by
     :func:`keizer.operations.pairing.add_latecomer`): they play whoever has the
@@ -138,7 +215,8 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
     settings = swiss_settings(store, comp_id)
     _, t, tpn, forbidden, colour = _dutch_inputs(store, comp_id, season, settings, rnd.number - 1)
     try:
-        found = pair_swiss(t, settings["rounds"], [tpn[other], tpn[key]], rnd.number - 1, colour, forbidden)
+        found = pair_swiss(t, settings["rounds"], [tpn[other], tpn[key]], rnd.number - 1, colour, forbidden,
+                           virtual_points(settings, tpn))
     except SwissError:
         raise StoreError("%(name)s may not play %(other)s (who has the bye): they met before or may not meet; "
                          "%(name)s cannot be paired now", name=name, other=names[other]) from None

@@ -48,6 +48,7 @@ from fractions import Fraction
 from keizer.limits import MAX_PLAYERS, MAX_ROUNDS
 from keizer.model import Colour
 from keizer.pairing.swiss import SwissError, pair_swiss
+from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_size, xxa_lines
 from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 from keizer.tiebreaks.fide_tables import expected
@@ -74,6 +75,7 @@ class TournamentPlan:
     highest_rating: int = 2600
     lowest_rating: int = 1200
     name: str = ""
+    acceleration: str = "none"  # or "baku": accelerated pairings (C.04.7), written as XXA records
 
     def check(self) -> None:
         """Raise :class:`GenerationError` for a plan no tournament fits."""
@@ -84,6 +86,8 @@ class TournamentPlan:
         if self.rounds >= self.players:
             raise GenerationError("rounds: %(players)s players can play at most %(most)s rounds without meeting twice; "
                                   "ask for fewer rounds or more players", players=self.players, most=self.players - 1)
+        if self.acceleration not in METHODS:  # the views offer these only
+            raise ValueError(f"unknown acceleration method {self.acceleration!r}")
         for what in ("byes", "absences", "forfeits", "withdrawals", "late_entries", "draw_rate"):
             rate = getattr(self, what)
             if not 0 <= rate <= 1:
@@ -112,6 +116,11 @@ def generate(plan: TournamentPlan) -> Tournament:
     players = [Player(k, f"Player {k:04}", rating) for k, rating in enumerate(ratings, start=1)]
     results: dict[int, list[RoundResult]] = {p.start_no: [] for p in players}
     rating_of = {p.start_no: p.rating for p in players}
+    # Baku: GA is counted among the players of round 1; a late entrant numbered above its last player is in it.
+    first = sorted(entered[0])
+    virtual = (baku(sorted(results), rounds, first[baku_group_size(len(first)) - 1]
+                    if len(first) >= baku_group_size(len(first)) else first[-1])
+               if plan.acceleration == "baku" else {})
     for r in range(1, rounds + 1):
         taking_part = [k for k in results if k in entered[r - 1]]
         asked = _asked_byes(rng, plan, taking_part, last=r == rounds)
@@ -119,7 +128,7 @@ def generate(plan: TournamentPlan) -> Tournament:
         t = Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
                        rounds)
         try:
-            found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial)
+            found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial, virtual=virtual)
         except SwissError as e:
             raise GenerationError("round %(n)s of the generated tournament cannot be paired (%(why)s); ask for fewer "
                                   "rounds or more players", n=r, why=e) from None
@@ -133,7 +142,8 @@ def generate(plan: TournamentPlan) -> Tournament:
                 results[k].append(RoundResult(asked.get(k, Code.ZPB)))
     name = plan.name or f"Random tournament {plan.seed}"
     return Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
-                      rounds, name=name, info=(f"152 {'W' if initial is Colour.WHITE else 'B'}",))
+                      rounds, name=name, info=(f"152 {'W' if initial is Colour.WHITE else 'B'}",
+                                               *xxa_lines(virtual)))
 
 
 def _chance(rng: random.Random, rate: Fraction) -> bool:

@@ -70,6 +70,9 @@ class System:
     marks_ahead: ClassVar[bool] = False
     unmarked_present: ClassVar[bool] = False
     planned_rounds: ClassVar[bool] = False
+    #: An individual Swiss: it may be accelerated (virtual points, C.04.7) and keeps a TRF file's
+    #: virtual points (XXA) and forbidden pairs (XXP) on import and export.
+    accelerated: ClassVar[bool] = False
     settings: ClassVar[Mapping[str, str]] = {}
     #: What its standing is: "ladder" (Keizer scores: rank, value, score), "points" (points and
     #: tie-breaks), "bracket" (a knock-out's matches) or "matches" (teams by match points).

@@ -14,6 +14,11 @@ from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
 SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_colour": "white", "numbered": None}
+#: Accelerated pairings a Swiss may use: none, or FIDE's Baku method (C.04.7).  Stored only when
+#: chosen (``acceleration``), with, once round 1 is paired, ``group_a_last`` (the key of group A's
+#: last player) and ``virtual`` (group A's virtual points by round); an imported file's own
+#: virtual points are ``virtual_given`` (key → points by round).
+ACCELERATIONS = ("none", "baku")
 
 
 def parse_points(text: str, what: str | Field) -> str:
@@ -49,6 +54,17 @@ def parse_initial_colour(text: str, paired: int) -> str:
     return text
 
 
+def parse_acceleration(text: str, paired: int) -> str:
+    """The acceleration method, none (or empty) or baku, until round 1 is paired (C.04.7 fixes
+    group A then)."""
+    text = text.strip().lower() or "none"
+    if text not in ACCELERATIONS:
+        raise StoreError("acceleration %(text)s: none or baku", text=repr(text))
+    if paired:
+        raise StoreError("the acceleration is fixed once round 1 is paired")
+    return text
+
+
 class Swiss(PointsSystem):
     name = "swiss"
     label = "Swiss tournament"
@@ -57,6 +73,7 @@ class Swiss(PointsSystem):
     marks_ahead = True  # a requested bye, or notice of absence, for a later round
     unmarked_present = True  # a Swiss pairs everyone not marked absent
     planned_rounds = True
+    accelerated = True
     score_groups = True
     numbered = True
     run_hint = "ev_run_swiss"
@@ -67,7 +84,9 @@ class Swiss(PointsSystem):
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
                 "bye_points": N_("points of the pairing-allocated bye"),
                 "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
-                "edition": N_("tie-break rule edition")}
+                "edition": N_("tie-break rule edition"),
+                "acceleration": N_("none or baku: accelerated pairings by FIDE's Baku method (until round 1 is "
+                                   "paired)")}
 
     def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
@@ -79,11 +98,15 @@ class Swiss(PointsSystem):
         settings = {**SWISS_DEFAULTS, "rounds": given.get("rounds"),
                     "initial_colour": given.get("initial_colour", "white"), "edition": given.get("edition", "2026"),
                     "tiebreaks": given.get("listed"), "scoring": scoring or None}
+        if (accelerated := parse_acceleration(given.get("acceleration") or "none", 0)) != "none":
+            settings["acceleration"] = accelerated  # stored when chosen (the default is none)
         return settings, self.warnings(settings)
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:
         rules = self.rules(stored)
+        accelerated = stored.get("acceleration") or "none"  # shown when chosen (a plain Swiss lists none)
         return {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
+                **({"acceleration": accelerated} if accelerated != "none" else {}),
                 "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **super().view(stored)}
 
     def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
@@ -92,6 +115,8 @@ class Swiss(PointsSystem):
             changed["rounds"] = parse_rounds(text, paired)
         elif name == "initial_colour":
             changed["initial_colour"] = parse_initial_colour(text, paired)
+        elif name == "acceleration":
+            changed["acceleration"] = parse_acceleration(text, paired)
         elif name in ("bye_points", "excused_points"):
             scoring = dict(changed.get("scoring") or {})
             scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from keizer.model import Colour
 from keizer.refusals import Refusal
@@ -46,14 +46,19 @@ if TYPE_CHECKING:
 
 _ABSENT = RoundResult(Code.ZPB)
 
+#: Virtual points by player and round (0-based), as accelerated pairings give them (C.04.7).
+Accelerations = Mapping[int, Sequence[Fraction]]
+
 
 class SwissError(Refusal, ValueError):
     """The round cannot be paired under the Dutch system's absolute criteria;
     ``players`` are the start numbers left without a lawful opponent, if known."""
 
-    def __init__(self, message: str, /, players: tuple[int, ...] = (), **values: Any):
+    def __init__(self, message: str, /, players: tuple[int, ...] = (),
+                 forbidden: tuple[tuple[int, int], ...] = (), **values: Any):
         super().__init__(message, **values)
         self.players = players
+        self.forbidden = forbidden  # forbidden pairs that, allowed, would make the round pairable
 
 
 @dataclass(frozen=True)
@@ -76,14 +81,25 @@ class DutchInput:
     bye_eligible: bool
     opponents: frozenset[int]
     rank: int = -1  # effective pairing number, 0-based (-1: the start number's)
+    virtual: Fraction = Fraction(0)  # virtual points for this round (accelerated pairings, C.04.7)
 
     @property
     def effective(self) -> int:
         return self.number - 1 if self.rank < 0 else self.rank
 
+    @property
+    def pairing_score(self) -> Fraction:
+        """The score the pairing rules see: the points plus any virtual points."""
+        return self.score + self.virtual
 
-def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
+
+def dutch_inputs(t: Tournament, upto: int, virtual: Accelerations | None = None) -> dict[int, DutchInput]:
     """Every player's pairing data after ``upto`` rounds of ``t``.
+
+    ``virtual`` gives players virtual points by round (accelerated pairings, C.04.7:
+    ``virtual[n][r]`` is added to player n's score for pairing round r + 1): the
+    pairing score of each round then decides the floats of that round, as bbpPairings
+    reads it, and the round to pair gets ``DutchInput.virtual``.
 
     >>> from keizer.tiebreaks import Player, RoundResult, Tournament
     >>> a = Player(1, results=(RoundResult(Code.WIN, 2, Colour.WHITE), RoundResult(Code.PAB)))
@@ -96,6 +112,12 @@ def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
     for p in t.players:
         for r in range(upto):
             scores[p.start_no].append(scores[p.start_no][-1] + t.scoring.points(_result(p, r).code))
+    virtual = virtual or {}
+
+    def pairing_score(n: int, r: int) -> Fraction:
+        extra = virtual.get(n, ())
+        return scores[n][r] + (extra[r] if r < len(extra) else 0)
+
     out: dict[int, DutchInput] = {}
     for p in t.players:
         colours: list[Colour] = []
@@ -107,7 +129,7 @@ def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
             if res.code.is_game and res.opponent is not None and res.colour is not None:
                 colours.append(res.colour)
                 opponents.add(res.opponent)
-                mine, theirs = scores[p.start_no][r], scores[res.opponent][r]
+                mine, theirs = pairing_score(p.start_no, r), pairing_score(res.opponent, r)
                 floats.append("down" if mine > theirs else "up" if mine < theirs else "none")
             else:
                 won = t.scoring.points(res.code)
@@ -115,7 +137,8 @@ def dutch_inputs(t: Tournament, upto: int) -> dict[int, DutchInput]:
                 if res.code in (Code.PAB, Code.FORFEIT_WIN) or (res.opponent is None and won >= t.scoring.win):
                     eligible = False
         out[p.start_no] = DutchInput(p.start_no, scores[p.start_no][upto], tuple(colours), tuple(floats),
-                                     eligible, frozenset(opponents))
+                                     eligible, frozenset(opponents),
+                                     virtual=pairing_score(p.start_no, upto) - scores[p.start_no][upto])
     return out
 
 
@@ -162,7 +185,8 @@ def _result(player: Player, r: int) -> RoundResult:
 
 
 def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None, upto: int | None = None,
-               initial_colour: Colour = Colour.WHITE, forbidden: Iterable[tuple[int, int]] = ()) -> SwissPairing:
+               initial_colour: Colour = Colour.WHITE, forbidden: Iterable[tuple[int, int]] = (),
+               virtual: Accelerations | None = None) -> SwissPairing:
     """Pair round ``upto + 1`` of ``t`` (default: the round after the last one it holds).
 
     ``rounds`` is the planned number of rounds (the Dutch rules treat the last
@@ -170,10 +194,11 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     (default: everyone); ``initial_colour`` the colour of the top-ranked player
     in round 1 (drawn by lot before the event, C.04.2); ``forbidden`` pairs that
     must not meet (for instance players of one family, C.04.1 rules allow it as
-    if they had met).
+    if they had met); ``virtual`` the virtual points of accelerated pairings
+    (:mod:`keizer.pairing.swiss.acceleration`), added to the scores the rules see.
     """
     upto = t.rounds if upto is None else upto
-    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden), upto, initial_colour)
+    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden, virtual), upto, initial_colour)
 
 
 def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE) -> SwissPairing:
@@ -184,6 +209,10 @@ def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.
     try:
         found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
+        if blocking := _forbidden_in_the_way(inputs, upto):
+            raise SwissError("round %(n)s has no pairing that keeps the forbidden pairs apart: allowing %(pairs)s "
+                             "would make one", forbidden=blocking, n=upto + 1,
+                             pairs=", ".join(f"{a}-{b}" for a, b in blocking)) from None
         left = tuple(sorted(e.args[0])) if e.args else ()
         if left:
             raise SwissError("round %(n)s has no pairing that meets the absolute criteria — no rematch, no second "
@@ -198,6 +227,34 @@ def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.
     _check(inputs.numbers, pairs, found.bye, {frozenset((n, o)) for n in inputs.numbers for o in data[n].opponents}
            | inputs.apart, data)
     return SwissPairing(upto + 1, tuple(sorted(pairs, key=lambda pair: board_key(pair, data))), found.bye)
+
+
+def _forbidden_in_the_way(inputs: RoundInputs, upto: int) -> tuple[tuple[int, int], ...]:
+    """When the round cannot be paired: a smallest set of forbidden pairs (none can be left out)
+    that, allowed, makes it pairable; () when allowing every one would not help."""
+    from dataclasses import replace
+
+    from keizer.pairing.swiss.dutch import possible
+
+    present = set(inputs.numbers)
+    apart = sorted(tuple(sorted(p)) for p in inputs.apart if len(p) == 2 and p <= present)
+    if not apart or len(apart) > 200:  # very many pairs: saying which would take as many matchings
+        return ()
+
+    def pairable(kept: list[tuple[int, ...]]) -> bool:
+        trial = replace(inputs, apart={frozenset(p) for p in kept})
+        return possible(trial.entrants, trial.avoid, trial.last_round, upto)
+
+    if not pairable([]):
+        return ()
+    needed: list[tuple[int, ...]] = []
+    kept: list[tuple[int, ...]] = []
+    for p in apart:  # forbid each pair again unless the round then fails
+        if pairable(kept + [p]):
+            kept.append(p)
+        else:
+            needed.append(p)
+    return tuple((a, b) for a, b in needed)
 
 
 @dataclass(frozen=True)
@@ -226,8 +283,9 @@ class RoundInputs:
 
 
 def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto: int,
-                 forbidden: Iterable[tuple[int, int]] = ()) -> RoundInputs:
-    """The engine's view of round ``upto + 1``: each player's Dutch data, scores in integer units."""
+                 forbidden: Iterable[tuple[int, int]] = (), virtual: Accelerations | None = None) -> RoundInputs:
+    """The engine's view of round ``upto + 1``: each player's Dutch data, scores (pairing scores,
+    virtual points included) in integer units."""
     from keizer.pairing.swiss.dutch import BLACK, WHITE, Entrant
 
     numbers = sorted(p.start_no for p in t.players) if present is None else sorted(set(present))
@@ -238,21 +296,22 @@ def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto
         raise SwissError("a Swiss round needs at least two players to pair")
     if upto + 1 > rounds:
         raise SwissError("all %(rounds)s rounds have been paired; raise the number of rounds to go on", rounds=rounds)
-    data = effective_numbers(t, upto, numbers, dutch_inputs(t, upto))
+    data = effective_numbers(t, upto, numbers, dutch_inputs(t, upto, virtual))
     last_round = upto + 1 >= rounds
     threshold = upto * max(t.scoring.win, t.scoring.draw) / 2   # topscorers: more than half the maximum
     unit = 1
     for n in numbers:
-        unit = _lcm(unit, data[n].score.denominator)
+        unit = _lcm(unit, data[n].pairing_score.denominator)
     unit = _lcm(unit, threshold.denominator)
     entrants: list[Entrant] = []
     for n in numbers:
         d = data[n]
         floats = [None if f == "none" else f for f in d.floats]
         entrants.append(Entrant(
-            n, d.effective, int(d.score * unit), tuple(WHITE if c is Colour.WHITE else BLACK for c in d.colours),
+            n, d.effective, int(d.pairing_score * unit),
+            tuple(WHITE if c is Colour.WHITE else BLACK for c in d.colours),
             floats[upto - 1] if upto >= 1 else None, floats[upto - 2] if upto >= 2 else None,
-            len(d.colours), d.bye_eligible, last_round and d.score > threshold))
+            len(d.colours), d.bye_eligible, last_round and d.pairing_score > threshold))
     return RoundInputs(numbers, data, entrants, {frozenset(pair) for pair in forbidden}, last_round)
 
 

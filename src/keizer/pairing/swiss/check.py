@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from keizer.model import Colour
 from keizer.tiebreaks import Code, Tournament
 
 if TYPE_CHECKING:
-    from keizer.pairing.swiss import RoundInputs
+    from keizer.pairing.swiss import Accelerations, RoundInputs
+    from keizer.pairing.swiss.forbidden import ForbiddenGroup
 
 #: The quality criteria as the engine weighs them (more is better in each), with the rules' numbers.
 CRITERIA = {
@@ -124,9 +125,12 @@ def played_round(t: Tournament, r: int) -> tuple[list[int], tuple[Board, ...], i
 
 
 def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
-          upto: Iterable[int] | None = None) -> list[RoundCheck]:
-    """Re-pair every round of ``t`` (or the 1-based rounds ``upto``) and compare."""
+          upto: Iterable[int] | None = None, virtual: Accelerations | None = None,
+          forbidden: Sequence[ForbiddenGroup] = ()) -> list[RoundCheck]:
+    """Re-pair every round of ``t`` (or the 1-based rounds ``upto``) and compare, with the
+    virtual points of accelerated pairings and the forbidden pairs of each round."""
     from keizer.pairing.swiss import SwissError, board_key, pair_inputs, round_inputs
+    from keizer.pairing.swiss.forbidden import pairs_in_round
 
     played_rounds = max((len(p.results) for p in t.players), default=0)
     out = []
@@ -134,7 +138,7 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
         present, boards, bye = played_round(t, r)
         if len(present) < 2:
             continue
-        inputs = round_inputs(t, rounds, present, r)
+        inputs = round_inputs(t, rounds, present, r, pairs_in_round(forbidden, r + 1), virtual)
         boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
         try:
             got = pair_inputs(inputs, r, initial_colour)
@@ -155,8 +159,10 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck) -> str:
 
     data = inputs.data
     for b in result.played:
-        if inputs.met(b.white, b.black):
+        if b.black in data[b.white].opponents:
             return f"C.1: {b.white} and {b.black} met before"
+        if inputs.met(b.white, b.black):
+            return f"C.1: {b.white} and {b.black} are a forbidden pair"
     if result.played_bye is not None and not data[result.played_bye].bye_eligible:
         return f"C.2: {result.played_bye} had a pairing-allocated bye or a win without playing already"
     played = [(b.white, b.black) for b in result.played]
@@ -165,7 +171,7 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck) -> str:
         return "Article 5: the colour allocation"
     theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
     ours = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, engine)
-    points = {e.score: data[e.number].score for e in inputs.entrants}
+    points = {e.score: data[e.number].pairing_score for e in inputs.entrants}
     for (score, mine), (_, other) in zip(ours, theirs):
         for (name, value), (_, value2) in zip(mine, other):
             if value != value2:

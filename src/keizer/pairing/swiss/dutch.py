@@ -105,6 +105,17 @@ def assess(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last
     return _Round(list(entrants), avoid, last_round, played_rounds, True).assess(pairs)
 
 
+def possible(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
+             played_rounds: int) -> bool:
+    """Whether the round has a pairing that meets the absolute criteria (a maximum matching
+    and a lawful bye: what :func:`pair` checks first)."""
+    try:
+        _Round(list(entrants), avoid, last_round, played_rounds, True).prepare()
+    except NoPairing:
+        return False
+    return True
+
+
 def pair(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
          played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
     """Pair one round.  ``avoid[n]``: the pairing numbers player n may not meet (those he
