@@ -176,9 +176,12 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     season = store.load_season(comp_id)
     key = store.find_player(comp_id, ref)["key"]
     upto = checked_round(season, round_no)
+    from keizer.operations.careers import player_fide_changes
+
+    fide = player_fide_changes(store, comp_id, season, key, upto)  # provisional, not official
     if systems.of(system).points:
-        return {"kind": "points", **points_history(store, comp_id, season, key, upto)}
-    return {"kind": "keizer", **keizer_history(season, key, upto, ref)}
+        return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide}
+    return {"kind": "keizer", **keizer_history(season, key, upto, ref), "fide": fide}
 
 
 def progress(season: Season) -> dict[str, int] | None:
