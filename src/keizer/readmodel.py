@@ -17,7 +17,7 @@ its own wording and links (a page's address, the JSON's number format).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
@@ -130,6 +130,7 @@ class RatedGame:
 
     round: int
     opponent: str
+    opponent_name: str
     opponent_rating: int | None
     score: Fraction
     chapter: fide.Chapter
@@ -179,6 +180,7 @@ def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str)
     (20, Fraction(63, 5), 2892, 1)
     """
     own = ratings.get(player) or None
+    names = {p.id: p.name for p in season.players}
     lines: list[RatedGame] = []
     rated: list[tuple[fide.Rules, int, Fraction]] = []
     for rnd in season.rounds:
@@ -194,7 +196,7 @@ def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str)
             why = ("no_date" if day is None else "before_rules" if rules is None else
                    "own_unrated" if own is None else "opponent_unrated" if theirs is None else
                    "not_rated" if not fide.is_rated(own, theirs, rules) else None)
-            lines.append(RatedGame(rnd.number, opponent, theirs, score, chapter, why))
+            lines.append(RatedGame(rnd.number, opponent, names.get(opponent, opponent), theirs, score, chapter, why))
             if why is None and rules is not None and own is not None and theirs is not None:
                 rated.append((rules, theirs, score))
     if own is None or not rated:
@@ -207,8 +209,7 @@ def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str)
         if line.why is None:
             rules, theirs, score = next(counted)
             g = fide.game_change(own, theirs, score, rules)
-            line = RatedGame(line.round, line.opponent, theirs, score, line.chapter, None, g.expected, g.change,
-                             g.change * k)
+            line = replace(line, expected=g.expected, delta=g.change, change=g.change * k)
         done.append(line)
     delta = sum((g.delta for g in done if g.delta is not None), Fraction(0))
     performance = fide.performance_rating([r for _, r, _ in rated], sum((s for _, _, s in rated), Fraction(0)))

@@ -18,7 +18,8 @@ from keizer import systems
 from keizer.model import Season
 from keizer.rating import club
 from keizer.rating.glicko2 import Rating
-from keizer.readmodel import RatingChanges, chapter_of, fide_changes
+from keizer.readmodel import chapter_of
+from keizer.operations.standings import standing_view
 from keizer.store import Store, StoreError
 
 Start = Literal["national", "fide", "fixed"]
@@ -27,22 +28,6 @@ PeriodKind = Literal["round", "evening", "month"]
 STARTS: tuple[Start, ...] = ("national", "fide", "fixed")
 PERIODS: tuple[PeriodKind, ...] = ("round", "evening", "month")
 CHAPTERS = ("standard", "rapid", "blitz")
-
-
-def fide_ratings(store: Store, comp_id: int) -> dict[str, int | None]:
-    """Each player's FIDE rating for the competition: the rating frozen when it started if
-    the FIDE list orders it, else the member's FIDE rating on record (None: unrated)."""
-    rows = store.players(comp_id)
-    if store.rating_list(comp_id) == "fide":
-        return {r["key"]: r["rating"] for r in rows}
-    fide = {m["id"]: m["fide_rating"] for m in store.members()}
-    return {r["key"]: fide.get(r["member_id"]) for r in rows}
-
-
-def player_fide_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> RatingChanges:
-    """What each of a player's games up to round ``upto`` did to the FIDE rating."""
-    shown = replace(season, rounds=tuple(r for r in season.rounds if r.number <= upto))
-    return fide_changes(shown, fide_ratings(store, comp_id), key)
 
 
 # -- every game of every season ------------------------------------------------------------
@@ -273,8 +258,6 @@ class Career:
 def career(store: Store, ref: str, choice: Choice = Choice()) -> Career:
     """A member's every competition, the record against every opponent and the club rating
     over time (every game, one period per round unless ``choice`` says otherwise)."""
-    from keizer.operations.standings import standing_view
-
     member = store.find_member(ref)
     data = read_club(store)
     games = played_games(data)

@@ -9,12 +9,12 @@ from flask import Blueprint
 
 from keizer import systems
 from keizer.web.context import club_or_default
-from keizer.web.views import (attendance, boards, changes, competitions, cups, home, member_links, members, pairing,
-                              printing, publishing, results, standings, teams, users, venue)
+from keizer.web.views import (attendance, boards, careers, changes, competitions, cups, home, member_links, members,
+                              pairing, printing, publishing, results, standings, teams, users, venue)
 
 BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results, standings, members, competitions,
                                               changes, printing, venue, publishing, boards, member_links, users, cups,
-                                              teams)]
+                                              teams, careers)]
 
 #: (endpoint, label, key); each is shown to those who may use it (keizer.web.access)
 MAIN_NAV = [
