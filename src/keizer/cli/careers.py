@@ -100,7 +100,8 @@ def career(ctx: Context, member: str, fmt: str) -> None:
               "wins": c.record.wins, "draws": c.record.draws, "losses": c.record.losses} for c in found.lines]
     opponents = [{"opponent": o.name, "games": o.record.games, "wins": o.record.wins, "draws": o.record.draws,
                   "losses": o.record.losses, "last": o.record.last or ""} for o in found.opponents]
-    rating = [{"period": p.label, "rating": round(p.rating.rating), "deviation": round(p.rating.deviation)}
+    rating = [{"date": p.date or "", "competition": p.competition, "round": p.round,
+               "rating": round(p.rating.rating), "deviation": round(p.rating.deviation)}
               for p in rating_table(found.rating)]
     if fmt == "json":
         click.echo(json.dumps({"name": found.member["name"], "competitions": comps, "opponents": opponents,
@@ -114,7 +115,7 @@ def career(ctx: Context, member: str, fmt: str) -> None:
         return
     if rating:
         click.echo(f"\nclub rating ({PROVISIONAL}):")
-        click.echo(render(rating[-12:], ["period", "rating", "deviation"], fmt))
+        click.echo(render(rating[-12:], ["date", "competition", "round", "rating", "deviation"], fmt))
     if opponents:
         click.echo("\nagainst every opponent:")
         click.echo(render(opponents, ["opponent", "games", "wins", "draws", "losses", "last"], fmt))

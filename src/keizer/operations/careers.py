@@ -246,13 +246,26 @@ class Opponent:
 
 
 @dataclass(frozen=True)
+class RatingPoint:
+    """The club rating after one rating period: the period's first game's date, competition
+    and round (the label of an evening or a month is its date), and whether the member played."""
+
+    label: str
+    date: str | None
+    competition: str
+    round: int
+    rating: Rating
+    played: bool
+
+
+@dataclass(frozen=True)
 class Career:
     member: dict[str, Any]
     lines: tuple[CareerLine, ...]
     total: Record
     opponents: tuple[Opponent, ...]
     #: The club rating after every rating period the member was in the pool (label, rating, played).
-    rating: tuple[club.Point, ...]
+    rating: tuple[RatingPoint, ...]
 
 
 def career(store: Store, ref: str, choice: Choice = Choice()) -> Career:
@@ -282,11 +295,17 @@ def career(store: Store, ref: str, choice: Choice = Choice()) -> Career:
     opponents = sorted((Opponent(o, names.get(o, str(o)), record(gs, member["id"])) for o, gs in against.items()),
                        key=lambda o: (-o.record.games, o.name, o.member))
     choice = check_choice(store, choice)
-    points = club.history(rating_periods(games, choice), start_options(store, choice)).get(str(member["id"]), ())
+    first: dict[str, PlayedGame] = {}
+    for g in games:
+        first.setdefault(_period_key(g, choice.period), g)
+    points = tuple(RatingPoint(p.label, first[p.label].date, first[p.label].competition, first[p.label].round,
+                               p.rating, p.played)
+                   for p in club.history(rating_periods(games, choice), start_options(store, choice))
+                   .get(str(member["id"]), ()))
     return Career(member, tuple(lines), record(mine, member["id"]), tuple(opponents), points)
 
 
-def rating_table(points: Sequence[club.Point], limit: int = 0) -> list[club.Point]:
+def rating_table(points: Sequence[RatingPoint], limit: int = 0) -> list[RatingPoint]:
     """The club rating over time as a text table shows it: the periods the member played
     (the last ``limit`` of them; 0: all)."""
     played = [p for p in points if p.played]
