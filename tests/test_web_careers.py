@@ -58,7 +58,7 @@ def test_career_and_head_to_head_pages_match_the_cli(tmp_path, capsys):
     assert "Club rating" in page and "Provisional, not official" in page
     assert f"Club rating {cli['club_rating'][-1]['rating']} " in page
     assert "Against every opponent" in page and "Pieter Kuipers" in page
-    h2h = text(client.get(f"/members/{anna}/against/{pieter}"))
+    h2h = text(client.get(f"/members/{anna}/against?member={pieter}"))
     assert "Anna Hendriks – Pieter Kuipers" in h2h and "3 games: 1 won, 0 drawn, 2 lost" in h2h
     assert h2h.count("Interne competitie 2025-2026 (2025-2026)") == 3
     assert digest(db) == before
@@ -68,7 +68,8 @@ def test_bad_addresses_say_so_without_a_crash(tmp_path):
     app, db = _app(tmp_path)
     client = app.test_client()
     anna = _member(db, "Anna Hendriks")
-    for url in ("/members/99999/career", f"/members/{anna}/against/{anna}", f"/members/{anna}/against/99999"):
+    for url in ("/members/99999/career", f"/members/{anna}/against?member={anna}", f"/members/{anna}/against?member=99999",
+                f"/members/{anna}/against", f"/members/{anna}/against?member=%3Cscript%3E"):
         answer = client.get(url)
         assert answer.status_code in (400, 404) and "error:" in text(answer) and "Traceback" not in text(answer)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from keizer.operations import careers
 from keizer.web.access import arbiter
@@ -43,9 +43,10 @@ def rating_chart(ratings: list[float], width: int = 600, height: int = 160, pad:
             "first": round(ratings[0]), "last": round(ratings[-1])}
 
 
-@bp.route("/members/<int:member_id>/against/<int:other_id>")
+@bp.route("/members/<int:member_id>/against")
 @arbiter
-def head2head(member_id: int, other_id: int) -> Any:
-    found = careers.head_to_head(store(), f"#{member_id}", f"#{other_id}")
+def head2head(member_id: int) -> Any:
+    """``?member=``: the other member (id or name, as ``keizer head2head`` takes it)."""
+    found = careers.head_to_head(store(), f"#{member_id}", request.args.get("member", ""))
     return render("app/head2head.html", nav="members",
                   title=f"{found.first['name']} – {found.second['name']}", h2h=found)
