@@ -173,3 +173,32 @@ def test_head2head_is_symmetric_and_matches_the_career(tmp_path, capsys):
     assert career["club_rating"] and career["note"] == "provisional, not official"
     code, _, err = run(capsys, db, "head2head", "Anna Hendriks", "Anna Hendriks")
     assert code == 1 and "Traceback" not in err and err.count("\n") == 1
+
+
+ratings = st.one_of(st.none(), st.integers(1400, 2900))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1400, 2900), st.lists(st.tuples(ratings, results), min_size=1, max_size=40))
+def test_the_read_model_sums_as_the_engine_does(own, games):
+    """Per game and per competition, fide_changes gives what keizer.rating.fide's own
+    tournament_change gives for the same games (one edition of the rules: all in 2026)."""
+    from keizer.rating import fide
+
+    rules = fide.rules_on(date(2026, 1, 1))
+    players = ("me",) + tuple(f"o{i}" for i in range(len(games)))
+    rounds = tuple(Round(i, (date(2026, 1, 1) + timedelta(days=i)).isoformat(),
+                         (Game(i, 1, "me", f"o{i - 1}", {1: Result.WHITE_WIN, 0: Result.BLACK_WIN}.get(
+                             s, Result.DRAW)),)) for i, (_, s) in enumerate(games, 1))
+    season = Season("x", Settings(), tuple(Player(p, p) for p in players), rounds)
+    found = fide_changes(season, {"me": own, **{f"o{i}": r for i, (r, _) in enumerate(games)}}, "me")
+    counted = [fide.Game(r, s) for r, s in games if r is not None]
+    if not counted:
+        assert found.k is None and found.change == 0
+        return
+    k = fide.period_k(fide.k_factor(fide.Player(own), date(2026, 1, 1)), len(counted), rules)
+    expected = fide.tournament_change(own, counted, k, rules)
+    assert (found.k, found.delta, found.change) == (k, expected.delta, expected.change)
+    assert [g.delta for g in found.games if g.why is None] == [g.change for g in expected.games]
+    assert found.performance == fide.performance_rating([r for r, _ in games if r is not None],
+                                                        sum((s for r, s in games if r is not None), Fraction(0)))
