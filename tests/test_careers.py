@@ -202,3 +202,16 @@ def test_the_read_model_sums_as_the_engine_does(own, games):
     assert [g.delta for g in found.games if g.why is None] == [g.change for g in expected.games]
     assert found.performance == fide.performance_rating([r for r, _ in games if r is not None],
                                                         sum((s for r, s in games if r is not None), Fraction(0)))
+
+
+def test_site_player_page_shows_the_change_in_the_clubs_language(tmp_path, capsys):
+    db = _club(tmp_path)
+    cli = json.loads(run(capsys, db, "-c", "1", "history", "Anna Hendriks", "--rating", "--format", "json")[1])
+    assert run(capsys, db, "club", "--language", "nl")[0] == 0
+    assert run(capsys, db, "publish", str(tmp_path / "site"))[0] == 0
+    page = next((tmp_path / "site").glob("*/interne-competitie-*/players/anna-hendriks.html")).read_text("utf-8")
+    assert "FIDE-ratingwijziging" in page and "Voorlopig, niet officieel" in page
+    assert f"FIDE-rating {cli['rating']}, K {cli['k']}: " in page and f"prestatierating {cli['performance']}" in page
+    assert page.count("tegenstander zonder FIDE-rating") == len([r for r in cli["rounds"] if not r["counted"]])
+    unrated = next((tmp_path / "site").glob("*/interne-competitie-*/players/henk-koster.html")).read_text("utf-8")
+    assert "FIDE-ratingwijziging" not in unrated  # no FIDE rating: no section
