@@ -215,3 +215,20 @@ def test_site_player_page_shows_the_change_in_the_clubs_language(tmp_path, capsy
     assert page.count("tegenstander zonder FIDE-rating") == len([r for r in cli["rounds"] if not r["counted"]])
     unrated = next((tmp_path / "site").glob("*/interne-competitie-*/players/henk-koster.html")).read_text("utf-8")
     assert "FIDE-ratingwijziging" not in unrated  # no FIDE rating: no section
+
+
+def test_rapid_and_classical_apart_by_the_rounds_time_control(tmp_path, capsys):
+    db = _club(tmp_path)
+    assert run(capsys, db, "-c", "2", "timecontrol", "rapid 15+10", "--rounds", "1-")[0] == 0
+    every = json.loads(run(capsys, db, "ratings", "club", "--format", "json")[1])
+    rapid = json.loads(run(capsys, db, "ratings", "club", "--time-control", "rapid", "--format", "json")[1])
+    standard = json.loads(run(capsys, db, "ratings", "club", "--time-control", "standard", "--format", "json")[1])
+    only = json.loads(run(capsys, db, "ratings", "club", "--only", "Rapidtoernooi 2025", "--format", "json")[1])
+    assert rapid["games"] == only["games"] > 0 and rapid["rows"] == only["rows"]
+    assert rapid["games"] + standard["games"] == every["games"]
+    # The FIDE change of a rapid round is by the rapid chapter; --round limits the games as the history does.
+    data = json.loads(run(capsys, db, "-c", "2", "history", "Quinten de Graaf", "--rating", "--format", "json")[1])
+    assert {r["chapter"] for r in data["rounds"]} == {"rapid"}
+    first = json.loads(run(capsys, db, "-c", "2", "history", "Quinten de Graaf", "--round", "2", "--rating",
+                           "--format", "json")[1])
+    assert [r["round"] for r in first["rounds"]] == [r["round"] for r in data["rounds"] if r["round"] <= 2]
