@@ -1,6 +1,8 @@
-"""Benchmark: `keizer ratings import` of FIDE's full TXT list into a 200-member club.
+"""Benchmarks: `keizer ratings import` of FIDE's full TXT list into a 200-member club, and
+the club rating of 10 seasons × 60 players × 40 rounds.
 
-    python bench/bench_ratings.py
+    python bench/bench_ratings.py            # both
+    python bench/bench_ratings.py club       # the club rating only (seconds, not minutes)
 
 Writes a synthetic list in FIDE's TXT layout (1,200,000 players, deterministic, about
 190 MB, as large as FIDE's combined download) and its zip into a temporary folder, makes a
@@ -19,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from seasons import synthetic_season
 from timing import median_ms
 
 from keizer.store import Store
@@ -56,7 +59,58 @@ def make_club(db: Path, ids: list[str], rng: random.Random) -> None:
     store.close()
 
 
+SEASONS, SEASON_PLAYERS, ROUNDS = 10, 60, 40
+
+
+def club_file(db: Path) -> None:
+    """10 seasons of one club: the same 60 members play a 40-round Keizer competition each
+    season (about 22 games a round), every round dated, one evening a week."""
+    from dataclasses import replace
+    from datetime import date, timedelta
+
+    from keizer.operations.importing import import_season
+
+    store = Store.open(db, create=True)
+    with store.change("bench", "ten seasons"):
+        for n in range(SEASONS):
+            season = synthetic_season(SEASON_PLAYERS, ROUNDS, seed=n + 1)
+            start = date(2016 + n, 9, 1)
+            rounds = tuple(replace(r, date=(start + timedelta(days=7 * i)).isoformat())
+                           for i, r in enumerate(season.rounds))
+            import_season(store, replace(season, rounds=rounds), name=f"Interne {2016 + n}-{2017 + n}")
+    store.close()
+
+
+def bench_club_rating() -> None:
+    """The club rating recomputed from the file: the engine alone, and the whole operation
+    (reading every competition, then rating); the goal is well under a second."""
+    from keizer.operations import careers
+    from keizer.rating.club import club_ratings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "ten.db"
+        club_file(db)
+        store = Store.open(db)
+        data = careers.read_club(store)
+        games = careers.played_games(data)
+        periods = careers.rating_periods(games, careers.Choice())
+        options = careers.start_options(store, careers.Choice())
+        print(f"club rating: {SEASONS} seasons × {SEASON_PLAYERS} players × {ROUNDS} rounds: {len(games):,} games, "
+              f"{len(periods)} rating periods")
+        engine = median_ms(lambda: club_ratings(periods, options), 5)
+        print(f"  Glicko-2 over every period (keizer.rating.club):      {engine:7.0f} ms (median of 5)")
+        whole = median_ms(lambda: careers.club_rating(store, careers.Choice()), 5)
+        print(f"  the operation, reading the file (club_rating):      {whole:7.0f} ms (median of 5)")
+        command = median_ms(lambda: subprocess.run([sys.executable, "-m", "keizer", "--db", str(db), "ratings", "club"],
+                                                   check=True, capture_output=True), 3)
+        print(f"  keizer ratings club (wall clock, with start-up):     {command:7.0f} ms (median of 3)")
+        store.close()
+
+
 def main() -> None:
+    bench_club_rating()
+    if sys.argv[1:] == ["club"]:
+        return
     rng = random.Random(20261201)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

@@ -16,9 +16,14 @@ its own wording and links (a page's address, the JSON's number format).
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, replace
+from datetime import date
+from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from keizer.model import Absence, Game, Player, Result, Round
+from keizer.model import Absence, Game, Player, Result, Round, Season
+from keizer.rating import fide
 from keizer.scoring import RoundScore
 
 #: The attendance grid's letter of each kind of absence.
@@ -110,3 +115,133 @@ def history_line(line: RoundScore, names: Mapping[str, str]) -> dict[str, Any]:
         (result.value if result else None),
         "value_used": line.value_used, "factor": line.factor, "points": line.points,
     }
+
+
+# -- FIDE rating change per game (provisional, not official) ------------------------------
+
+_TIME_CONTROL = re.compile(r"(\d+)\s*(?:'|min\w*)?\s*(?:\+\s*(\d+))?")
+
+
+def chapter_of(time_control: str | None) -> fide.Chapter:
+    """Which FIDE rating a round's time control counts for (FIDE Handbook B.02: standard
+    60 minutes or more per player, rapid over 10 and under 60, blitz 10 or less, each
+    counted for 60 moves, so an increment of n seconds adds n minutes). A word in the text
+    (blitz, rapid, snel) decides; a text without a time is standard.
+
+    >>> chapter_of(None), chapter_of("90+30"), chapter_of("rapid 25+10"), chapter_of("15+10")
+    ('standard', 'standard', 'rapid', 'rapid')
+    >>> chapter_of("3+2"), chapter_of("Blitz"), chapter_of("snelschaak"), chapter_of("50+10")
+    ('blitz', 'blitz', 'rapid', 'standard')
+    """
+    text = (time_control or "").lower()
+    if "blitz" in text or "bullet" in text:
+        return "blitz"
+    if "rapid" in text or "snel" in text or "schnell" in text or "kiir" in text:
+        return "rapid"
+    found = _TIME_CONTROL.search(text)
+    if not found:
+        return "standard"
+    minutes = int(found.group(1)) + int(found.group(2) or 0)
+    return "blitz" if minutes <= 10 else "rapid" if minutes < 60 else "standard"
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """One game of a player as FIDE's rating would see it. ``why`` says why it does not count
+    (None: it counts): ``opponent_unrated``, ``own_unrated``, ``no_date`` (the round has no
+    date, so no edition of the rules), ``before_rules`` (before 1 March 2024, whose rules
+    keizer does not hold), ``not_rated`` (rapid/blitz 7.3.1: 600 apart and one above 2600)."""
+
+    round: int
+    opponent: str
+    opponent_name: str
+    opponent_rating: int | None
+    score: Fraction
+    chapter: fide.Chapter
+    why: str | None = None
+    #: PD (table 8.1.2, after the 400-point rule) and ΔR = score − PD.
+    expected: Fraction | None = None
+    delta: Fraction | None = None
+    #: K × ΔR: what the game did to the rating (K of the competition, below).
+    change: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class RatingChanges:
+    """A player's FIDE rating changes in one competition: every game, the sum (ΣΔR and
+    K × ΣΔR, not rounded, as 8.3.2 sums them) and the performance rating of the counted
+    games. Provisional, not official."""
+
+    rating: int | None
+    k: int | None
+    games: tuple[RatedGame, ...]
+    delta: Fraction
+    change: Fraction
+    performance: int | None
+
+    @property
+    def counted(self) -> int:
+        return sum(g.why is None for g in self.games)
+
+
+def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str) -> RatingChanges:
+    """What each game of ``player`` did to the FIDE rating, by the rules in force on the
+    round's date and for the round's time control (:func:`chapter_of`). ``ratings``: each
+    player's FIDE rating as the competition started (None or 0: unrated). Forfeits and
+    unplayed games are not games (B.02 5.1). K is 8.3.3's for a player with 30 games or more
+    (20, 10 from 2400: the club's file does not know a player's games, age or highest
+    rating), with the 700 rule over the competition's counted games.
+
+    >>> from keizer.model import Game, Player, Result, Round
+    >>> from keizer.settings import Settings
+    >>> games = (Game(1, 1, "a", "b", Result.WHITE_WIN), Game(1, 2, "c", "d", Result.DRAW))
+    >>> s = Season("x", Settings(), (Player("a", "A"), Player("b", "B"), Player("c", "C"), Player("d", "D")),
+    ...            (Round(1, "2026-01-15", games), Round(2, "2026-01-22", (Game(2, 1, "a", "c", Result.BLACK_WIN),))))
+    >>> r = fide_changes(s, {"a": 2000, "b": 2092, "c": None}, "a")
+    >>> [(g.opponent, g.expected, g.change, g.why) for g in r.games]
+    [('b', Fraction(37, 100), Fraction(63, 5), None), ('c', None, None, 'opponent_unrated')]
+    >>> r.k, r.change, r.performance, r.counted
+    (20, Fraction(63, 5), 2892, 1)
+    """
+    own = ratings.get(player) or None
+    names = {p.id: p.name for p in season.players}
+    lines: list[RatedGame] = []
+    rated: list[tuple[fide.Rules, int, Fraction]] = []
+    for rnd in season.rounds:
+        chapter = chapter_of(rnd.time_control)
+        day = _day(rnd.date)
+        rules = fide.rules_on(day, chapter) if day else None
+        for game in rnd.games:
+            if player not in (game.white, game.black) or not game.played_on_board:
+                continue
+            opponent = game.opponent_of(player)
+            theirs = ratings.get(opponent) or None
+            score = game.points_of(player)
+            why = ("no_date" if day is None else "before_rules" if rules is None else
+                   "own_unrated" if own is None else "opponent_unrated" if theirs is None else
+                   "not_rated" if not fide.is_rated(own, theirs, rules) else None)
+            lines.append(RatedGame(rnd.number, opponent, names.get(opponent, opponent), theirs, score, chapter, why))
+            if why is None and rules is not None and own is not None and theirs is not None:
+                rated.append((rules, theirs, score))
+    if own is None or not rated:
+        return RatingChanges(own, None, tuple(lines), Fraction(0), Fraction(0), None)
+    first = next(d for d in map(_day, (rnd.date for rnd in season.rounds)) if d is not None)
+    k = fide.period_k(fide.k_factor(fide.Player(own), first), len(rated), rated[0][0])
+    counted = iter(rated)
+    done: list[RatedGame] = []
+    for line in lines:
+        if line.why is None:
+            rules, theirs, score = next(counted)
+            g = fide.game_change(own, theirs, score, rules)
+            line = replace(line, expected=g.expected, delta=g.change, change=g.change * k)
+        done.append(line)
+    delta = sum((g.delta for g in done if g.delta is not None), Fraction(0))
+    performance = fide.performance_rating([r for _, r, _ in rated], sum((s for _, _, s in rated), Fraction(0)))
+    return RatingChanges(own, k, tuple(done), delta, delta * k, performance)
+
+
+def _day(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text or "")
+    except ValueError:
+        return None

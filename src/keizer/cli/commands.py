@@ -49,7 +49,8 @@ class _Commands(click.Group):
     lazy = {"trf": "keizer.cli.trf:trf", "team": "keizer.cli.teams:team", "season": "keizer.cli.seasons:season",
             "ratings": "keizer.cli.ratings:ratings", "serve": "keizer.cli.serve:serve",
             "user": "keizer.cli.serve:user", "member-link": "keizer.cli.links:member_link",
-            "notices": "keizer.cli.links:notices"}
+            "notices": "keizer.cli.links:notices", "head2head": "keizer.cli.careers:head2head",
+            "career": "keizer.cli.careers:career"}
     topic = {name: module for module, names in TOPICS.items() for name in names}
 
     #: Each lazily loaded command's first sentence of help, so that 'keizer --help' lists the

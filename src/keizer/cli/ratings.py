@@ -8,7 +8,7 @@ from typing import IO, Any
 
 import click
 
-from keizer.cli.base import Context, pass_ctx
+from keizer.cli.base import Context, format_option, pass_ctx
 from keizer.cli.words import say
 from keizer.formats.rating_lists import RatingList
 
@@ -59,6 +59,31 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
     elif dry_run:
         store.rollback_upgrade()  # an older file is not upgraded either
     click.echo(("dry run, nothing written: " if dry_run else "") + f"{todo.list_name} rating list: {say(todo.counts)}")
+
+
+@ratings.command("club")
+@click.option("--only", "competitions", multiple=True, metavar="COMPETITION",
+              help="Count only this competition's games (repeat for more; default: every competition).")
+@click.option("--time-control", "chapter", type=click.Choice(["standard", "rapid", "blitz"]),
+              help="Count only rounds of this kind, by each round's time control (default: all games in one rating).")
+@click.option("--start", type=click.Choice(["national", "fide", "fixed"]), default="national", show_default=True,
+              help="Starting rating: the member's national or FIDE rating on record (else --start-rating), "
+                   "or --start-rating for everyone.")
+@click.option("--start-rating", type=click.IntRange(100, 3000), default=1500, show_default=True,
+              help="The starting rating of a member without one (everyone's with --start fixed).")
+@click.option("--period", type=click.Choice(["round", "evening", "month"]), default="round", show_default=True,
+              help="The rating period: each round, each club evening (date), or each month.")
+@format_option
+@pass_ctx
+def ratings_club(ctx: Context, competitions: tuple[str, ...], chapter: str | None, start: str, start_rating: int,
+                 period: str, fmt: str) -> None:
+    """The club rating (Glicko-2) over every game of every season, round by round,
+    from the club's file alone: provisional, not official."""
+    from keizer.cli.careers import show_club_rating
+    from keizer.operations.careers import Choice, club_rating
+
+    choice = Choice(competitions, chapter, start, start_rating, period)  # type: ignore[arg-type]  # click's choices
+    show_club_rating(club_rating(ctx.store(), choice), fmt)
 
 
 def _read_with_progress(stream: IO[bytes], file: Path, members: list[dict[str, Any]],

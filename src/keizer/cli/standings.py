@@ -108,12 +108,21 @@ def _points_standings(store: Store, comp_id: int, season: Season, upto: int, fmt
 @click.command()
 @click.argument("player_ref")
 @click.option("--round", "round_no", type=ROUND_OR_ZERO, help="As priced in the standing after this round.")
+@click.option("--rating", is_flag=True,
+              help="What each game did to the FIDE rating (provisional, not official): the opponent's rating, "
+                   "the expected score, the change, and the sum and performance rating.")
 @format_option
 @pass_ctx
-def history(ctx: Context, player_ref: str, round_no: int | None, fmt: str) -> None:
+def history(ctx: Context, player_ref: str, round_no: int | None, rating: bool, fmt: str) -> None:
     """A player's rounds: opponent, colour, result, value used and points earned."""
     store = ctx.store()
-    found = standings_ops.player_history(store, ctx.comp(store)["id"], player_ref, round_no)
+    comp_id = ctx.comp(store)["id"]
+    found = standings_ops.player_history(store, comp_id, player_ref, round_no)
+    if rating:
+        from keizer.cli.careers import show_fide
+
+        show_fide(found["name"], found["fide"], {p["key"]: p["name"] for p in store.players(comp_id)}, fmt)
+        return
     if found["kind"] == "points":
         _points_history(found, fmt)
         return

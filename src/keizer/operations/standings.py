@@ -12,13 +12,15 @@ or ``number``, the app in the club's language).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable
 
 from keizer import systems
 from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
-from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, meetings, no_game
+from keizer.readmodel import (RatingChanges, absence_cell, fide_changes, game_cell, games_by_player, history_line,
+                              meetings, no_game)
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, stored_points_rules
@@ -174,11 +176,30 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
             raise StoreError("a knockout competition has no player history", hint="ev_see_bracket")
         raise StoreError("a team competition has no player history", hint="ev_see_matches")
     season = store.load_season(comp_id)
-    key = store.find_player(comp_id, ref)["key"]
+    found = store.find_player(comp_id, ref)
+    key = found["key"]
     upto = checked_round(season, round_no)
+    fide = player_fide_changes(store, comp_id, season, key, upto)  # provisional, not official
     if systems.of(system).points:
-        return {"kind": "points", **points_history(store, comp_id, season, key, upto)}
-    return {"kind": "keizer", **keizer_history(season, key, upto, ref)}
+        return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide,
+                "member_id": found["member_id"]}
+    return {"kind": "keizer", **keizer_history(season, key, upto, ref), "fide": fide, "member_id": found["member_id"]}
+
+
+def fide_ratings(store: Store, comp_id: int) -> dict[str, int | None]:
+    """Each player's FIDE rating for the competition: the rating frozen when it started if
+    the FIDE list orders it, else the member's FIDE rating on record (None: unrated)."""
+    rows = store.players(comp_id)
+    if store.rating_list(comp_id) == "fide":
+        return {r["key"]: r["rating"] for r in rows}
+    fide = {m["id"]: m["fide_rating"] for m in store.members()}
+    return {r["key"]: fide.get(r["member_id"]) for r in rows}
+
+
+def player_fide_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> RatingChanges:
+    """What each of a player's games up to round ``upto`` did to the FIDE rating."""
+    shown = replace(season, rounds=tuple(r for r in season.rounds if r.number <= upto))
+    return fide_changes(shown, fide_ratings(store, comp_id), key)
 
 
 def progress(season: Season) -> dict[str, int] | None:

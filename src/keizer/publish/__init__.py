@@ -42,6 +42,7 @@ from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
 from keizer.formats.logo import clean_svg
+from keizer.operations.standings import fide_ratings
 from keizer.operations.club import club_settings
 from keizer.publish.feeds import Entry, Event, atom, calendar
 from keizer.publish.plan import (BUILDERS, Club, CompetitionData, Page, SeasonPlan, plan_front, plan_season,
@@ -89,7 +90,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
         data = _competition_data(store, row)
         members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
-        by_season.setdefault(row["season"], []).append(replace(data, members=members))
+        fide = fide_ratings(store, row["id"])  # the FIDE rating changes on the player pages
+        by_season.setdefault(row["season"], []).append(replace(data, members=members, fide=fide))
 
     if outdir.exists() and not outdir.is_dir():
         raise StoreError("%(folder)s is a file; give a folder to publish into", folder=outdir)

@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 from keizer.limits import fold_name, name_order
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.readmodel import absence_cell, cell_legend, game_cell, games_by_player, history_line
+from keizer.readmodel import absence_cell, cell_legend, fide_changes, game_cell, games_by_player, history_line
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
@@ -48,6 +48,7 @@ class CompetitionData:
     tiebreaks: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
+    fide: Mapping[str, int | None] = field(default_factory=dict)  # player → FIDE rating (the rating changes)
 
 
 @dataclass(frozen=True)
@@ -459,7 +460,7 @@ class _Competition:
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
-            "member_link": self.member_pages.get(pid),
+            "member_link": self.member_pages.get(pid), "fide": fide_changes(self.season, self.comp.fide, pid),
         }
 
     def _report(self) -> dict[str, Any]:

@@ -9,12 +9,13 @@ from flask import Blueprint
 
 from keizer import systems
 from keizer.web.context import club_or_default, setup_pending
-from keizer.web.views import (attendance, boards, changes, checkin, club, competitions, cups, home, mail, member_links,
-                              members, pairing, printing, publishing, results, setup, standings, teams, users, venue)
+from keizer.web.views import (attendance, boards, careers, changes, checkin, club, competitions, cups, home, mail,
+                              member_links, members, pairing, printing, publishing, results, setup, standings, teams,
+                              users, venue)
 
 BLUEPRINTS: list[Blueprint] = [m.bp for m in (home, attendance, pairing, results, standings, members, competitions,
                                               changes, printing, venue, publishing, boards, member_links, users, cups,
-                                              teams, setup, club, checkin, mail)]
+                                              teams, setup, club, checkin, mail, careers)]
 
 #: (endpoint, label, key); each is shown to those who may use it (keizer.web.access)
 MAIN_NAV = [

@@ -1,0 +1,140 @@
+"""Ratings and careers on the command line: ``keizer history --rating`` (what each game did
+to the FIDE rating), ``keizer ratings club`` (the club rating across seasons), ``keizer
+head2head A B`` and ``keizer career MEMBER``.
+
+A thin view over :mod:`keizer.operations.careers`; every rating figure is keizer's own
+calculation and is printed with "provisional, not official".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from keizer.cli.base import Context, format_option, pass_ctx
+from keizer.output import json_number, number, render
+from keizer.readmodel import RatingChanges
+
+PROVISIONAL = "provisional, not official"
+
+#: Why a game does not count for the FIDE rating, as the CLI says it.
+NOT_COUNTED = {"opponent_unrated": "opponent unrated", "own_unrated": "unrated", "no_date": "round has no date",
+               "before_rules": "before 1 March 2024", "not_rated": "not rated (600 apart, one above 2600)"}
+
+
+def fide_rows(found: RatingChanges, names: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"round": g.round, "opponent": names.get(g.opponent, g.opponent), "opponent_id": g.opponent,
+             "opponent_rating": g.opponent_rating, "score": json_number(g.score), "chapter": g.chapter,
+             "expected": None if g.expected is None else float(g.expected),
+             "delta": None if g.delta is None else float(g.delta),
+             "change": None if g.change is None else float(g.change), "counted": g.why is None,
+             "why": g.why} for g in found.games]
+
+
+def show_fide(name: str, found: RatingChanges, names: dict[str, str], fmt: str) -> None:
+    """``keizer history --rating``: the FIDE rating change of every game and the sum."""
+    rows = fide_rows(found, names)
+    if fmt == "json":
+        click.echo(json.dumps({"name": name, "note": PROVISIONAL, "rating": found.rating, "k": found.k,
+                               "games": found.counted, "delta": float(found.delta), "change": float(found.change),
+                               "performance": found.performance, "rounds": rows}, ensure_ascii=False, indent=2))
+        return
+    table = [{**r, "expected": "" if r["expected"] is None else number(g.expected, 2),
+              "delta": "" if g.delta is None else number(g.delta, 2),
+              "change": "" if g.change is None else f"{number(g.change, 2)}", "why": NOT_COUNTED.get(g.why or "", "")}
+             for r, g in zip(rows, found.games)]
+    if fmt == "table":
+        rated = f"FIDE {found.rating}" if found.rating else "no FIDE rating"
+        click.echo(f"{name} — {rated}; FIDE rating change, {PROVISIONAL}")
+    click.echo(render(table, ["round", "opponent", "opponent_rating", "score", "expected", "delta", "change",
+                              "why"], fmt))
+    if fmt == "table" and found.k is not None:
+        click.echo(f"{found.counted} games counted: ΣΔR {number(found.delta, 2)}, K {found.k}, "
+                   f"change {number(found.change, 2)}, performance {found.performance} ({PROVISIONAL})")
+
+
+@click.command("head2head")
+@click.argument("first")
+@click.argument("second")
+@format_option
+@pass_ctx
+def head2head(ctx: Context, first: str, second: str, fmt: str) -> None:
+    """Every game two members played against each other, in every season: W/D/L, the last
+    meeting and each game (from the first member's side)."""
+    from keizer.operations.careers import head_to_head
+
+    found = head_to_head(ctx.store(), first, second)
+    a = found.first["id"]
+    rows = [{"date": g.date or "", "season": g.season, "competition": g.competition, "round": g.round,
+             "colour": "white" if g.white == a else "black", "score": json_number(g.score_of(a))}
+            for g in found.games]
+    r = found.record
+    if fmt == "json":
+        click.echo(json.dumps({"first": found.first["name"], "second": found.second["name"], "games": r.games,
+                               "wins": r.wins, "draws": r.draws, "losses": r.losses, "last": r.last,
+                               "list": rows}, ensure_ascii=False, indent=2))
+        return
+    if fmt == "table":
+        click.echo(f"{found.first['name']} – {found.second['name']}: {_games(r.games)}, {r.wins} won, {r.draws} drawn, "
+                   f"{r.losses} lost ({number(r.score)}–{number(r.games - r.score)})"
+                   + (f", last met {r.last}" if r.last else ""))
+    if rows or fmt != "table":
+        click.echo(render(rows, ["date", "season", "competition", "round", "colour", "score"], fmt))
+
+
+@click.command("career")
+@click.argument("member")
+@format_option
+@pass_ctx
+def career(ctx: Context, member: str, fmt: str) -> None:
+    """A member's career at the club: every competition of every season (rank, score,
+    games, W/D/L), the club rating over time and the record against every opponent."""
+    from keizer.operations.careers import career as career_op
+    from keizer.operations.careers import rating_table
+
+    found = career_op(ctx.store(), member)
+    comps = [{"season": c.season, "competition": c.competition, "rank": c.rank,
+              "score": None if c.score is None else json_number(c.score), "games": c.record.games,
+              "wins": c.record.wins, "draws": c.record.draws, "losses": c.record.losses} for c in found.lines]
+    opponents = [{"opponent": o.name, "games": o.record.games, "wins": o.record.wins, "draws": o.record.draws,
+                  "losses": o.record.losses, "last": o.record.last or ""} for o in found.opponents]
+    rating = [{"date": p.date or "", "competition": p.competition, "round": p.round,
+               "rating": round(p.rating.rating), "deviation": round(p.rating.deviation)}
+              for p in rating_table(found.rating)]
+    if fmt == "json":
+        click.echo(json.dumps({"name": found.member["name"], "competitions": comps, "opponents": opponents,
+                               "club_rating": rating, "note": PROVISIONAL}, ensure_ascii=False, indent=2))
+        return
+    t = found.total
+    if fmt == "table":
+        click.echo(f"{found.member['name']}: {_games(t.games)}, {t.wins} won, {t.draws} drawn, {t.losses} lost")
+    click.echo(render(comps, ["season", "competition", "rank", "score", "games", "wins", "draws", "losses"], fmt))
+    if fmt != "table":
+        return
+    if rating:
+        click.echo(f"\nclub rating ({PROVISIONAL}):")
+        click.echo(render(rating[-12:], ["date", "competition", "round", "rating", "deviation"], fmt))
+    if opponents:
+        click.echo("\nagainst every opponent:")
+        click.echo(render(opponents, ["opponent", "games", "wins", "draws", "losses", "last"], fmt))
+
+
+def show_club_rating(found: Any, fmt: str) -> None:
+    """``keizer ratings club``: one line per member, best first."""
+    rows = [{"rank": n, "name": r.name, "rating": round(r.rating.rating), "deviation": round(r.rating.deviation),
+             "low": r.interval[0], "high": r.interval[1], "games": r.games, "last": r.last}
+            for n, r in enumerate(found.rows, 1)]
+    if fmt == "json":
+        click.echo(json.dumps({"note": PROVISIONAL, "periods": found.periods, "games": found.games,
+                               "rows": [{**row, "rating": row["rating"], "volatility": r.rating.volatility}
+                                        for row, r in zip(rows, found.rows)]}, ensure_ascii=False, indent=2))
+        return
+    if fmt == "table":
+        click.echo(f"club rating ({PROVISIONAL}): {found.games} games in {found.periods} rating periods")
+    click.echo(render(rows, ["rank", "name", "rating", "deviation", "low", "high", "games", "last"], fmt))
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'s' * (n != 1)}"
