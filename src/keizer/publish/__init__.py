@@ -43,6 +43,7 @@ from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
 from keizer.formats.logo import clean_svg
 from keizer.operations.club import club_settings
+from keizer.operations.evening import is_finished, planned_rounds
 from keizer.publish.feeds import Entry, Event, atom, calendar
 from keizer.publish.plan import (BUILDERS, Club, CompetitionData, Page, SeasonPlan, plan_front, plan_season,
                                  season_slugs)
@@ -89,7 +90,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
         data = _competition_data(store, row)
         members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
-        by_season.setdefault(row["season"], []).append(replace(data, members=members))
+        by_season.setdefault(row["season"], []).append(replace(data, members=members, finished=_finished(store, row, data)))
 
     if outdir.exists() and not outdir.is_dir():
         raise StoreError("%(folder)s is a file; give a folder to publish into", folder=outdir)
@@ -111,7 +112,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     else:
         front, front_people = _read_summaries(outdir / newest / SUMMARY), _read_people(outdir / newest / PEOPLE)
     seasons = [{"slug": s, "name": n} for s, n in archive.items()]
-    pages.append(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front, front_people))
+    pages.extend(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front, front_people))
 
     env = _environment(own_templates, lang)
     env.globals["colours"] = palette(club.colour, club.accent)
@@ -194,6 +195,13 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
                                        scoring=rules.scoring) for r in range(season.completed_rounds() + 1))
         return CompetitionData(row["name"], season, system=row["system"], points=points, tiebreaks=rules.tiebreaks)
     return CompetitionData(row["name"], season, compute_standings(season))
+
+
+def _finished(store: Store, row: dict[str, Any], data: CompetitionData) -> bool:
+    """Closed, or every planned round played: as the app's evening view says it."""
+    stored = store.system_settings(row["id"])
+    planned = planned_rounds(row["system"], stored, len(data.season.players))
+    return bool(stored.get("closed")) or is_finished(planned, data.season.completed_rounds())
 
 
 def _read_seasons(outdir: Path) -> dict[str, str]:

@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 from keizer.limits import fold_name
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line
+from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, next_game, tie_notes
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
@@ -48,6 +48,7 @@ class CompetitionData:
     tiebreaks: tuple[str, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
+    finished: bool = False  # closed, or every planned round played (the app's evening view says so)
 
 
 @dataclass(frozen=True)
@@ -154,7 +155,8 @@ def plan_season(
             lines.setdefault(member, []).append(line)
     for member in ordered:
         pages.append(Page(member_links[member], "member.html", {
-            **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, [])}))
+            **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, []),
+            "coming": [line["next"] for line in lines.get(member, []) if line.get("next")]}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
                     key=lambda p: (fold_name(p["name"]), p["link"]))
     pages.append(Page(f"{season_slug}/index.html", "season.html",
@@ -163,13 +165,18 @@ def plan_season(
 
 
 def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
-               summaries: Sequence[dict[str, Any]], people: Sequence[dict[str, str]] = ()) -> Page:
-    """The front page: where each competition of the current season stands (its latest round,
-    the next pairings, the first places), finding a player, and every published season."""
+               summaries: Sequence[dict[str, Any]], people: Sequence[dict[str, str]] = ()) -> list[Page]:
+    """The front page — where each competition of the current season stands (the next club
+    evening and its pairing, the first places), finding a player, every published season —
+    and the current season's players A–Z on a page of their own."""
     ordered = sorted(seasons, key=lambda s: s["name"], reverse=True)
-    return Page("index.html", "archive.html", {"club": club, "seasons": ordered, "title": club.name,
-                                               "current": current, "competitions": list(summaries),
-                                               "people": list(people)})
+    front = {"club": club, "seasons": ordered, "title": club.name, "current": current,
+             "competitions": list(summaries), "people": list(people)}
+    return [Page("index.html", "archive.html", front), Page(PEOPLE_PAGE, "people.html", front)]
+
+
+#: The page of the current season's players A–Z (the front page's search leads there).
+PEOPLE_PAGE = "players.html"
 
 
 class Person(TypedDict):
@@ -213,7 +220,7 @@ class _Competition:
         return f"{self.folder}/round-{r}.html"
 
     def standing_rows(self, standing: Standing) -> list[dict[str, Any]]:
-        rows = []
+        rows: list[dict[str, Any]] = []
         previous = self.comp.standings[standing.round - 1] if standing.round else None
         before = {e.player: e.rank for e in previous.entries} if previous else {}
         codes = self.tiebreak_codes()
@@ -228,6 +235,12 @@ class _Competition:
                 "move": (before[e.player] - e.rank) if e.player in before else None,
                 "tiebreaks": [values[e.player].get(code) for code in codes] if values else [],
             })
+        simple = self.season.settings.tiebreaks if not codes else ()
+        criteria: list[list[tuple[str, Any]]] = [
+            [(tb, row[_SIMPLE_TIEBREAKS[tb]]) for tb in simple] + list(zip(codes, row["tiebreaks"])) for row in rows]
+        notes = tie_notes([(r["score"], r["rank"], c) for r, c in zip(rows, criteria)], "start order")
+        for row, note in zip(rows, notes):
+            row["tie"] = note
         return rows
 
     def standing_after(self, r: int) -> list[dict[str, Any]]:
@@ -266,6 +279,18 @@ class _Competition:
         e = self.entries[before].get(pid)
         return {f"{side}_rank": e.rank if e else None, f"{side}_value": e.value if e else None}
 
+    def next_for(self, pid: str) -> dict[str, Any] | None:
+        """A player's next round (:func:`keizer.readmodel.next_game`), with names and links."""
+        found = next_game(self.season, pid)
+        if found is None:
+            return None
+        opponent = found.pop("opponent_id", None)
+        rnd = self.season.rounds[found["round"] - 1] if found["round"] <= len(self.season.rounds) else None
+        return {**found, "competition": self.comp.name, "competition_link": f"{self.folder}/index.html",
+                "round_link": self.round_link(found["round"]) if rnd and (rnd.games or rnd.byes) else None,
+                "opponent": self.players[opponent].name if opponent else None,
+                "opponent_link": self.player_link(opponent) if opponent else None}
+
     def names(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"name": self.players[p].name, "link": self.player_link(p)}
                 for p in sorted(ids, key=lambda p: self.players[p].start_no)]
@@ -288,7 +313,9 @@ class _Competition:
             "next_bye": self.names(self.season.rounds[open_round - 1].byes) if open_round else [],
             "next_link": self.round_link(open_round) if open_round else None,
             "next_date": self.season.rounds[open_round - 1].date if open_round else None,
-            "decimals": self.decimals,
+            "coming_round": last + 1 if not self.comp.finished else None,
+            "coming_date": self.season.rounds[last].date if len(self.season.rounds) > last else None,
+            "finished": self.comp.finished, "decimals": self.decimals,
         }
 
     def people(self) -> list[Person]:
@@ -306,7 +333,7 @@ class _Competition:
             lines[member] = {"competition": self.comp.name, "system": self.system,
                              "link": self.player_link(pid), "competition_link": f"{self.folder}/index.html",
                              "rank": e.rank if e else None, "score": e.score if e else None,
-                             "round": self.played, "decimals": self.decimals}
+                             "round": self.played, "decimals": self.decimals, "next": self.next_for(pid)}
         return lines
 
     def _open_round(self) -> int | None:
@@ -454,7 +481,7 @@ class _Competition:
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
-            "member_link": self.member_pages.get(pid),
+            "member_link": self.member_pages.get(pid), "next": self.next_for(pid),
         }
 
     def _report(self) -> dict[str, Any]:
@@ -467,6 +494,7 @@ class _Competition:
         chart = line_chart(progress, self.played, 1, max(len(final), 2), invert=True) if self.played else None
         return {"report": report, "links": links, "names": {p: self.players[p].name for p in self.players},
                 "progress": chart, "standing_round": self.played, "tiebreaks": self.tiebreak_codes(),
+                "finished": self.comp.finished,
                 "groups": self._category_groups()}
 
     def _category_groups(self) -> list[dict[str, Any]]:
@@ -480,6 +508,9 @@ class _Competition:
 #: The page builder of each competition system (other modules add theirs).
 BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition}
 
+
+#: The Keizer ranking's simple tie-breaks (settings.KEIZER_TIEBREAKS): the standing row's field of each.
+_SIMPLE_TIEBREAKS = {"rating": "rating", "wins": "wins", "games": "games", "draws": "draws"}
 
 #: A game in the attendance grid (which shows only that there was one).
 _GAME_CELL = {"kind": "game", "code": "G"}
