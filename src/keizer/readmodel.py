@@ -105,14 +105,23 @@ def next_game(season: Season, pid: str) -> dict[str, Any] | None:
     {'kind': 'not_paired', 'round': 1, 'date': None}
     """
     played = season.completed_rounds()
-    player = season.player(pid)
     number = played + 1
-    if not player.active_in(number):
+    if not season.player(pid).active_in(number):
         return None
-    rnd = season.rounds[played] if len(season.rounds) > played else None
-    if rnd is None:
+    if len(season.rounds) <= played:
         return {"kind": "not_paired", "round": number, "date": None}
-    found: dict[str, Any] = {"round": number, "date": rnd.date}
+    return player_round(season.rounds[played], pid)
+
+
+def player_round(rnd: Round, pid: str) -> dict[str, Any]:
+    """What a player did (or does) in a round: as :func:`next_game` says it, for any round (a
+    member's own calendar and results feed list them all).
+
+    >>> from keizer.model import Game
+    >>> player_round(Round(2, "2026-09-08", (Game(2, 3, "a", "b", Result.DRAW),)), "a")["result"]
+    '½'
+    """
+    found: dict[str, Any] = {"round": rnd.number, "date": rnd.date}
     for g in rnd.games:
         if pid in (g.white, g.black):
             colour = g.colour_of(pid)
