@@ -18,7 +18,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 from keizer.limits import fold_name
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, next_game, tie_notes
+from keizer.readmodel import absence_cell, game_cell, games_by_player, history_line, next_game, player_round, tie_notes
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
@@ -113,8 +113,9 @@ def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str
             **dict(zip(new, unique_slugs(new, taken={*published, "static"})))}
 
 
-#: The season's folder of member pages (no competition gets it).
-MEMBERS = "members"
+#: The season's folder of member pages, and of each member's own calendar and results feed
+#: (no competition gets them).
+MEMBERS, FEEDS = "members", "feeds"
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class SeasonPlan:
     summaries: list[dict[str, Any]]  # per competition: what the front pages show
     people: list[dict[str, str]]  # the season's players A–Z: name, link to their page
     rounds: list[dict[str, Any]]  # every round that has a pairing (competition, number, date, link…): the feeds
+    members: list[dict[str, Any]] = field(default_factory=list)  # per member: page, name, rounds (own feeds)
 
 
 def plan_season(
@@ -133,7 +135,7 @@ def plan_season(
     """Every page of one season, under ``<season_slug>/``, and what the front page and the
     feeds need of it."""
     pages: list[Page] = []
-    comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS})
+    comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS, FEEDS})
     member_names: dict[int, str] = {}
     for comp in competitions:
         names = {p.id: p.name for p in comp.season.players}
@@ -146,6 +148,7 @@ def plan_season(
     summaries = []
     rounds: list[dict[str, Any]] = []
     lines: dict[int, list[dict[str, Any]]] = {}
+    own_rounds: dict[int, list[dict[str, Any]]] = {}
     for comp, slug in zip(competitions, comp_slugs):
         builder = BUILDERS[comp.system](comp, f"{season_slug}/{slug}", base)
         pages.extend(builder.pages())
@@ -153,15 +156,25 @@ def plan_season(
         rounds.extend({**r, "competition": comp.name, "folder": builder.folder} for r in builder.rounds_list())
         for member, line in builder.member_lines().items():
             lines.setdefault(member, []).append(line)
+        if comp.system in _OWN_FEEDS:
+            for member, played in builder.member_rounds().items():
+                own_rounds.setdefault(member, []).extend(played)
     for member in ordered:
         pages.append(Page(member_links[member], "member.html", {
             **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, []),
-            "coming": [line["next"] for line in lines.get(member, []) if line.get("next")]}))
+            "coming": [line["next"] for line in lines.get(member, []) if line.get("next")],
+            "feeds": f"{season_slug}/{FEEDS}/{member_links[member].rsplit('/', 1)[1][:-5]}" if member in own_rounds else None}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
                     key=lambda p: (fold_name(p["name"]), p["link"]))
     pages.append(Page(f"{season_slug}/index.html", "season.html",
                       {**base, "competitions": summaries, "title": season_name, "people": people}))
-    return SeasonPlan(pages, summaries, people, rounds)
+    members = [{"name": member_names[m], "link": member_links[m], "rounds": own_rounds[m]}
+               for m in ordered if m in own_rounds]
+    return SeasonPlan(pages, summaries, people, rounds, members)
+
+
+#: The systems whose rounds go into a member's own calendar and results feed (a player's games by round).
+_OWN_FEEDS = ("keizer", "swiss", "roundrobin")
 
 
 def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
@@ -335,6 +348,23 @@ class _Competition:
                              "rank": e.rank if e else None, "score": e.score if e else None,
                              "round": self.played, "decimals": self.decimals, "next": self.next_for(pid)}
         return lines
+
+    def member_rounds(self) -> dict[int, list[dict[str, Any]]]:
+        """Per member: each dated round the member takes part in (:func:`keizer.readmodel.player_round`),
+        with the opponent's name and the round's page, for the member's own calendar and results feed."""
+        found: dict[int, list[dict[str, Any]]] = {}
+        for pid, member in self.comp.members.items():
+            rows = found.setdefault(member, [])
+            for rnd in self.season.rounds:
+                if not rnd.date or not self.players[pid].active_in(rnd.number):
+                    continue
+                row = player_round(rnd, pid)
+                opponent = row.pop("opponent_id", None)
+                rows.append({**row, "competition": self.comp.name, "complete": rnd.number <= self.played,
+                             "opponent": self.players[opponent].name if opponent else None,
+                             "time_control": rnd.time_control,
+                             "link": self.round_link(rnd.number) if rnd.games or rnd.byes else f"{self.folder}/index.html"})
+        return found
 
     def _open_round(self) -> int | None:
         """The round after the last complete one, when it has been paired."""
