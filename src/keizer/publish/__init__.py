@@ -214,7 +214,12 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
         points = tuple(points_standing(season, rules.tiebreaks, rules.edition, r, rules.lots, system=rules.system,
                                        scoring=rules.scoring) for r in range(season.completed_rounds() + 1))
         return CompetitionData(row["name"], season, system=row["system"], points=points, tiebreaks=rules.tiebreaks)
-    return CompetitionData(row["name"], season, compute_standings(season))
+    # The standings after each complete round, and with the round being played (the results in
+    # so far) the provisional one after it: one computation, as the app's results page shows it.
+    standings = compute_standings(season, provisional=True)
+    if season.round_in_progress() is None:
+        return CompetitionData(row["name"], season, standings)
+    return CompetitionData(row["name"], season, standings[:-1], provisional=standings[-1])
 
 
 def _finished(store: Store, row: dict[str, Any], data: CompetitionData) -> bool:

@@ -49,6 +49,7 @@ class CompetitionData:
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
     finished: bool = False  # closed, or every planned round played (the app's evening view says so)
+    provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
 
 
 @dataclass(frozen=True)
@@ -328,7 +329,7 @@ class _Competition:
             "next_date": self.season.rounds[open_round - 1].date if open_round else None,
             "coming_round": last + 1 if not self.comp.finished else None,
             "coming_date": self.season.rounds[last].date if len(self.season.rounds) > last else None,
-            "finished": self.comp.finished, "decimals": self.decimals,
+            "finished": self.comp.finished, "decimals": self.decimals, "live": self.live(open_round) if open_round else None,
         }
 
     def people(self) -> list[Person]:
@@ -365,6 +366,15 @@ class _Competition:
                              "time_control": rnd.time_control,
                              "link": self.round_link(rnd.number) if rnd.games or rnd.byes else f"{self.folder}/index.html"})
         return found
+
+    def live(self, r: int) -> dict[str, int] | None:
+        """Round ``r`` being played (:meth:`Season.round_in_progress`) with some result in: how many
+        of its boards have one ("provisional, 7 of 15 results in")."""
+        if r != self.season.round_in_progress():
+            return None
+        games = self.season.rounds[r - 1].games
+        done = sum(1 for g in games if g.result is not None)
+        return {"done": done, "boards": len(games)} if done else None
 
     def _open_round(self) -> int | None:
         """The round after the last complete one, when it has been paired."""
@@ -420,6 +430,10 @@ class _Competition:
             if ids:
                 absent[kind.value] = self.names(ids)
         complete = r <= self.played
+        live = self.live(r)
+        standing = self.standing_after(r) if complete else None
+        if live and self.comp.provisional is not None:
+            standing = self.standing_rows(self.comp.provisional)
         numbers = [x["number"] for x in rounds]
         k = numbers.index(r)
         return {
@@ -429,7 +443,7 @@ class _Competition:
             "external": [{**n, "result": rnd.external[pid].value}
                          for pid, n in zip(sorted(rnd.external, key=lambda p: self.players[p].start_no),
                                            self.names(rnd.external))],
-            "standing": self.standing_after(r) if complete else None, "tiebreaks": self.tiebreak_codes(),
+            "standing": standing, "live": live, "tiebreaks": self.tiebreak_codes(),
             "previous": self.round_link(numbers[k - 1]) if k > 0 else None,
             "next": self.round_link(numbers[k + 1]) if k + 1 < len(numbers) else None,
         }
