@@ -1,8 +1,8 @@
 """The member's site in Chromium at phone (390 px) and laptop (1280 px) width (issue 24): the
 next game on the first screen of the member's page, the front page's first screen (the club,
 the search, the next club evening and its pairing, the top of the standing), a Swiss
-standing's first tie-break column in view, and the report's heading before and after the
-season's end.  Screenshots go to test-artifacts/site/ (and $KEIZER_SHOTS, if set).
+standing's first tie-break column in view, the report's heading before and after the
+season's end, and a round being played saying how many results are in.  Screenshots go to test-artifacts/site/ (and $KEIZER_SHOTS, if set).
 """
 
 from __future__ import annotations
@@ -32,8 +32,11 @@ def sites(tmp_path_factory) -> dict[str, Path]:
     keizer(paired, "-c", "1", "pair")
     shutil.copy(SAMPLE, closed)
     keizer(closed, "season", "close", "2025-2026")
-    return {"paired": published(paired, tmp / "paired"), "paired-nl": published(paired, tmp / "paired-nl", "nl"),
-            "closed": published(closed, tmp / "closed")}
+    sites = {"paired": published(paired, tmp / "paired"), "paired-nl": published(paired, tmp / "paired-nl", "nl"),
+             "closed": published(closed, tmp / "closed")}
+    keizer(paired, "-c", "1", "result", "1=1-0", "2=1/2-1/2", "3=0-1")  # the evening as it happens
+    sites["playing"] = published(paired, tmp / "playing")
+    return sites
 
 
 @pytest.fixture(scope="module")
@@ -128,3 +131,22 @@ def test_the_report_heading_before_and_after_the_season_ends(sites, browser, siz
             assert no_sideways_scroll(page) and page.errors == []
         finally:
             page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_round_being_played_says_how_many_results_are_in(sites, browser, size):
+    page = opened(browser, sites["playing"] / "2025-2026" / slugify(KEIZER) / "round-31.html", size)
+    try:
+        shot(page, f"round-playing-{size}")
+        assert page.locator("p.live").inner_text() == "Provisional: 3 of 15 results in"
+        assert on_first_screen(page, "p.live", size)
+        heading = page.locator(".round-standing h2")
+        assert heading.inner_text() == "Provisional standing after round 31, 3 of 15 results in" and heading.is_visible()
+        assert no_sideways_scroll(page) and page.errors == []
+    finally:
+        page.context.close()
+    front = opened(browser, sites["playing"] / "index.html", size)
+    try:
+        assert front.locator("strong.live").first.inner_text() == "provisional, 3 of 15 results in"
+    finally:
+        front.context.close()
