@@ -94,3 +94,25 @@ def test_an_address_set_only_in_the_app_does_not_get_the_servers_password(tmp_pa
         assert live.live_target(store) is None and not live.result_entered(store, db)
     finally:
         store.close()
+
+
+def test_a_result_reported_from_the_board_and_confirmed_goes_up_too(tmp_path, monkeypatch):
+    """A player reports from the board link on a phone, the officer confirms: the round-robin's
+    round page on the host says so."""
+    from test_web_boards import make_links, phone
+
+    app, db = sample_app(tmp_path)
+    codes = make_links(app)
+    host = tmp_path / "host"
+    host.mkdir()
+    with ftp_server(host) as (port, _):
+        keizer(db, "club", "--upload", f"ftp://{USER}@127.0.0.1:{port}/site")
+        monkeypatch.setenv("KEIZER_UPLOAD_PASSWORD", PASSWORD)
+        client = client_with_csrf(app)
+        reported = phone(app).post(f"/b/{codes[3]}", data={"csrf": TOKEN, "side": "black", "result": "0-1"})
+        assert reported.status_code == 200 and live.wait(db, 5) == 0  # a report alone is not a result
+        done = client.post("/c/3/reports/confirm", data={"csrf": TOKEN, "round": "5", "board": "3", "result": "0-1"})
+        assert done.status_code == 303  # back to the reports page
+        assert live.wait(db, 120) == 1
+        page = read_back(port, "2025-2026/meerkamp-a/round-5.html")
+        assert "Provisional: 1 of 3 results in" in page and '<td class="center key">0–1</td>' in page
