@@ -206,3 +206,18 @@ def test_the_report_says_final_only_when_the_competition_is(sample, tmp_path):
 def test_the_printed_standing_names_the_club(sample):
     page = (sample / "2025-2026" / slugify(KEIZER) / "index.html").read_text(encoding="utf-8")
     assert '<h1>Interne competitie 2025-2026<span class="print-inline"> · Chess club</span></h1>' in page
+
+
+def test_a_notice_sent_through_the_member_link_shows_before_the_pairing(tmp_path):
+    """Anna Hendriks says "I cannot come" for 31 March through her link: her page says so before
+    the officer takes the attendance (the notice is hers until then: the round's page lists nobody)."""
+    db = tmp_path / "club.db"
+    shutil.copy(SAMPLE, db)
+    store = Store.open(db)
+    member = next(p["member_id"] for p in store.players(1) if p["name"] == "Anna Hendriks")
+    with store.change("notice", "notice of absence"):
+        store.add_notice(member, "2026-03-31", "member link")
+    store.close()
+    site = published(db, tmp_path / "site")
+    assert "Round 31 · March 31, 2026 notice of absence sent" in text(member_page(site, "Anna Hendriks"))
+    assert "Round 31 · March 31, 2026 not paired yet" in text(member_page(site, "Bas Dekker"))

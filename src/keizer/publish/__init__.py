@@ -44,6 +44,7 @@ from keizer.publish.files import write_site
 from keizer.formats.logo import clean_svg
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
+from keizer.operations.notices import round_notices
 from keizer.publish.feeds import Entry, Event, atom, calendar, evening_hours
 from keizer.publish.member_feeds import address, identity, member_feeds
 from keizer.publish.plan import (BUILDERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
@@ -91,7 +92,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
         data = _competition_data(store, row)
         members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
-        by_season.setdefault(row["season"], []).append(replace(data, members=members, finished=_finished(store, row, data)))
+        by_season.setdefault(row["season"], []).append(replace(data, members=members, finished=_finished(store, row, data),
+                                                               notices=_notices(store, row, data)))
 
     if outdir.exists() and not outdir.is_dir():
         raise StoreError("%(folder)s is a file; give a folder to publish into", folder=outdir)
@@ -227,6 +229,15 @@ def _finished(store: Store, row: dict[str, Any], data: CompetitionData) -> bool:
     stored = store.system_settings(row["id"])
     planned = planned_rounds(row["system"], stored, len(data.season.players))
     return bool(stored.get("closed")) or is_finished(planned, data.season.completed_rounds())
+
+
+def _notices(store: Store, row: dict[str, Any], data: CompetitionData) -> frozenset[str]:
+    """The players who sent notice of absence (through their member link) for the date of the
+    round to be played, before its attendance is taken: the member's page says so."""
+    number = data.season.completed_rounds() + 1
+    if not systems.of(row["system"]).weekly or len(data.season.rounds) < number:
+        return frozenset()
+    return frozenset(str(n["player"]) for n in round_notices(store, row["id"], number))
 
 
 def _read_seasons(outdir: Path) -> dict[str, str]:

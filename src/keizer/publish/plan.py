@@ -50,6 +50,7 @@ class CompetitionData:
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
     finished: bool = False  # closed, or every planned round played (the app's evening view says so)
     provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
+    notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
 
 
 @dataclass(frozen=True)
@@ -298,6 +299,8 @@ class _Competition:
         found = next_game(self.season, pid)
         if found is None:
             return None
+        if found["kind"] == "not_paired" and pid in self.comp.notices:  # sent through the member's link
+            found["kind"] = "notice"
         opponent = found.pop("opponent_id", None)
         rnd = self.season.rounds[found["round"] - 1] if found["round"] <= len(self.season.rounds) else None
         return {**found, "competition": self.comp.name, "competition_link": f"{self.folder}/index.html",
