@@ -88,7 +88,7 @@ def history_line(line: RoundScore, names: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
-def next_game(season: Season, pid: str) -> dict[str, Any] | None:
+def next_game(season: Season, pid: str, played: int | None = None) -> dict[str, Any] | None:
     """What a player does in the round after the last complete one, as a member asks on the
     afternoon before: the game (board, colour, opponent, and its result once in), a bye, a
     notice of absence, club duty, an external game, no game in a paired round, or the round
@@ -104,7 +104,8 @@ def next_game(season: Season, pid: str) -> dict[str, Any] | None:
     >>> next_game(Season("S", Settings(), (anna,)), "a")
     {'kind': 'not_paired', 'round': 1, 'date': None}
     """
-    played = season.completed_rounds()
+    if played is None:  # a caller that asks for every player knows it already (the site's 600 pages)
+        played = season.completed_rounds()
     number = played + 1
     if not season.player(pid).active_in(number):
         return None

@@ -296,7 +296,7 @@ class _Competition:
 
     def next_for(self, pid: str) -> dict[str, Any] | None:
         """A player's next round (:func:`keizer.readmodel.next_game`), with names and links."""
-        found = next_game(self.season, pid)
+        found = next_game(self.season, pid, self.played)
         if found is None:
             return None
         if found["kind"] == "not_paired" and pid in self.comp.notices:  # sent through the member's link
