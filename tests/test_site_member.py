@@ -221,3 +221,41 @@ def test_a_notice_sent_through_the_member_link_shows_before_the_pairing(tmp_path
     site = published(db, tmp_path / "site")
     assert "Round 31 · March 31, 2026 notice of absence sent" in text(member_page(site, "Anna Hendriks"))
     assert "Round 31 · March 31, 2026 not paired yet" in text(member_page(site, "Bas Dekker"))
+
+
+# -- tie notes: a property -------------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+from keizer.readmodel import tie_notes  # noqa: E402
+
+
+@st.composite
+def standings(draw):
+    """A standing in its order: scores not rising, each row's rank its place or (when score and
+    every criterion equal the row above) the row above's rank; two criteria of small values."""
+    n = draw(st.integers(1, 12))
+    rows = sorted(((draw(st.integers(0, 3)), draw(st.integers(0, 2)), draw(st.integers(0, 2))) for _ in range(n)),
+                  key=lambda r: (-r[0], -r[1], -r[2]))
+    out = []
+    for k, (score, a, b) in enumerate(rows):
+        same = k and rows[k - 1] == (score, a, b) and draw(st.booleans())
+        out.append((score, out[-1][1] if same else k + 1, [("A", a), ("B", b)]))
+    return out
+
+
+@given(standings())
+def test_every_tie_is_explained_and_only_a_tie(rows):
+    notes = tie_notes(rows, "start order")
+    for k, (row, note) in enumerate(zip(rows, notes)):
+        above = rows[k - 1] if k and rows[k - 1][0] == row[0] else None
+        below = rows[k + 1] if k + 1 < len(rows) and rows[k + 1][0] == row[0] else None
+        if above is None and below is None:
+            assert note is None
+        elif (above and above[1] == row[1]) or (below and below[1] == row[1]):
+            assert note == {"kind": "shared"}
+        else:
+            other = above or below
+            assert note["kind"] == ("behind" if above else "ahead")
+            differing = [label for (label, x), (_, y) in zip(row[2], other[2]) if x != y]
+            assert note["by"] == (differing[0] if differing else "start order")
