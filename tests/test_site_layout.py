@@ -5,8 +5,8 @@ On a screen: the number a member looks for (the score on a standing, the result 
 page, the points on a player page: the cells of class "key") lies inside the viewport, the
 page never scrolls sideways, the crosstable and the attendance grid keep rank and name in
 view while they scroll sideways, the cup bracket fits a phone and lines its rounds up on a
-laptop, the front page's search box filters the list (which is all there without
-JavaScript), and axe-core finds no accessibility violation.
+laptop, the search box of the page of every player A–Z filters the list (which is all there
+without JavaScript), the front page's box shows only the names typed, and axe-core finds no accessibility violation.
 
 On paper: page size and orientation (the PDF's MediaBox), page counts (a club-size pairing
 list on one A4, no empty page anywhere), the crosstable in parts of at most 16 rounds with
@@ -165,6 +165,7 @@ def no_sideways_scroll(page) -> bool:
 #: Pages with a key column: which site, which page.
 KEY_PAGES = {
     "front": lambda s: s["sample"].page(None),
+    "paired-front": lambda s: s["gold"].page(None),
     "standing": lambda s: s["sample"].page(KEIZER),
     "round": lambda s: s["sample"].page(KEIZER, "round-30.html"),
     "pairings": lambda s: s["gold"].page(KEIZER, "round-31.html"),
@@ -320,6 +321,8 @@ AXE_PAGES = {
     "report": lambda s: s.page(KEIZER, "report.html"),
     "player": lambda s: longest_player_page(s, KEIZER),
     "member": lambda s: s.page(None, "2025-2026/members/anna-hendriks.html"),
+    "players": lambda s: s.page(None, "players.html"),
+    "swiss-standing": lambda s: s.page(SWISS),
     "swiss-crosstable": lambda s: s.page(SWISS, "crosstable.html"),
     "group-crosstable": lambda s: s.page(GROUP, "crosstable.html"),
     "cup": lambda s: s.page(CUP),
@@ -332,7 +335,8 @@ AXE_PAGES = {
 VARIANTS = {"default": ("sample", "light"), "dark": ("sample", "dark"),
             "club-colour": ("gold", "light"), "club-colour-dark": ("gold", "dark")}
 COLOUR_RULES = ("color-contrast", "link-in-text-block")
-COLOUR_PAGES = ("front", "standing", "pairings", "crosstable", "attendance", "report", "player", "cup")
+COLOUR_PAGES = ("front", "standing", "pairings", "crosstable", "attendance", "report", "player", "cup", "member",
+                "swiss-standing")
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -380,7 +384,7 @@ def season_players(db: Path) -> set[str]:
 
 
 def test_find_a_player_lists_everyone_without_javascript(sites, browser):
-    page = open_page(browser, sites["sample"].page(None), "phone", java_script_enabled=False)
+    page = open_page(browser, sites["sample"].root / "players.html", "phone", java_script_enabled=False)
     try:
         items = page.locator("#people li")
         names = items.all_inner_texts()
@@ -393,7 +397,7 @@ def test_find_a_player_lists_everyone_without_javascript(sites, browser):
 
 @pytest.mark.parametrize("query", ["van", "VAN DER", "wojcik", "lukasz", "sjoerd hof", "zzz", ""])
 def test_find_a_player_filters_the_list(sites, browser, query):
-    page = open_page(browser, sites["sample"].page(None), "phone")
+    page = open_page(browser, sites["sample"].root / "players.html", "phone")
     try:
         names = page.locator("#people li").all_inner_texts()
         page.locator("#find").fill(query)
@@ -410,10 +414,43 @@ def test_find_a_player_filters_the_list(sites, browser, query):
         page.context.close()
 
 
+def test_the_front_page_search_shows_only_the_names_typed(sites, browser):
+    """The A–Z list has its own page; the front page's box shows the names that match under it."""
+    page = open_page(browser, sites["sample"].page(None), "phone")
+    try:
+        assert not page.locator("#people").is_visible()  # no list of 41 names on a phone's first screen
+        page.locator("#find").fill("lukasz")
+        assert page.locator("#people li:not([hidden])").all_inner_texts() == ["Łukasz Wójcik"]
+        assert page.locator("#people").is_visible()
+        page.locator("#find").fill("")
+        assert not page.locator("#people").is_visible()
+        # Enter opens the page of every player with the name typed, filtered there.
+        page.locator("#find").fill("wojcik")
+        page.locator("#find").press("Enter")
+        page.wait_for_url("**/players.html?q=wojcik")
+        assert page.locator("#people li:not([hidden])").all_inner_texts() == ["Łukasz Wójcik"]
+        assert page.errors == []
+    finally:
+        page.context.close()
+
+
+def test_the_front_page_search_works_without_javascript(sites, browser):
+    page = open_page(browser, sites["sample"].page(None), "phone", java_script_enabled=False)
+    try:
+        assert not page.locator("#people").is_visible()
+        page.locator("#find").fill("anything")
+        page.locator("#find").press("Enter")
+        page.wait_for_url("**/players.html?q=anything")
+        assert page.locator("#people li").count() == 41  # without the script the whole list
+    finally:
+        page.context.close()
+
+
 def test_players_a_to_z_are_in_alphabetical_order(sites):
-    text = sites["sample"].page(None).read_text(encoding="utf-8")
-    names = re.findall(r"<li><a [^>]*>([^<]+)</a></li>", text.split('id="people"', 1)[1].split("</ul>", 1)[0])
-    assert names == sorted(names, key=fold)
+    for page in (sites["sample"].root / "players.html", sites["sample"].page(None)):
+        text = page.read_text(encoding="utf-8")
+        names = re.findall(r"<li><a [^>]*>([^<]+)</a></li>", text.split('id="people"', 1)[1].split("</ul>", 1)[0])
+        assert names == sorted(names, key=fold) and len(names) == 41
 
 
 # -- on paper --------------------------------------------------------------------------

@@ -312,7 +312,9 @@ def test_every_player_and_competition_gets_its_own_page(tmp_path):
     publish(store, site)
     season = site / "2025-2026"
     # A competition called "Members" does not take the folder of the season's member pages.
-    assert sorted(p.name for p in season.iterdir() if p.is_dir()) == ["beker", "beker-2", "members", "members-2"]
+    # (feeds: each member's own calendar and results feed)
+    assert sorted(p.name for p in season.iterdir() if p.is_dir()) == ["beker", "beker-2", "feeds", "members",
+                                                                       "members-2"]
     assert len(list((season / "members").iterdir())) == 30  # each competition registered members of its own
     for comp in ("beker", "beker-2"):
         players = sorted(p.name for p in (season / comp / "players").iterdir())
@@ -378,7 +380,8 @@ def test_a_round_in_january_keeps_the_seasons_folder(tmp_path):
     result = publish(store, site)
     assert result.seasons == ("2025-2026",)
     assert json.loads((site / "seasons.json").read_text()) == {"2025-2026": "2025-2026"}
-    assert sorted(p.name for p in site.iterdir()) == [MANIFEST, "2025-2026", "index.html", "seasons.json", "static"]
+    assert sorted(p.name for p in site.iterdir()) == [MANIFEST, "2025-2026", "index.html", "players.html",
+                                                      "seasons.json", "static"]
     assert (site / "2025-2026" / "winter" / "round-2.html").exists()
 
 

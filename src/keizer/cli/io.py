@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 @click.option("--templates", type=click.Path(file_okay=False, path_type=Path), help="The club's own template folder.")
 @click.option("--upload", metavar="URL", help="Where 'keizer publish OUTDIR --upload' sends the site "
                                               "(no password in it; '' forgets it).")
+@click.option("--site", metavar="URL", help="The published site's web address, e.g. https://schaak.example.nl/uitslagen/ "
+                                           "(the feeds' links and ids; '' forgets it).")
+@click.option("--evening-time", metavar="HH:MM", help="When a club evening starts (and ends): 20:00 or 19:45-23:30 "
+                                                      "(the calendar's events; '' for all-day events).")
 @click.option("--site-folder", type=click.Path(file_okay=False, path_type=Path),
               help="The folder the app ('keizer serve') publishes the site into; from the app, only this one "
                    "or one inside the database's folder.")
@@ -55,13 +59,15 @@ if TYPE_CHECKING:
 @format_option
 @pass_ctx
 def club(ctx: Context, name: str | None, colour: str | None, accent: str | None, language: str | None,
-         logo: Path | None, season: str | None, templates: Path | None, upload: str | None,
-         site_folder: Path | None, mail_server: str | None, mail_from: str | None, fmt: str) -> None:
+         logo: Path | None, season: str | None, templates: Path | None, upload: str | None, site: str | None,
+         evening_time: str | None, site_folder: Path | None, mail_server: str | None, mail_from: str | None,
+         fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
     from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
-                  templates=str(templates.resolve()) if templates else None, upload=upload)
+                  templates=str(templates.resolve()) if templates else None, upload=upload, site=site,
+                  evening_time=evening_time)
     if mail_server is not None or mail_from is not None:
         with writing(ctx, "club", Message("mail settings"), create=True) as store:
             _mail_server(store, mail_server, mail_from)

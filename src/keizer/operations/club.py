@@ -43,7 +43,11 @@ PASSWORD_TARGET = "upload_password_target"
 SITE_FOLDER = "publish_folder"
 #: Club settings kept in the database's meta table, with their defaults.
 CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e", "language": "en",
-                 "season": "", "templates": "", "upload": ""}
+                 "season": "", "templates": "", "upload": "", "site": "", "evening_time": ""}
+#: The site's public address: the feeds' ids and links are made from it (stable when the club is renamed).
+_SITE = re.compile(r"https?://[^\s/?#@]+(/[^\s?#]*)?")
+#: When a club evening starts (and ends): 20:00, or 19:45-23:30.
+EVENING_TIME = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)(?:-([01]?\d|2[0-3]):([0-5]\d))?")
 
 
 def club_settings(store: Store) -> dict[str, str]:
@@ -89,8 +93,8 @@ def set_site_folder(store: Store, site_folder: Path | None, within: Path | None 
 
 
 def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **values: str | None) -> None:
-    """Change club settings (name, colour, accent, language, season, templates, upload) and the
-    logo (a file, or a file's name and bytes)."""
+    """Change club settings (name, colour, accent, language, season, templates, upload, the site's
+    address, the club evening's time) and the logo (a file, or a file's name and bytes)."""
     for key, value in values.items():
         if value is None:
             continue
@@ -111,6 +115,15 @@ def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **value
             value = clean_text(value, Message("the club %(key)s", key=_KEYS[key]), limit)
         if key == "templates" and value and not Path(value).is_dir():
             raise StoreError("template folder %(folder)s does not exist", folder=value)
+        if key == "site" and value.strip():
+            value = value.strip()
+            if not _SITE.fullmatch(value):
+                raise StoreError("the site address must be the web address of the published site, like "
+                                 "https://schaak.example.nl/uitslagen/, not %(value)s", value=repr(value[:80]))
+            value = value if value.endswith("/") else value + "/"
+        if key == "evening_time" and value.strip() and not EVENING_TIME.fullmatch(value.strip()):
+            raise StoreError("the club evening's time must be like 20:00 or 19:45-23:30, not %(value)s",
+                             value=repr(value[:20]))
         if key == "upload" and value.strip():  # where an upload sends the site: never a password
             value = parse_target(value).url
         store.set_meta(f"club_{key}", value.strip())

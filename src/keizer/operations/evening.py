@@ -34,7 +34,7 @@ class Evening:
 
     @property
     def finished(self) -> bool:
-        return self.planned_rounds is not None and self.played_rounds >= self.planned_rounds
+        return is_finished(self.planned_rounds, self.played_rounds)
 
     @property
     def step(self) -> str:
@@ -48,6 +48,11 @@ class Evening:
         if self.results < self.boards:
             return "results"
         return "publish"
+
+
+def is_finished(planned: int | None, played: int) -> bool:
+    """Every planned round played (an open-ended competition is finished only when closed)."""
+    return planned is not None and played >= planned
 
 
 def evening(store: Store) -> list[Evening]:
@@ -67,14 +72,16 @@ def evening(store: Store) -> list[Evening]:
             players=sum(1 for p in season.players if p.active_in(target.number)), paired=target.paired,
             boards=len(games), results=sum(1 for g in games if g.result is not None),
             played_rounds=season.completed_rounds(),
-            planned_rounds=_planned(comp["system"], json.loads(comp["system_settings"]), len(season.players))))
+            planned_rounds=planned_rounds(comp["system"], json.loads(comp["system_settings"]), len(season.players))))
     found.sort(key=lambda e: e.name.casefold())
     found.sort(key=lambda e: e.finished)
     found.sort(key=lambda e: e.season or "", reverse=True)  # stable: newest season first, by name within
     return sorted(found, key=lambda e: e.closed)
 
 
-def _planned(system: str, settings: dict[str, Any], players: int) -> int | None:
+def planned_rounds(system: str, settings: dict[str, Any], players: int) -> int | None:
+    """A competition's planned number of rounds (a Swiss's setting, a round-robin's schedule), or
+    None when it is open-ended (a Keizer competition).  The site reads it too."""
     kind = systems.of(system)
     if kind.planned_rounds:
         return settings.get("rounds")

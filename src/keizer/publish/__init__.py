@@ -44,9 +44,12 @@ from keizer.publish.files import write_site
 from keizer.formats.logo import clean_svg
 from keizer.operations.standings import fide_ratings
 from keizer.operations.club import club_settings
-from keizer.publish.feeds import Entry, Event, atom, calendar
-from keizer.publish.plan import (BUILDERS, Club, CompetitionData, Page, SeasonPlan, plan_front, plan_season,
-                                 season_slugs)
+from keizer.operations.evening import is_finished, planned_rounds
+from keizer.operations.notices import round_notices
+from keizer.publish.feeds import Entry, Event, atom, calendar, evening_hours
+from keizer.publish.member_feeds import address, identity, member_feeds
+from keizer.publish.plan import (BUILDERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
+                                 plan_season, season_slugs)
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 from keizer.systems import stored_points_rules
@@ -91,7 +94,9 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         data = _competition_data(store, row)
         members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
         fide = fide_ratings(store, row["id"])  # the FIDE rating changes on the player pages
-        by_season.setdefault(row["season"], []).append(replace(data, members=members, fide=fide))
+        by_season.setdefault(row["season"], []).append(replace(data, members=members, fide=fide,
+                                                               finished=_finished(store, row, data),
+                                                               notices=_notices(store, row, data)))
 
     if outdir.exists() and not outdir.is_dir():
         raise StoreError("%(folder)s is a file; give a folder to publish into", folder=outdir)
@@ -113,8 +118,10 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     else:
         front, front_people = _read_summaries(outdir / newest / SUMMARY), _read_people(outdir / newest / PEOPLE)
     seasons = [{"slug": s, "name": n} for s, n in archive.items()]
-    pages.append(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front, front_people))
+    pages.extend(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front, front_people))
 
+    own = _Own(identity(settings["site"], min((r["created"] for r in rows), default=None)), settings["site"],
+               evening_hours(settings["evening_time"]))
     env = _environment(own_templates, lang)
     env.globals["colours"] = palette(club.colour, club.accent)
     try:
@@ -126,7 +133,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     for folder, summary in summaries.items():
         files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
         files[f"{folder}/{PEOPLE}"] = (json.dumps(people[folder], ensure_ascii=False, indent=1) + "\n").encode()
-        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext))
+        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext, own))
     for static in _static_files(own_templates):
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
@@ -149,24 +156,31 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     return Published(tuple(written), len(files) - len(written), tuple(by_season))
 
 
-def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any) -> dict[str, bytes]:
-    """A season's calendar of round dates, its news feed of pairings and results, and each
-    weekly competition's current standing as JSON (for a club's own website to embed)."""
+def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any, own: _Own) -> dict[str, bytes]:
+    """A season's calendar of round dates, its news feed of pairings and results, each member's
+    own calendar and results feed, and each weekly competition's current standing as JSON (for
+    a club's own website to embed).  Ids come from the club's identity, not its name."""
     def round_name(r: dict[str, Any]) -> str:
         return f"{r['competition']}: " + gettext("Round %(round)s") % {"round": r["number"]}
 
     dated = sorted((r for r in plan.rounds if r["date"]), key=lambda r: (r["date"], r["link"]))
-    events = [Event(r["link"].removesuffix(".html"), r["date"], round_name(r), r["time_control"]) for r in dated]
+    events = [Event(f"{r['link'].removesuffix('.html')}@{own.ident}", r["date"], round_name(r),
+                    "\n".join(filter(None, [r["time_control"], own.site + r["link"] if own.site else None])) or None,
+                    own.site + r["link"] if own.site else None) for r in dated]
     entries = []
     for r in dated:
-        link = relative_url(folder, r["link"])
+        link = address(own.site, r["link"], relative_url(folder, r["link"]))
         what = "results" if r["complete"] else "pairings"
         title = (gettext("Results of round %(round)s") if r["complete"] else gettext("Pairings of round %(round)s")) \
             % {"round": r["number"]}
         entries.append(Entry(f"{r['link']}#{what}", r["date"], f"{r['competition']}: {title}", link, round_name(r)))
     name = f"{club.name} {season}"
-    files = {f"{folder}/calendar.ics": calendar(name, events).encode("utf-8"),
-             f"{folder}/feed.xml": atom(name, f"{club.name}:{folder}", "index.html", entries).encode("utf-8")}
+    files = {f"{folder}/calendar.ics": calendar(name, events, own.hours).encode("utf-8"),
+             f"{folder}/feed.xml": atom(name, f"{own.ident}/{folder}", address(own.site, f"{folder}/index.html", "index.html"),
+                                        entries).encode("utf-8")}
+    for m in plan.members:
+        files.update(member_feeds(f"{m['name']} · {name}", f"{folder}/{FEEDS}", m["link"], m["rounds"], own.ident,
+                                  own.site, own.hours, gettext))
     for c in plan.summaries:
         if not systems.of(c["system"]).weekly:
             continue
@@ -179,6 +193,16 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any)
                 "date": c["last_date"], "page": relative_url(c["folder"], c["link"]), "standing": rows}
         files[f"{c['folder']}/standing.json"] = (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode()
     return files
+
+
+@dataclass(frozen=True)
+class _Own:
+    """What makes the club's feeds its own: the identity in their ids, the site's address for
+    their links ('' when not set), the club evening's hours (None: all-day events)."""
+
+    ident: str
+    site: str
+    hours: tuple[str, str] | None
 
 
 def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
@@ -195,7 +219,28 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
         points = tuple(points_standing(season, rules.tiebreaks, rules.edition, r, rules.lots, system=rules.system,
                                        scoring=rules.scoring) for r in range(season.completed_rounds() + 1))
         return CompetitionData(row["name"], season, system=row["system"], points=points, tiebreaks=rules.tiebreaks)
-    return CompetitionData(row["name"], season, compute_standings(season))
+    # The standings after each complete round, and with the round being played (the results in
+    # so far) the provisional one after it: one computation, as the app's results page shows it.
+    standings = compute_standings(season, provisional=True)
+    if season.round_in_progress() is None:
+        return CompetitionData(row["name"], season, standings)
+    return CompetitionData(row["name"], season, standings[:-1], provisional=standings[-1])
+
+
+def _finished(store: Store, row: dict[str, Any], data: CompetitionData) -> bool:
+    """Closed, or every planned round played: as the app's evening view says it."""
+    stored = store.system_settings(row["id"])
+    planned = planned_rounds(row["system"], stored, len(data.season.players))
+    return bool(stored.get("closed")) or is_finished(planned, data.season.completed_rounds())
+
+
+def _notices(store: Store, row: dict[str, Any], data: CompetitionData) -> frozenset[str]:
+    """The players who sent notice of absence (through their member link) for the date of the
+    round to be played, before its attendance is taken: the member's page says so."""
+    number = data.season.completed_rounds() + 1
+    if not systems.of(row["system"]).weekly or len(data.season.rounds) < number:
+        return frozenset()
+    return frozenset(str(n["player"]) for n in round_notices(store, row["id"], number))
 
 
 def _read_seasons(outdir: Path) -> dict[str, str]:

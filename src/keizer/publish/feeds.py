@@ -1,9 +1,13 @@
 """The site's feeds: the season's round dates as an iCalendar file, new rounds and results as
-an Atom feed.  Pure text builders; the words come translated, every date from the database
-(no clock is read), so the same database gives the same bytes.
+an Atom feed (and each member's own: my rounds, my results).  Pure text builders; the words
+come translated, every date from the database (no clock is read), so the same database gives
+the same bytes.  Ids are made from the club's identity (its site's address when set), never
+from its name, so a renamed club's calendars and feed readers see the same items.
 
->>> calendar("Chess club 2025-2026", [Event("s/c/round-1", "2025-09-02", "Interne: round 1", "rapid 25+10")]).splitlines()[5:13]
-['BEGIN:VEVENT', 'UID:s/c/round-1@keizer', 'DTSTAMP:20250902T000000Z', 'DTSTART;VALUE=DATE:20250902', 'DTEND;VALUE=DATE:20250903', 'SUMMARY:Interne: round 1', 'DESCRIPTION:rapid 25+10', 'END:VEVENT']
+>>> calendar("Chess club 2025-2026", [Event("s/c/round-1@club.example", "2025-09-02", "Interne: round 1", "rapid 25+10")]).splitlines()[5:13]
+['BEGIN:VEVENT', 'UID:s/c/round-1@club.example', 'DTSTAMP:20250902T000000Z', 'DTSTART;VALUE=DATE:20250902', 'DTEND;VALUE=DATE:20250903', 'SUMMARY:Interne: round 1', 'DESCRIPTION:rapid 25+10', 'END:VEVENT']
+>>> calendar("C", [Event("r@x", "2025-09-02", "R", url="https://x/r.html")], ("20:00", "23:30")).splitlines()[8:12]
+['DTSTART:20250902T200000', 'DTEND:20250902T233000', 'SUMMARY:R', 'URL:https://x/r.html']
 """
 
 from __future__ import annotations
@@ -19,10 +23,11 @@ from xml.sax.saxutils import escape, quoteattr
 class Event:
     """A club evening of a competition: one round on one date."""
 
-    uid: str  # stable: the round's page without .html
+    uid: str  # stable and unique: the round's page without .html, @ the club's identity
     day: str  # ISO date
     summary: str
     description: str | None = None
+    url: str | None = None  # the round's page, when the site's address is known
 
 
 @dataclass(frozen=True)
@@ -58,15 +63,43 @@ def _fold(line: str) -> list[str]:
     return [out[0]] + [" " + part for part in out[1:]]
 
 
-def calendar(name: str, events: Sequence[Event]) -> str:
-    """An iCalendar file (RFC 5545) of all-day events, CRLF line ends."""
+def evening_hours(setting: str) -> tuple[str, str] | None:
+    """The club evening's start and end ("20:00" lasts three hours), or None (all-day events).
+
+    >>> evening_hours("20:00"), evening_hours("19:45-23:30"), evening_hours("")
+    (('20:00', '23:00'), ('19:45', '23:30'), None)
+    """
+    if not setting:
+        return None
+    start, _, end = setting.partition("-")
+    if not end:
+        hours, minutes = (int(x) for x in start.split(":"))
+        end = f"{(hours + 3) % 24:02d}:{minutes:02d}"
+    return start, end
+
+
+def _moment(day: date, hhmm: str) -> str:
+    hours, minutes = (int(x) for x in hhmm.split(":"))
+    return f"{day:%Y%m%d}T{hours:02d}{minutes:02d}00"
+
+
+def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None = None) -> str:
+    """An iCalendar file (RFC 5545), CRLF line ends: all-day events, or events at the club
+    evening's ``hours`` (local time where the club is: floating, as a club evening is at 20:00
+    wherever the reader is; an end before the start is after midnight)."""
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//keizer//club website//EN", "CALSCALE:GREGORIAN",
              f"X-WR-CALNAME:{_ics_text(name)}"]
     for e in events:
         start = date.fromisoformat(e.day)
-        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}@keizer", f"DTSTAMP:{start:%Y%m%d}T000000Z",
-                  f"DTSTART;VALUE=DATE:{start:%Y%m%d}", f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}",
-                  f"SUMMARY:{_ics_text(e.summary)}"]
+        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}", f"DTSTAMP:{start:%Y%m%d}T000000Z"]
+        if hours is None:
+            lines += [f"DTSTART;VALUE=DATE:{start:%Y%m%d}", f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}"]
+        else:
+            end = start + timedelta(days=1) if hours[1] <= hours[0] else start
+            lines += [f"DTSTART:{_moment(start, hours[0])}", f"DTEND:{_moment(end, hours[1])}"]
+        lines.append(f"SUMMARY:{_ics_text(e.summary)}")
+        if e.url:
+            lines.append(f"URL:{e.url}")
         if e.description:
             lines.append(f"DESCRIPTION:{_ics_text(e.description)}")
         lines.append("END:VEVENT")

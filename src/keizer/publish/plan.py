@@ -18,7 +18,8 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 from keizer.limits import fold_name, name_order
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
-from keizer.readmodel import absence_cell, cell_legend, fide_changes, game_cell, games_by_player, history_line
+from keizer.readmodel import (absence_cell, cell_legend, fide_changes, game_cell, games_by_player, history_line,
+                               next_game, player_round, tie_notes)
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
@@ -49,6 +50,9 @@ class CompetitionData:
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
     fide: Mapping[str, int | None] = field(default_factory=dict)  # player → FIDE rating (the rating changes)
+    finished: bool = False  # closed, or every planned round played (the app's evening view says so)
+    provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
+    notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
 
 
 @dataclass(frozen=True)
@@ -113,8 +117,9 @@ def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str
             **dict(zip(new, unique_slugs(new, taken={*published, "static"})))}
 
 
-#: The season's folder of member pages (no competition gets it).
-MEMBERS = "members"
+#: The season's folder of member pages, and of each member's own calendar and results feed
+#: (no competition gets them).
+MEMBERS, FEEDS = "members", "feeds"
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,7 @@ class SeasonPlan:
     summaries: list[dict[str, Any]]  # per competition: what the front pages show
     people: list[dict[str, str]]  # the season's players A–Z: name, link to their page
     rounds: list[dict[str, Any]]  # every round that has a pairing (competition, number, date, link…): the feeds
+    members: list[dict[str, Any]] = field(default_factory=list)  # per member: page, name, rounds (own feeds)
 
 
 def plan_season(
@@ -133,7 +139,7 @@ def plan_season(
     """Every page of one season, under ``<season_slug>/``, and what the front page and the
     feeds need of it."""
     pages: list[Page] = []
-    comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS})
+    comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS, FEEDS})
     member_names: dict[int, str] = {}
     for comp in competitions:
         names = {p.id: p.name for p in comp.season.players}
@@ -146,6 +152,7 @@ def plan_season(
     summaries = []
     rounds: list[dict[str, Any]] = []
     lines: dict[int, list[dict[str, Any]]] = {}
+    own_rounds: dict[int, list[dict[str, Any]]] = {}
     for comp, slug in zip(competitions, comp_slugs):
         builder = BUILDERS[comp.system](comp, f"{season_slug}/{slug}", base)
         pages.extend(builder.pages())
@@ -153,24 +160,40 @@ def plan_season(
         rounds.extend({**r, "competition": comp.name, "folder": builder.folder} for r in builder.rounds_list())
         for member, line in builder.member_lines().items():
             lines.setdefault(member, []).append(line)
+        if comp.system in _OWN_FEEDS:
+            for member, played in builder.member_rounds().items():
+                own_rounds.setdefault(member, []).extend(played)
     for member in ordered:
         pages.append(Page(member_links[member], "member.html", {
-            **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, [])}))
+            **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, []),
+            "coming": [line["next"] for line in lines.get(member, []) if line.get("next")],
+            "feeds": f"{season_slug}/{FEEDS}/{member_links[member].rsplit('/', 1)[1][:-5]}" if member in own_rounds else None}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
                     key=lambda p: (name_order(p["name"]), p["link"]))
     pages.append(Page(f"{season_slug}/index.html", "season.html",
                       {**base, "competitions": summaries, "title": season_name, "people": people}))
-    return SeasonPlan(pages, summaries, people, rounds)
+    members = [{"name": member_names[m], "link": member_links[m], "rounds": own_rounds[m]}
+               for m in ordered if m in own_rounds]
+    return SeasonPlan(pages, summaries, people, rounds, members)
+
+
+#: The systems whose rounds go into a member's own calendar and results feed (a player's games by round).
+_OWN_FEEDS = ("keizer", "swiss", "roundrobin")
 
 
 def plan_front(club: Club, seasons: Sequence[dict[str, str]], current: dict[str, str] | None,
-               summaries: Sequence[dict[str, Any]], people: Sequence[dict[str, str]] = ()) -> Page:
-    """The front page: where each competition of the current season stands (its latest round,
-    the next pairings, the first places), finding a player, and every published season."""
+               summaries: Sequence[dict[str, Any]], people: Sequence[dict[str, str]] = ()) -> list[Page]:
+    """The front page — where each competition of the current season stands (the next club
+    evening and its pairing, the first places), finding a player, every published season —
+    and the current season's players A–Z on a page of their own."""
     ordered = sorted(seasons, key=lambda s: s["name"], reverse=True)
-    return Page("index.html", "archive.html", {"club": club, "seasons": ordered, "title": club.name,
-                                               "current": current, "competitions": list(summaries),
-                                               "people": list(people)})
+    front = {"club": club, "seasons": ordered, "title": club.name, "current": current,
+             "competitions": list(summaries), "people": list(people)}
+    return [Page("index.html", "archive.html", front), Page(PEOPLE_PAGE, "people.html", front)]
+
+
+#: The page of the current season's players A–Z (the front page's search leads there).
+PEOPLE_PAGE = "players.html"
 
 
 class Person(TypedDict):
@@ -214,7 +237,7 @@ class _Competition:
         return f"{self.folder}/round-{r}.html"
 
     def standing_rows(self, standing: Standing) -> list[dict[str, Any]]:
-        rows = []
+        rows: list[dict[str, Any]] = []
         previous = self.comp.standings[standing.round - 1] if standing.round else None
         before = {e.player: e.rank for e in previous.entries} if previous else {}
         codes = self.tiebreak_codes()
@@ -229,6 +252,12 @@ class _Competition:
                 "move": (before[e.player] - e.rank) if e.player in before else None,
                 "tiebreaks": [values[e.player].get(code) for code in codes] if values else [],
             })
+        simple = self.season.settings.tiebreaks if not codes else ()
+        criteria: list[list[tuple[str, Any]]] = [
+            [(tb, row[_SIMPLE_TIEBREAKS[tb]]) for tb in simple] + list(zip(codes, row["tiebreaks"])) for row in rows]
+        notes = tie_notes([(r["score"], r["rank"], c) for r, c in zip(rows, criteria)], "start order")
+        for row, note in zip(rows, notes):
+            row["tie"] = note
         return rows
 
     def standing_after(self, r: int) -> list[dict[str, Any]]:
@@ -267,6 +296,20 @@ class _Competition:
         e = self.entries[before].get(pid)
         return {f"{side}_rank": e.rank if e else None, f"{side}_value": e.value if e else None}
 
+    def next_for(self, pid: str) -> dict[str, Any] | None:
+        """A player's next round (:func:`keizer.readmodel.next_game`), with names and links."""
+        found = next_game(self.season, pid, self.played)
+        if found is None:
+            return None
+        if found["kind"] == "not_paired" and pid in self.comp.notices:  # sent through the member's link
+            found["kind"] = "notice"
+        opponent = found.pop("opponent_id", None)
+        rnd = self.season.rounds[found["round"] - 1] if found["round"] <= len(self.season.rounds) else None
+        return {**found, "competition": self.comp.name, "competition_link": f"{self.folder}/index.html",
+                "round_link": self.round_link(found["round"]) if rnd and (rnd.games or rnd.byes) else None,
+                "opponent": self.players[opponent].name if opponent else None,
+                "opponent_link": self.player_link(opponent) if opponent else None}
+
     def names(self, ids: Iterable[str]) -> list[dict[str, str]]:
         return [{"name": self.players[p].name, "link": self.player_link(p)}
                 for p in sorted(ids, key=lambda p: self.players[p].start_no)]
@@ -289,7 +332,9 @@ class _Competition:
             "next_bye": self.names(self.season.rounds[open_round - 1].byes) if open_round else [],
             "next_link": self.round_link(open_round) if open_round else None,
             "next_date": self.season.rounds[open_round - 1].date if open_round else None,
-            "decimals": self.decimals,
+            "coming_round": last + 1 if not self.comp.finished else None,
+            "coming_date": self.season.rounds[last].date if len(self.season.rounds) > last else None,
+            "finished": self.comp.finished, "decimals": self.decimals, "live": self.live(open_round) if open_round else None,
         }
 
     def people(self) -> list[Person]:
@@ -307,8 +352,34 @@ class _Competition:
             lines[member] = {"competition": self.comp.name, "system": self.system,
                              "link": self.player_link(pid), "competition_link": f"{self.folder}/index.html",
                              "rank": e.rank if e else None, "score": e.score if e else None,
-                             "round": self.played, "decimals": self.decimals}
+                             "round": self.played, "decimals": self.decimals, "next": self.next_for(pid)}
         return lines
+
+    def member_rounds(self) -> dict[int, list[dict[str, Any]]]:
+        """Per member: each dated round the member takes part in (:func:`keizer.readmodel.player_round`),
+        with the opponent's name and the round's page, for the member's own calendar and results feed."""
+        found: dict[int, list[dict[str, Any]]] = {}
+        for pid, member in self.comp.members.items():
+            rows = found.setdefault(member, [])
+            for rnd in self.season.rounds:
+                if not rnd.date or not self.players[pid].active_in(rnd.number):
+                    continue
+                row = player_round(rnd, pid)
+                opponent = row.pop("opponent_id", None)
+                rows.append({**row, "competition": self.comp.name, "complete": rnd.number <= self.played,
+                             "opponent": self.players[opponent].name if opponent else None,
+                             "time_control": rnd.time_control,
+                             "link": self.round_link(rnd.number) if rnd.games or rnd.byes else f"{self.folder}/index.html"})
+        return found
+
+    def live(self, r: int) -> dict[str, int] | None:
+        """Round ``r`` being played (:meth:`Season.round_in_progress`) with some result in: how many
+        of its boards have one ("provisional, 7 of 15 results in")."""
+        if r != self.season.round_in_progress():
+            return None
+        games = self.season.rounds[r - 1].games
+        done = sum(1 for g in games if g.result is not None)
+        return {"done": done, "boards": len(games)} if done else None
 
     def _open_round(self) -> int | None:
         """The round after the last complete one, when it has been paired."""
@@ -364,6 +435,10 @@ class _Competition:
             if ids:
                 absent[kind.value] = self.names(ids)
         complete = r <= self.played
+        live = self.live(r)
+        standing = self.standing_after(r) if complete else None
+        if live and self.comp.provisional is not None:
+            standing = self.standing_rows(self.comp.provisional)
         numbers = [x["number"] for x in rounds]
         k = numbers.index(r)
         return {
@@ -373,7 +448,7 @@ class _Competition:
             "external": [{**n, "result": rnd.external[pid].value}
                          for pid, n in zip(sorted(rnd.external, key=lambda p: self.players[p].start_no),
                                            self.names(rnd.external))],
-            "standing": self.standing_after(r) if complete else None, "tiebreaks": self.tiebreak_codes(),
+            "standing": standing, "live": live, "tiebreaks": self.tiebreak_codes(),
             "previous": self.round_link(numbers[k - 1]) if k > 0 else None,
             "next": self.round_link(numbers[k + 1]) if k + 1 < len(numbers) else None,
         }
@@ -461,6 +536,7 @@ class _Competition:
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
             "member_link": self.member_pages.get(pid), "fide": fide_changes(self.season, self.comp.fide, pid),
+            "next": self.next_for(pid),
         }
 
     def _report(self) -> dict[str, Any]:
@@ -473,6 +549,7 @@ class _Competition:
         chart = line_chart(progress, self.played, 1, max(len(final), 2), invert=True) if self.played else None
         return {"report": report, "links": links, "names": {p: self.players[p].name for p in self.players},
                 "progress": chart, "standing_round": self.played, "tiebreaks": self.tiebreak_codes(),
+                "finished": self.comp.finished,
                 "groups": self._category_groups()}
 
     def _category_groups(self) -> list[dict[str, Any]]:
@@ -486,6 +563,9 @@ class _Competition:
 #: The page builder of each competition system (other modules add theirs).
 BUILDERS: dict[str, type[_Competition]] = {"keizer": _Competition}
 
+
+#: The Keizer ranking's simple tie-breaks (settings.KEIZER_TIEBREAKS): the standing row's field of each.
+_SIMPLE_TIEBREAKS = {"rating": "rating", "wins": "wins", "games": "games", "draws": "draws"}
 
 #: A game in the attendance grid (which shows only that there was one).
 _GAME_CELL = {"kind": "game", "code": "G"}

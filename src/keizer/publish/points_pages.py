@@ -9,7 +9,7 @@ from typing import Any
 
 from keizer.publish.charts import line_chart
 from keizer.publish.plan import CompetitionData, Page, _Competition
-from keizer.readmodel import fide_changes, meetings, no_game
+from keizer.readmodel import fide_changes, meetings, no_game, tie_notes
 
 
 class RoundRobinPages(_Competition):
@@ -37,7 +37,8 @@ class RoundRobinPages(_Competition):
         final = {e.player: e for e in self.comp.points[self.played]}
         return {member: {"competition": self.comp.name, "system": self.system, "link": self.player_link(pid),
                          "competition_link": f"{self.folder}/index.html", "rank": final[pid].rank,
-                         "score": final[pid].points, "round": self.played, "decimals": 2}
+                         "score": final[pid].points, "round": self.played, "decimals": 2,
+                         "next": self.next_for(pid)}
                 for pid, member in self.comp.members.items()}
 
     def ranking(self, r: int) -> list[tuple[str, Fraction]]:
@@ -45,13 +46,16 @@ class RoundRobinPages(_Competition):
 
     def standing_after(self, r: int) -> list[dict[str, Any]]:
         previous = {e.player: e.rank for e in self.comp.points[r - 1]} if r > 1 else {}
+        entries = self.comp.points[r]
+        notes = tie_notes([(e.points, e.rank, [(code, e.tiebreaks.get(code)) for code in self.comp.tiebreaks])
+                           for e in entries], "lot")
         return [{
             "rank": e.rank, "name": self.players[e.player].name, "link": self.player_link(e.player),
             "start_no": self.players[e.player].start_no, "points": e.points, "games": e.games,
             "wins": e.wins, "draws": e.draws, "losses": e.losses, "category": self.players[e.player].category,
             "tiebreaks": [e.tiebreaks.get(code) for code in self.comp.tiebreaks], "withdrawn": False,
-            "move": (previous[e.player] - e.rank) if e.player in previous else None,
-        } for e in self.comp.points[r]]
+            "move": (previous[e.player] - e.rank) if e.player in previous else None, "tie": note,
+        } for e, note in zip(entries, notes)]
 
     def pages(self) -> list[Page]:
         ctx = {**self.base, "decimals": self.decimals}
@@ -109,7 +113,7 @@ class RoundRobinPages(_Competition):
                                                     "start_no": player.start_no},
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
             "standing_round": self.played, "member_link": self.member_pages.get(pid),
-            "fide": fide_changes(self.season, self.comp.fide, pid),
+            "fide": fide_changes(self.season, self.comp.fide, pid), "next": self.next_for(pid),
         }
 
 

@@ -19,6 +19,7 @@ from keizer.web import forms
 from keizer.web.access import arbiter, public
 from keizer.web.auth import Throttle
 from keizer.web.context import _, back, competition, render, store, writing
+from keizer.web.views.publishing import after_result
 
 #: The side a phone reports for, as a word of the catalogs.
 _SIDES = {"white": Word("white"), "black": Word("black")}
@@ -97,6 +98,8 @@ def board(code: str) -> Any:
                                board=found.board, side=_SIDES[side], result=done.result)))
     except board_ops.LinkRefused:
         return _board_refused()
+    if done.entered:  # two agreeing reports entered the result: the site follows
+        after_result()
     return _board_response(render("app/board_done.html", title=_("Result"), done=done, code=code))
 
 
@@ -120,6 +123,7 @@ def confirm_report(comp_id: int) -> Any:
         result = board_ops.confirm(s, comp_id, number, board_no, request.form.get("result") or None)
         s.describe(Message("results %(board)s=%(result)s (reported from the board)", board=board_no, result=result))
         entered = result_ops.report(s.load_season(comp_id), number, 1, False)
+    after_result()
     flash(entered.message, "ok")
     return back()
 

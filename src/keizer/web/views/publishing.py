@@ -25,6 +25,7 @@ from flask import Blueprint, current_app, request
 
 from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 from keizer.publish import publish as publish_site
+from keizer.publish import live
 from keizer.publish.files import read_manifest
 from keizer.formats.targets import parse_target
 from keizer.publish.upload import upload
@@ -75,6 +76,12 @@ def _folder(text: str) -> Path:
         raise StoreError("the app publishes only into the club's site folder (%(site)s) or a folder inside "
                          "%(folder)s; choose one there", site=str(default_folder()), folder=str(_database_folder()))
     return folder
+
+
+def after_result() -> None:
+    """A result was entered: the site is published again and sent to the club's web host in the
+    background, when the club has an upload address the app may use by itself (keizer.publish.live)."""
+    live.result_entered(store(), Path(current_app.config["KEIZER_DB"]))
 
 
 @bp.route("/publish", methods=["GET", "POST"])

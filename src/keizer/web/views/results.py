@@ -24,6 +24,7 @@ from keizer.refusals import Word
 from keizer.store import StoreError
 from keizer.web import forms
 from keizer.web.access import arbiter
+from keizer.web.views.publishing import after_result
 from keizer.web.context import _, back, competition, render, say, store, wants_json, writing
 from keizer.web.context import say  # an operation's outcome in the club's language
 
@@ -76,6 +77,7 @@ def _enter(comp_id: int) -> Any:
     with writing("result", Message("results round %(round)s %(results)s", round=number, results=items)) as s:
         competition(comp_id, write=True)
         entered = result_ops.enter_grid(s, comp_id, number, cells)
+    after_result()  # the site follows the evening (when the club has an upload address for it)
     warning = _("warning: %(warning)s", warning=say(entered.warning)) if entered.warning else None
     if wants_json():
         return {"ok": say(entered.said), "warning": warning, "round": number, "results": _results(comp_id, number),
