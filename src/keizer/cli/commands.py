@@ -66,6 +66,10 @@ class _Commands(click.Group):
         "member-link": "Members' personal links, to send notice of absence from a phone (no password).",
         "notices": "Members' notices of absence: who cannot come on which evening, sent when, and what each "
                    "counts as (excused before the deadline, else as the setting says).",
+        "head2head": "Every game two members played against each other, in every season: W/D/L, the last "
+                     "meeting and each game (from the first member's side).",
+        "career": "A member's career at the club: every competition of every season (rank, score, games, W/D/L), "
+                  "the club rating over time and the record against every opponent.",
         "member": "Club members (shared by all competitions).",
         "competition": "Competitions of the season.",
         "timecontrol": "Record the time control per round, e.g. rapid for the first rounds, classical after.",
