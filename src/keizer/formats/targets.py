@@ -13,6 +13,7 @@ keizer.formats.targets.UploadError: the upload URL holds a password; remove ':pa
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,3 +112,20 @@ def _local(path: Path, explicit_git: bool, url_form: bool = False) -> Target:
     path = path.absolute()
     git = explicit_git or (not url_form and (path / ".git").exists())
     return Target("git" if git else "folder", str(path))
+
+
+def kept_password(variable: str, service: str, account: str) -> str | None:
+    """A password kept outside the season file, for the account a terminal set: the
+    environment variable ``variable``, else the system keyring's entry of ``service`` and
+    ``account`` (when the keyring is installed and has a usable backend), else None."""
+    if os.environ.get(variable):
+        return os.environ[variable]
+    try:
+        import keyring
+        from keyring.errors import KeyringError
+    except ImportError:
+        return None
+    try:
+        return keyring.get_password(service, account)
+    except (KeyringError, RuntimeError):  # no usable backend (a headless server)
+        return None

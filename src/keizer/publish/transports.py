@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from keizer.formats.targets import PASSWORD_ENV, Target, UploadError
+from keizer.formats.targets import PASSWORD_ENV, Target, UploadError, kept_password
 from keizer.publish.files import MANIFEST, Folder, parse_manifest, temporary_name
 from keizer.refusals import Message, Word
 from keizer.store import StoreError
@@ -44,17 +44,7 @@ KEYRING_SERVICE = "keizer"
 
 def password_from_store(target: Target) -> str | None:
     """The password in ``$KEIZER_UPLOAD_PASSWORD``, else in the system keyring (if installed)."""
-    if os.environ.get(PASSWORD_ENV):
-        return os.environ[PASSWORD_ENV]
-    try:
-        import keyring
-        from keyring.errors import KeyringError
-    except ImportError:
-        return None
-    try:
-        return keyring.get_password(KEYRING_SERVICE, target.account)
-    except (KeyringError, RuntimeError):  # no usable backend (a headless server): the next source
-        return None
+    return kept_password(PASSWORD_ENV, KEYRING_SERVICE, target.account)
 
 
 class Transport(ABC):

@@ -6,12 +6,25 @@ import os
 import sqlite3
 import tempfile
 import time
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
 from keizer.store.database import StoreError, _busy, _require_file, busy_timeout, explained
 from keizer.store.schema import _check
 
+
+
+def _patient(path: Path) -> Callable[[int, int, int], None]:
+    """A backup's progress callback that gives up on a locked ``path`` after the busy timeout,
+    like any command that waits (Python would retry a locked source for ever)."""
+    deadline = time.monotonic() + busy_timeout()
+
+    def waiting(status: int, remaining: int, total: int) -> None:
+        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() > deadline:
+            raise _busy(path)
+
+    return waiting
 
 def backup(path: Path, target: Path, overwrite: bool = False) -> None:
     """Copy the keizer database at ``path`` to ``target`` with SQLite's online backup API:
@@ -33,13 +46,7 @@ def backup(path: Path, target: Path, overwrite: bool = False) -> None:
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
     part = Path(name)
-    deadline = time.monotonic() + busy_timeout()
-
-    def waiting(status: int, remaining: int, total: int) -> None:
-        # Python retries a locked source for ever; give up like any command that waits.
-        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() > deadline:
-            raise _busy(path)
-
+    waiting = _patient(path)
     try:
         copy = sqlite3.connect(str(part))
         try:
@@ -109,12 +116,7 @@ def restore(path: Path, source: Path) -> Path:
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".restoring", dir=path.parent)
     os.close(fd)
     part = Path(name)
-    deadline = time.monotonic() + busy_timeout()
-
-    def waiting(status: int, remaining: int, total: int) -> None:
-        if status in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) and time.monotonic() > deadline:
-            raise _busy(path)
-
+    waiting = _patient(path)
     try:
         copy = sqlite3.connect(str(part))
         try:

@@ -13,6 +13,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Iterator
 
+from keizer.formats.targets import kept_password
 from keizer.operations.mail import MailError, MailSettings
 
 #: Seconds to wait for the mail server.
@@ -99,16 +100,4 @@ KEYRING_SERVICE = "keizer-mail"
 
 def server_password(settings: MailSettings) -> str | None:
     """``$KEIZER_MAIL_PASSWORD``, else the system keyring's password of the account (if installed)."""
-    import os
-
-    if os.environ.get(PASSWORD_ENV):
-        return os.environ[PASSWORD_ENV]
-    try:
-        import keyring
-        from keyring.errors import KeyringError
-    except ImportError:
-        return None
-    try:
-        return keyring.get_password(KEYRING_SERVICE, settings.account)
-    except (KeyringError, RuntimeError):  # no usable backend (a headless server)
-        return None
+    return kept_password(PASSWORD_ENV, KEYRING_SERVICE, settings.account)
