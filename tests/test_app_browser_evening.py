@@ -14,29 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import SIZES, chromium, require_chromium
+from browser_helpers import SIZES, require_chromium
 
 require_chromium()
 #: Each test starts `keizer serve` and a browser page: several seconds each.
 pytestmark = pytest.mark.slow
 
 from playwright.sync_api import expect  # noqa: E402
-from test_app_browser import Server, Watched  # noqa: E402
+from test_app_browser import Server, Watched, browser, server  # noqa: E402,F401 (the fixtures, shared)
 
 from keizer.store import Store  # noqa: E402
-
-
-@pytest.fixture
-def server(tmp_path):
-    s = Server(tmp_path)
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def _store(db: Path) -> Store:

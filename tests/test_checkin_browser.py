@@ -12,29 +12,16 @@ from datetime import date
 
 import pytest
 
-from browser_helpers import axe_violations, chromium, require_chromium
+from browser_helpers import axe_violations, require_chromium
 
 require_chromium()
 pytestmark = pytest.mark.slow
 
-from test_app_browser import Server, Watched  # noqa: E402
+from test_app_browser import Server, Watched, browser, server  # noqa: E402,F401 (the fixtures, shared)
 
 from keizer.store import Store  # noqa: E402
 
 NAME = "Chloë O'Brien"
-
-
-@pytest.fixture
-def server(tmp_path):
-    s = Server(tmp_path)
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def _status(db, name: str) -> str | None:
