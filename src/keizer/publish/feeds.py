@@ -49,7 +49,15 @@ def _ics_text(value: str) -> str:
 
 def _fold(line: str) -> list[str]:
     """A content line cut into lines of at most 75 octets, continuations starting with a space
-    (never inside a UTF-8 character)."""
+    (never inside a UTF-8 character).
+
+    >>> _fold("SUMMARY:short")
+    ['SUMMARY:short']
+    >>> [len(part.encode()) for part in _fold("DESCRIPTION:" + "é" * 60)]
+    [74, 59]
+    """
+    if len(line.encode("utf-8")) <= 75:  # most lines: nothing to fold
+        return [line]
     out: list[str] = []
     current, size = "", 0
     for ch in line:
