@@ -74,6 +74,24 @@ def test_the_site_folder_stays_inside_the_databases_folder(web, tmp_path):
         assert s.get_meta("upload_password_target") is None  # the server's password still goes nowhere new
 
 
+def test_the_site_address_and_the_club_evenings_time_as_keizer_club_sets_them(web):
+    """The feeds' settings (keizer club --site, --evening-time) on the club page: shown, saved,
+    and a time that is none refused in one line with the file unchanged."""
+    app, db, client = web
+    assert 'name="site"' in client.get("/club").get_data(as_text=True)
+    before = digest(db)
+    refused = post(client, "/club/site", {"site_folder": "", "upload": "", "site": "", "evening_time": "8 pm"})
+    assert "error: the club evening's time must be like 20:00 or 19:45-23:30, not '8 pm'" in text(refused)
+    assert digest(db) == before
+    post(client, "/club/site", {"site_folder": "", "upload": "", "site": "https://schaak.example.nl/uitslagen",
+                                "evening_time": "19:45-23:30"})
+    with _open(db) as s:
+        assert s.get_meta("club_site") == "https://schaak.example.nl/uitslagen/"
+        assert s.get_meta("club_evening_time") == "19:45-23:30"
+    page = client.get("/club").get_data(as_text=True)
+    assert 'value="https://schaak.example.nl/uitslagen/"' in page and 'value="19:45-23:30"' in page
+
+
 def test_a_logo_sent_from_the_browser(web):
     app, db, client = web
     png = tiny_png(16, 16)

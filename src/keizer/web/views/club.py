@@ -88,11 +88,13 @@ def general() -> Any:
 
 @bp.route("/club/site", methods=["POST"])
 def site() -> Any:
-    """``keizer club --site-folder DIR --upload URL``, the folder inside the database's folder."""
+    """``keizer club --site-folder DIR --upload URL --site URL --evening-time T``, the folder
+    inside the database's folder."""
     folder = request.form.get("site_folder", "").strip()
     with writing("club", Message("club settings")) as s:
         club.set_site_folder(s, Path(folder) if folder else None, within=_db().parent)
-        club.set_club(s, upload=request.form.get("upload", "").strip())
+        club.set_club(s, upload=request.form.get("upload", "").strip(), site=request.form.get("site", "").strip(),
+                      evening_time=request.form.get("evening_time", "").strip())
     flash(_("the club's settings are saved"), "ok")
     return redirect(url_for("club.index"), code=303)
 
