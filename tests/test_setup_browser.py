@@ -105,6 +105,7 @@ def test_a_new_club_from_nothing_to_a_published_site(browser, tmp_path, size):
             # The first competition: its players.
             page.get_by_role("link", name="Competitions").first.click()
             page.get_by_role("link", name="Players").first.click()
+            expect(page.locator("#member-pick input[type=checkbox]")).to_have_count(8)  # .all() does not wait
             for box in page.locator("#member-pick input[type=checkbox]").all():
                 box.check()
             page.get_by_role("button", name="Add the chosen members").click()
