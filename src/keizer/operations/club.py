@@ -71,7 +71,7 @@ def inside(folder: Path, base: Path) -> bool:
 
 
 def set_site_folder(store: Store, site_folder: Path | None, within: Path | None = None) -> None:
-    """Where the site is published (``keizer club --site-folder``; None: the default, ``site``
+    """Where the site is published (the club's site folder; None: the default, ``site``
     beside the database); ``within``: the folder must lie inside that one (the app's rule: an
     officer's account reaches no other folder)."""
     if site_folder is None:
@@ -135,8 +135,8 @@ def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **value
 
 def colour_advice(club: str, accent: str) -> list[Message]:
     """Where the club's colours cannot be used as given for text on a white page (WCAG AA,
-    4.5:1), and what the site uses instead: the warning of ``keizer club --colour`` and of the
-    app's club page.
+    4.5:1), and what the site uses instead: the warning the command line and the app's club
+    page give when a colour is set.
 
     >>> [str(m) for m in colour_advice("#1f4e79", "#c8102e")]
     []

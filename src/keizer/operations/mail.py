@@ -10,7 +10,7 @@ mail per member, in the club's language, in one click of the officer.
 * **Settings** (the club's, in the meta table): the mail server's host, port, security
   (``starttls``, ``tls`` for implicit TLS, ``plain`` for a local test server only), the
   user name and the sender's address.  Never a password: it is typed for one sending, or
-  (for the account a terminal set with ``keizer club --mail-server``, :data:`PASSWORD_ACCOUNT`)
+  (for the account set from a terminal, :data:`PASSWORD_ACCOUNT`)
   comes from the server's ``$KEIZER_MAIL_PASSWORD`` or keyring, as the upload password does.
 * **Sending** (:func:`send_week_mail`) writes the links and the log (``mail_log``, kept out
   of the change log: an undo does not call a mail back) in the caller's transaction; the
@@ -36,7 +36,7 @@ SETTINGS = {"host": "club_mail_host", "port": "club_mail_port", "security": "clu
 SECURITY = ("starttls", "tls", "plain")
 DEFAULT_PORTS = {"starttls": 587, "tls": 465, "plain": 25}
 #: The meta key of the mail account (``user@host:port``) the server's own password may go to:
-#: the one a terminal set (``keizer club --mail-server``); the app's page never sets it.
+#: the one set from a terminal (the command line's club settings); the app's page never sets it.
 PASSWORD_ACCOUNT = "mail_password_account"
 _ADDRESS = re.compile(r"[^@\s<>()\[\],;:\"]+@[^@\s<>()\[\],;:\"]+\.[^@\s<>()\[\],;:\"]+")
 _HOST = re.compile(r"[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]")
