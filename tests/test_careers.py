@@ -14,26 +14,16 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from keizer.cli import main
 from keizer.model import Game, Player, Result, Round, Season
 from keizer.operations import careers
 from keizer.rating.club import Options, club_ratings, rate_period, State
 from keizer.readmodel import chapter_of, fide_changes
 from keizer.settings import Settings
 from keizer.store import Store
+from test_cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_club.db"
-
-
-def run(capsys, db: Path, *args: str) -> tuple[int, str, str]:
-    code = 0
-    try:
-        main(["--db", str(db), *args])
-    except SystemExit as e:
-        code = e.code or 0
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def _season(*rounds: Round) -> Season:

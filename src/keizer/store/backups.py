@@ -15,6 +15,13 @@ from keizer.store.schema import _check
 
 
 
+def _beside(path: Path, suffix: str) -> Path:
+    """A new, empty, hidden file in ``path``'s folder, to be written and then renamed over it."""
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(fd)
+    return Path(name)
+
+
 def _patient(path: Path) -> Callable[[int, int, int], None]:
     """A backup's progress callback that gives up on a locked ``path`` after the busy timeout,
     like any command that waits (Python would retry a locked source for ever)."""
@@ -43,9 +50,7 @@ def backup(path: Path, target: Path, overwrite: bool = False) -> None:
                          folder=target.parent)
     _require_file(path)
     conn, version = _check(path)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    os.close(fd)
-    part = Path(name)
+    part = _beside(target, ".part")
     waiting = _patient(path)
     try:
         copy = sqlite3.connect(str(part))
@@ -113,9 +118,7 @@ def restore(path: Path, source: Path) -> Path:
         own = {key: _meta(current, key) for key in KEPT_ON_RESTORE}
     finally:
         current.close()
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".restoring", dir=path.parent)
-    os.close(fd)
-    part = Path(name)
+    part = _beside(path, ".restoring")
     waiting = _patient(path)
     try:
         copy = sqlite3.connect(str(part))

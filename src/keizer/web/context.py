@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any, Iterator
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, current_app, flash, g, redirect, render_template, request, send_from_directory, session
+from flask import (Flask, Response, current_app, flash, g, make_response, redirect, render_template, request,
+                   send_from_directory, session)
 from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter, Map
@@ -29,6 +30,7 @@ from werkzeug.wrappers.response import Response as Redirect
 from keizer.operations.club import CLUB_SETTINGS, club_settings
 from keizer.i18n import CELL_LETTERS, format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
+from keizer.operations.notices import LinkRefused
 from keizer.refusals import Message, Refusal
 from keizer.store import Store, StoreError, explained
 from keizer.web.access import public
@@ -89,6 +91,20 @@ def competition(comp_id: int, write: bool = False) -> dict[str, Any]:
 def render(template: str, status: int = 200, **context: Any) -> tuple[str, int]:
     context.setdefault("nav", None)  # the error page and other pages outside the main navigation
     return render_template(template, **context), status
+
+
+def private(response: Any) -> Any:
+    """A member's page: never cached or indexed (its address is the member's key)."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex, nofollow"
+    return response
+
+
+def link_refused(refused: LinkRefused) -> Any:
+    """The page a personal link that is unknown, revoked or expired opens, with its status."""
+    return private(make_response(render("app/member_link_refused.html", status=refused.status,
+                                        message=_("error: %(message)s", message=say(refused)),
+                                        title=_("Personal link"))))
 
 
 def back(default: str = "/") -> Redirect:

@@ -20,7 +20,7 @@ from keizer.operations import notices as notice_ops
 from keizer.refusals import Message, Word
 from keizer.store import StoreError
 from keizer.web.access import public
-from keizer.web.context import _, render, say, store, writing
+from keizer.web.context import _, link_refused, private, render, say, store, writing
 from keizer.web.qr import qr_svg
 
 bp = Blueprint("checkin", __name__)
@@ -28,11 +28,6 @@ bp = Blueprint("checkin", __name__)
 #: The session key of the personal link this phone opened last.
 KEPT = "member_token"
 
-
-def _private(response: Any) -> Any:
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Robots-Tag"] = "noindex, nofollow"
-    return response
 
 
 def remember(token: str) -> None:
@@ -92,18 +87,18 @@ def venue(comp_id: int, number: int, code: str) -> Any:
     try:
         name = checkin_ops.check_code(store(), comp_id, number, code, _date.today())
     except checkin_ops.CheckinRefused as refused:
-        return _private(make_response(render("app/checkin.html", status=refused.status, title=title, refused=say(refused))))
+        return private(make_response(render("app/checkin.html", status=refused.status, title=title, refused=say(refused))))
     person = _kept_member()
     if request.method == "POST":
         if request.form.get("other") == "1":  # not this phone's member: ask for the link
             session.pop(KEPT, None)
-            return _private(redirect(request.path, code=303))
+            return private(redirect(request.path, code=303))
         if person is None:
             token = _token_of(request.form.get("link", ""))
             try:
                 person = notice_ops.member_for_token(store(), token)
             except notice_ops.LinkRefused as refused:
-                return _private(make_response(render("app/checkin.html", status=refused.status, title=title,
+                return private(make_response(render("app/checkin.html", status=refused.status, title=title,
                                                      competition=name, number=number, person=None,
                                                      error=_("error: %(message)s", message=say(refused)))))
             remember(token)
@@ -111,16 +106,16 @@ def venue(comp_id: int, number: int, code: str) -> Any:
             done = _check_in(comp_id, person, Message("check-in: %(name)s from %(address)s", name=person["name"],
                                                       address=request.remote_addr or Word("an unknown address")))
         except checkin_ops.CheckinRefused as refused:
-            return _private(make_response(render("app/checkin.html", status=refused.status, title=title,
+            return private(make_response(render("app/checkin.html", status=refused.status, title=title,
                                                  competition=name, number=number, person=person,
                                                  error=_("error: %(message)s", message=say(refused)))))
         flash(_said(done), "ok")
-        return _private(redirect(request.path, code=303))
+        return private(redirect(request.path, code=303))
     done_at = None
     if person is not None:
         here = {o.comp_id: o.checked_in for o in checkin_ops.open_checkins(store(), person["id"], _date.today())}
         done_at = here.get(comp_id)
-    return _private(make_response(render("app/checkin.html", title=title, competition=name, number=number,
+    return private(make_response(render("app/checkin.html", title=title, competition=name, number=number,
                                          person=person, done_at=done_at)))
 
 
@@ -131,9 +126,7 @@ def member(token: str) -> Any:
     try:
         person = notice_ops.member_for_token(store(), token)
     except notice_ops.LinkRefused as refused:
-        return _private(make_response(render("app/member_link_refused.html", status=refused.status,
-                                             message=_("error: %(message)s", message=say(refused)),
-                                             title=_("Personal link"))))
+        return link_refused(refused)
     text = request.form.get("competition", "")
     if not (text.isascii() and text.isdigit() and len(text) < 10):
         raise StoreError("choose the competition to check in for")
@@ -141,5 +134,5 @@ def member(token: str) -> Any:
     done = _check_in(int(text), person, Message("member link: %(name)s from %(address)s", name=person["name"],
                                                 address=request.remote_addr or Word("an unknown address")))
     flash(_said(done), "ok")
-    return _private(redirect(url_for("member_links.member", token=token), code=303))
+    return private(redirect(url_for("member_links.member", token=token), code=303))
 

@@ -15,18 +15,12 @@ from keizer.operations import checkin as checkin_ops
 from keizer.operations import notices as notice_ops
 from keizer.refusals import Message, Word
 from keizer.web.access import public
-from keizer.web.context import _, back, render, say, store, writing
+from keizer.web.context import _, back, link_refused, private, render, say, store, writing
 from keizer.web.context import day as _day
 from keizer.web.views.checkin import remember
 
 bp = Blueprint("member_links", __name__)
 
-
-def _private(response: Any) -> Any:
-    """A member's page: never cached or indexed (its address is the member's key)."""
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Robots-Tag"] = "noindex, nofollow"
-    return response
 
 
 @bp.route("/m/<token>", methods=["GET", "POST"])
@@ -36,8 +30,7 @@ def member(token: str) -> Any:
     try:
         person = notice_ops.member_for_token(store(), token)
     except notice_ops.LinkRefused as refused:
-        return _private(make_response(render("app/member_link_refused.html", status=refused.status,
-                                             message=_("error: %(message)s", message=say(refused)), title=_("Personal link"))))
+        return link_refused(refused)
     today = _date.today()
     if request.method == "POST":
         absent = request.form.get("action") != "come"
@@ -57,7 +50,7 @@ def member(token: str) -> Any:
         else:
             flash(_("noted: you can come on %(day)s after all", day=shown) if changed
                   else _("you had sent no notice for %(day)s", day=shown), "ok")
-        return _private(redirect(url_for("member_links.member", token=token), code=303))
+        return private(redirect(url_for("member_links.member", token=token), code=303))
     sent = {n["date"]: n for n in notice_ops.member_notices(store(), person["id"], today)}
     evenings = sorted(set(notice_ops.club_evenings(store(), today)) | set(sent))
     rules = notice_ops.notice_settings(store())
@@ -66,7 +59,7 @@ def member(token: str) -> Any:
              "deadline": f"{_day(rules.deadline(d).date().isoformat())}, {rules.deadline(d):%H:%M}",
              "late": rules.deadline(d) < now} for d in evenings]
     remember(token)  # the venue's check-in code knows this phone's member from now on
-    return _private(make_response(render("app/member_link.html", title=person["name"], person=person,
+    return private(make_response(render("app/member_link.html", title=person["name"], person=person,
                                          evenings=rows, rules=rules, today=today.isoformat(), token=token,
                                          checkins=checkin_ops.open_checkins(store(), person["id"], today))))
 
@@ -97,7 +90,7 @@ def member_link_new() -> Any:
         token = notice_ops.new_link(s, person["id"])
     url = url_for("member_links.member", token=token, _external=True)
     qr = Markup('<img class="qr" alt="" src="{}">').format(segno.make(url, error="m").svg_data_uri(scale=4))
-    return _private(make_response(_member_links_page({"name": person["name"], "url": url, "qr": qr})))
+    return private(make_response(_member_links_page({"name": person["name"], "url": url, "qr": qr})))
 
 
 @bp.route("/members/links/revoke", methods=["POST"])
