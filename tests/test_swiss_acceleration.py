@@ -201,3 +201,11 @@ def test_accelerated_brackets_pair_as_the_whole_round_graph_does(n, rounds, seed
         got = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, initial_colour_of(t) is W)
         whole = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, initial_colour_of(t) is W, whole=True)
         assert (set(whole.pairs), whole.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
+
+
+def test_the_settings_offer_the_methods_the_engine_pairs():
+    """systems/swiss.py names the methods without importing the engine (the registry stays light)."""
+    from keizer.pairing.swiss.acceleration import METHODS
+    from keizer.systems.swiss import ACCELERATIONS
+
+    assert ACCELERATIONS == METHODS

@@ -224,3 +224,18 @@ def test_on_the_network_a_backup_without_an_officer_is_refused(tmp_path):
         with pytest.raises(Exception) as refused:
             club._contents(db, "club.db")
     assert "has no officer's account, and this app is served on the network" in str(refused.value)
+
+
+def test_a_restore_keeps_the_mail_account_the_servers_password_goes_to(web, tmp_path):
+    """A crafted backup naming its own mail account as the one a terminal set would get the
+    server's mail password sent to it: a restore keeps the replaced file's (here: none)."""
+    app, db, client = web
+    crafted = tmp_path / "crafted.db"
+    shutil.copy(db, crafted)
+    with sqlite3.connect(crafted) as conn:
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('mail_password_account', 'thief@evil.example:587')")
+    _send(client, crafted.read_bytes(), "crafted.db")
+    token = _pending(db)[0].name.rsplit("-", 1)[1]
+    post(client, "/club/restore/apply", {"token": token})
+    with _open(db) as s:
+        assert s.get_meta("mail_password_account") is None

@@ -136,10 +136,9 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
 def fix_group_a(store: Store, comp_id: int, settings: dict[str, Any], numbered: list[str]) -> dict[str, Any]:
     """Before round 1 of a Baku-accelerated Swiss (C.04.7): store the last player of group A
     (the first 2·⌈n/4⌉ of the pairing list) and GA's virtual points by round."""
-    from keizer.pairing.swiss.acceleration import baku_group_size, baku_points
+    from keizer.pairing.swiss.acceleration import baku_group_a, baku_points
 
-    size = min(baku_group_size(len(numbered)), len(numbered))
-    fixed = {**settings, "group_a_last": numbered[size - 1] if size else None,
+    fixed = {**settings, "numbered": numbered, "group_a_last": baku_group_a(numbered)[-1] if numbered else None,
              "virtual": [str(v) for v in baku_points(int(settings["rounds"]))]}
     store.set_system_settings(comp_id, {**store.system_settings(comp_id), "group_a_last": fixed["group_a_last"],
                                         "virtual": fixed["virtual"]})
@@ -162,8 +161,7 @@ class SwissRecords:
 
         text = text_of(path)
         virtual = {key_of[n]: v for n, v in read_virtual(text).items() if n in key_of and any(v)}
-        pairs = {p for g in forbidden_groups(text) for r in range(g.first, (g.last or g.first) + 1)
-                 for p in pairs_in_round([g], r)}
+        pairs = {p for g in forbidden_groups(text) for p in pairs_in_round([g], g.first)}  # a group's pairs, any round
         return cls(virtual, tuple((key_of[a], key_of[b]) for a, b in sorted(pairs) if a in key_of and b in key_of))
 
     def settings(self) -> dict[str, Any]:

@@ -48,7 +48,7 @@ from fractions import Fraction
 from keizer.limits import MAX_PLAYERS, MAX_ROUNDS
 from keizer.model import Colour
 from keizer.pairing.swiss import SwissError, pair_swiss
-from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_size, xxa_lines
+from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_a, xxa_lines
 from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 from keizer.tiebreaks.fide_tables import expected
@@ -118,9 +118,7 @@ def generate(plan: TournamentPlan) -> Tournament:
     rating_of = {p.start_no: p.rating for p in players}
     # Baku: GA is counted among the players of round 1; a late entrant numbered above its last player is in it.
     first = sorted(entered[0])
-    virtual = (baku(sorted(results), rounds, first[baku_group_size(len(first)) - 1]
-                    if len(first) >= baku_group_size(len(first)) else first[-1])
-               if plan.acceleration == "baku" else {})
+    virtual = baku(sorted(results), rounds, baku_group_a(first)[-1]) if plan.acceleration == "baku" else {}
     for r in range(1, rounds + 1):
         taking_part = [k for k in results if k in entered[r - 1]]
         asked = _asked_byes(rng, plan, taking_part, last=r == rounds)

@@ -74,10 +74,10 @@ def backup(path: Path, target: Path, overwrite: bool = False) -> None:
 
 
 #: Meta keys only a terminal sets, which a restore keeps from the file it replaces: the server's
-#: folders (where the app publishes, the templates it reads) and the upload address the server's
-#: own password may go to.  A backup sent to the app cannot move them (an officer's account does
+#: folders (where the app publishes, the templates it reads) and the upload and mail accounts the
+#: server's own passwords may go to.  A backup sent to the app cannot move them (an officer's account does
 #: not give the server's folders or its password away).
-KEPT_ON_RESTORE = ("upload_password_target", "publish_folder", "club_templates")
+KEPT_ON_RESTORE = ("upload_password_target", "mail_password_account", "publish_folder", "club_templates")
 #: How a file replaced by a restore is named beside the database: ``club.before-restore-…``.
 BEFORE_RESTORE = ".before-restore-"
 

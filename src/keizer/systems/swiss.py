@@ -18,7 +18,7 @@ SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_co
 #: chosen (``acceleration``), with, once round 1 is paired, ``group_a_last`` (the key of group A's
 #: last player) and ``virtual`` (group A's virtual points by round); an imported file's own
 #: virtual points are ``virtual_given`` (key → points by round).
-ACCELERATIONS = ("none", "baku")
+ACCELERATIONS = ("none", "baku")  # the engine's METHODS, not imported: the registry loads no engine (a test keeps them equal)
 
 
 def parse_points(text: str, what: str | Field) -> str:

@@ -50,9 +50,7 @@ def baku_group_a(order: Iterable[T], last: T | None = None) -> tuple[T, ...]:
     including ``last`` (the last GA player, fixed before round 1 and kept when late entrants
     are placed), by default the first 2·⌈n/4⌉ of the list."""
     order = list(order)
-    if last is None:
-        return tuple(order[:baku_group_size(len(order))])
-    if last not in order:  # the last GA player left the list: GA is as the rule counts it
+    if last is None or last not in order:  # none fixed, or the last GA player left: as the rule counts GA
         return tuple(order[:baku_group_size(len(order))])
     return tuple(order[:order.index(last) + 1])
 
