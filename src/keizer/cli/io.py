@@ -85,9 +85,9 @@ def club(ctx: Context, name: str | None, colour: str | None, accent: str | None,
                    "the new one applies to competitions created from now on", err=True)
     settings = club_settings(store)
     if colour is not None or accent is not None:
-        from keizer.publish.colours import advice
+        from keizer.operations.club import colour_advice
 
-        for line in advice(settings["colour"], settings["accent"]):
+        for line in colour_advice(settings["colour"], settings["accent"]):
             click.echo(f"warning: {line}", err=True)
     settings["logo"] = store.get_meta("club_logo_type") and f"logo.{store.get_meta('club_logo_type')}" or ""
     settings["site_folder"] = store.get_meta(SITE_FOLDER) or ""

@@ -140,6 +140,8 @@ def colour_advice(club: str, accent: str) -> list[Message]:
 
     >>> [str(m) for m in colour_advice("#1f4e79", "#c8102e")]
     []
+    >>> str(colour_advice("#ffd700", "#c8102e")[0])
+    'the club colour #ffd700 is too light for text on a white page (contrast 1.40:1, AA needs 4.5:1): links and headings use #8b7500 instead, and the header has black text'
     >>> str(colour_advice("#ffd700", "#c8102e")[0])[:62]
     'the club colour #ffd700 is too light for text on a white page '
     """

@@ -25,7 +25,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
-from keizer.limits import is_digits
+from keizer.limits import is_digits, name_order
 from keizer.operations.notices import token_hash
 from keizer.refusals import Message
 from keizer.store import Store, StoreError
@@ -230,7 +230,7 @@ def week_mail(store: Store, comp_id: int) -> WeekMail:
         boards[row["black_id"]] = (row["board"], "black", row["white"])
     mail = store.member_mail()
     recipients, no_address, opted_out = [], [], []
-    for player in sorted(store.players(comp_id), key=lambda p: p["name"].casefold()):
+    for player in sorted(store.players(comp_id), key=lambda p: name_order(p["name"])):
         if player["key"] not in active:
             continue
         info = mail.get(player["member_id"], {"email": None, "opt_out": 0})

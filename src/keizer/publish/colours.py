@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from keizer.formats.contrast import (AA, DARK_BACKGROUND, LIGHT_BACKGROUND, _hex, _rgb, contrast, luminance, readable,
-                                     text_on)
+from keizer.formats.contrast import DARK_BACKGROUND, LIGHT_BACKGROUND, _hex, _rgb, readable, text_on
 
-__all__ = ["AA", "DARK_BACKGROUND", "LIGHT_BACKGROUND", "Palette", "advice", "contrast", "luminance", "palette",
-           "readable", "text_on"]
+__all__ = ["Palette", "palette"]
 
 
 @dataclass(frozen=True)
@@ -47,17 +45,3 @@ def palette(club: str, accent: str) -> Palette:
                    link=readable(club, LIGHT_BACKGROUND), link_dark=readable(club, DARK_BACKGROUND),
                    accent_text=readable(accent, LIGHT_BACKGROUND),
                    accent_text_dark=readable(accent, DARK_BACKGROUND))
-
-
-def advice(club: str, accent: str) -> list[str]:
-    """What ``keizer club --colour`` says of the colours: where they could not be used as given
-    (the club page of the app says the same, :func:`keizer.operations.club.colour_advice`).
-
-    >>> advice("#1f4e79", "#c8102e")
-    []
-    >>> advice("#ffd700", "#c8102e")[0]
-    'the club colour #ffd700 is too light for text on a white page (contrast 1.40:1, AA needs 4.5:1): links and headings use #8b7500 instead, and the header has black text'
-    """
-    from keizer.operations.club import colour_advice
-
-    return [str(m) for m in colour_advice(club, accent)]

@@ -20,7 +20,8 @@ from keizer.operations import mail as mail_ops
 from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web import mailer
-from keizer.web.context import _, back, club_or_default, competition, day, language, number, render, store, writing
+from keizer.web.context import (_, back, club_or_default, competition, day, language, number, render, result_text, store,
+                                 writing)
 
 bp = Blueprint("mail", __name__)
 
@@ -64,7 +65,7 @@ def compose(week: mail_ops.WeekMail, person: mail_ops.Recipient, link: str) -> m
                        competition=week.competition))
     lines += ["", _("The pairing of round %(n)s:", n=n)]
     for row in week.pairing["rows"]:
-        result = f"  {row['result'].replace('1/2', '½')}" if row.get("result") else ""
+        result = f"  {result_text(row['result'])}" if row.get("result") else ""
         lines.append(f"{row['board']:>3}. {row['white']} – {row['black']}{result}")
     for name in week.pairing["byes"]:
         lines.append(f"     {_('Bye')}: {name}")
