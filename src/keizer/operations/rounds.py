@@ -1,6 +1,7 @@
 """A round as the officer sees it: who attends, the pairing list, a pairing proposed but not
-stored, forbidden pairs.  Shared by the CLI (``keizer attendance``, ``pairings``, ``pair
---dry-run``, ``forbid``) and the web app's attendance and pairing pages.
+stored, forbidden pairs.  Shared by the command line (the attendance, the pairing list, a
+pairing looked at without storing it, forbidden pairs) and the web app's attendance and
+pairing pages.
 
 Everything here reads, except :func:`forbid_pair` (the caller's transaction) and
 :func:`propose_pairing` (its own transaction, always rolled back: nothing is written).
