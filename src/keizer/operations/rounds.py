@@ -395,7 +395,7 @@ class PairingState:
 
 def pairing_state(store: Store, comp_id: int, round_no: int | None = None) -> PairingState:
     """The pairing page of a competition; ``round_no`` shows an earlier round's list (as
-    ``keizer pairings --round N``)."""
+    the command line's pairing list of a round does)."""
     comp = store.competition_by_id(comp_id)
     system = comp["system"]
     season = store.load_season(comp_id)

@@ -14,7 +14,7 @@ How an event is stored:
 * ``team_matches``: per round the matches, numbered 1, 2, … in the round; a team
   with a bye has a match of its own with no second team (numbered last).
 * ``games``: one game per board.  Board numbers run on through the round — match 1
-  has boards 1…N, match 2 boards N+1…2N — so ``keizer result --round R BOARD=RESULT``
+  has boards 1…N, match 2 boards N+1…2N — so a result entered for a board of the round
   takes them as they are; ``games.match`` is the match's number.  In every match the
   first team has White on its odd boards (``pairing.teams.first_has_white``).
 
