@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -39,6 +40,7 @@ KFC_SAMPLE = EXTERNAL / "keizerforclubs-test-tournament.s3db"
 hypothesis_settings.register_profile("full")
 hypothesis_settings.register_profile("quick", max_examples=10)
 HYPOTHESIS_PROFILE = "full"
+T = TypeVar("T")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -53,6 +55,17 @@ def pytest_configure(config: pytest.Config) -> None:
 def examples(full: int) -> int:
     """A property test's max_examples: ``full`` in the full run, a tenth (at least 10) in the quick run."""
     return full if HYPOTHESIS_PROFILE == "full" else min(full, max(10, full // 10))
+
+
+def sampled(values: Sequence[T]) -> list[T]:
+    """A corpus test's cases: all of them in the full run, every tenth (at least 10) in the quick run.
+
+    The quick run still reaches every kind of case the corpus holds, spread over it; CI and a
+    plain ``pytest`` take them all."""
+    if HYPOTHESIS_PROFILE == "full" or len(values) <= 10:
+        return list(values)
+    step = max(1, min(10, len(values) // 10))
+    return list(values[::step])
 
 
 def pytest_report_header(config: pytest.Config) -> str:
