@@ -22,6 +22,24 @@ _MARK_WORDS = {"present": Word("present"), "excused": Word("excused"), "unexcuse
                "club": Word("club"), "external": Word("external")}
 
 
+def default_mark(row: Mapping[str, Any], system: str, default_attendance: str) -> str:
+    """What a player nobody marked is taken to be, present or absent: the player's own
+    default, else the system's (a Swiss plays whoever is not marked), else the competition's."""
+    own: str | None = row["default_attendance"]
+    return own or ("present" if systems.of(system).unmarked_present else default_attendance)
+
+
+def unmarked_marks(store: Store, comp_id: int, number: int, notices: bool = True) -> dict[int, str]:
+    """Player id → the mark an unmarked player gets instead of the default: a member's notice
+    for the round's date (excused / unexcused), and "present" for whoever checked in at the
+    venue (which beats a notice: the player came)."""
+    from keizer.operations.notices import absence_marks
+
+    marks = absence_marks(store, comp_id, number) if notices else {}
+    marks.update(dict.fromkeys(store.checkins(comp_id, number), "present"))
+    return marks
+
+
 def mark_attendance(
     store: Store,
     comp_id: int,
@@ -120,16 +138,13 @@ def mark_attendance(
         season_players[row["key"]] = replace(season_players[row["key"]], withdrawn_after=number - 1)
 
     existing = store.attendance(comp_id, number)
-    from keizer.operations.notices import absence_marks  # a member's notice for the round's date beats the default
-
-    noticed = absence_marks(store, comp_id, number) if not paired and not ahead else {}
-    noticed.update(dict.fromkeys(store.checkins(comp_id, number), "present"))  # here: checked in at the venue
+    noticed = unmarked_marks(store, comp_id, number, notices=not paired and not ahead)
     for key, player in season_players.items():
         row = players[key]
         if key in chosen:
             store.set_attendance(comp_id, number, row["id"], *chosen[key])
         elif fill and not paired and not ahead and player.active_in(number) and row["id"] not in existing:
-            default = row["default_attendance"] or ("present" if kind.unmarked_present else settings.default_attendance)
+            default = default_mark(row, system, settings.default_attendance)
             store.set_attendance(comp_id, number, row["id"],
                                  noticed.get(row["id"]) or ("present" if default == "present" else "unexcused"))
     counts: dict[str, int] = {}
@@ -203,8 +218,7 @@ def reinstate(store: Store, comp_id: int, ref: str, missed: str = "unexcused") -
     for number in gone:
         store.set_attendance(comp_id, number, row["id"], missed)
     if target.exists and not target.paired and store.attendance(comp_id, target.number):
-        default = row["default_attendance"] or ("present" if systems.of(store.system(comp_id)).unmarked_present
-                                                else store.settings(comp_id).default_attendance)
+        default = default_mark(row, store.system(comp_id), store.settings(comp_id).default_attendance)
         store.set_attendance(comp_id, target.number, row["id"], "present" if default == "present" else "unexcused")
     return row, gone
 

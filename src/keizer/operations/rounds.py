@@ -16,7 +16,7 @@ from typing import Any, Iterable
 from keizer import systems
 from keizer.limits import name_order
 from keizer.model import Season
-from keizer.operations.attendance import MARKS
+from keizer.operations.attendance import MARKS, default_mark, unmarked_marks
 from keizer.operations.pairing import make_pairing
 from keizer.operations.seasons import refuse_closed
 from keizer.output import json_number
@@ -163,7 +163,7 @@ def attendance_sheet(store: Store, comp_id: int, round_no: int | None = None) ->
     for p in sorted(season.players, key=lambda p: p.start_no):
         row = players[p.id]
         mark, result = stored.get(row["id"], (None, None))
-        default = row["default_attendance"] or ("present" if kind.unmarked_present else season.settings.default_attendance)
+        default = default_mark(row, system, season.settings.default_attendance)
         status = statuses.get(p.id) or ("not marked yet" if p.active_in(number) else
                                         "not joined" if number < p.joined else "withdrawn")
         choices: tuple[str, ...] = ()
@@ -353,23 +353,20 @@ def forbidden_list(store: Store, comp_id: int) -> list[dict[str, str]]:
 
 
 def _playing(store: Store, comp_id: int, season: Season, number: int, paired: Iterable[str]) -> list[str]:
-    """Who plays round ``number``: in its pairing, marked present, or not marked and present by
-    default without a member's notice (what the pairing will make of them)."""
-    from keizer.operations.notices import absence_marks
-
-    kind = systems.of(store.system(comp_id))
+    """Who plays round ``number``: in its pairing, marked present, or not marked and what the
+    pairing will make of them (checked in, or present by default without a member's notice)."""
+    system = store.system(comp_id)
     found = set(paired)
     if number > len(season.rounds):
         marked: dict[int, tuple[str, str | None]] = {}
         noticed: dict[int, str] = {}
     else:
         found |= set(season.rounds[number - 1].present)
-        marked, noticed = store.attendance(comp_id, number), absence_marks(store, comp_id, number)
+        marked, noticed = store.attendance(comp_id, number), unmarked_marks(store, comp_id, number)
     active = {p.id for p in season.players if p.active_in(number)}
     for row in store.players(comp_id):
-        default = row["default_attendance"] or ("present" if kind.unmarked_present else
-                                                season.settings.default_attendance)
-        if row["key"] in active and row["id"] not in marked and row["id"] not in noticed and default == "present":
+        if row["key"] in active and row["id"] not in marked and \
+                noticed.get(row["id"], default_mark(row, system, season.settings.default_attendance)) == "present":
             found.add(row["key"])
     return sorted(found)
 
