@@ -164,6 +164,12 @@ def open_checkins(store: Store, member_id: int, today: date) -> list[Open]:
     return found
 
 
+def checked_in_at(store: Store, comp_id: int, number: int, member_id: int) -> str | None:
+    """When the member checked in for round ``number`` of the competition, or None."""
+    player = next((p for p in store.players(comp_id) if p["member_id"] == member_id), None)
+    return None if player is None else store.checkins(comp_id, number).get(player["id"])
+
+
 def round_checkins(store: Store, comp_id: int, number: int) -> dict[str, str]:
     """Player key → when the player checked in for the round."""
     keys = {p["id"]: p["key"] for p in store.players(comp_id)}

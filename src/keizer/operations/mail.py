@@ -137,6 +137,19 @@ def mail_settings(store: Store) -> MailSettings | None:
                         store.get_meta(SETTINGS["user"]) or "", store.get_meta(SETTINGS["sender"]) or "")
 
 
+def server_password_allowed(store: Store, kept: MailSettings | None) -> bool:
+    """Whether the server's own password (environment, keyring) may go to ``kept``'s account:
+    only to the account a terminal set; any other needs its password typed."""
+    return kept is not None and kept.account == store.get_meta(PASSWORD_ACCOUNT)
+
+
+def require_recipients(week: WeekMail) -> None:
+    """Refuse a week's mail nobody would get (before a server is called)."""
+    if not week.recipients:
+        raise StoreError("nobody to mail: no player of %(competition)s has an e-mail address and wants the mail",
+                         competition=week.competition)
+
+
 def set_mail_settings(store: Store, host: str, port: str, security: str, user: str, sender: str) -> MailSettings:
     """Change the mail settings (an empty host forgets them); refuses bad values."""
     host, port, security, user, sender = (v.strip() for v in (host, port, security, user, sender))
@@ -254,9 +267,7 @@ def send_week_mail(store: Store, week: WeekMail, compose: Callable[[Recipient, s
     the previous mail revoked) and a line in the mail log; one that did not, a line saying why.
     The caller has opened ``postman`` (reached the server, logged in): a server that cannot
     be reached is refused there, before anything is written."""
-    if not week.recipients:
-        raise StoreError("nobody to mail: no player of %(competition)s has an e-mail address and wants the mail",
-                         competition=week.competition)
+    require_recipients(week)
     sent: list[Delivery] = []
     failed: list[Delivery] = []
     for person in week.recipients:

@@ -111,10 +111,7 @@ def venue(comp_id: int, number: int, code: str) -> Any:
                                                  error=_("error: %(message)s", message=say(refused)))))
         flash(_said(done), "ok")
         return private(redirect(request.path, code=303))
-    done_at = None
-    if person is not None:
-        here = {o.comp_id: o.checked_in for o in checkin_ops.open_checkins(store(), person["id"], _date.today())}
-        done_at = here.get(comp_id)
+    done_at = None if person is None else checkin_ops.checked_in_at(store(), comp_id, number, person["id"])
     return private(make_response(render("app/checkin.html", title=title, competition=name, number=number,
                                          person=person, done_at=done_at)))
 

@@ -38,7 +38,7 @@ def settings() -> Any:
         return back(url_for("mail.settings"))
     kept = mail_ops.mail_settings(store())
     return render("app/mail_settings.html", title=_("Mail"), nav="club", mail=kept,
-                  trusted=kept is not None and kept.account == store().get_meta(mail_ops.PASSWORD_ACCOUNT),
+                  trusted=mail_ops.server_password_allowed(store(), kept),
                   ports=mail_ops.DEFAULT_PORTS)
 
 
@@ -89,7 +89,7 @@ def index(comp_id: int) -> Any:
     week = mail_ops.week_mail(store(), comp_id)
     sample = compose(week, week.recipients[0], _("(a new personal link for each member)")) if week.recipients else None
     kept = mail_ops.mail_settings(store())
-    trusted = kept is not None and kept.account == store().get_meta(mail_ops.PASSWORD_ACCOUNT)
+    trusted = mail_ops.server_password_allowed(store(), kept)
     return render("app/mail.html", comp=comp, tab="mail", nav="competitions", title=f"{_('Mail')} · {comp['name']}",
                   week=week, sample=sample, mail=kept, trusted=trusted, log=_log(comp_id))
 
@@ -113,15 +113,13 @@ def send(comp_id: int) -> Any:
     if kept is None:
         raise StoreError("no mail server is set; set it on the club's Mail page first")
     typed = request.form.get("password") or None  # for this sending only, never kept
-    trusted = kept.account == store().get_meta(mail_ops.PASSWORD_ACCOUNT)
-    password = typed if typed is not None else mailer.server_password(kept) if trusted else None
+    allowed = mail_ops.server_password_allowed(store(), kept)
+    password = typed if typed is not None else mailer.server_password(kept) if allowed else None
     if kept.user and password is None:
         raise StoreError("type the password of the mail account %(account)s: the server's own password goes only "
                          "to the mail account set in a terminal", account=f"{kept.user}@{kept.host}")
     week = mail_ops.week_mail(store(), comp_id)
-    if not week.recipients:  # refused before the server is called
-        raise StoreError("nobody to mail: no player of %(competition)s has an e-mail address and wants the mail",
-                         competition=week.competition)
+    mail_ops.require_recipients(week)  # before the server is called
     with mailer.postman(kept, password, club_or_default()["name"], language()) as postman:
         with writing("mail", Message("the week's mail of round %(n)s", n=week.round)) as s:
             done = mail_ops.send_week_mail(s, week, lambda person, token: compose(week, person, _link(token)), postman)
