@@ -45,10 +45,13 @@ class WebApp(Database):
 
     # -- members' e-mail, check-ins and the mail log ----------------------------
 
-    def member_mail(self) -> dict[int, dict[str, Any]]:
-        """Member id → its e-mail address (or None) and whether it opted out of the week's mail."""
+    def member_mail(self, member_id: int | None = None) -> dict[int, dict[str, Any]]:
+        """Member id → its e-mail address (or None) and whether it opted out of the week's mail
+        (of every member, or of ``member_id`` alone)."""
+        only = "" if member_id is None else " WHERE m.id = ?"
         return {r["id"]: r for r in self._rows("SELECT m.id, d.address AS email, coalesce(d.opt_out, 0) AS opt_out "
-                                                "FROM members m LEFT JOIN member_mail d ON d.member_id = m.id")}
+                                                "FROM members m LEFT JOIN member_mail d ON d.member_id = m.id" + only,
+                                                () if member_id is None else (member_id,))}
 
     def set_member_mail(self, member_id: int, email: str | None, opt_out: bool) -> bool:
         """A member's e-mail address and opt-out; False when both were so already."""

@@ -71,7 +71,7 @@ def edit(member_id: int) -> Any:
     if request.method == "GET":
         member = store().member(member_id)
         return render("app/members_edit.html", title=_("Edit %(name)s", name=member["name"]), nav="members", member=member,
-                      mail=store().member_mail().get(member_id, {"email": None, "opt_out": 0}))
+                      mail=store().member_mail(member_id).get(member_id, {"email": None, "opt_out": 0}))
     fields = _fields(request.form)
     with writing("member edit", Message("edit member #%(member_id)s", member_id=member_id)) as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
