@@ -46,6 +46,13 @@ def standings(ctx: Context, round_no: int | None, category: str | None, provisio
             click.echo(f"no round is being played: round {upto} is the last complete one", err=True)
     caption = (f"provisional standing, round {running['round']} ({running['in']} of {running['of']} results in)"
                if running else f"standing after round {upto}")
+    show_standing(store, comp_id, season, upto, fmt, caption, running, category, round_no)
+
+
+def show_standing(store: Store, comp_id: int, season: Season, upto: int, fmt: str, caption: str | None,
+                  running: dict[str, Any] | None = None, category: str | None = None,
+                  round_no: int | None = None) -> None:
+    """The standing table of any system (``caption`` heads a table; None: the caller said it)."""
     if systems.of(store.system(comp_id)).points:
         _points_standings(store, comp_id, season, upto, fmt, caption, running is not None)
         return
@@ -73,7 +80,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, provisio
          "%": number(Fraction(r["percentage_exact"]) * 100, 0) if r["percentage_exact"] else ""}
         for r in rows
     ]
-    if fmt == "table":
+    if fmt == "table" and caption:
         click.echo(f"{season.name} — {caption}")
     codes = list(next(iter(values.values()))) if values else []
     for row in table:
@@ -82,7 +89,7 @@ def standings(ctx: Context, round_no: int | None, category: str | None, provisio
     click.echo(render(table, ["rank", "name", "value", "score", "games", "wins", "draws", "losses", "%", *codes], fmt))
 
 
-def _points_standings(store: Store, comp_id: int, season: Season, upto: int, fmt: str, caption: str,
+def _points_standings(store: Store, comp_id: int, season: Season, upto: int, fmt: str, caption: str | None,
                       provisional: bool) -> None:
     tiebreaks: tuple[str, ...] = ()
     if provisional:
@@ -99,7 +106,7 @@ def _points_standings(store: Store, comp_id: int, season: Season, upto: int, fmt
     table = [{**{k: v for k, v in r.items() if k != "tiebreaks"}, "points": number(Fraction(r["points"]), 2),
               **{tb: "" if v is None else number(Fraction(v), 2) for tb, v in r["tiebreaks"].items()}}
              for r in rows]
-    if fmt == "table":
+    if fmt == "table" and caption:
         click.echo(f"{season.name} — {caption}")
     click.echo(render(table, ["rank", "start_no", "name", "points", "games", "wins", "draws", "losses",
                               *tiebreaks], fmt))

@@ -231,36 +231,14 @@ def ask_near_names(store: Store, members: list[dict[str, Any]]) -> None:
 
 
 def show_standing(store: Store, comp_id: int) -> None:
-    """The standing the imported competition gives (a dry run shows it)."""
+    """The standing the imported competition gives (a dry run shows it), as 'keizer standings' would."""
+    from keizer.cli.standings import show_standing as table
     from keizer.operations import standings as standings_ops
-    from keizer.output import number, render
-    from keizer.systems import of
 
-    kind = of(store.system(comp_id)).standing_kind
-    if kind == "bracket":
-        click.echo("the standing it would give: a knock-out has none (see its bracket)")
-        return
-    if kind == "matches":
-        from keizer.operations import teams_read
-
-        rows = teams_read.team_standings(store, comp_id, None)
-        click.echo("the standing it would give:")
-        shown = [{k: number(v, 2) if isinstance(v, Fraction) else v for k, v in r.items()
-                  if not isinstance(v, (dict, list))} for r in rows]
-        click.echo(render(shown, [k for k in shown[0] if "id" not in k] if shown else ["rank"], "table"))
-        return
-    view = standings_ops.standing_view(store, comp_id)
-    click.echo(f"the standing it would give, after round {view['round']}:")
-    if kind == "ladder":  # a Keizer score
-        table = [{"rank": r["rank"], "name": r["name"], "score": number(r["score"], view["decimals"]),
-                  "games": r["games"]} for r in view["rows"]]
-        click.echo(render(table, ["rank", "name", "score", "games"], "table"))
-        return
-    codes = list(view["codes"])
-    table = [{"rank": r["rank"], "start_no": r["start_no"], "name": r["name"], "points": number(r["points"], 2),
-              **{c: "" if r["tiebreaks"].get(c) is None else number(Fraction(r["tiebreaks"][c]), 2) for c in codes}}
-             for r in view["rows"]]
-    click.echo(render(table, ["rank", "start_no", "name", "points", *codes], "table"))
+    season = store.load_season(comp_id)
+    upto = standings_ops.checked_round(season, None)
+    click.echo(f"the standing it would give, after round {upto}:")
+    table(store, comp_id, season, upto, "table", None)
 
 
 # -- the organiser's tie-breaks and ranks ---------------------------------------------------
