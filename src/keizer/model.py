@@ -44,7 +44,7 @@ class Result(str, Enum):
         ValueError: unknown result '2-0' (use 1-0, 0-1, ½-½ (or 1/2-1/2, =), +-, -+ or --)
         """
         key = text.strip().replace(" ", "").replace("–", "-")
-        found = _RESULT_ALIASES.get(key.lower())
+        found = RESULT_NOTATIONS.get(key.lower())
         if found is None:
             raise ValueError(
                 f"unknown result {text[:20]!r} (use 1-0, 0-1, ½-½ (or 1/2-1/2, =), +-, -+ or --)"
@@ -74,7 +74,8 @@ class Result(str, Enum):
 #: The forfeits' values (a set of strings: an Enum member's own hash is a Python call).
 _FORFEITS = frozenset({"+-", "-+", "--"})
 
-_RESULT_ALIASES: dict[str, Result] = {
+#: A result's notations as typed (the CLI, the app, the files keizer reads).
+RESULT_NOTATIONS: dict[str, Result] = {
     "1-0": Result.WHITE_WIN,
     "0-1": Result.BLACK_WIN,
     "1/2-1/2": Result.DRAW,

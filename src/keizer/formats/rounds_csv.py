@@ -38,7 +38,7 @@ from keizer.formats.members_csv import _records, _shown
 from keizer.formats.text import decode
 from keizer.formats.season_json import FormatError
 from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, LimitError, clean_text, fold_name
-from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
+from keizer.model import RESULT_NOTATIONS, Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.refusals import Word
 from keizer.settings import Settings
 
@@ -62,19 +62,19 @@ _STATUS: dict[str, Absence | ExternalResult] = {
     "external loss": ExternalResult.LOSS, "extern verlies": ExternalResult.LOSS,
 }
 #: A game's result as officers type it, from White's side (the first name of the row): the
-#: notations, and the words in Dutch, German and English.  Keys are folded (lower case, no
+#: notations every part of keizer reads (:data:`keizer.model.RESULT_NOTATIONS`), and the words
+#: and shorthands of spreadsheets in Dutch, German and English.  Keys are folded (lower case, no
 #: accents), a colon read as a dash and the spaces around a dash taken out (``1 : 0`` is ``1-0``,
 #: ``+:-`` is ``+--``).
 _WORDS: dict[Result, tuple[str, ...]] = {
-    Result.WHITE_WIN: ("1-0", "1", "won", "win", "wins", "white wins", "whitewins", "gewonnen", "winst", "wint",
+    Result.WHITE_WIN: ("1", "won", "win", "wins", "white wins", "whitewins", "gewonnen", "winst", "wint",
                        "wit wint", "sieg", "gewinnt", "weiss gewinnt", "w"),
-    Result.BLACK_WIN: ("0-1", "0", "lost", "loss", "loses", "black wins", "verloren", "verlies", "verliest",
+    Result.BLACK_WIN: ("0", "lost", "loss", "loses", "black wins", "verloren", "verlies", "verliest",
                        "zwart wint", "niederlage", "verliert", "schwarz gewinnt", "l"),
-    Result.DRAW: ("1/2-1/2", "½-½", "0.5-0.5", "0,5-0,5", "½", "1/2", "0.5", "0,5", "=", "draw", "drawn", "remise",
-                  "rem", "remis", "gelijk", "unentschieden", "d"),
-    Result.WHITE_FORFEIT_WIN: ("+-", "+/-", "+--", "1-0f", "1-0r", "1-0 reglementair", "white wins by forfeit"),
-    Result.BLACK_FORFEIT_WIN: ("-+", "-/+", "--+", "0-1f", "0-1r", "0-1 reglementair", "black wins by forfeit"),
-    Result.DOUBLE_FORFEIT: ("--", "-/-", "---", "0-0", "0-0f", "0-0r"),
+    Result.DRAW: ("½", "1/2", "0.5", "0,5", "draw", "drawn", "remise", "rem", "remis", "gelijk", "unentschieden", "d"),
+    Result.WHITE_FORFEIT_WIN: ("+/-", "+--", "1-0r", "1-0 reglementair", "white wins by forfeit"),
+    Result.BLACK_FORFEIT_WIN: ("-/+", "--+", "0-1r", "0-1 reglementair", "black wins by forfeit"),
+    Result.DOUBLE_FORFEIT: ("-/-", "---", "0-0", "0-0r"),
 }
 
 
@@ -83,7 +83,8 @@ def _key(text: str) -> str:
     return re.sub(r"\s*-\s*", "-", folded).replace("+/-", "+-")
 
 
-_RESULTS = {_key(word): result for result, words in _WORDS.items() for word in words}
+_RESULTS = {_key(word): result for word, result in RESULT_NOTATIONS.items()} | \
+    {_key(word): result for result, words in _WORDS.items() for word in words}
 
 
 def game_result(text: str) -> Result | None:
