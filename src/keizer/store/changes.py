@@ -34,16 +34,17 @@ class Changes(Database):
             yield self
             if self.conn.execute("SELECT 1 FROM undo_log WHERE change_id IS NULL LIMIT 1").fetchone() is None:
                 return  # nothing was written: no entry for 'keizer undo' to revert in vain
-            summary, origin = self._logged_summary(), self.origin()
-            said = {k: _encoded(v) for k, v in (("summary", summary), ("origin", origin)) if isinstance(v, Message)}
-            cur = self.conn.execute(
-                "INSERT INTO changes (at, command, summary, origin, said) VALUES (?, ?, ?, ?, ?)",
-                (self.clock(), command, _text(summary), _text(origin),
-                 json.dumps(said, ensure_ascii=False) if said else None),
-            )
-            self.conn.execute(
-                "UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (cur.lastrowid,)
-            )
+            logged = self._log_line(command, self._logged_summary())
+            self.conn.execute("UPDATE undo_log SET change_id = ? WHERE change_id IS NULL", (logged,))
+
+    def _log_line(self, command: str, summary: str | Message) -> int | None:
+        """Write a line of the change log (with who made it and when); its id."""
+        origin = self.origin()
+        said = {k: _encoded(v) for k, v in (("summary", summary), ("origin", origin)) if isinstance(v, Message)}
+        return self.conn.execute(
+            "INSERT INTO changes (at, command, summary, origin, said) VALUES (?, ?, ?, ?, ?)",
+            (self.clock(), command, _text(summary), _text(origin), json.dumps(said, ensure_ascii=False) if said else None),
+        ).lastrowid
 
     def _logged_summary(self) -> str | Message:
         """The summary as the log shows it: with the competition it is about, unless it says so."""
@@ -109,11 +110,7 @@ class Changes(Database):
             self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL OR change_id = ?", (change_id,))
             self.conn.execute("DELETE FROM changes WHERE id = ?", (change_id,))
             if keep_line:
-                line = Message("undone: %(what)s", what=_decoded_said(said).get("summary", summary))
-                origin = self.origin()
-                kept = {k: _encoded(v) for k, v in (("summary", line), ("origin", origin)) if isinstance(v, Message)}
-                self.conn.execute("INSERT INTO changes (at, command, summary, origin, said) VALUES (?, ?, ?, ?, ?)",
-                                  (self.clock(), UNDONE, _text(line), _text(origin), json.dumps(kept, ensure_ascii=False)))
+                self._log_line(UNDONE, Message("undone: %(what)s", what=_decoded_said(said).get("summary", summary)))
         return summary
 
     def changes(self, limit: int = 20, said: bool = False) -> list[dict[str, Any]]:
