@@ -600,3 +600,56 @@ def test_matching_core_against_networkx(n: int, density: float, seed: int) -> No
         _make_top_down(mate, ok)
         weighted = _least_bent(n, lambda i, j: (int(not ok(i, j)), 0, 0, 0, 0, 0), gap=0)
         assert mate == weighted
+
+
+def big_integer_least_bent(m: int, cost: Callable[[int, int], tuple[int, ...]], gap: int) -> list[int]:
+    """The engine's earlier exact method, kept as the reference: one maximum-weight matching
+    whose weights pack the tiers and the top-down order into one big integer per pair,
+    cost(a, b) = tiers·m^m + m^(m−1−a)·(b−a−1) (docs/pairing.md)."""
+    from keizer.pairing.matching import WeightedMatching
+
+    pairs = m // 2
+    bounds = (pairs, pairs, pairs, pairs * gap, pairs, pairs)
+    unit = m ** m
+    costs = [[0] * m for _ in range(m)]
+    for a in range(m):
+        for b in range(a + 1, m):
+            tiers = 0
+            for value, bound in zip(cost(a, b), bounds):
+                tiers = tiers * (bound + 1) + value
+            costs[a][b] = costs[b][a] = tiers * unit + m ** (m - 1 - a) * (b - a - 1)
+    top = max((max(row) for row in costs), default=0) + 1
+    matching = WeightedMatching([[top - c if a != b else 0 for b, c in enumerate(row)] for a, row in enumerate(costs)])
+    matching.solve()
+    return matching.mate
+
+
+@hsettings(max_examples=examples(300), deadline=None)
+@given(st.integers(1, 16).map(lambda k: 2 * k), st.integers(0, 10**6), st.floats(0.0, 1.0), st.integers(0, 3),
+       st.booleans())
+def test_the_least_bent_top_down_matching_is_the_big_integer_optimum(m: int, seed: int, bent: float, gap: int,
+                                                                     groups: bool) -> None:
+    """The engine's least-bent pairing (tiers first, then top-down: a candidate ruled out by
+    its slack, tried by an augmenting path, or by matching the rest again) equals the one
+    big-integer optimum, whatever bends and how many: random bends of every tier (few: the
+    usual case; many; ties), or categories in blocks of the ranking with a few rematches
+    (the bench's case: every player of a group ties with every other)."""
+    rng = random.Random(seed)
+    tiers: dict[tuple[int, int], tuple[int, int, int, int, int, int]] = {}
+    group = sorted(rng.randrange(rng.randint(2, 4)) for _ in range(m))
+    for a in range(m):
+        for b in range(a + 1, m):
+            if groups:
+                rematch = rng.random() < 0.05 and gap > 0
+                tiers[a, b] = (0, 0, int(rematch), rng.randint(1, gap) if rematch else 0, int(group[a] != group[b]), 0)
+            elif rng.random() < bent:
+                rematch = rng.random() < 0.4 and gap > 0
+                tiers[a, b] = (int(rng.random() < 0.1), int(rng.random() < 0.2), int(rematch),
+                               rng.randint(1, gap) if rematch else 0, int(rng.random() < 0.5), int(rng.random() < 0.3))
+            else:
+                tiers[a, b] = (0, 0, 0, 0, 0, 0)
+
+    def cost(i: int, j: int) -> tuple[int, int, int, int, int, int]:
+        return tiers[min(i, j), max(i, j)]
+
+    assert _least_bent(m, cost, gap) == big_integer_least_bent(m, cost, gap)

@@ -42,11 +42,10 @@ How (exact in both cases):
   partners top-down: a candidate nearer than the current partner is accepted
   only if an augmenting path re-pairs the two players it leaves alone, an
   incremental feasibility check that leaves the matching perfect;
-* otherwise — the exact maximum-weight matching of :mod:`keizer.pairing.matching` on all pairs with the tiered integer
-  costs (``docs/pairing.md``): each rule tier weighs more than all
-  lower tiers together can, and below them the pair (a, b), a < b, costs
-  m^(m−1−a)·(b−a−1), whose minimum is the top-down closest matching.  These are
-  big integers; clean pairings never need them.
+* otherwise — the exact maximum-weight matching of :mod:`keizer.pairing.matching` on all
+  pairs with the tiered integer costs (``docs/pairing.md``: each rule tier weighs more than
+  all lower tiers together can) gives the fewest bends; then partners are fixed top-down
+  among the least-bent matchings (see :func:`_least_bent`).
 
 >>> p = pair_round(PairingRequest(round=1, ranking=("ann", "bob", "cor", "dan", "eva")))
 >>> [(b.white, b.black) for b in p.boards], p.bye, p.bent
@@ -105,7 +104,8 @@ def pair_round(request: PairingRequest) -> Pairing:
     mate = _perfect_matching(len(pool), ok)
     clean = mate is not None
     if mate is None:
-        mate = _least_bent(len(pool), lambda i, j: rules.cost(pool[i], pool[j]),
+        clean_pair = (0, 0, 0, 0, 0, 0)
+        mate = _least_bent(len(pool), lambda i, j: clean_pair if ok(i, j) else rules.cost(pool[i], pool[j]),
                            request.settings.rematch_gap)
     else:
         _make_top_down(mate, ok)
@@ -269,12 +269,24 @@ class _Rules:
 
     def cost(self, a: str, b: str) -> _Cost:
         """Bends of a–b per tier: forbidden, max_meetings, rematches, their
-        recency, category, colour (1 when no allocation keeps the limit)."""
-        by_rule = {bend.rule: bend for bend in self.bends(a, b)}
-        rematch = by_rule.get("rematch")
-        colour = not (self.colour_legal(a, b) or self.colour_legal(b, a))
-        return (int("forbidden" in by_rule), int("max_meetings" in by_rule), int(rematch is not None),
-                rematch.weight if rematch else 0, int("category" in by_rule), int(colour))
+        recency, category, colour (1 when no allocation keeps the limit): what
+        :meth:`bends` and :meth:`colour_bends` say, counted without their words (a
+        pairing that must bend asks it of every pair)."""
+        s = self.settings
+        pair = _key(a, b)
+        games = self.meetings.get(pair, ())
+        last = games[-1].round if games else None
+        rematch = last is not None and last >= self.round - s.rematch_gap
+        colour = s.colour_limit and not (self._may(a, Colour.WHITE) and self._may(b, Colour.BLACK) or
+                                         self._may(b, Colour.WHITE) and self._may(a, Colour.BLACK))
+        return (int(pair in self.forbidden), int(s.max_meetings is not None and len(games) >= s.max_meetings),
+                int(rematch), s.rematch_gap - (self.round - last) + 1 if rematch and last is not None else 0,
+                int(self._categories_clash(a, b)), int(colour))
+
+    def _may(self, player: str, colour: Colour) -> bool:
+        """Whether the colour limit lets ``player`` have ``colour`` (see :meth:`colour_problem`)."""
+        net = self.net.get(player, 0) + (1 if colour is Colour.WHITE else -1)
+        return self.streak.get(player) is not colour and abs(net) <= 2
 
     def allowed(self, pool: Sequence[str]) -> _Ok:
         """ok(i, j): may pool[i] meet pool[j] without bending any rule?"""
@@ -409,28 +421,79 @@ def _make_top_down(mate: list[int], ok: _Ok) -> None:
 def _least_bent(m: int, cost: Callable[[int, int], _Cost], gap: int) -> list[int]:
     """The perfect matching with the fewest bends by tier, then top-down closest.
 
-    One maximum-weight matching (exact, big integers; perfect, since every pair
-    is an edge of positive weight and m is even) with
-    cost(a, b) = tiers·m^m + m^(m−1−a)·(b−a−1): every tier's unit exceeds what
-    all lower tiers can add up to in one matching (m/2 pairs), and the distance
-    term of all pairs below a's can never outweigh one step further for a.
+    First the fewest bends: a maximum-weight matching (:class:`WeightedMatching`) with
+    weight top − tiers(a, b), where each tier's unit exceeds what all lower tiers can add
+    up to in one matching (m/2 pairs) and top exceeds every pair's tiers.  The graph is
+    complete and every weight positive, so every maximum-weight matching is perfect, and
+    its weight is m/2·top minus its bends: the maximum is the least bent.
+
+    Then top-down, as :func:`_make_top_down` does for a clean pairing: the best-ranked player
+    i not yet fixed takes the nearest j that some least-bent matching of the players left
+    pairs with i (fixed pairs and a least-bent rest are least bent as a whole, so the rest's
+    optima are among the whole's).  A candidate j is passed over at once when the edge's
+    slack under the optimal duals is positive (no optimum uses it); one that bends nothing
+    is tried as in the clean case, by an augmenting path over edges that bend nothing
+    (which cannot add a bend, so the result is still least bent); only when that finds no
+    path are the players left matched again with i–j forced, and the bends compared.
+    (The order was once packed into the weights as m^(m−1−a) per step: exact, but numbers
+    of m·log10(m) digits that took seconds and half a gigabyte at 600 players.)
     """
     pairs = m // 2
     bounds = (pairs, pairs, pairs, pairs * gap, pairs, pairs)  # most a tier can sum to
-    unit = m ** m
-    power = [m ** (m - 1 - a) for a in range(m)]
-    costs = [[0] * m for _ in range(m)]
+    tiers = [[0] * m for _ in range(m)]
     for a in range(m):
+        row = tiers[a]
         for b in range(a + 1, m):
-            tiers = 0
-            for value, bound in zip(cost(a, b), bounds):
-                tiers = tiers * (bound + 1) + value
-            costs[a][b] = costs[b][a] = tiers * unit + power[a] * (b - a - 1)
-    top = max((max(row) for row in costs), default=0) + 1  # weights stay positive
-    weights = [[top - c if a != b else 0 for b, c in enumerate(row)] for a, row in enumerate(costs)]
-    matching = WeightedMatching(weights)
-    matching.solve()
-    return matching.mate
+            value = 0
+            for part, bound in zip(cost(a, b), bounds):
+                value = value * (bound + 1) + part
+            row[b] = tiers[b][a] = value
+    top = max((max(row) for row in tiers), default=0) + 1
+    optimum = WeightedMatching([[top - t if a != b else 0 for b, t in enumerate(row)] for a, row in enumerate(tiers)])
+    optimum.solve()
+    mate = list(optimum.mate)
+
+    def clean(u: int, v: int) -> bool:
+        return tiers[u][v] == 0
+
+    fixed = [False] * m
+    for i in range(m):
+        if fixed[i]:
+            continue
+        for j in range(i + 1, mate[i]):
+            if fixed[j] or optimum.slack(i, j):
+                continue
+            if clean(i, j) and _swap_in(i, j, mate, fixed, clean):
+                break
+            if _forced(i, j, mate, fixed, tiers, top):
+                break
+        fixed[i] = fixed[mate[i]] = True
+    return mate
+
+
+def _swap_in(i: int, j: int, mate: list[int], fixed: list[bool], ok: _Ok) -> bool:
+    """Pair i with j if an augmenting path over ``ok`` edges re-pairs their partners."""
+    a, b = mate[i], mate[j]
+    mate[a] = mate[b] = mate[i] = mate[j] = -1
+    if augment(a, mate, [v for v in range(i + 1, len(mate)) if not fixed[v] and v != j], ok)[0]:
+        mate[i], mate[j] = j, i
+        return True
+    mate[i], mate[a], mate[j], mate[b] = a, i, b, j
+    return False
+
+
+def _forced(i: int, j: int, mate: list[int], fixed: list[bool], tiers: list[list[int]], top: int) -> bool:
+    """Pair i with j if the players left, matched least bent, then bend no more than now."""
+    rest = [v for v in range(i + 1, len(mate)) if not fixed[v] and v != j]
+    now = sum(tiers[v][mate[v]] for v in rest + [i, j]) // 2  # each pair counted from both ends
+    sub = WeightedMatching([[top - tiers[u][v] if u != v else 0 for v in rest] for u in rest])
+    sub.solve()
+    if sum(tiers[rest[k]][rest[p]] for k, p in enumerate(sub.mate)) // 2 + tiers[i][j] != now:
+        return False
+    for k, p in enumerate(sub.mate):
+        mate[rest[k]] = rest[p]
+    mate[i], mate[j] = j, i
+    return True
 
 
 # --- explanations and colours -------------------------------------------------

@@ -104,6 +104,24 @@ class WeightedMatching:
         """The total weight of the matching."""
         return sum(self.w[v][m] for v, m in enumerate(self.mate) if m > v) // 2
 
+    def slack(self, u: int, v: int) -> int:
+        """The edge's slack under the current duals (doubled units).  Once solved the duals
+        are optimal, and complementary slackness says every maximum-weight matching uses
+        only edges of slack 0: an edge with a positive slack is in none of them."""
+        parent, dual = self.parent, self.dual
+        around = set()
+        b = parent[u]
+        while b != -1:
+            around.add(b)
+            b = parent[b]
+        z = 0
+        b = parent[v]
+        while b != -1:
+            if b in around:
+                z += dual[b]
+            b = parent[b]
+        return dual[u] + dual[v] + z - self.w[u][v]
+
     def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
         """Give the edges (v, u) new weights; :meth:`solve` restores the optimum.
 
