@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from argon2 import PasswordHasher
+
 from keizer.operations import accounts
 from keizer.web import create_app
 
@@ -30,14 +32,18 @@ def sample_app(tmp_path: Path, local: bool = True, **options: Any):
 
 
 class _HashedOnce:
-    """The app's password hasher, except that each password is hashed once per test run."""
+    """The app's password hasher, except that each password is hashed once per test run, with
+    Argon2id's lightest parameters.  Verifying a hash costs what its own parameters say (they
+    are stored in it): at the app's cost, 0.1-0.2 s by design, the web tests' logins took
+    some 6 s of the quick run's CPU."""
 
     def __init__(self, hasher: Any) -> None:
         self._hasher = hasher
+        self._light = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
     @functools.cache
     def hash(self, password: str) -> str:
-        return self._hasher.hash(password)
+        return self._light.hash(password)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._hasher, name)
@@ -48,11 +54,10 @@ _HASHED_ONCE = _HashedOnce(accounts._hasher)
 
 @contextmanager
 def hashed_once() -> Iterator[None]:
-    """Within it, the accounts a test sets up reuse one Argon2id hash per password for the
-    whole run: each hash takes 0.1-0.4 s by design, and the web tests set up some sixty
-    accounts of one password.  The hash is a real one of that password, so logging in and
-    its checks are as with a fresh one; only set-up helpers use this, never a test of adding
-    an account or changing a password."""
+    """Within it, the accounts a test sets up reuse one light Argon2id hash per password for
+    the whole run (see :class:`_HashedOnce`).  The hash is a real one of that password, so
+    logging in and its checks are as with an account the app made; only set-up helpers use
+    this, never a test of adding an account or changing a password."""
     with mock.patch.object(accounts, "_hasher", _HASHED_ONCE):
         yield
 
