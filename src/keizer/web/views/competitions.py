@@ -70,6 +70,7 @@ _OPTIONS: dict[str, Callable[[], Any]] = {
     "initial_colour": lambda: request.form.get("initial_colour", "white"), "stages": lambda: _text("stages"),
     "boards": lambda: _whole("boards", Word("boards"), 1, 20) or 4,
     "schedule": lambda: request.form.get("schedule", "roundrobin"),
+    "fide_mode": lambda: {"fide": True, "club": False}.get(request.form.get("fide_mode", "")),
 }
 
 
