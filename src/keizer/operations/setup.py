@@ -331,5 +331,7 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
     for name, text in overrides.items():
         changed = system.change(changed, name, text, paired)
     system.check(changed)
-    found = departures(system.name, stored, changed, paired)
+    # A round-robin's schedule is drawn at once: it has begun with its first result, a Swiss with its first pairing.
+    begun = sum(1 for r in season.rounds if any(g.result is not None for g in r.games)) if system.all_play_all else paired
+    found = departures(system.name, stored, changed, begun)
     store.set_system_settings(comp_id, guard(store, comp_id, found, open_round(season).number, leave_fide, changed))

@@ -85,7 +85,8 @@ def _scoring(stored: Mapping[str, Any]) -> Mapping[str, str]:
 
 def departures(system: str, before: Mapping[str, Any], after: Mapping[str, Any], paired: int) -> list[Departure]:
     """What changing a competition's settings from ``before`` to ``after`` does that the FIDE
-    rules do not allow (``paired``: rounds paired so far); an empty list: nothing.
+    rules do not allow (``paired``: rounds paired so far, or for a round-robin, whose schedule is drawn
+    at once, rounds begun); an empty list: nothing.
 
     Only what the change itself brings counts: a bye worth ½ already is not a new departure."""
     if system not in SYSTEMS:

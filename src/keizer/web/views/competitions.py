@@ -226,7 +226,7 @@ def _change_settings(comp_id: int) -> Any:
     summary = ", ".join(f"{k}={v}" for k, v in overrides.items())  # the log's line, as the CLI writes it
     with writing("competition settings", Message("settings: %(summary)s", summary=summary)) as s:
         competition(comp_id, write=True)
-        note = setup.change_settings(s, comp_id, overrides)
+        note = setup.change_settings(s, comp_id, overrides, _flag("leave_fide"))
     # The page says it in words: "excused: 7/20 of own value", not excused=7/20.
     flash(_("settings: %(summary)s", summary="; ".join(say(said(k, v)) for k, v in overrides.items())), "ok")
     if note:
