@@ -266,3 +266,24 @@ def test_the_site_shows_the_mode(app_swiss, capsys, tmp_path):
     pages = [p for p in site.rglob("*.html") if "round-1" in p.name or p.name == "index.html"]
     shown = [p for p in pages if "FIDE rules" in p.read_text("utf-8")]
     assert any(p.name == "index.html" for p in shown) and any("round" in p.name for p in shown), pages
+
+
+def test_a_late_entry_that_moves_pairing_numbers_after_round_4(tmp_path, capsys):
+    db = _club(tmp_path, capsys, "--system", "swiss", "--rounds", "6")
+    assert run(capsys, db, "member", "add", "Gus Grof", "--rating", "2300")[0] == 0
+    assert run(capsys, db, "member", "add", "Hal Hek", "--rating", "1000")[0] == 0
+    assert run(capsys, db, "member", "add", "Ivo Ijs", "--rating", "2400")[0] == 0
+    for n in range(1, 5):
+        assert run(capsys, db, "pair")[0] == 0, n
+        code, out, _ = run(capsys, db, "pairings", "--format", "json")
+        boards = len(json.loads(out)["pairs"])
+        assert run(capsys, db, "result", *(f"{b}=½-½" for b in range(1, boards + 1)))[0] == 0
+        if n == 3:  # before round 4 is paired numbers may still be reassigned (C.04.2)
+            assert run(capsys, db, "player", "add", "Ivo Ijs")[0] == 0
+    assert _stored(db)["fide"] is True
+    # Round 4 is paired: an entrant placed last moves nobody; one placed above the others does.
+    assert run(capsys, db, "player", "add", "Hal Hek")[0] == 0
+    line = bad(capsys, db, "player", "add", "Gus Grof", match="--leave-fide-rules")
+    assert "pairing numbers reassigned after round 4 was paired (a late entry in round 5)" in line
+    assert run(capsys, db, "player", "add", "Gus Grof", "--leave-fide-rules", "--yes")[0] == 0
+    assert _stored(db)["left_fide"] == [{"round": 5, "what": "numbers", "value": "5"}]

@@ -243,13 +243,16 @@ def player() -> None:
 @click.argument("members", nargs=-1, required=True)
 @click.option("--joined", type=ROUND, help="First round the player takes part in (default: the next round).")
 @click.option("--category", type=CATEGORY, help="Category (A, B, …) for category standings and pairing.")
+@leave_fide_options
 @pass_ctx
-def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None) -> None:
+def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None,
+               leave_fide_rules: bool, yes: bool) -> None:
     """Register members (by name, #id or federation id) in the competition."""
     from keizer.operations.setup import add_players
 
+    confirm_leaving(leave_fide_rules, yes)
     with writing(ctx, "player add", Message("register %(players)s", players=', '.join(members))) as store:
-        first, note = add_players(store, ctx.comp(store), members, joined, category)
+        first, note = add_players(store, ctx.comp(store), members, joined, category, leave_fide_rules)
     click.echo(f"registered {len(members)} player(s), from round {first}")
     if note:
         click.echo(say(note), err=True)

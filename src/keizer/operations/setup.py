@@ -134,10 +134,11 @@ def create_competition(store: Store, new: NewCompetition, current: bool = True) 
 
 
 def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], joined: int | None = None,
-                category: str | None = None) -> tuple[int, Message | None]:
+                category: str | None = None, leave_fide: bool = False) -> tuple[int, Message | None]:
     """Register members (by name, #id or federation id) in a competition; returns the
     first round they play and, when they enter a Keizer competition after round 1, the
-    note to show."""
+    note to show.  A late entrant of a Swiss placed among the numbered players once round 4
+    is paired reassigns pairing numbers (C.04.2): in FIDE mode refused unless ``leave_fide``."""
     comp_id = comp["id"]
     if not refs:
         raise StoreError("name the members to register")
@@ -148,9 +149,15 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
         m = store.find_member(ref)
         store.register(comp_id, m["id"], first, category)
     if systems.of(comp["system"]).numbered:  # pairing numbers from the start: #N means the same everywhere
+        from keizer.operations.fide import record
         from keizer.operations.swiss import assign_numbers
+        from keizer.systems.fide import Departure
 
+        numbers = {r["key"]: r["start_no"] for r in store.players(comp_id)}
         assign_numbers(store, comp_id)
+        moved = [r for r in store.players(comp_id) if numbers.get(r["key"]) not in (None, r["start_no"])]
+        if moved and sum(1 for r in season.rounds if r.games or r.byes) >= 4:
+            record(store, comp_id, [Departure("numbers", str(first))], first, leave_fide)
     note = None
     if systems.of(comp["system"]).has_initial_order and store.started(comp_id):
         note = Message("note: entered after round 1, so placed at the bottom of the initial order; the ladder grows, "

@@ -42,7 +42,8 @@ SYSTEMS = ("swiss", "roundrobin")
 #: What leaves the FIDE rules, by code: how a page, the log and a refusal say it (%(value)s: the new value).
 #: C.04.1 (the bye gets the points of a win; a requested bye at most half of them: FIDE's
 #: endorsement rules name full-point byes as not allowed), C.04.2/C.04.3 (the pairing is the
-#: system's: no pairing changed by hand), C.07 (tie-breaks announced before the start).
+#: system's: no pairing changed by hand; pairing numbers reassigned only until round 4 is paired),
+#: C.07 (tie-breaks announced before the start).
 SAID: dict[str, str] = {
     "created": N_("created outside FIDE mode"),
     "bye_points": N_("the pairing-allocated bye is worth %(value)s"),
@@ -51,6 +52,7 @@ SAID: dict[str, str] = {
     "edition": N_("the tie-break rule edition changed after round 1 (%(value)s)"),
     "lots": N_("the drawing of lots for ties changed after round 1"),
     "swap": N_("a pairing changed by hand in round %(value)s"),
+    "numbers": N_("pairing numbers reassigned after round 4 was paired (a late entry in round %(value)s)"),
 }
 
 

@@ -117,7 +117,7 @@ def add_players(comp_id: int) -> Any:
     if category is not None:
         category = forms.clean(category, Word("a category"), limits.MAX_CATEGORY)
     with writing("player add", Message("register %(players)s", players=', '.join(refs))) as s:
-        first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category)
+        first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category, _flag("leave_fide"))
         names = [s.find_member(r)["name"] for r in refs]
         s.describe(Message("register %(players)s", players=', '.join(names)))
     flash(_("registered %(n)s player(s), from round %(first)s", n=len(refs), first=first), "ok")
