@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "src" / "keizer"
 #: The refusal classes, ``Message`` and ``Word``: a call of one of these names takes a message id first.
 NAMES = frozenset({"Refusal", "StoreError", "SettingsError", "FormatError", "TrfError", "MemberListError",
                    "LinkRefused", "UploadError", "LimitError", "Missing", "SwissError", "GenerationError", "PairingError",
-                   "TieBreakError", "Word", "Message", "CheckinRefused", "MailError"})
+                   "TieBreakError", "Word", "Message", "CheckinRefused", "MailError", "LeavesFideRules"})
 
 
 def _calls(tree: ast.AST) -> list[ast.Call]:

@@ -548,7 +548,8 @@ def test_settings_of_a_swiss_tournament(rapid, capsys):
                                      "excused_points": "1/2", "edition": "2026",
                                      "tiebreaks": ["BH/C1", "BH", "DE", "ARO/C1", "WIN", "BWG", "BPG", "SB"],
                                      "rating_list": "national"}
-    assert run(capsys, rapid, "competition", "settings", "--set", "tiebreaks=SB,WIN", "--set", "bye_points=½")[0] == 0
+    assert run(capsys, rapid, "competition", "settings", "--set", "tiebreaks=SB,WIN", "--set", "bye_points=½",
+               "--leave-fide-rules", "--yes")[0] == 0
     run(capsys, rapid, "pair")
     assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
     rows = standings_json(capsys, rapid)
@@ -611,14 +612,14 @@ def test_swap_warns_of_rematches_and_forbidden_pairs(rapid, capsys):
     # Move Bob into Fay's game of round 2 (they met in round 1): a warning, not a refusal.
     fay_game = next(p for p in pairs if k["Fay 🐴"] in p)
     other = next(names[x] for x in fay_game if x != k["Fay 🐴"])
-    code, out, err = run(capsys, rapid, "swap", other, "Bob")
+    code, out, err = run(capsys, rapid, "swap", other, "Bob", "--leave-fide-rules", "--yes")
     assert code == 0 and "met in round 1 already" in err and "Fay 🐴" in err and "Bob" in err
     # Put Cor in the place of Gus's opponent (Gus had the bye in round 1, so he plays): the forbidden pair.
     run(capsys, rapid, "unpair")
     pairs, bye = pairs_of(capsys, rapid)
     assert all({k["Gus"], k["Cor"]} != set(p) for p in pairs)
     opponent = next(next(names[x] for x in p if x != k["Gus"]) for p in pairs if k["Gus"] in p)
-    code, out, err = run(capsys, rapid, "swap", opponent, "Cor")
+    code, out, err = run(capsys, rapid, "swap", opponent, "Cor", "--leave-fide-rules", "--yes")
     assert code == 0 and "Gus and Cor are a forbidden pair" in err
 
 
@@ -683,7 +684,7 @@ def test_swap_warns_of_a_second_bye(rapid, capsys):
     assert run(capsys, rapid, "result", "1=1-0", "2=½-½", "3=0-1")[0] == 0
     pairs, bye = pairs_of(capsys, rapid)
     names = {v: n for n, v in keys(capsys, rapid).items()}
-    code, out, err = run(capsys, rapid, "swap", names[bye], "Gus")
+    code, out, err = run(capsys, rapid, "swap", names[bye], "Gus", "--leave-fide-rules", "--yes")
     assert code == 0 and "Gus had a pairing-allocated bye or a win without playing already" in err
 
 
@@ -710,14 +711,14 @@ def test_swap_warns_of_a_third_colour_in_a_row(rapid, capsys):
     x, y = next((x, y) for x in second for y in second
                 if first.get(x, (None,))[0] == second[y][0] != second[x][0] and second[x][1] != y)
     colour = first[x][0]
-    code, _, err = run(capsys, rapid, "swap", names[x], names[y])
+    code, _, err = run(capsys, rapid, "swap", names[x], names[y], "--leave-fide-rules", "--yes")
     assert code == 0 and "a third time" not in err
     assert run(capsys, rapid, "result", "1=1-0", "2=0-1", "3=1-0")[0] == 0
     run(capsys, rapid, "pair")
     third = seats()
     assert x in third and third[x][0] != colour   # the Dutch rules (C.3) avoid a third one themselves
     z = next(z for z in third if third[z][0] == colour and third[x][1] != z and z != x)
-    code, _, err = run(capsys, rapid, "swap", names[x], names[z])
+    code, _, err = run(capsys, rapid, "swap", names[x], names[z], "--leave-fide-rules", "--yes")
     assert code == 0 and f"{names[x]} gets {colour} a third time in a row" in err
 
 

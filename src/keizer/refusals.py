@@ -172,3 +172,8 @@ class Refusal(Exception):
 
     def __str__(self) -> str:
         return self.words()
+
+
+class LeavesFideRules(Refusal):
+    """A change that would take a competition in FIDE mode out of the FIDE rules, refused until
+    the user confirms it (each view says how: a flag and a question, a box to tick)."""

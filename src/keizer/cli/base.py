@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from typing import Callable, TypeVar
+
 import click
 
 from keizer.output import FORMATS
@@ -52,6 +54,24 @@ pass_ctx = click.make_pass_decorator(Context)
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True, help="Output format."
 )
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def leave_fide_options(command: _F) -> _F:
+    """``--leave-fide-rules`` and ``--yes``: a change that takes a competition in FIDE mode out of
+    the FIDE rules is refused without the first, and asked about unless the second is given."""
+    command = click.option("-y", "--yes", is_flag=True, help="With --leave-fide-rules: do not ask.")(command)
+    return click.option("--leave-fide-rules", is_flag=True,
+                        help="Confirm a change that leaves the FIDE rules (a competition in FIDE mode leaves "
+                             "them for good; logged, and said in its TRF file).")(command)
+
+
+def confirm_leaving(leave: bool, yes: bool) -> None:
+    """The second confirmation of leaving the FIDE rules: asked before anything is opened."""
+    if leave and not yes:
+        click.confirm("A competition in FIDE mode leaves the FIDE rules for good with this change. Go on?",
+                      abort=True)
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from keizer import systems
-from keizer.cli.base import Context, format_option, pass_ctx, writing
+from keizer.cli.base import Context, confirm_leaving, format_option, leave_fide_options, pass_ctx, writing
 from keizer.cli.words import say
 from keizer.cli.params import CATEGORY, ROUND, SEED, TIME_CONTROL, Whole
 from keizer.operations import competition as comp_ops
@@ -54,6 +54,9 @@ def competition() -> None:
               help="Swiss: the colour of the top-ranked player in round 1 (drawn by lot before the event).")
 @click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
               help="Swiss: accelerated pairings by FIDE's Baku method (C.04.7).")
+@click.option("--fide-mode/--no-fide-mode", "fide_mode", default=None,
+              help="Swiss, round-robin: run it by the FIDE rules, refusing what leaves them unless confirmed "
+                   "(default: FIDE mode when its settings are FIDE's).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @click.option("--season", help="The season it belongs to, e.g. 2026-2027 (default: the club's season, else "
               "the August–July season of today); it decides the folder of its pages on the site.")
@@ -61,15 +64,15 @@ def competition() -> None:
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
                        swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str | None,
                        boards: int, schedule: str, rounds: int | None, bye_points: str | None,
-                       excused_points: str | None, initial_colour: str, acceleration: str, all_members: bool,
-                       season: str | None) -> None:
+                       excused_points: str | None, initial_colour: str, acceleration: str, fide_mode: bool | None,
+                       all_members: bool, season: str | None) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
     tournament, a cup or a team event."""
     from keizer.operations.setup import create_competition, parse_sets, plan_competition
 
     new = plan_competition(name, system, preset, parse_sets(sets), double, swap_last_two, tiebreaks, edition, lots,
                            stages, boards, schedule, rounds, bye_points, excused_points, initial_colour,
-                           all_members, season, acceleration)
+                           all_members, season, acceleration, fide_mode)
     with writing(ctx, "competition create", Message("create competition %(name)s", name=name), create=True) as store:
         _comp_id, registered = create_competition(store, new)
     for w in new.warnings:
@@ -146,17 +149,19 @@ def competition_use(ctx: Context, name: str) -> None:
 
 @competition.command("settings")
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Change a setting (repeatable).")
+@leave_fide_options
 @format_option
 @pass_ctx
-def competition_settings(ctx: Context, sets: tuple[str, ...], fmt: str) -> None:
+def competition_settings(ctx: Context, sets: tuple[str, ...], leave_fide_rules: bool, yes: bool, fmt: str) -> None:
     """Show the effective settings, or change them with --set (recorded in the log)."""
     from keizer.operations.setup import change_settings, parse_sets, settings_rows
 
     if sets:
         overrides = parse_sets(sets)
         summary = ", ".join(f"{k}={v}" for k, v in overrides.items())
+        confirm_leaving(leave_fide_rules, yes)
         with writing(ctx, "competition settings", Message("settings: %(summary)s", summary=summary)) as store:
-            note = change_settings(store, ctx.comp(store)["id"], overrides)
+            note = change_settings(store, ctx.comp(store)["id"], overrides, leave_fide_rules)
         if note:
             click.echo(note, err=True)
     store = ctx.store()
@@ -238,13 +243,16 @@ def player() -> None:
 @click.argument("members", nargs=-1, required=True)
 @click.option("--joined", type=ROUND, help="First round the player takes part in (default: the next round).")
 @click.option("--category", type=CATEGORY, help="Category (A, B, …) for category standings and pairing.")
+@leave_fide_options
 @pass_ctx
-def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None) -> None:
+def player_add(ctx: Context, members: tuple[str, ...], joined: int | None, category: str | None,
+               leave_fide_rules: bool, yes: bool) -> None:
     """Register members (by name, #id or federation id) in the competition."""
     from keizer.operations.setup import add_players
 
+    confirm_leaving(leave_fide_rules, yes)
     with writing(ctx, "player add", Message("register %(players)s", players=', '.join(members))) as store:
-        first, note = add_players(store, ctx.comp(store), members, joined, category)
+        first, note = add_players(store, ctx.comp(store), members, joined, category, leave_fide_rules)
     click.echo(f"registered {len(members)} player(s), from round {first}")
     if note:
         click.echo(say(note), err=True)

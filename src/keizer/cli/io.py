@@ -405,8 +405,11 @@ def _trf_text(store: Store, comp_id: int, season: Season, version: str) -> str:
     label: tuple[str, ...] = ()
     extra: tuple[str, ...] = ()
     if systems.of(store.system(comp_id)).points:
+        from keizer.operations.fide import trf_comments
+
         rules = systems.stored_points_rules(store, comp_id)
         t = with_(tournament(season, upto, rules.system, rules.scoring), tiebreaks=rules.tiebreaks)
+        label = trf_comments(store, comp_id)  # FIDE mode, or when it left the FIDE rules (### lines)
         settings = store.system_settings(comp_id)
         if settings.get("rounds"):  # a Swiss: the planned rounds (142) and the initial colour (152 / XXC)
             t = with_(t, rounds=max(int(settings["rounds"]), upto))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from keizer import systems
-from keizer.cli.base import Context, DryRun, format_option, pass_ctx, writing
+from keizer.cli.base import Context, DryRun, confirm_leaving, format_option, leave_fide_options, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND
 from keizer.cli.words import say
 from keizer.formats.season_json import FormatError
@@ -165,11 +165,13 @@ def unpair(ctx: Context) -> None:
 @click.command()
 @click.argument("a")
 @click.argument("b")
+@leave_fide_options
 @pass_ctx
-def swap(ctx: Context, a: str, b: str) -> None:
+def swap(ctx: Context, a: str, b: str, leave_fide_rules: bool, yes: bool) -> None:
     """Move players by hand: exchange two players in the open round's pairing."""
+    confirm_leaving(leave_fide_rules, yes)
     with writing(ctx, "swap", Message("swap %(a)s and %(b)s", a=a, b=b)) as store:
-        number, warnings = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b)
+        number, warnings = comp_ops.swap_players(store, ctx.comp(store)["id"], a, b, leave_fide_rules)
     for w in warnings:
         click.echo(f"warning: {say(w)}", err=True)
     click.echo(f"round {number}: swapped {a} and {b}")

@@ -28,11 +28,14 @@ FIELDS: dict[str, str] = {
     "roundrobin_options": "--double, --swap-last-two and --tiebreaks",
     "plan_rounds": "--rounds",
     "stages": "--stages",
+    "fide_mode": "--fide-mode",
 }
 
 #: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
 HINTS: dict[str, str] = {
     "pair_first": "; pair it with 'keizer pair' first",
+    "leave_fide": "; to leave them for good, give --leave-fide-rules (you are asked to confirm)",
+    "fide_create": "; leave out --fide-mode (or give --no-fide-mode), or keep FIDE's values",
     # -- formats and publishing --
     "upload_no_password": ": set $%(env)s, store it with 'keyring set %(service)s %(account)s', or run keizer in "
                           "a terminal to be asked",

@@ -236,11 +236,16 @@ def remove_noshow(store: Store, comp_id: int, ref: str, why: str = "unexcused") 
                                       name=name, why=_NOSHOW_WORDS[why], opponent=names[opponent], board=game.board))
 
 
-def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[int, list[Message]]:
+def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str,
+                 leave_fide: bool = False) -> tuple[int, list[Message]]:
     """Exchange two players in the open round's pairing (one may hold the bye).
 
     Returns the round and warnings: pairs that met before or are forbidden (the
-    arbiter's decision stands; the warning says what it costs)."""
+    arbiter's decision stands; the warning says what it costs).  A pairing changed by hand
+    leaves the FIDE rules: in FIDE mode it is refused unless ``leave_fide``."""
+    from keizer.operations import fide
+    from keizer.systems.fide import Departure
+
     require_weekly(store, comp_id, Word("move players"))
     season = store.load_season(comp_id)
     target = open_round(season)
@@ -272,6 +277,7 @@ def swap_players(store: Store, comp_id: int, a_ref: str, b_ref: str) -> tuple[in
         if pid in swap:
             store.set_attendance(comp_id, target.number, ids[pid], "present")
             store.set_attendance(comp_id, target.number, ids[swap[pid]], "bye")
+    fide.record(store, comp_id, [Departure("swap", str(target.number))], target.number, leave_fide)
     met = {frozenset((g.white, g.black)): r.number for r in season.rounds[:target.number - 1] for g in r.games
            if g.played_on_board}
     forbidden = {frozenset(pair) for pair in store.forbidden_pairs(comp_id)}

@@ -69,7 +69,8 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                      stages: str | None = None, boards: int = 4, schedule: str = "roundrobin",
                      rounds: int | None = None, bye_points: str | None = None, excused_points: str | None = None,
                      initial_colour: str = "white", all_members: bool = False,
-                     season: str | None = None, acceleration: str = "none") -> NewCompetition:
+                     season: str | None = None, acceleration: str = "none",
+                     fide_mode: bool | None = None) -> NewCompetition:
     """Check the options of ``competition create`` (before anything is opened or written)
     and work out the system settings, which the system itself makes; refuses in one line."""
     overrides = dict(overrides or {})
@@ -91,6 +92,8 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
         raise StoreError("%(field)s applies to a double round-robin", hint="setup_double", field=Field("swap_last_two"))
     if lots is not None and "lots" not in chosen.options:
         raise StoreError("%(field)s is for %(system)s", field=Field("lots"), system=Field("system_roundrobin"))
+    if fide_mode is not None and "fide_mode" not in chosen.options:
+        raise StoreError("%(field)s is for Swiss tournaments and round-robins", field=Field("fide_mode"))
     planned = "rounds" in chosen.options_for(schedule)  # a Swiss, of players or of teams
     if (not planned and (rounds or bye_points or excused_points or initial_colour != "white")
             or acceleration != "none" and not chosen.accelerated):
@@ -101,7 +104,8 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
     given = {"preset": preset, "overrides": overrides, "double": double, "swap_last_two": swap_last_two,
              "tiebreaks": tiebreaks, "edition": edition, "lots": lots, "stages": stages, "boards": boards,
              "schedule": schedule, "rounds": rounds, "bye_points": bye_points, "excused_points": excused_points,
-             "initial_colour": initial_colour, "listed": listed, "acceleration": acceleration}
+             "initial_colour": initial_colour, "listed": listed, "acceleration": acceleration,
+             "fide_mode": fide_mode}
     system_settings, warnings = chosen.new_settings(given)
     if stages is not None and "stages" not in chosen.options:
         raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,
@@ -130,10 +134,11 @@ def create_competition(store: Store, new: NewCompetition, current: bool = True) 
 
 
 def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], joined: int | None = None,
-                category: str | None = None) -> tuple[int, Message | None]:
+                category: str | None = None, leave_fide: bool = False) -> tuple[int, Message | None]:
     """Register members (by name, #id or federation id) in a competition; returns the
     first round they play and, when they enter a Keizer competition after round 1, the
-    note to show."""
+    note to show.  A late entrant of a Swiss placed among the numbered players once round 4
+    is paired reassigns pairing numbers (C.04.2): in FIDE mode refused unless ``leave_fide``."""
     comp_id = comp["id"]
     if not refs:
         raise StoreError("name the members to register")
@@ -144,9 +149,15 @@ def add_players(store: Store, comp: Mapping[str, Any], refs: Sequence[str], join
         m = store.find_member(ref)
         store.register(comp_id, m["id"], first, category)
     if systems.of(comp["system"]).numbered:  # pairing numbers from the start: #N means the same everywhere
+        from keizer.operations.fide import record
         from keizer.operations.swiss import assign_numbers
+        from keizer.systems.fide import Departure
 
+        numbers = {r["key"]: r["start_no"] for r in store.players(comp_id)}
         assign_numbers(store, comp_id)
+        moved = [r for r in store.players(comp_id) if numbers.get(r["key"]) not in (None, r["start_no"])]
+        if moved and sum(1 for r in season.rounds if r.games or r.byes) >= 4:
+            record(store, comp_id, [Departure("numbers", str(first))], first, leave_fide)
     note = None
     if systems.of(comp["system"]).has_initial_order and store.started(comp_id):
         note = Message("note: entered after round 1, so placed at the bottom of the initial order; the ladder grows, "
@@ -233,11 +244,12 @@ def changeable(store: Store, comp_id: int) -> set[str]:
     return {*systems.of(system).changeable(store.system_settings(comp_id)), "rating_list"}
 
 
-def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> Message | None:
+def change_settings(store: Store, comp_id: int, overrides: Mapping[str, str], leave_fide: bool = False) -> Message | None:
     """Change settings (checked before anything is written); returns the note to show
-    when a Keizer competition's standings are recomputed."""
+    when a Keizer competition's standings are recomputed.  ``leave_fide``: the user confirmed
+    a change that leaves the FIDE rules (:mod:`keizer.operations.fide`)."""
     if not systems.of(store.system(comp_id)).preset_settings:
-        change_system_settings(store, comp_id, overrides)
+        change_system_settings(store, comp_id, overrides, leave_fide)
         return None
     played = store.load_season(comp_id).completed_rounds()
     store.update_settings(comp_id, overrides)
@@ -302,9 +314,13 @@ def system_settings_view(store: Store, comp_id: int) -> dict[str, Any]:
     return systems.of(store.system(comp_id)).view(store.system_settings(comp_id))
 
 
-def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, str]) -> None:
+def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, str], leave_fide: bool = False) -> None:
     """Change settings of a competition that is not Keizer; every value is checked
-    before anything is written."""
+    before anything is written.  In FIDE mode a change that leaves the FIDE rules is refused
+    unless ``leave_fide``."""
+    from keizer.operations.fide import guard
+    from keizer.systems.fide import departures
+
     system = systems.of(store.system(comp_id))
     overrides = dict(overrides)
     if "rating_list" in overrides:  # a column of its own: every system has one
@@ -322,4 +338,7 @@ def change_system_settings(store: Store, comp_id: int, overrides: Mapping[str, s
     for name, text in overrides.items():
         changed = system.change(changed, name, text, paired)
     system.check(changed)
-    store.set_system_settings(comp_id, changed)
+    # A round-robin's schedule is drawn at once: it has begun with its first result, a Swiss with its first pairing.
+    begun = sum(1 for r in season.rounds if any(g.result is not None for g in r.games)) if system.all_play_all else paired
+    found = departures(system.name, stored, changed, begun)
+    store.set_system_settings(comp_id, guard(store, comp_id, found, open_round(season).number, leave_fide, changed))

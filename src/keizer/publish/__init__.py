@@ -218,7 +218,10 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
         rules = stored_points_rules(store, row["id"])
         points = tuple(points_standing(season, rules.tiebreaks, rules.edition, r, rules.lots, system=rules.system,
                                        scoring=rules.scoring) for r in range(season.completed_rounds() + 1))
-        return CompetitionData(row["name"], season, system=row["system"], points=points, tiebreaks=rules.tiebreaks)
+        from keizer.operations.fide import mode_line
+
+        return CompetitionData(row["name"], season, system=row["system"], points=points, tiebreaks=rules.tiebreaks,
+                               rules=mode_line(store, row["id"]))
     # The standings after each complete round, and with the round being played (the results in
     # so far) the provisional one after it: one computation, as the app's results page shows it.
     standings = compute_standings(season, provisional=True)
@@ -410,7 +413,8 @@ def _environment(own: Path | None, lang: str) -> Environment:
     # The templates use filters (``x|num(2)``, ``link|url``): Jinja calls a filter directly, a
     # global function through the context, which costs a large site seconds; the functions
     # stay for a club's own templates.
-    env.filters.update(num=num, pct=pct, url=url_filter, grouped_tiebreak=grouped_tiebreak)
+    env.filters.update(num=num, pct=pct, url=url_filter, grouped_tiebreak=grouped_tiebreak,
+                       said=lambda message: message.words(gettext=gettext) if message is not None else "")
     env.globals.update(num=num, pct=pct, url=url, day=lambda iso: format_day(iso, lang), tb_title=tb_title,
                        words={k: gettext(v) for k, v in ROW_WORDS.items()},
                        colour_letters={k: gettext(v) for k, v in COLOUR_LETTERS.items()},

@@ -17,6 +17,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 
 from keizer.limits import fold_name, name_order
 from keizer.model import Absence, Result, Season
+from keizer.refusals import Message
 from keizer.publish.charts import line_chart
 from keizer.readmodel import (absence_cell, cell_legend, fide_changes, game_cell, games_by_player, history_line,
                                next_game, player_round, tie_notes)
@@ -53,6 +54,7 @@ class CompetitionData:
     finished: bool = False  # closed, or every planned round played (the app's evening view says so)
     provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
     notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
+    rules: Message | None = None  # FIDE mode: "FIDE rules", or since when not (None: a competition without a mode)
 
 
 @dataclass(frozen=True)

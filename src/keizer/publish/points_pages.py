@@ -58,7 +58,7 @@ class RoundRobinPages(_Competition):
         } for e, note in zip(entries, notes)]
 
     def pages(self) -> list[Page]:
-        ctx = {**self.base, "decimals": self.decimals}
+        ctx = {**self.base, "decimals": self.decimals, "rules": self.comp.rules}
         rounds = self.rounds_list()
         pages = [Page(f"{self.folder}/index.html", "competition.html", {
             **ctx, "title": self.comp.name, "summary": self.summary, "rounds": rounds, "categories": [],

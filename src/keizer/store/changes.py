@@ -28,6 +28,7 @@ class Changes(Database):
         On any exception nothing is written (the file stays byte-identical).
         """
         self._summary = summary
+        self._notes: list[Message] = []
         self.subject = None
         with self._write_transaction():
             self.conn.execute("DELETE FROM undo_log WHERE change_id IS NULL")
@@ -47,7 +48,14 @@ class Changes(Database):
         ).lastrowid
 
     def _logged_summary(self) -> str | Message:
-        """The summary as the log shows it: with the competition it is about, unless it says so."""
+        """The summary as the log shows it: with the competition it is about, unless it says so,
+        and the notes the change added."""
+        summary = self._subject_summary()
+        for note in getattr(self, "_notes", ()):
+            summary = Message("%(change)s; %(note)s", change=summary, note=note)
+        return summary
+
+    def _subject_summary(self) -> str | Message:
         if self.subject and self.subject not in str(self._summary):
             if isinstance(self._summary, Message):
                 return Message("%(competition)s: %(change)s", competition=self.subject, change=self._summary)
@@ -57,6 +65,11 @@ class Changes(Database):
     def describe(self, summary: str | Message) -> None:
         """Set the summary of the change being made (shown by 'keizer log' and 'undo')."""
         self._summary = summary
+
+    def note(self, note: Message) -> None:
+        """Add to the change's summary what else it did (kept when the summary is described anew):
+        the log says "settings: bye_points=1/2; left the FIDE rules: …"."""
+        self._notes.append(note)
 
     @contextmanager
     def _write_transaction(self) -> Iterator[None]:

@@ -10,6 +10,7 @@ from keizer.i18n import N_
 from keizer.limits import is_digits
 from keizer.refusals import Field, Message
 from keizer.store import StoreError
+from keizer.systems.fide import new_mode
 from keizer.systems.points import POINTS_DEFAULTS, PointsSystem
 
 #: A Swiss tournament's settings, with their defaults (``numbered``: the keys in TPN order once paired).
@@ -78,7 +79,7 @@ class Swiss(PointsSystem):
     numbered = True
     run_hint = "ev_run_swiss"
     created = N_("Swiss tournament (%(n)s rounds)")
-    options = ("rounds", "bye_points", "excused_points", "initial_colour", "tiebreaks", "edition")
+    options = ("rounds", "bye_points", "excused_points", "initial_colour", "tiebreaks", "fide_mode", "edition")
     family = "swiss"  # keizer.tiebreaks.System.SWISS; FIDE's default scoring
     settings = {"rounds": N_("planned number of rounds"),
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
@@ -100,6 +101,7 @@ class Swiss(PointsSystem):
                     "tiebreaks": given.get("listed"), "scoring": scoring or None}
         if (accelerated := parse_acceleration(given.get("acceleration") or "none", 0)) != "none":
             settings["acceleration"] = accelerated  # stored when chosen (the default is none)
+        settings = new_mode(self.name, settings, given.get("fide_mode"))
         return settings, self.warnings(settings)
 
     def view(self, stored: Mapping[str, Any]) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from keizer.operations.club import CLUB_SETTINGS, club_settings
 from keizer.i18n import CELL_LETTERS, format_day, format_number, translations
 from keizer.operations.seasons import refuse_closed
 from keizer.operations.notices import LinkRefused
-from keizer.refusals import Message, Refusal
+from keizer.refusals import LeavesFideRules, Message, Refusal
 from keizer.store import Store, StoreError, explained
 from keizer.web.access import public
 from keizer.web.words import FIELDS, HINTS
@@ -181,6 +181,30 @@ def _keep_form(target: str) -> None:
         session["kept_form"] = {"path": urlsplit(target).path, "values": values}
 
 
+#: The form fields the confirmation of leaving the FIDE rules sends again as they were (the others: the token).
+_RESENT_NOT = frozenset({"csrf", "back", "leave_fide"})
+
+
+def _ask_to_leave_fide(target: str) -> None:
+    """A change refused because it leaves the FIDE rules: the page it goes back to asks for a
+    second confirmation (a box to tick), with a form that sends the same change again."""
+    values = [(k, v) for k, vs in request.form.to_dict(flat=False).items() if k not in _RESENT_NOT for v in vs]
+    if len(repr(values)) < 3000:
+        session["leave_fide"] = {"path": urlsplit(target).path, "action": request.path, "values": values}
+
+
+def leave_fide_form() -> dict[str, Any] | None:
+    """The second confirmation this page asks for (what :func:`_ask_to_leave_fide` kept), once."""
+    if "leave_fide_form" not in g:
+        found = session.get("leave_fide")
+        g.leave_fide_form = None
+        if found and found.get("path") == request.path:
+            g.leave_fide_form = found
+            session.pop("leave_fide", None)
+    result: dict[str, Any] | None = g.leave_fide_form
+    return result
+
+
 def kept(name: str, default: Any = "", form: str | None = None) -> Any:
     """A field of the form refused on this page, as it was typed (else ``default``); ``form``
     names one of several forms (their ``system`` field) when only that one was sent."""
@@ -221,7 +245,7 @@ def install(app: Flask) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     _install_language(app)
 
-    app.jinja_env.globals.update(kept=kept, was_kept=was_kept)
+    app.jinja_env.globals.update(kept=kept, was_kept=was_kept, leave_fide_form=leave_fide_form, rules_of=rules_of)
 
     @app.route("/static/<path:name>")
     @public
@@ -245,7 +269,10 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(Refusal)
     def user_error(error: Refusal) -> Any:
-        return refuse(_("error: %(message)s", message=say(error)), bad_input=True)
+        response = refuse(_("error: %(message)s", message=say(error)), bad_input=True)
+        if isinstance(error, LeavesFideRules) and request.method == "POST" and not wants_json():
+            _ask_to_leave_fide(response.location)
+        return response
 
     @app.errorhandler(sqlite3.Error)
     def database_error(error: sqlite3.Error) -> Any:
@@ -292,6 +319,15 @@ def _(text: str, **values: Any) -> str:
     The operations' one-line messages stay as the CLI says them."""
     translated = translations(language()).gettext(text)
     return translated % values if values else translated
+
+
+def rules_of(comp_id: int) -> str:
+    """What the pairing and standing pages say of a competition's mode: "FIDE rules", "Not FIDE
+    rules since round 3: …" in the club's language; empty for a competition without one."""
+    from keizer.operations.fide import mode_line
+
+    line = mode_line(store(), comp_id)
+    return say(line) if line is not None else ""
 
 
 def say(refusal: Refusal | Message) -> str:

@@ -24,11 +24,14 @@ FIELDS: dict[str, str] = {
     "roundrobin_options": N_("double round-robin, swap the last two rounds of the first cycle and Tie-breaks"),
     "plan_rounds": N_("Rounds (3, 1-3 or 4-)"),
     "stages": N_("Stages of a match"),
+    "fide_mode": N_("FIDE mode: the FIDE rules"),
 }
 
 #: hint key → the phrase appended to the message (``%(name)s`` from the refusal's values).
 HINTS: dict[str, str] = {
     "pair_first": N_("; pair it on the Pairing page first"),
+    "leave_fide": N_("; to leave them for good, tick the box below and confirm"),
+    "fide_create": N_("; choose another Rules, or keep FIDE's values"),
     # -- formats and publishing --
     "upload_no_password": N_(": type it in the Password box"),
     "upload_password_places": N_(" (the Password box, or the one the server keeps)"),

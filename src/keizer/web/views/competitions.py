@@ -70,6 +70,7 @@ _OPTIONS: dict[str, Callable[[], Any]] = {
     "initial_colour": lambda: request.form.get("initial_colour", "white"), "stages": lambda: _text("stages"),
     "boards": lambda: _whole("boards", Word("boards"), 1, 20) or 4,
     "schedule": lambda: request.form.get("schedule", "roundrobin"),
+    "fide_mode": lambda: {"fide": True, "club": False}.get(request.form.get("fide_mode", "")),
 }
 
 
@@ -116,7 +117,7 @@ def add_players(comp_id: int) -> Any:
     if category is not None:
         category = forms.clean(category, Word("a category"), limits.MAX_CATEGORY)
     with writing("player add", Message("register %(players)s", players=', '.join(refs))) as s:
-        first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category)
+        first, note = setup.add_players(s, competition(comp_id, write=True), refs, joined, category, _flag("leave_fide"))
         names = [s.find_member(r)["name"] for r in refs]
         s.describe(Message("register %(players)s", players=', '.join(names)))
     flash(_("registered %(n)s player(s), from round %(first)s", n=len(refs), first=first), "ok")
@@ -225,7 +226,7 @@ def _change_settings(comp_id: int) -> Any:
     summary = ", ".join(f"{k}={v}" for k, v in overrides.items())  # the log's line, as the CLI writes it
     with writing("competition settings", Message("settings: %(summary)s", summary=summary)) as s:
         competition(comp_id, write=True)
-        note = setup.change_settings(s, comp_id, overrides)
+        note = setup.change_settings(s, comp_id, overrides, _flag("leave_fide"))
     # The page says it in words: "excused: 7/20 of own value", not excused=7/20.
     flash(_("settings: %(summary)s", summary="; ".join(say(said(k, v)) for k, v in overrides.items())), "ok")
     if note:

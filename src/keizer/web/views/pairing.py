@@ -97,7 +97,7 @@ def swap(comp_id: int) -> Any:
     a, b = request.form.get("a", ""), request.form.get("b", "")
     with writing("swap", Message("swap %(a)s and %(b)s", a=a, b=b)) as s:
         competition(comp_id, write=True)
-        number, warnings = comp_ops.swap_players(s, comp_id, a, b)
+        number, warnings = comp_ops.swap_players(s, comp_id, a, b, request.form.get("leave_fide") == "on")
         name_a, name_b = s.find_player(comp_id, a)["name"], s.find_player(comp_id, b)["name"]
         s.describe(Message("swap %(a)s and %(b)s", a=name_a, b=name_b))
     for w in warnings:
