@@ -1,0 +1,242 @@
+"""The Lim system (FIDE C.04.4.3, 2026): no public engine pairs it, so it is tested by
+cases worked by hand from the text (each step names the article that decides it) and
+by properties of the absolute criteria on random tournaments (hypothesis), where an
+exhaustive search says whether a lawful pairing exists at all."""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from keizer.pairing.swiss.dutch import BLACK as B, WHITE as W, Entrant, NoPairing
+from keizer.pairing.swiss.lim import pair
+
+
+def player(n: int, score: int, colours: tuple[int, ...] = (), eligible: bool = True) -> Entrant:
+    """Player n with pairing number n; scores in half points (a win is 2)."""
+    return Entrant(n, n - 1, score, colours, None, None, len(colours), eligible)
+
+
+def met(*pairs: tuple[int, int]) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for a, b in pairs:
+        out.setdefault(a, set()).add(b)
+        out.setdefault(b, set()).add(a)
+    return out
+
+
+def test_round_one_top_half_against_bottom_half() -> None:
+    """Round 1, seven players, all in the Median Scoregroup (score 0 = half of 0 rounds, 2.2).
+
+    * 1.1: seven players, so the bye goes to the lowest ranked of the lowest scoregroup: 7.
+    * 2.4: the six others, 1 v 4, 2 v 5, 3 v 6 (top half against bottom half).
+    * Article 5, round 1: nobody has a colour yet; the initial colour (White here) goes to
+      the top player, and the top half alternates: 1 White, 2 Black, 3 White.
+    With Black drawn for player 1 every colour turns round."""
+    field = [player(n, 0) for n in range(1, 8)]
+    got = pair(field, {}, False, 0)
+    assert got.pairs == ((1, 4), (5, 2), (3, 6)) and got.bye == 7
+    assert pair(field, {}, False, 0, initial_white=False).pairs == ((4, 1), (2, 5), (6, 3))
+
+
+def test_median_outward_order_and_floaters_both_ways() -> None:
+    """Round 2 of eight players.  Round 1 was 1-5, 6-2, 3-7, 8-4 (White first): 1, 2 and 4
+    won, 3-7 was drawn.  Scores (half points): 1, 2, 4: 2; 3, 7: 1; 5, 6, 8: 0.
+
+    * 2.2: one round played, so the Median Scoregroup has 1 point: {3, 7}.  The 2-point
+      group is paired first (downward), then the 0-point group (upward), the median last.
+    * 2-point group {1, 2, 4}: odd, one floater (2.3.4).  All three have a compatible
+      opponent in the next group (type d, 3.9); pairing downward the lowest ranked floats: 4.
+      1 v 2 remains: 1 had White, 2 Black, so 2 White, 1 Black (Article 5, due colours).
+    * 0-point group {5, 6, 8}: odd; pairing upward the highest ranked floats up: 5.
+      6 v 8: both had White, both are due Black with the same history; below the median
+      the lower ranked gets his due colour: 8 Black, 6 White (5.4).
+    * Median Scoregroup {3, 7} with the floaters 4 (from above) and 5 (from below).  The
+      downfloater is paired first, with the highest ranked resident: 4 v 3 (3.8); 4 is due
+      White (he had Black), 3 Black: granted.  The upfloater 5 takes the last one, 7: both
+      are due White, same history; at the median the higher ranked (7, one point) gets it.
+    """
+    field = [player(1, 2, (W,)), player(2, 2, (B,)), player(3, 1, (W,)), player(4, 2, (B,)),
+             player(5, 0, (B,)), player(6, 0, (W,)), player(7, 1, (B,)), player(8, 0, (W,))]
+    got = pair(field, met((1, 5), (6, 2), (3, 7), (8, 4)), False, 1, median=1)
+    assert got.pairs == ((2, 1), (6, 8), (4, 3), (7, 5)) and got.bye is None
+
+
+def test_floater_type_before_rank() -> None:
+    """Round 3 of eight players (scores in half points, median 2 = half of 4).
+    Round 1: 1-6, 2-7, 3-4, 8-5; round 2: 7-1, 6-2, 5-3, 4-8 (White first), the first
+    named of each game winning except 8-5 and 4-8 (5 and 4 won).  So 1, 2, 3 have 4;
+    4, 5 have 2 (the Median Scoregroup); 6, 7, 8 have 0.  Due colours: 1, 2, 3, 8 White;
+    4, 5, 6, 7 Black (they alternate, 5.1).
+
+    * 4-point group {1, 2, 3}, downward, odd: someone floats to the median group (2.3.4).
+      3 has met both 4 and 5, so he has no compatible opponent there (type c); 1 and 2 have
+      (type d).  Type d floats first (3.9), the lowest ranked of them: 2.  Then 1 v 3, both
+      due White with the same history: above the median the higher ranked, 1, has it (5.4).
+    * 0-point group {6, 7, 8}, upward, odd: 8 has met both 4 and 5 (type c), 6 and 7 have
+      not (type d): the highest ranked of type d floats up, 6.  7 v 8: 8 White, 7 Black (due).
+    * Median {4, 5} + 2 (down) + 6 (up).  Only one pair can grant both due colours (2 with
+      4 or 5; 4-5 and 4-6, 5-6 are all Black-Black).  2 first, with the highest resident,
+      4 (2 White, 4 Black: due); then 6 with 5, both due Black: at the median the higher
+      ranked (5) has it, 6 White.
+    Had the lowest ranked floated from the top, 3 would have had no opponent in the median
+    group."""
+    field = [player(1, 4, (W, B)), player(2, 4, (W, B)), player(3, 4, (W, B)), player(4, 2, (B, W)),
+             player(5, 2, (B, W)), player(6, 0, (B, W)), player(7, 0, (B, W)), player(8, 0, (W, B))]
+    avoid = met((1, 6), (2, 7), (3, 4), (8, 5), (7, 1), (6, 2), (5, 3), (4, 8))
+    got = pair(field, avoid, False, 2, median=2)
+    assert got.pairs == ((1, 3), (8, 7), (2, 4), (6, 5)) and got.bye is None
+
+
+def test_exchange_when_the_proposed_opponent_was_met() -> None:
+    """Four players on 2 points after two rounds (the Median Scoregroup, paired downward),
+    all with White then Black, so all due White and colours decide nothing (every pair
+    gives one of them Black).  1 met 3 in round 1.
+
+    * 2.4: proposed 1 v 3, 2 v 4.  4.1: scrutiny starts with 1: 3 is not compatible (met),
+      so 1's opponent is exchanged for the next of the bottom half, 4 (4.2).  The rest is
+      2 v 3.  Colours: the same history, at the median the higher ranked gets White (5.4)."""
+    field = [player(n, 2, (W, B)) for n in range(1, 5)]
+    assert pair(field, met((1, 3)), False, 2, median=2).pairs == ((1, 4), (2, 3))
+
+
+def test_exchange_for_due_colours() -> None:
+    """The same four players, now 1 and 3 due White (they had White, Black), 2 and 4 due
+    Black (Black, White); nobody has met.  Proposed 1 v 3, 2 v 4 would grant nobody's due
+    colour in either pair; the exchange 1 v 4, 2 v 3 grants all four (2.5: exchanges for
+    alternation and equalisation of colours), so it is made."""
+    field = [player(1, 2, (W, B)), player(2, 2, (B, W)), player(3, 2, (W, B)), player(4, 2, (B, W))]
+    assert pair(field, {}, False, 2, median=2).pairs == ((1, 4), (3, 2))
+
+
+def test_colour_limits_are_part_of_compatibility() -> None:
+    """2.1: a pairing must not give a third colour in a row nor three more of one colour.
+    1 and 3 both had White twice, 2 and 4 Black twice: 1 and 3 must both have Black, so the
+    proposed 1 v 3 is not compatible, and 1's opponent is exchanged for 4 (4.2); 2 v 3
+    remains.  Colours: each gets the other colour from his last two (absolute)."""
+    field = [player(1, 4, (W, W)), player(2, 4, (B, B)), player(3, 4, (W, W)), player(4, 4, (B, B))]
+    assert pair(field, {}, False, 2, median=2).pairs == ((4, 1), (2, 3))
+
+
+def test_bye_skips_a_player_who_had_one() -> None:
+    """1.1 with C.04.1 d: the lowest ranked of the lowest scoregroup is 5, but he had the
+    pairing-allocated bye already: the next one up, 4, gets it."""
+    field = [player(1, 2, (W,)), player(2, 2, (B,)), player(3, 0, (W,)), player(4, 0, (B,)),
+             player(5, 0, (), eligible=False)]
+    got = pair(field, met((1, 3), (2, 4)), False, 1, median=1)
+    assert got.bye == 4
+
+
+def test_no_pairing_is_refused() -> None:
+    """Four players who have all met: nothing meets C.04.1 b."""
+    field = [player(n, 2, (W, B) if n % 2 else (B, W)) for n in range(1, 5)]
+    with pytest.raises(NoPairing):
+        pair(field, met((1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)), False, 3, median=3)
+
+
+# -- properties ---------------------------------------------------------------------------
+
+
+def _may(colours: list[int], c: int) -> bool:
+    after = colours + [c]
+    whites = after.count(W)
+    return abs(2 * whites - len(after)) <= 2 and not (len(after) >= 3 and after[-1] == after[-2] == after[-3])
+
+
+def _perfect(players: list[int], ok: dict[int, set[int]]) -> bool:
+    if not players:
+        return True
+    first, rest = players[0], players[1:]
+    return any(_perfect([p for p in rest if p != o], ok) for o in rest if o in ok[first])
+
+
+def _lawful_exists(numbers: list[int], ok: dict[int, set[int]], eligible: dict[int, bool]) -> bool:
+    if len(numbers) % 2 == 0:
+        return _perfect(numbers, ok)
+    return any(eligible[b] and _perfect([n for n in numbers if n != b], ok) for b in numbers)
+
+
+def _tournament(n: int, rounds: int, seed: int) -> Iterator[tuple[int, object]]:
+    """Play ``rounds`` rounds of a random tournament paired by Lim, checking each round;
+    yields (round, outcome or None when no lawful pairing exists)."""
+    rnd = random.Random(seed)
+    score = {i: 0 for i in range(1, n + 1)}
+    colours: dict[int, list[int]] = {i: [] for i in range(1, n + 1)}
+    opponents: dict[int, set[int]] = {i: set() for i in range(1, n + 1)}
+    eligible = {i: True for i in range(1, n + 1)}
+    for r in range(rounds):
+        present = [i for i in range(1, n + 1) if rnd.random() > 0.1] if n > 4 else list(range(1, n + 1))
+        if len(present) < 2:
+            continue
+        entrants = [Entrant(i, i - 1, score[i], tuple(colours[i]), None, None, len(colours[i]), eligible[i])
+                    for i in present]
+        ok = {a: {b for b in present if b != a and b not in opponents[a]
+                  and ((_may(colours[a], W) and _may(colours[b], B)) or (_may(colours[a], B) and _may(colours[b], W)))}
+              for a in present}
+        try:
+            got = pair(entrants, opponents, r == rounds - 1, r, True, median=r)
+        except NoPairing:
+            assert not _lawful_exists(present, ok, eligible), f"round {r + 1}: a lawful pairing exists"
+            yield r, None
+            return
+        seen = [p for pr in got.pairs for p in pr] + ([got.bye] if got.bye is not None else [])
+        assert sorted(seen) == sorted(present)                       # everyone once
+        assert (got.bye is None) == (len(present) % 2 == 0)          # a bye only when odd
+        if got.bye is not None:
+            assert eligible[got.bye]                                  # C.04.1 d: no second bye
+            eligible[got.bye] = False
+            score[got.bye] += 2
+        for w, b in got.pairs:
+            assert b not in opponents[w]                              # C.04.1 b: no rematch
+            assert _may(colours[w], W) and _may(colours[b], B)        # 2.1, C.04.1 f-g
+            opponents[w].add(b)
+            opponents[b].add(w)
+            colours[w].append(W)
+            colours[b].append(B)
+            x = rnd.random()
+            if x < 0.4:
+                score[w] += 2
+            elif x < 0.7:
+                score[b] += 2
+            else:
+                score[w] += 1
+                score[b] += 1
+        yield r, got
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(2, 11), st.integers(1, 9), st.integers(0, 10**6))
+def test_absolute_criteria_on_random_tournaments(n: int, rounds: int, seed: int) -> None:
+    """Every round: each present player paired once or given the bye, a bye only for an odd
+    field and never a second one, no rematch, no third colour in a row, no colour difference
+    beyond 2 — and when the engine finds no pairing, an exhaustive search finds none either."""
+    for _ in _tournament(n, rounds, seed):
+        pass
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(3, 9).filter(lambda n: n % 2 == 1), st.integers(0, 10**6))
+def test_bye_is_the_lowest_lawful(n: int, seed: int) -> None:
+    """1.1: the bye goes to the lowest ranked player (score, then pairing number) who may have
+    it and without whom the rest can be paired — checked against an exhaustive search."""
+    rnd = random.Random(seed)
+    scores = {i: rnd.choice((0, 2, 4)) for i in range(1, n + 1)}
+    eligible = {i: rnd.random() > 0.3 for i in range(1, n + 1)}
+    history = {i: tuple(rnd.choice((W, B)) for _ in range(2)) for i in range(1, n + 1)}
+    avoid = met(*[(a, b) for a in range(1, n + 1) for b in range(a + 1, n + 1) if rnd.random() < 0.3])
+    entrants = [Entrant(i, i - 1, scores[i], history[i], None, None, 2, eligible[i]) for i in range(1, n + 1)]
+    numbers = list(range(1, n + 1))
+    ok = {a: {b for b in numbers if b != a and b not in avoid.get(a, set())
+              and ((_may(list(history[a]), W) and _may(list(history[b]), B))
+                   or (_may(list(history[a]), B) and _may(list(history[b]), W)))} for a in numbers}
+    lowest_first = sorted(numbers, key=lambda i: (scores[i], -i))
+    expected = next((b for b in lowest_first if eligible[b] and _perfect([x for x in numbers if x != b], ok)), None)
+    try:
+        got = pair(entrants, avoid, False, 2, median=4)
+    except NoPairing:
+        assert expected is None
+        return
+    assert got.bye == expected
