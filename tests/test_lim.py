@@ -5,6 +5,7 @@ exhaustive search says whether a lawful pairing exists at all."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Iterator
 
@@ -240,3 +241,69 @@ def test_bye_is_the_lowest_lawful(n: int, seed: int) -> None:
         assert expected is None
         return
     assert got.bye == expected
+
+
+# -- through the TRF commands ---------------------------------------------------------------
+
+
+def _lim_tournament(players: int, rounds: int, played: int, seed: int) -> object:
+    """A tournament of ``rounds`` planned rounds whose first ``played`` were paired by Lim
+    (through :func:`keizer.pairing.swiss.pair_swiss`) with random results."""
+    from keizer.model import Colour
+    from keizer.pairing.swiss import pair_swiss
+    from keizer.tiebreaks import Code, Player, RoundResult, Tournament
+
+    rnd = random.Random(seed)
+    results: dict[int, list[RoundResult]] = {k: [] for k in range(1, players + 1)}
+
+    def state() -> Tournament:
+        return Tournament(tuple(Player(k, f"Player {k:02}", 2400 - 10 * k, tuple(results[k])) for k in results),
+                          rounds)
+
+    for r in range(played):
+        found = pair_swiss(state(), rounds, upto=r, system="lim")
+        for w, b in found.pairs:
+            codes = rnd.choice([(Code.WIN, Code.LOSS), (Code.DRAW, Code.DRAW), (Code.LOSS, Code.WIN)])
+            results[w].append(RoundResult(codes[0], b, Colour.WHITE))
+            results[b].append(RoundResult(codes[1], w, Colour.BLACK))
+        if found.bye is not None:
+            results[found.bye].append(RoundResult(Code.PAB))
+    return state()
+
+
+def _trf(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    from keizer.cli import cli, main
+    from keizer.cli.trf import trf
+
+    cli.add_command(trf)
+    code = 0
+    try:
+        main(["trf", *args])
+    except SystemExit as e:
+        code = int(e.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_trf_pair_and_check_by_lim(tmp_path, capsys) -> None:
+    """``keizer trf check --system lim`` finds every round of a Lim tournament as played
+    (the Dutch checker does not), and ``keizer trf pair --system lim`` pairs the next round
+    as the engine does; an unknown system is refused in one line."""
+    from keizer.formats.trf import dump
+    from keizer.pairing.swiss import pair_swiss
+
+    t = _lim_tournament(11, 6, 4, seed=7)
+    file = tmp_path / "lim.trf"
+    file.write_text(dump(t), encoding="utf-8")  # type: ignore[arg-type]
+    code, out, err = _trf(capsys, "check", str(file), "--system", "lim")
+    assert (code, err) == (0, "") and "every one as played" in out, out
+    code, out, _ = _trf(capsys, "check", str(file))
+    assert code == 1 and "differ" in out
+    code, out, err = _trf(capsys, "pair", str(file), "--system", "lim", "--format", "json")
+    assert (code, err) == (0, "")
+    expected = pair_swiss(t, 6, upto=4, system="lim")  # type: ignore[arg-type]
+    assert json.loads(out) == {"round": 5, "pairs": [list(p) for p in expected.pairs], "bye": expected.bye}
+    code, out, _ = _trf(capsys, "pair", str(file), "--system", "lim")
+    assert out.startswith("Round 5 (FIDE Lim)")
+    code, _, err = _trf(capsys, "pair", str(file), "--system", "monrad")
+    assert code == 2 and "monrad" in err and "Traceback" not in err
