@@ -307,3 +307,25 @@ def test_trf_pair_and_check_by_lim(tmp_path, capsys) -> None:
     assert out.startswith("Round 5 (FIDE Lim)")
     code, _, err = _trf(capsys, "pair", str(file), "--system", "monrad")
     assert code == 2 and "monrad" in err and "Traceback" not in err
+
+
+def test_worked_example_of_the_docs_through_a_trf_file(tmp_path, capsys) -> None:
+    """docs/swiss.md's worked example (the case of
+    :func:`test_median_outward_order_and_floaters_both_ways`) from a TRF file: round 1
+    1-5 1-0, 6-2 0-1, 3-7 ½-½, 8-4 0-1; round 2 by ``keizer trf pair --system lim``."""
+    from keizer.formats.trf import dump
+    from keizer.model import Colour
+    from keizer.tiebreaks import Code, Player, RoundResult, Tournament
+
+    games = [(1, 5, Code.WIN), (6, 2, Code.LOSS), (3, 7, Code.DRAW), (8, 4, Code.LOSS)]
+    other = {Code.WIN: Code.LOSS, Code.LOSS: Code.WIN, Code.DRAW: Code.DRAW}
+    results: dict[int, RoundResult] = {}
+    for w, b, code in games:
+        results[w] = RoundResult(code, b, Colour.WHITE)
+        results[b] = RoundResult(other[code], w, Colour.BLACK)
+    t = Tournament(tuple(Player(k, f"Player {k}", 2000 - k, (results[k],)) for k in range(1, 9)), 5)
+    file = tmp_path / "example.trf"
+    file.write_text(dump(t), encoding="utf-8")
+    code, out, err = _trf(capsys, "pair", str(file), "--system", "lim", "--format", "json")
+    assert (code, err) == (0, "")
+    assert sorted(map(tuple, json.loads(out)["pairs"])) == sorted([(2, 1), (6, 8), (4, 3), (7, 5)])
