@@ -329,3 +329,44 @@ def test_worked_example_of_the_docs_through_a_trf_file(tmp_path, capsys) -> None
     code, out, err = _trf(capsys, "pair", str(file), "--system", "lim", "--format", "json")
     assert (code, err) == (0, "")
     assert sorted(map(tuple, json.loads(out)["pairs"])) == sorted([(2, 1), (6, 8), (4, 3), (7, 5)])
+
+
+def _in_exchange_order(rnd_: object, line: list, direction: bool) -> Iterator[list]:
+    """Every complete pairing of ``line`` in the order 2.4 and 4.1-4.3 try them: the first
+    player (#1 downward, the last upward) with the bottom half in order, then the top half
+    from the bottom up; then the rest the same way."""
+    if not line:
+        yield []
+        return
+    ordered = line if direction else line[::-1]
+    half = len(ordered) // 2
+    first = ordered[0]
+    for o in ordered[half:] + ordered[1:half][::-1]:
+        if rnd_.compatible(first, o):  # type: ignore[attr-defined]
+            rest = [c for c in line if c is not first and c is not o]
+            for more in _in_exchange_order(rnd_, rest, direction):
+                yield [(first, o)] + more
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 4), st.booleans(), st.integers(0, 10**6))
+def test_a_scoregroup_takes_the_first_pairing_with_most_due_colours(pairs: int, downward: bool, seed: int) -> None:
+    """One scoregroup without floaters: the engine's pairing is the first complete one in the
+    exchange order among those giving most players their due colour (2.5), as listing every
+    complete pairing in that order finds it."""
+    from keizer.pairing.swiss.lim import _Round
+
+    rnd = random.Random(seed)
+    n = 2 * pairs
+    field = [player(i, 4, tuple(rnd.choice((W, B)) for _ in range(rnd.randint(0, 3)))) for i in range(1, n + 1)]
+    avoid = met(*[(a, b) for a in range(1, n + 1) for b in range(a + 1, n + 1) if rnd.random() < 0.3])
+    r = _Round(field, avoid, 3, True, 4)
+    listed = list(_in_exchange_order(r, list(r.cards), downward))
+    if not listed:
+        with pytest.raises(NoPairing):
+            r.exchange(list(r.cards), [], downward, 4)
+        return
+    most = max(sum(r.both_due(a, b) for a, b in p) for p in listed)
+    expected = next(p for p in listed if sum(r.both_due(a, b) for a, b in p) == most)
+    got = r.exchange(list(r.cards), [], downward, 4)
+    assert [(a.number, b.number) for a, b in got] == [(a.number, b.number) for a, b in expected]

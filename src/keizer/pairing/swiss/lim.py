@@ -47,10 +47,11 @@ DOWN, UP = True, False
 class _Card:
     """One player's colour facts (C.04.1 f-h, Lim 2.1 and 5)."""
 
-    __slots__ = ("e", "number", "score", "rank", "diff", "repeated", "due", "eligible")
+    __slots__ = ("e", "number", "score", "rank", "diff", "repeated", "due", "eligible", "i")
 
     def __init__(self, e: Entrant):
         self.e, self.number, self.score, self.rank = e, e.number, e.score, e.rank
+        self.i = 0  # place in the round's ranking
         whites = sum(1 for c in e.colours if c == WHITE)
         self.diff = whites - (len(e.colours) - whites)
         self.repeated = e.colours[-1] if len(e.colours) >= 2 and e.colours[-1] == e.colours[-2] else NO_COLOUR
@@ -91,6 +92,9 @@ class _Round:
                  initial_white: bool, median: int | None):
         self.cards = sorted((_Card(e) for e in entrants), key=lambda c: (-c.score, c.rank))
         self.avoid = {n: set(v) for n, v in avoid.items()}
+        for i, c in enumerate(self.cards):
+            c.i = i
+        self.ok = [bytearray(self._compatible(a, b) for b in self.cards) for a in self.cards]
         self.initial_white = initial_white
         scores = [c.score for c in self.cards]
         self.median = median if median is not None else (scores[len(scores) // 2] if scores else 0)
@@ -100,6 +104,9 @@ class _Round:
 
     def compatible(self, a: _Card, b: _Card) -> bool:
         """2.1: not met (nor forbidden), and a colour for each within the limits."""
+        return bool(self.ok[a.i][b.i])
+
+    def _compatible(self, a: _Card, b: _Card) -> bool:
         if a is b or b.number in self.avoid.get(a.number, ()) or a.number in self.avoid.get(b.number, ()):
             return False
         return (a.may_have(WHITE) and b.may_have(BLACK)) or (a.may_have(BLACK) and b.may_have(WHITE))
@@ -274,11 +281,10 @@ class _Round:
         the most players their due colour; incoming floaters are paired first (3.8)."""
         if not players:
             return []
-        target = self.colour_optimum(players)
+        hand = _Hand(self, players)
         came = {id(c) for c in incoming}
         made: list[tuple[_Card, _Card]] = []
         left = list(players)
-        gained = 0
         # 3.8: downfloaters first (highest ranked first, to the highest ranked resident), then
         # upfloaters (lowest ranked first, to the lowest ranked resident)
         downs = [c for c in left if id(c) in came and c.score > score]
@@ -289,56 +295,61 @@ class _Round:
             residents = [c for c in left if c is not f and id(c) not in came]
             others = [c for c in left if c is not f and id(c) in came]
             order = (residents + others) if f in downs else (residents[::-1] + others[::-1])
-            gained = self.fix(f, order, left, made, target, gained)
+            self.fix(f, order, left, made, hand)
         while left:
             line = left if direction == DOWN else left[::-1]
             half = len(line) // 2
-            first = line[0]
             order = line[half:] + line[1:half][::-1]
-            gained = self.fix(first, order, left, made, target, gained)
+            self.fix(line[0], order, left, made, hand)
         return made
 
     def fix(self, first: _Card, order: list[_Card], left: list[_Card], made: list[tuple[_Card, _Card]],
-            target: int, gained: int) -> int:
-        """Pair ``first`` with the first of ``order`` that keeps a complete pairing of ``left``
-        with ``target`` due colours; returns the due colours granted so far."""
+            hand: _Hand) -> None:
+        """Pair ``first`` with the first of ``order`` that keeps an optimal pairing of ``left``."""
         for o in order:
-            if not self.compatible(first, o):
-                continue
-            due = self.both_due(first, o)
-            now = gained + (1 if due else 0)
-            remaining = [c for c in left if c is not first and c is not o]
-            if self.completes(remaining, target - now):
+            if self.compatible(first, o) and hand.take(first, o):
                 made.append((first, o))
                 left.remove(first)
                 left.remove(o)
-                return now
+                return
         raise NoPairing()
 
-    def completes(self, players: list[_Card], due: int) -> bool:
-        """Whether ``players`` have a complete pairing with ``due`` pairs giving both their due
-        colour (an unweighted matching when every pair must: the common case, and quick)."""
-        if 2 * due == len(players):
-            mate = maximum_matching(len(players), lambda i, j: self.compatible(players[i], players[j])
-                                    and self.both_due(players[i], players[j]))
-            return all(m != -1 for m in mate)
-        return self.colour_optimum(players, allow_fail=True) == due
 
-    def colour_optimum(self, players: list[_Card], allow_fail: bool = False) -> int:
-        """The most pairs giving both their due colour in a complete pairing of ``players``
-        (-1 with ``allow_fail`` when there is none)."""
+class _Hand:
+    """A scoregroup's best pairing — complete, and giving most players their due colour — kept
+    by the incremental matcher while its pairs are made one at a time."""
+
+    def __init__(self, rnd: _Round, players: list[_Card]):
         n = len(players)
-        if n == 0:
-            return 0
         big = n + 1
+        self.at = {c.i: k for k, c in enumerate(players)}
         weight = [[0] * n for _ in range(n)]
         for i in range(n):
             for j in range(i + 1, n):
-                if self.compatible(players[i], players[j]):
-                    weight[i][j] = weight[j][i] = big + (1 if self.both_due(players[i], players[j]) else 0)
-        pairs, total = self.best(players, weight)
-        if 2 * pairs != n:
-            if allow_fail:
-                return -(n * n) - 1
+                if rnd.compatible(players[i], players[j]):
+                    weight[i][j] = weight[j][i] = big + (1 if rnd.both_due(players[i], players[j]) else 0)
+        self.m = WeightedMatching(weight)
+        self.m.solve()
+        if any(u == -1 for u in self.m.mate):
             raise NoPairing()
-        return total - big * pairs
+        self.total = self.m.weight()
+
+    def take(self, a: _Card, b: _Card) -> bool:
+        """Make a-b a pair if a best pairing has it (else change nothing): a's other edges are
+        taken away and the matching asked whether it still weighs as much."""
+        m, va, vb = self.m, self.at[a.i], self.at[b.i]
+        weight = m.w[va][vb] // 2       # the matcher keeps weights doubled
+        if not weight:
+            return False
+        if m.mate[va] != vb:
+            others = {u: w // 2 for u, w in enumerate(m.w[va]) if w and u != vb}
+            m.set_weights(va, {u: 0 for u in others})
+            m.solve()
+            if m.weight() != self.total:
+                m.set_weights(va, others)
+                m.solve()
+                return False
+        m.remove((va, vb))
+        m.solve()
+        self.total -= weight
+        return True
