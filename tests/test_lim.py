@@ -50,20 +50,21 @@ def test_median_outward_order_and_floaters_both_ways() -> None:
     * 2.2: one round played, so the Median Scoregroup has 1 point: {3, 7}.  The 2-point
       group is paired first (downward), then the 0-point group (upward), the median last.
     * 2-point group {1, 2, 4}: odd, one floater (2.3.4).  All three have a compatible
-      opponent in the next group (type d, 3.9); pairing downward the lowest ranked floats: 4.
+      opponent in the next group (type d, 3.9); pairing downward the lowest ranked floats: 4
+      (he is due White, as most of the group are: 3.2.2 agrees).
       1 v 2 remains: 1 had White, 2 Black, so 2 White, 1 Black (Article 5, due colours).
-    * 0-point group {5, 6, 8}: odd; pairing upward the highest ranked floats up: 5.
-      6 v 8: both had White, both are due Black with the same history; below the median
-      the lower ranked gets his due colour: 8 Black, 6 White (5.4).
-    * Median Scoregroup {3, 7} with the floaters 4 (from above) and 5 (from below).  The
+    * 0-point group {5, 6, 8}: odd, paired upward.  All of type d; 6 and 8 are due Black, 5
+      White: the floater is one due the colour more are due (3.2.2), the highest ranked of
+      them when pairing upward: 6.  5 v 8: 5 White, 8 Black, both due.
+    * Median Scoregroup {3, 7} with the floaters 4 (from above) and 6 (from below).  The
       downfloater is paired first, with the highest ranked resident: 4 v 3 (3.8); 4 is due
-      White (he had Black), 3 Black: granted.  The upfloater 5 takes the last one, 7: both
-      are due White, same history; at the median the higher ranked (7, one point) gets it.
+      White (he had Black), 3 Black: granted.  The upfloater 6 takes the last one, 7: 7 White
+      and 6 Black, both due.
     """
     field = [player(1, 2, (W,)), player(2, 2, (B,)), player(3, 1, (W,)), player(4, 2, (B,)),
              player(5, 0, (B,)), player(6, 0, (W,)), player(7, 1, (B,)), player(8, 0, (W,))]
     got = pair(field, met((1, 5), (6, 2), (3, 7), (8, 4)), False, 1, median=1)
-    assert got.pairs == ((2, 1), (6, 8), (4, 3), (7, 5)) and got.bye is None
+    assert got.pairs == ((2, 1), (5, 8), (4, 3), (7, 6)) and got.bye is None
 
 
 def test_floater_type_before_rank() -> None:
@@ -174,8 +175,10 @@ def _tournament(n: int, rounds: int, seed: int) -> Iterator[tuple[int, object]]:
             continue
         entrants = [Entrant(i, i - 1, score[i], tuple(colours[i]), None, None, len(colours[i]), eligible[i])
                     for i in present]
+        last = r == rounds - 1
         ok = {a: {b for b in present if b != a and b not in opponents[a]
-                  and ((_may(colours[a], W) and _may(colours[b], B)) or (_may(colours[a], B) and _may(colours[b], W)))}
+                  and ((_may(colours[a], W) and _may(colours[b], B)) or (_may(colours[a], B) and _may(colours[b], W))
+                       or (last and score[a] == score[b]))}  # Article 6
               for a in present}
         try:
             got = pair(entrants, opponents, r == rounds - 1, r, True, median=r)
@@ -192,7 +195,8 @@ def _tournament(n: int, rounds: int, seed: int) -> Iterator[tuple[int, object]]:
             score[got.bye] += 2
         for w, b in got.pairs:
             assert b not in opponents[w]                              # C.04.1 b: no rematch
-            assert _may(colours[w], W) and _may(colours[b], B)        # 2.1, C.04.1 f-g
+            if not (_may(colours[w], W) and _may(colours[b], B)):     # 2.1, C.04.1 f-g ...
+                assert last and score[w] == score[b]                  # ... but Article 6 in the last round
             opponents[w].add(b)
             opponents[b].add(w)
             colours[w].append(W)
@@ -213,7 +217,8 @@ def _tournament(n: int, rounds: int, seed: int) -> Iterator[tuple[int, object]]:
 def test_absolute_criteria_on_random_tournaments(n: int, rounds: int, seed: int) -> None:
     """Every round: each present player paired once or given the bye, a bye only for an odd
     field and never a second one, no rematch, no third colour in a row, no colour difference
-    beyond 2 — and when the engine finds no pairing, an exhaustive search finds none either."""
+    beyond 2 (in the last round only between two players of one score, Article 6) — and when
+    the engine finds no pairing, an exhaustive search finds none either."""
     for _ in _tournament(n, rounds, seed):
         pass
 
@@ -328,7 +333,7 @@ def test_worked_example_of_the_docs_through_a_trf_file(tmp_path, capsys) -> None
     file.write_text(dump(t), encoding="utf-8")
     code, out, err = _trf(capsys, "pair", str(file), "--system", "lim", "--format", "json")
     assert (code, err) == (0, "")
-    assert sorted(map(tuple, json.loads(out)["pairs"])) == sorted([(2, 1), (6, 8), (4, 3), (7, 5)])
+    assert sorted(map(tuple, json.loads(out)["pairs"])) == sorted([(2, 1), (5, 8), (4, 3), (7, 6)])
 
 
 def _in_exchange_order(rnd_: object, line: list, direction: bool) -> Iterator[list]:
@@ -370,3 +375,43 @@ def test_a_scoregroup_takes_the_first_pairing_with_most_due_colours(pairs: int, 
     expected = next(p for p in listed if sum(r.both_due(a, b) for a, b in p) == most)
     got = r.exchange(list(r.cards), [], downward, 4)
     assert [(a.number, b.number) for a, b in got] == [(a.number, b.number) for a, b in expected]
+
+
+def test_last_round_pairs_one_score_beyond_the_colour_limits() -> None:
+    """Article 6: in the last round, the same score goes before the colour limits.
+    After two rounds 1 and 2 (4 points) both had White twice, 3 and 4 (2 points, the Median
+    Scoregroup) Black twice; nobody has met.
+
+    * Not the last round: 1 and 2 are not compatible (both must have Black, 2.1), so both
+      float to the median group (2.3.2), where the downfloaters go first, each with the
+      highest ranked resident he can have: 1 v 3, 2 v 4, every colour granted.
+    * The last round: 1 and 2, of one score, may meet (Article 6): 1 v 2 and 3 v 4.  Both
+      1 and 2 are due Black with the same history: at or above the median the higher ranked,
+      1, has it (5.4); 3 and 4 likewise, 3 White."""
+    field = [player(1, 4, (W, W)), player(2, 4, (W, W)), player(3, 2, (B, B)), player(4, 2, (B, B))]
+    assert pair(field, {}, False, 2, median=2).pairs == ((3, 1), (4, 2))
+    assert pair(field, {}, True, 2, median=2).pairs == ((2, 1), (3, 4))
+
+
+def test_due_colour_alternates_after_an_odd_number_of_games() -> None:
+    """Article 5: colours alternate, and equalise after an even number of rounds.  After
+    three games 1 had White, White, Black: alternation makes him due White (the difference
+    goes to +2, which the limits allow); 2 had Black, Black, White: due Black.  Both get
+    their due colour: 1 White.  (Equalising first would have given 2 White.)"""
+    field = [player(1, 4, (W, W, B)), player(2, 4, (B, B, W))]
+    assert pair(field, {}, False, 3, median=3).pairs == ((1, 2),)
+
+
+def test_floater_who_did_not_float_last_round() -> None:
+    """3.10 after 3.9: round 2, six players; round 1 was 1-4, 2-5, 3-6 (White first), won by
+    1, 2 and 3, and 3 floated down in it (a late pairing of his old group, say).  The 1-point
+    group {1, 2, 3} is odd and paired downward (the median, ½, has nobody): all three are of
+    one type and due Black, so the lowest ranked would float, but 3 floated in the round
+    before (3.10): 2 floats, and 1 v 3 remains."""
+    def card(n: int, score: int, colours: tuple[int, ...], how: str | None = None) -> Entrant:
+        return Entrant(n, n - 1, score, colours, how, None, len(colours), True)
+
+    field = [card(1, 2, (W,)), card(2, 2, (W,)), card(3, 2, (W,), "down"),
+             card(4, 0, (B,)), card(5, 0, (B,)), card(6, 0, (B,))]
+    got = pair(field, met((1, 4), (2, 5), (3, 6)), False, 1, median=1)
+    assert got.pairs[0] == (3, 1)     # same history, both due Black: above the median 1 has it

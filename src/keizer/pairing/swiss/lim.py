@@ -16,8 +16,10 @@ each player an :class:`~keizer.pairing.swiss.dutch.Entrant`, who may not meet
   in that order; the Median Scoregroup takes the floaters of both sides.
 * 2.3: a scoregroup floats only the players it cannot pair (too few compatible
   opponents, or an odd number); the floater is chosen by type (3.9: one that did
-  not float in already and has a compatible opponent in the next group first) and
-  then the lowest ranked when pairing downward, the highest ranked when upward.
+  not float in already and has a compatible opponent in the next group first), then
+  not one who floated in the round before (3.10), then one due the colour more of
+  the group are due (3.2.2), then the lowest ranked when pairing downward, the
+  highest ranked when upward.
 * 2.4, 4.1-4.3: the proposed pairings are top half against bottom half; the
   first player (#1 downward, the last upward) takes the first compatible opponent
   in the exchange order (the bottom half in order, then the top half from the
@@ -25,7 +27,9 @@ each player an :class:`~keizer.pairing.swiss.dutch.Entrant`, who may not meet
   paired first (3.8).  Among the complete pairings, the one giving most players
   their due colour is taken (2.5, Article 5: exchanges for alternation and
   equalisation of colours), the first of them in that order.
-* Article 5: colours.
+* Article 5: colours alternate (and equalise after an even number of rounds); ties
+  go by colour history, then rank (5.4).  Article 6: in the last round two players
+  of one score may meet beyond the colour limits.
 
 Where the text pairs a group and only later finds that the Median Scoregroup is
 blocked (2.6: it then undoes pairings made before), keizer looks ahead instead:
@@ -56,11 +60,11 @@ class _Card:
         self.diff = whites - (len(e.colours) - whites)
         self.repeated = e.colours[-1] if len(e.colours) >= 2 and e.colours[-1] == e.colours[-2] else NO_COLOUR
         if self.repeated != NO_COLOUR:
-            self.due = 1 - self.repeated          # two in a row: the other colour, always
-        elif self.diff:
-            self.due = BLACK if self.diff > 0 else WHITE   # equalisation
+            self.due = 1 - self.repeated          # two in a row: the other colour (5.1)
+        elif abs(self.diff) > 1:
+            self.due = BLACK if self.diff > 0 else WHITE   # equalisation (after an even number of games)
         elif e.colours:
-            self.due = 1 - e.colours[-1]          # alternation
+            self.due = 1 - e.colours[-1]          # alternation (5: which equalises when the colours are level)
         else:
             self.due = NO_COLOUR
         self.eligible = e.eligible
@@ -74,8 +78,8 @@ def pair(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_r
          played_rounds: int, initial_white: bool = True, whole: bool = False, *,
          median: int | None = None) -> Outcome:
     """Pair one round by the Lim system.  The arguments are the Dutch engine's
-    (``last_round`` and ``whole`` change nothing here: Lim has no last-round
-    exceptions), and ``median``: the score of the Median Scoregroup in the entrants'
+    (``whole`` changes nothing here; in the ``last_round`` the colour limits give way for
+    two players of one score, Article 6), and ``median``: the score of the Median Scoregroup in the entrants'
     score units — half of what ``played_rounds`` rounds can give (default: the
     score of the middle player of the ranking).
 
@@ -84,16 +88,17 @@ def pair(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_r
     >>> pair(field, {}, False, 0)     # round 1: 1-4, 2-5, 3-6; the bye to 7 (1.1)
     Outcome(pairs=((1, 4), (5, 2), (3, 6)), bye=7)
     """
-    return _Round(list(entrants), avoid, played_rounds, initial_white, median).run()
+    return _Round(list(entrants), avoid, played_rounds, initial_white, median, last_round).run()
 
 
 class _Round:
     def __init__(self, entrants: list[Entrant], avoid: Mapping[int, Iterable[int]], played_rounds: int,
-                 initial_white: bool, median: int | None):
+                 initial_white: bool, median: int | None, last_round: bool = False):
         self.cards = sorted((_Card(e) for e in entrants), key=lambda c: (-c.score, c.rank))
         self.avoid = {n: set(v) for n, v in avoid.items()}
         for i, c in enumerate(self.cards):
             c.i = i
+        self.last_round = last_round
         self.ok = [bytearray(self._compatible(a, b) for b in self.cards) for a in self.cards]
         self.initial_white = initial_white
         scores = [c.score for c in self.cards]
@@ -109,6 +114,11 @@ class _Round:
     def _compatible(self, a: _Card, b: _Card) -> bool:
         if a is b or b.number in self.avoid.get(a.number, ()) or a.number in self.avoid.get(b.number, ()):
             return False
+        # Article 6: in the last round, players of one score may meet beyond the colour limits
+        return self.within(a, b) or (self.last_round and a.score == b.score)
+
+    def within(self, a: _Card, b: _Card) -> bool:
+        """A colour for each within the limits of 2.1 (no third in a row, no three more)."""
         return (a.may_have(WHITE) and b.may_have(BLACK)) or (a.may_have(BLACK) and b.may_have(WHITE))
 
     def colours(self, a: _Card, b: _Card, upper: bool) -> tuple[int, int]:
@@ -133,8 +143,11 @@ class _Round:
         claim_a, claim_b = (a.repeated != NO_COLOUR, abs(a.diff)), (b.repeated != NO_COLOUR, abs(b.diff))
         if claim_a != claim_b:
             winner = a if claim_a > claim_b else b
-        else:                               # ... else rank: the higher ranked above the median, the lower below
-            winner = higher if upper else lower
+            return (winner.due == WHITE) == (winner is a)
+        for mine, theirs in zip(reversed(a.e.colours), reversed(b.e.colours)):
+            if mine != theirs:              # ... else the colour history: each alternates from the last
+                return theirs == WHITE      # round in which their colours differed
+        winner = higher if upper else lower  # ... else rank: the higher ranked above the median, the lower below
         return (winner.due == WHITE) == (winner is a)
 
     def both_due(self, a: _Card, b: _Card) -> bool:
@@ -222,16 +235,23 @@ class _Round:
 
     def choose_floaters(self, group: list[_Card], incoming: list[_Card], rest: list[_Card], direction: bool,
                         adjacent: list[_Card]) -> list[_Card]:
-        """2.3 and 3.9: as few floaters as the group allows with the rest of the round
-        still pairable, the least disadvantaged type first, then by rank."""
+        """2.3: as few floaters as the group allows with the rest of the round still
+        pairable; chosen by type (3.9), then not one who floated in the round before (3.10),
+        then one due the colour more of the group are due (3.2.2), then by rank."""
         came = {id(c) for c in incoming}
 
-        def kind(c: _Card) -> int:          # 3.9: d, c, b, a in this order of preference
+        whites = sum(1 for c in group if c.due == WHITE)
+        blacks = sum(1 for c in group if c.due == BLACK)
+        more = WHITE if whites > blacks else BLACK if blacks > whites else NO_COLOUR
+
+        def kind(c: _Card) -> tuple[int, bool, bool]:
             has = any(self.compatible(c, o) for o in adjacent)
-            return (2 if id(c) in came else 0) + (0 if has else 1)
+            return ((2 if id(c) in came else 0) + (0 if has else 1),   # 3.9: types d, c, b, a
+                    c.e.float1 is not None,                            # 3.10: not one who floated last round
+                    more != NO_COLOUR and c.due != more)               # 3.2.2: one due the commoner colour
 
         ranked = group[::-1] if direction == DOWN else group
-        candidates = sorted(ranked, key=kind)   # stable: by rank within a type
+        candidates = sorted(ranked, key=kind)   # stable: then by rank (3.2.4, 3.3)
         if len(group) % 2 == 0 and self.pairable(group) and self.pairable(rest):
             return []
         if len(group) % 2:                  # the usual case: one floater will do
@@ -321,13 +341,16 @@ class _Hand:
 
     def __init__(self, rnd: _Round, players: list[_Card]):
         n = len(players)
-        big = n + 1
+        mid = n + 1                          # a pair within the colour limits (only the last round has others)
+        big = (mid + 1) * (n + 1)            # a pair at all: the pairing is complete first
         self.at = {c.i: k for k, c in enumerate(players)}
         weight = [[0] * n for _ in range(n)]
         for i in range(n):
             for j in range(i + 1, n):
-                if rnd.compatible(players[i], players[j]):
-                    weight[i][j] = weight[j][i] = big + (1 if rnd.both_due(players[i], players[j]) else 0)
+                a, b = players[i], players[j]
+                if rnd.compatible(a, b):
+                    weight[i][j] = weight[j][i] = (big + (mid if rnd.within(a, b) else 0)
+                                                   + (1 if rnd.both_due(a, b) else 0))
         self.m = WeightedMatching(weight)
         self.m.solve()
         if any(u == -1 for u in self.m.mate):
