@@ -22,6 +22,7 @@ from keizer.formats.trf import TRF16, TRF26, dump
 from keizer.limits import MAX_PLAYERS
 from keizer.model import Colour
 from keizer.output import FORMATS, json_number, number, render
+from keizer.pairing.swiss import ENGINES
 from keizer.tiebreaks.fide_tables import round_half_up
 from keizer.tiebreaks.model import System, Tournament
 from keizer.tiebreaks.unplayed import Edition
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
 
 class TrfUsageError(FormatError):
     """A tie-break list or option that cannot be used with this file."""
+
+
+#: ``--system`` of ``trf pair`` and ``trf check``: every engine of :data:`keizer.pairing.swiss.ENGINES`.
+SWISS_SYSTEM = click.option("--system", "pairing_system", type=click.Choice(sorted(ENGINES)), default="dutch",
+                            show_default=True, help="FIDE Swiss pairing system (C.04): dutch, or another one.")
 
 
 @click.group("trf")
@@ -107,8 +113,9 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format.")
-def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
-    """Pair a round of FILE by the FIDE Dutch system (2026 rules).
+@SWISS_SYSTEM
+def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_system: str) -> None:
+    """Pair a round of FILE by the FIDE Dutch system (2026 rules), or the one --system names.
 
     As bbpPairings and JaVaFo read a file: in the round to be paired a player whose
     entry is already there (0000 - H, F, U, Z or -) is not paired, and every other
@@ -137,7 +144,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
                if r not in marks.get(p.start_no, ()) or took_part(p, r)]
     try:
         found = pair_swiss(t, planned, present, r, initial_colour_of(t),
-                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text))
+                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text), pairing_system)
     except SwissError as e:
         raise TrfUsageError(f"{file}: {e}") from None
     names = {p.start_no: p.name for p in t.players}
@@ -150,7 +157,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
         rows.append({"board": None, "white": found.bye, "white_name": names[found.bye], "black": 0,
                      "black_name": "(bye)"})
     if fmt == "table":
-        click.echo(f"Round {found.round} (FIDE Dutch)")
+        click.echo(f"Round {found.round} (FIDE {pairing_system.title()})")
     click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
     if found.bye is not None and fmt == "table":
         click.echo(f"bye: {found.bye} {names[found.bye]}")
@@ -248,8 +255,9 @@ def _decimal_text(value: Fraction) -> str:
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="Output format.")
-def check(file: str, rounds: int | None, fmt: str) -> None:
-    """Re-pair every round of FILE by the FIDE Dutch system and report each difference.
+@SWISS_SYSTEM
+def check(file: str, rounds: int | None, fmt: str, pairing_system: str) -> None:
+    """Re-pair every round of FILE by the FIDE Dutch system (or --system) and report each difference.
 
     The free pairings checker: each round is paired from what was known before it
     (the history, who took part) and compared with the pairing played — pairs,
@@ -273,7 +281,7 @@ def check(file: str, rounds: int | None, fmt: str) -> None:
         raise TrfUsageError(f"{file} holds no paired round to check")
     planned = _planned(file, t, rounds, played)
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
-                           forbidden_groups(text))
+                           forbidden_groups(text), pairing_system)
     bad = [c for c in results if c.differs]
     if fmt == "json":
         click.echo(json.dumps({"file": file, "rounds": len(results), "differences": len(bad),

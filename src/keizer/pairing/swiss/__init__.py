@@ -35,14 +35,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from keizer.model import Colour
 from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 
 if TYPE_CHECKING:
-    from keizer.pairing.swiss.dutch import Entrant
+    from keizer.pairing.swiss.dutch import Entrant, Outcome
 
 _ABSENT = RoundResult(Code.ZPB)
 
@@ -186,7 +186,7 @@ def _result(player: Player, r: int) -> RoundResult:
 
 def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None, upto: int | None = None,
                initial_colour: Colour = Colour.WHITE, forbidden: Iterable[tuple[int, int]] = (),
-               virtual: Accelerations | None = None) -> SwissPairing:
+               virtual: Accelerations | None = None, system: str = "dutch") -> SwissPairing:
     """Pair round ``upto + 1`` of ``t`` (default: the round after the last one it holds).
 
     ``rounds`` is the planned number of rounds (the Dutch rules treat the last
@@ -195,19 +195,40 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     in round 1 (drawn by lot before the event, C.04.2); ``forbidden`` pairs that
     must not meet (for instance players of one family, C.04.1 rules allow it as
     if they had met); ``virtual`` the virtual points of accelerated pairings
-    (:mod:`keizer.pairing.swiss.acceleration`), added to the scores the rules see.
+    (:mod:`keizer.pairing.swiss.acceleration`), added to the scores the rules see;
+    ``system`` one of :data:`ENGINES` (the Dutch system unless another is named).
     """
     upto = t.rounds if upto is None else upto
-    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden, virtual), upto, initial_colour)
+    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden, virtual), upto, initial_colour, system)
 
 
-def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE) -> SwissPairing:
+def _dutch(inputs: RoundInputs, upto: int, initial_white: bool) -> Outcome:
+    from keizer.pairing.swiss.dutch import pair
+
+    return pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_white)
+
+
+def _lim(inputs: RoundInputs, upto: int, initial_white: bool) -> Outcome:
+    from keizer.pairing.swiss.lim import pair
+
+    return pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_white, median=inputs.median)
+
+
+#: The Swiss pairing engines by the name ``--system`` takes: one line per FIDE system.
+ENGINES: dict[str, Callable[[RoundInputs, int, bool], Outcome]] = {
+    "dutch": _dutch,  # C.04.3
+    "lim": _lim,  # C.04.4.3
+}
+
+
+def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE,
+                system: str = "dutch") -> SwissPairing:
     """:func:`pair_swiss` on the inputs :func:`round_inputs` made for round ``upto + 1``
-    (the checker has them already)."""
-    from keizer.pairing.swiss.dutch import NoPairing, pair
+    (the checker has them already), by the engine of ``system``."""
+    from keizer.pairing.swiss.dutch import NoPairing
 
     try:
-        found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
+        found = ENGINES[system](inputs, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
         if blocking := _forbidden_in_the_way(inputs, upto):
             raise SwissError("round %(n)s has no pairing that keeps the forbidden pairs apart: allowing %(pairs)s "
@@ -266,6 +287,7 @@ class RoundInputs:
     entrants: list[Entrant]
     apart: set[frozenset[int]]
     last_round: bool
+    median: int = 0  # half the score the rounds played can give, in the entrants' units (Lim's median)
 
     def met(self, a: int, b: int) -> bool:
         """May not meet: they played each other, or are a forbidden pair."""
@@ -312,7 +334,8 @@ def round_inputs(t: Tournament, rounds: int, present: Iterable[int] | None, upto
             tuple(WHITE if c is Colour.WHITE else BLACK for c in d.colours),
             floats[upto - 1] if upto >= 1 else None, floats[upto - 2] if upto >= 2 else None,
             len(d.colours), d.bye_eligible, last_round and d.pairing_score > threshold))
-    return RoundInputs(numbers, data, entrants, {frozenset(pair) for pair in forbidden}, last_round)
+    return RoundInputs(numbers, data, entrants, {frozenset(pair) for pair in forbidden}, last_round,
+                       int(threshold * unit))
 
 
 def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
