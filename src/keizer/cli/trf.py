@@ -201,11 +201,13 @@ def generate(players: int, rounds: int, seed: int | None, system: str, byes: Fra
              withdrawals: Fraction, late_entries: Fraction, draw_rate: Fraction, initial_colour: str,
              highest_rating: int, lowest_rating: int, trf_version: str, acceleration: str, count: int,
              output: str | None) -> None:
-    """Random tournaments paired by keizer's Dutch engine, as TRF: FIDE's "random tournament generator".
+    """Random tournaments paired by keizer's engine of --system, as TRF: FIDE's "random tournament generator".
 
-    Ratings, requested byes, absences, forfeits, withdrawals and late entries are drawn at the
-    rates given; game results follow FIDE's rating table (see docs/swiss.md). The file's
-    first comment line says how to generate it again.
+    Ratings, requested byes, absences, forfeits on one or both sides, withdrawals, late
+    entries and forbidden pairs are drawn at the rates given; game results follow FIDE's
+    rating table (see docs/swiss.md). With --tiebreaks the list is record 202 and the ranks
+    follow it. The file's first comment line says how to generate it again; 'keizer trf
+    check' finds every file as generated.
     """
     from keizer.pairing.generate import GenerationError, Options, TournamentPlan, generate as generated
 
