@@ -141,3 +141,15 @@ def test_a_file_or_list_that_cannot_be_checked_exits_2_with_one_line(tmp_path, c
     code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", str(broken))
     assert code == 2 and "opponent 2 has no 001 line" in err and "Traceback" not in err
     assert parse(Path(path).read_text()).tiebreaks == ("BH", "SB")
+
+
+def test_a_rank_column_that_repeats_the_start_numbers_is_not_a_standing(tmp_path, capsys):
+    from keizer.pairing.generate import Options, TournamentPlan, generate
+
+    t = generate(TournamentPlan(players=10, rounds=4, seed=2, options=Options(tiebreaks=("BH",))))
+    assert [p.rank for p in t.players] != [p.start_no for p in t.players]
+    numbered = replace(t, players=tuple(replace(p, rank=p.start_no) for p in t.players))
+    code, out, _ = run(capsys, tmp_path / "x.db", "trf", "check", write(tmp_path / "n.trf", numbered))
+    assert code == 0 and "the file's rank column repeats the start numbers: no standing to compare" in out
+    code, out, _ = run(capsys, tmp_path / "x.db", "trf", "check", write(tmp_path / "g.trf", t))
+    assert code == 0 and "totals and ranks by BH: as the file states" in out

@@ -288,7 +288,7 @@ def say_tiebreaks(taken: Any, used: list[str]) -> None:
 
 def say_ranks(t: Any, store: Store, comp_id: int) -> None:
     """Each rank of the imported standing that differs from the rank the file states, and why."""
-    from keizer.formats.trf_import import rank_differences, ties_by_start_number
+    from keizer.formats.trf_import import rank_differences, ranks_are_start_numbers, ties_by_start_number
     from keizer.operations import standings as standings_ops
 
     if not any(p.rank for p in t.players):
@@ -300,9 +300,7 @@ def say_ranks(t: Any, store: Store, comp_id: int) -> None:
         return
     _rules, rows = standings_ops.points_rows(store, comp_id, season, upto)
     diffs = rank_differences(t, rows)
-    ranked = sorted((p for p in t.players if p.rank), key=lambda p: p.rank)
-    by_points = all(a.points is None or b.points is None or a.points >= b.points for a, b in zip(ranked, ranked[1:]))
-    if diffs and not by_points and all(p.rank == p.start_no for p in ranked):
+    if diffs and ranks_are_start_numbers(t):
         click.echo("the file's ranks are not compared: its rank column repeats the start numbers, not a standing")
         return
     if not diffs:

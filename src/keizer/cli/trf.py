@@ -30,7 +30,7 @@ from keizer.tiebreaks.unplayed import Edition
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from keizer.formats.trf_import import RankDifference
+    from keizer.formats.trf_import import RankDifference, TieBreakList
     from keizer.formats.trf_standing import StandingCheck
     from keizer.pairing.swiss.check import Board, Breach, RoundCheck
     from keizer.tiebreaks.ranking import Standing
@@ -78,10 +78,7 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     ed = Edition(edition)
     taken = trf_import.tiebreak_list(t)
     if codes is None:
-        for raw, code in taken.renamed:
-            click.echo(f"note: the file's tie-break {raw!r} (Swiss-Manager's name) is read as {code}", err=True)
-        for raw, _why in taken.dropped:
-            click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
+        _say_taken(taken)
     chosen = codes if codes is not None else ",".join(taken.codes or recommended_for(t))
     try:
         tbs = parse_list(chosen)
@@ -321,8 +318,7 @@ def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str) -> N
     planned = _planned(file, t, rounds, played)
     if codes is None:
         taken = tiebreak_list(t)
-        for raw, _why in taken.dropped:
-            click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
+        _say_taken(taken)
     try:
         standing = check_standing(t, played, codes if codes is not None else ",".join(taken.codes) or None)
     except TieBreakError as e:
@@ -341,8 +337,9 @@ def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str) -> N
                    + (f"{len(bad)} differ" if bad else "every one as played"))
         for c in bad:
             click.echo(_check_text(c))
-        compared = (f"totals and ranks by {','.join(standing.tiebreaks)}" if standing.tiebreaks
-                    else "totals (no tie-break list: no 202 record, no --tiebreaks)")
+        compared = ("totals (no tie-break list: no 202 record, no --tiebreaks)" if not standing.tiebreaks
+                    else "totals (the file's rank column repeats the start numbers: no standing to compare)"
+                    if not standing.ranks_compared else f"totals and ranks by {','.join(standing.tiebreaks)}")
         click.echo(f"standing after round {standing.round}, {compared}: "
                    + (f"{len(lines)} differ" if lines else "as the file states"))
         for line in lines:
@@ -361,6 +358,14 @@ def _standing_lines(standing: StandingCheck, reason: Callable[[RankDifference], 
     out += [{"round": standing.round, "player": d.start_no, "what": "rank", "file": d.theirs, "keizer": d.ours,
              "why": reason(d)} for d in standing.ranks]
     return out
+
+
+def _say_taken(taken: TieBreakList) -> None:
+    """Notes on stderr: how the file's tie-break list (record 202) is read."""
+    for raw, code in taken.renamed:
+        click.echo(f"note: the file's tie-break {raw!r} (Swiss-Manager's name) is read as {code}", err=True)
+    for raw, _why in taken.dropped:
+        click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
 
 
 def _paired_rounds(t: Tournament) -> int:

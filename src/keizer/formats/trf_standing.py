@@ -10,7 +10,8 @@ from the round records and compares:
 * **ranks**: when a tie-break list is known (the file's 202 record, or one given), keizer's
   rank by it against the player's rank, each difference with its reason
   (:class:`~keizer.formats.trf_import.RankDifference`: the file's total, a rank the file
-  shares, a tie-break of the list that orders the two otherwise, …).
+  shares, a tie-break of the list that orders the two otherwise, …); a rank column that
+  repeats the start numbers (as some programs write it) is no standing and is not compared.
 
 >>> from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 >>> a = Player(1, "A", results=(RoundResult(Code.WIN, 2),), points=Fraction(1), rank=2)
@@ -27,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from keizer.formats.trf_import import RankDifference, rank_differences
+from keizer.formats.trf_import import RankDifference, rank_differences, ranks_are_start_numbers
 from keizer.tiebreaks import labels, rank
 from keizer.tiebreaks.fields import player_field
 from keizer.tiebreaks.model import Tournament
@@ -54,6 +55,7 @@ class StandingCheck:
     tiebreaks: tuple[str, ...]
     totals: tuple[TotalDifference, ...]
     ranks: tuple[RankDifference, ...]
+    ranks_compared: bool = True  # False: the file's rank column repeats the start numbers
 
     @property
     def differs(self) -> bool:
@@ -71,6 +73,8 @@ def check_standing(t: Tournament, upto: int, tiebreaks: Codes | None,
                    if p.points is not None and p.points not in (after[p.start_no], every[p.start_no]))
     if tiebreaks is None:
         return StandingCheck(upto, (), totals, ())
+    if ranks_are_start_numbers(t):  # not a standing: nothing to compare the ranks with
+        return StandingCheck(upto, labels(tiebreaks), totals, (), ranks_compared=False)
     names = labels(tiebreaks)
     rows = [{"id": str(s.id), "rank": s.rank, "points": s.points, "tiebreaks": dict(s.values)}
             for s in rank(t, tiebreaks, edition, rounds=upto)]
