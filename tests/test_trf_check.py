@@ -41,7 +41,7 @@ def test_a_second_pairing_allocated_bye_is_reported_as_C2_and_keizer_gives_the_b
     assert found[1].engine_bye not in (None, 5)  # keizer does not reproduce the breach
     code, out, err = run(capsys, tmp_path / "x.db", "trf", "check", write(tmp_path / "t.trf", t))
     assert code == 1, err
-    assert ("round 2: a second pairing-allocated bye for player 5 (he had one, or a win without playing, "
+    assert ("round 2: a second pairing-allocated bye for player 5 (who had one, or a win without playing, "
             "before): C2") in out
     assert "1 rounds re-paired" not in out and "2 rounds re-paired, 1 differ" in out
 

@@ -316,11 +316,13 @@ def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str) -> N
     if not played:
         raise TrfUsageError(f"{file} holds no paired round to check")
     planned = _planned(file, t, rounds, played)
-    if codes is None:
+    chosen = codes
+    if chosen is None:  # the file's list (record 202), read as 'keizer trf standings' reads it
         taken = tiebreak_list(t)
         _say_taken(taken)
+        chosen = ",".join(taken.codes) or None
     try:
-        standing = check_standing(t, played, codes if codes is not None else ",".join(taken.codes) or None)
+        standing = check_standing(t, played, chosen)
     except TieBreakError as e:
         raise TrfUsageError(f"--tiebreaks: {e}" if codes is not None else f"{file}, record 202: {e}") from None
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
@@ -396,7 +398,7 @@ def _breach_text(b: Breach) -> str:
     if b.kind == "forbidden":
         return f"players {b.players[0]} and {b.players[1]}, a forbidden pair, meet: {b.rule}"
     if b.kind == "bye":
-        return (f"a second pairing-allocated bye for player {b.players[0]} (he had one, or a win without "
+        return (f"a second pairing-allocated bye for player {b.players[0]} (who had one, or a win without "
                 f"playing, before): {b.rule}")
     colour = b.colour.value if b.colour is not None else ""
     return (f"players {b.players[0]} and {b.players[1]}, neither a topscorer, meet with the same absolute "
