@@ -59,7 +59,7 @@ from keizer.pairing.swiss import SwissError, SwissPairing, pair_swiss
 from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_a, xxa_lines
 from keizer.pairing.swiss.forbidden import xxp_lines
 from keizer.refusals import Refusal
-from keizer.tiebreaks import Code, Player, RoundResult, TieBreakError, Tournament, parse_list, rank
+from keizer.tiebreaks import Code, Player, RoundResult, TieBreakError, Tournament, parse_list
 from keizer.tiebreaks.fide_tables import expected
 
 #: The Swiss systems the generator pairs by: name → the engine (with :func:`pair_swiss`'s parameters).
@@ -184,6 +184,8 @@ def generate(plan: TournamentPlan) -> Tournament:
                             *xxp_lines(forbidden)))
     if not plan.options.tiebreaks:
         return done
+    from keizer.tiebreaks.ranking import rank  # only here: 'keizer trf pair' loads no ranking
+
     ranks = {s.id: s.rank for s in rank(done, plan.options.tiebreaks)}
     return replace(done, players=tuple(replace(p, rank=ranks[p.start_no]) for p in done.players))
 
