@@ -5,9 +5,12 @@ there, bbpPairings' checker (``KEIZER_BBP``: the path of ``bbpPairings.exe``).""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import replace
 from fractions import Fraction as F
 from pathlib import Path
@@ -15,6 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from keizer.cli import cli, main
+from keizer.cli.trf import trf
 from keizer.formats.trf import TRF26, dump, parse
 from keizer.formats.trf_records import forbidden_groups, virtual_points
 from keizer.formats.trf_standing import check_standing
@@ -140,6 +145,19 @@ plans = st.builds(
     st.integers(0, 4), st.sampled_from([F(0), F(1, 20), F(1, 8)]), st.booleans(), st.sampled_from(LISTS))
 
 
+def trf_check(path: Path) -> tuple[int, str]:
+    """``keizer trf check FILE``, run as the command line runs it: (exit status, output)."""
+    cli.add_command(trf)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        try:
+            main(["trf", "check", str(path)])
+            code = 0
+        except SystemExit as e:
+            code = int(e.code or 0)
+    return code, out.getvalue()
+
+
 @settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plans)
 def test_every_generated_file_passes_the_checker(plan):
@@ -149,6 +167,11 @@ def test_every_generated_file_passes_the_checker(plan):
         assert "cannot be paired" in str(e)  # a small field that ran out of lawful opponents
         return
     checks_clean(text)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.trf"
+        path.write_bytes(text.encode("utf-8"))
+        code, out = trf_check(path)
+    assert code == 0 and "every one as played" in out and ": as the file states" in out, out
 
 
 def bbp_check(path: Path) -> str:
