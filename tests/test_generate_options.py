@@ -109,7 +109,8 @@ def test_the_default_options_draw_nothing_more():
 
 
 def test_bad_options_are_one_line_each(tmp_path, capsys):
-    for args, said in ((["--tiebreaks", "XYZ"], "tie-breaks: "), (["--forbidden", "50"], "forbidden pairs: 6 players"),
+    for args, said in ((["--tiebreaks", "XYZ"], "tie-breaks: "), (["-t", "BH,EDET"], "tie-breaks: EDET: a team"),
+                       (["-t", "LOT"], "tie-breaks: LOT: the drawing of lots needs a seed"), (["--forbidden", "50"], "forbidden pairs: 6 players"),
                        (["--forfeits", "0.6", "--double-forfeits", "0.5"], "double forfeits: 0.5")):
         code, out, err = run(capsys, tmp_path / "x.db", "trf", "generate", "--players", "6", "--rounds", "3",
                              "--seed", "1", *args)

@@ -116,9 +116,11 @@ class TournamentPlan:
         if not 0 <= self.options.forbidden <= self.players * (self.players - 1) // 2:
             raise GenerationError("forbidden pairs: %(players)s players make at most %(most)s pairs",
                                   players=self.players, most=self.players * (self.players - 1) // 2)
-        if self.options.tiebreaks:
+        if self.options.tiebreaks:  # ranking two players who have not played says what no list can do
+            from keizer.tiebreaks.ranking import rank
+
             try:
-                parse_list(self.options.tiebreaks)
+                rank(Tournament((Player(1), Player(2)), 0), parse_list(self.options.tiebreaks))
             except TieBreakError as e:
                 raise GenerationError("tie-breaks: %(why)s", why=str(e)) from None
         for what in ("byes", "absences", "forfeits", "withdrawals", "late_entries", "draw_rate"):
