@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,6 +27,9 @@ from keizer.limits import fold_name
 from keizer.refusals import Message
 from keizer.settings import Settings
 from keizer.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from keizer.formats.trf_import import RankDifference
 
 Writing = Callable[..., AbstractContextManager[Store]]
 
@@ -263,9 +266,8 @@ def say_tiebreaks(taken: Any, used: list[str]) -> None:
 
 def say_ranks(t: Any, store: Store, comp_id: int) -> None:
     """Each rank of the imported standing that differs from the rank the file states, and why."""
-    from keizer.formats.trf_import import rank_differences, ties_by_start_number
+    from keizer.formats.trf_import import rank_differences, ranks_are_start_numbers, ties_by_start_number
     from keizer.operations import standings as standings_ops
-    from keizer.output import number
 
     if not any(p.rank for p in t.players):
         return
@@ -276,9 +278,7 @@ def say_ranks(t: Any, store: Store, comp_id: int) -> None:
         return
     _rules, rows = standings_ops.points_rows(store, comp_id, season, upto)
     diffs = rank_differences(t, rows)
-    ranked = sorted((p for p in t.players if p.rank), key=lambda p: p.rank)
-    by_points = all(a.points is None or b.points is None or a.points >= b.points for a, b in zip(ranked, ranked[1:]))
-    if diffs and not by_points and all(p.rank == p.start_no for p in ranked):
+    if diffs and ranks_are_start_numbers(t):
         click.echo("the file's ranks are not compared: its rank column repeats the start numbers, not a standing")
         return
     if not diffs:
@@ -288,19 +288,24 @@ def say_ranks(t: Any, store: Store, comp_id: int) -> None:
                + (" (the file ranks players of equal points by start number, not by a tie-break)"
                   if ties_by_start_number(t) else "") + ":")
     for d in diffs:
-        head = f"  #{d.start_no} {d.name}: rank {d.ours}, in the file {d.theirs}: "
-        if d.why == "points":
-            why = f"the file's total is {number(d.declared, 2)}, its results give {number(d.points, 2)}"
-        elif d.why == "shared":
-            why = "the file gives that rank to several players (it does not break ties)"
-        elif d.why == "equal":
-            why = ("equal on points and every tie-break of the list with another player; the file broke the tie "
-                   "otherwise (rating, start number or lot)")
-        elif d.why == "tiebreak":
-            mine = "-" if d.mine is None else number(Fraction(d.mine), 2)
-            other = "-" if d.other_value is None else number(Fraction(d.other_value), 2)
-            why = (f"tied on {number(d.points, 2)} points with #{d.other} {d.other_name}, whom the file ranks "
-                   f"{d.ours}: {d.code} {mine} against {other}")
-        else:
-            why = f"the file orders the players on {number(d.points, 2)} points otherwise"
-        click.echo(head + why)
+        click.echo(f"  #{d.start_no} {d.name}: rank {d.ours}, in the file {d.theirs}: " + rank_reason(d))
+
+
+def rank_reason(d: RankDifference) -> str:
+    """Why keizer ranks a player otherwise than the file (a
+    :class:`~keizer.formats.trf_import.RankDifference`), in one clause."""
+    from keizer.output import number
+
+    if d.why == "points":
+        return f"the file's total is {number(d.declared, 2)}, its results give {number(d.points, 2)}"
+    if d.why == "shared":
+        return "the file gives that rank to several players (it does not break ties)"
+    if d.why == "equal":
+        return ("equal on points and every tie-break of the list with another player; the file broke the tie "
+                "otherwise (rating, start number or lot)")
+    if d.why == "tiebreak":
+        mine = "-" if d.mine is None else number(Fraction(d.mine), 2)
+        other = "-" if d.other_value is None else number(Fraction(d.other_value), 2)
+        return (f"tied on {number(d.points, 2)} points with #{d.other} {d.other_name}, whom the file ranks "
+                f"{d.ours}: {d.code} {mine} against {other}")
+    return f"the file orders the players on {number(d.points, 2)} points otherwise"

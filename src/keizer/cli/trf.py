@@ -22,13 +22,18 @@ from keizer.formats.trf import TRF16, TRF26, dump
 from keizer.limits import MAX_PLAYERS
 from keizer.model import Colour
 from keizer.output import FORMATS, json_number, number, render
+from keizer.pairing.generate import SYSTEMS
 from keizer.pairing.swiss import ENGINES
 from keizer.tiebreaks.fide_tables import round_half_up
 from keizer.tiebreaks.model import System, Tournament
 from keizer.tiebreaks.unplayed import Edition
 
 if TYPE_CHECKING:
-    from keizer.pairing.swiss.check import Board, RoundCheck
+    from collections.abc import Callable
+
+    from keizer.formats.trf_import import RankDifference, TieBreakList
+    from keizer.formats.trf_standing import StandingCheck
+    from keizer.pairing.swiss.check import Board, Breach, RoundCheck
     from keizer.tiebreaks.ranking import Standing
 
 
@@ -79,10 +84,7 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
     ed = Edition(edition)
     taken = trf_import.tiebreak_list(t)
     if codes is None:
-        for raw, code in taken.renamed:
-            click.echo(f"note: the file's tie-break {raw!r} (Swiss-Manager's name) is read as {code}", err=True)
-        for raw, _why in taken.dropped:
-            click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
+        _say_taken(taken)
     chosen = codes if codes is not None else ",".join(taken.codes or recommended_for(t))
     try:
         tbs = parse_list(chosen)
@@ -168,11 +170,20 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
 @click.option("--rounds", type=ROUND, required=True, help="Number of rounds, all paired and played.")
 @click.option("--seed", type=SEED, help="Seed of the random choices; the same seed and options give the same "
                                         "file (default: drawn, and said on stderr).")
-@click.option("--byes", type=RATE, default="0", help="Chance per player and round of a requested half-point "
-                                                     "bye (H), never in the last round, e.g. 0.03 or 3%.")
-@click.option("--absences", type=RATE, default="0", help="Chance per player and round of an announced absence "
-                                                         "(zero-point bye, Z).")
-@click.option("--forfeits", type=RATE, default="0", help="Chance per game of a forfeit (+/-).")
+@click.option("--system", type=click.Choice(list(SYSTEMS)), default="dutch", show_default=True,
+              help="The Swiss system every round is paired by.")
+@click.option("--byes", "--half-point-byes", "byes", type=RATE, default="0",
+              help="Chance per player and round of a requested half-point bye (H), never in the last round, "
+                   "e.g. 0.03 or 3%.")
+@click.option("--absences", "--zero-point-byes", "absences", type=RATE, default="0",
+              help="Chance per player and round of an announced absence (zero-point bye, Z).")
+@click.option("--forfeits", type=RATE, default="0", help="Chance per game of a forfeit by one player (+/-).")
+@click.option("--double-forfeits", type=RATE, default="0",
+              help="Chance per game that neither player came (-/-).")
+@click.option("--forbidden", type=Whole(0, 10**6), default=0, show_default=True,
+              help="Number of forbidden pairs drawn at random (players who may not meet: XXP records).")
+@click.option("--tiebreaks", "-t", "codes", help='Tie-break list, e.g. "BH/C1,BH,SB": written as record 202, the '
+                                                 "ranks by it (default: no list, no ranks).")
 @click.option("--withdrawals", type=RATE, default="0", help="Chance per player of withdrawing (Z from then on).")
 @click.option("--late-entries", type=RATE, default="0", help="Chance per player of joining after round 1 "
                                                              "(Z before).")
@@ -189,17 +200,20 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
               help="How many tournaments, with the seeds S, S+1, …; they need --output DIR.")
 @click.option("--output", "-o", type=click.Path(), help="File to write (default: standard output); "
                                                          "with --count, a folder for SEED.trf files.")
-def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absences: Fraction, forfeits: Fraction,
+def generate(players: int, rounds: int, seed: int | None, system: str, byes: Fraction, absences: Fraction,
+             forfeits: Fraction, double_forfeits: Fraction, forbidden: int, codes: str | None,
              withdrawals: Fraction, late_entries: Fraction, draw_rate: Fraction, initial_colour: str,
              highest_rating: int, lowest_rating: int, trf_version: str, acceleration: str, count: int,
              output: str | None) -> None:
-    """Random tournaments paired by keizer's Dutch engine, as TRF: FIDE's "random tournament generator".
+    """Random tournaments paired by keizer's engine of --system, as TRF: FIDE's "random tournament generator".
 
-    Ratings, requested byes, absences, forfeits, withdrawals and late entries are drawn at the
-    rates given; game results follow FIDE's rating table (see docs/swiss.md). The file's
-    first comment line says how to generate it again.
+    Ratings, requested byes, absences, forfeits on one or both sides, withdrawals, late
+    entries and forbidden pairs are drawn at the rates given; game results follow FIDE's
+    rating table (see docs/swiss.md). With --tiebreaks the list is record 202 and the ranks
+    follow it. The file's first comment line says how to generate it again; 'keizer trf
+    check' finds every file as generated.
     """
-    from keizer.pairing.generate import GenerationError, TournamentPlan, generate as generated
+    from keizer.pairing.generate import GenerationError, Options, TournamentPlan, generate as generated
 
     if count > 1 and output is None:
         raise TrfUsageError(f"--count {count} writes one file per tournament: give a folder with --output DIR")
@@ -207,7 +221,8 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
         raise TrfUsageError(f"--output {output}: with --count it must be a folder, and this is a file")
     colour = {"white": Colour.WHITE, "black": Colour.BLACK, "lot": None}[initial_colour]
     asked = TournamentPlan(players, rounds, seed or 0, byes, absences, forfeits, withdrawals, late_entries,
-                           draw_rate, colour, highest_rating, lowest_rating, acceleration=acceleration)
+                           draw_rate, colour, highest_rating, lowest_rating, acceleration=acceleration,
+                           options=Options(system, forbidden, double_forfeits, _codes(codes)))
     try:
         asked.check()
     except GenerationError as e:
@@ -227,7 +242,11 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
                    ("late_entries", late_entries), ("draw_rate", draw_rate)) if value)
                + f" --initial-colour {initial_colour} --highest-rating {highest_rating}"
                  f" --lowest-rating {lowest_rating} --trf-version {trf_version}"
-               + (f" --acceleration {acceleration}" if acceleration != "none" else ""))
+               + (f" --acceleration {acceleration}" if acceleration != "none" else "")
+               + (f" --system {system}" if system != "dutch" else "")
+               + (f" --double-forfeits {_decimal_text(double_forfeits)}" if double_forfeits else "")
+               + (f" --forbidden {forbidden}" if forbidden else "")
+               + (f" --tiebreaks {','.join(asked.options.tiebreaks)}" if asked.options.tiebreaks else ""))
         info = tuple(("XXC white1" if x == "152 W" else "XXC black1") if trf_version == TRF16 and x[:3] == "152"
                      else x for x in t.info)
         data = dump(replace(t, info=(how, *info)), trf_version, every_round=True).encode("utf-8")
@@ -242,6 +261,11 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
             raise TrfUsageError(f"cannot write {path}: {e.strerror or e}") from None
 
 
+def _codes(codes: str | None) -> tuple[str, ...]:
+    """A tie-break list as typed ("BH/C1, BH,SB") as its codes."""
+    return tuple(c.strip() for c in (codes or "").split(",") if c.strip())
+
+
 def _decimal_text(value: Fraction) -> str:
     """A rate as it was typed: an exact decimal (``0.05``)."""
     places = 0
@@ -253,24 +277,44 @@ def _decimal_text(value: Fraction) -> str:
 @trf.command("check")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
+@click.option("--tiebreaks", "-t", "codes",
+              help='Tie-break codes to check the ranks by, e.g. "BH/C1,BH,SB" (default: the file\'s 202 record; '
+                   "without either only the totals are checked).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="Output format.")
 @SWISS_SYSTEM
-def check(file: str, rounds: int | None, fmt: str, pairing_system: str) -> None:
-    """Re-pair every round of FILE by the FIDE Dutch system (or --system) and report each difference.
+def check(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_system: str) -> None:
+    """Re-pair every round of FILE by the FIDE Dutch system (or --system), check its standing, report each difference.
 
     The free pairings checker: each round is paired from what was known before it
     (the history, who took part) and compared with the pairing played — pairs,
     colours and the bye, with the file's virtual points (XXA, 250) and forbidden pairs
-    (XXP, 260).  For a difference it names the boards and the rule that decided: an absolute criterion the played pairing breaks, the first quality
-    criterion (C.5–C.21) on which the two differ, or the order of the candidates
-    (Article 4) or colours (Article 5).  Exit status 1 when any round differs.
+    (XXP, 260).  For a difference it names the boards and the rule that decided: an absolute
+    criterion the played pairing breaks (one line per breach, whoever made the pairing),
+    the first quality criterion (C.5–C.21) on which the two differ, or the order of the
+    candidates (Article 4) or colours (Article 5).  Then the standing after the last round:
+    each player's total against his round records, and his rank against keizer's by the
+    tie-breaks of record 202 or --tiebreaks.  Exit status 0 when everything agrees, 1 when
+    anything differs, 2 when the file cannot be checked (the error on stderr).
     """
+    try:
+        _check_file(file, rounds, codes, fmt, pairing_system)
+    except FormatError as e:  # a file or option that cannot be checked: not "a difference"
+        from keizer.cli.words import say
+
+        click.echo(f"error: {say(e)}", err=True)
+        raise click.exceptions.Exit(2) from None
+
+
+def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_system: str) -> None:
+    from keizer.cli.switch import rank_reason
+    from keizer.formats.trf import parse, text_of
+    from keizer.formats.trf_import import tiebreak_list
+    from keizer.formats.trf_records import forbidden_groups, virtual_points
+    from keizer.formats.trf_standing import check_standing
     from keizer.pairing.swiss import initial_colour_of
     from keizer.pairing.swiss.check import check as check_rounds
-
-    from keizer.formats.trf import parse, text_of
-    from keizer.formats.trf_records import forbidden_groups, virtual_points
+    from keizer.tiebreaks import TieBreakError
 
     text = text_of(file)
     t = parse(text)
@@ -280,19 +324,58 @@ def check(file: str, rounds: int | None, fmt: str, pairing_system: str) -> None:
     if not played:
         raise TrfUsageError(f"{file} holds no paired round to check")
     planned = _planned(file, t, rounds, played)
+    chosen = codes
+    if chosen is None:  # the file's list (record 202), read as 'keizer trf standings' reads it
+        taken = tiebreak_list(t)
+        _say_taken(taken)
+        chosen = ",".join(taken.codes) or None
+    try:
+        standing = check_standing(t, played, chosen)
+    except TieBreakError as e:
+        raise TrfUsageError(f"--tiebreaks: {e}" if codes is not None else f"{file}, record 202: {e}") from None
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
                            forbidden_groups(text), pairing_system)
     bad = [c for c in results if c.differs]
+    lines = _standing_lines(standing, rank_reason)
     if fmt == "json":
         click.echo(json.dumps({"file": file, "rounds": len(results), "differences": len(bad),
-                               "checked": [_check_json(c) for c in results]}))
+                               "checked": [_check_json(c) for c in results],
+                               "standing": {"round": standing.round, "tiebreaks": list(standing.tiebreaks),
+                                            "differences": lines}}))
     else:
         click.echo(f"{file}: {len(results)} rounds re-paired, "
                    + (f"{len(bad)} differ" if bad else "every one as played"))
         for c in bad:
             click.echo(_check_text(c))
-    if bad:
+        compared = ("totals (no tie-break list: no 202 record, no --tiebreaks)" if not standing.tiebreaks
+                    else "totals (the file's rank column repeats the start numbers: no standing to compare)"
+                    if not standing.ranks_compared else f"totals and ranks by {','.join(standing.tiebreaks)}")
+        click.echo(f"standing after round {standing.round}, {compared}: "
+                   + (f"{len(lines)} differ" if lines else "as the file states"))
+        for line in lines:
+            click.echo(f"round {line['round']}, player {line['player']}: {line['what']}: the file says "
+                       f"{line['file']}, keizer computes {line['keizer']}"
+                       + (f" ({line['why']})" if line["why"] else ""))
+    if bad or lines:
         raise click.exceptions.Exit(1)
+
+
+def _standing_lines(standing: StandingCheck, reason: Callable[[RankDifference], str]) -> list[dict[str, Any]]:
+    """Each difference of the standing: round, player, what, the file's value, keizer's, why."""
+    out: list[dict[str, Any]] = [
+        {"round": standing.round, "player": d.start_no, "what": "total", "file": number(d.declared, 2),
+         "keizer": number(d.computed, 2), "why": ""} for d in standing.totals]
+    out += [{"round": standing.round, "player": d.start_no, "what": "rank", "file": d.theirs, "keizer": d.ours,
+             "why": reason(d)} for d in standing.ranks]
+    return out
+
+
+def _say_taken(taken: TieBreakList) -> None:
+    """Notes on stderr: how the file's tie-break list (record 202) is read."""
+    for raw, code in taken.renamed:
+        click.echo(f"note: the file's tie-break {raw!r} (Swiss-Manager's name) is read as {code}", err=True)
+    for raw, _why in taken.dropped:
+        click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
 
 
 def _paired_rounds(t: Tournament) -> int:
@@ -316,8 +399,23 @@ def _board(b: Board) -> str:
     return f"{b.white} - {b.black}" if b.coloured else f"{b.white} / {b.black} (no colours)"
 
 
+def _breach_text(b: Breach) -> str:
+    """An absolute criterion broken, as the checker reports it (after "round N: ")."""
+    if b.kind == "rematch":
+        return f"players {b.players[0]} and {b.players[1]} meet a second time: {b.rule}"
+    if b.kind == "forbidden":
+        return f"players {b.players[0]} and {b.players[1]}, a forbidden pair, meet: {b.rule}"
+    if b.kind == "bye":
+        return (f"a second pairing-allocated bye for player {b.players[0]} (who had one, or a win without "
+                f"playing, before): {b.rule}")
+    colour = b.colour.value if b.colour is not None else ""
+    return (f"players {b.players[0]} and {b.players[1]}, neither a topscorer, meet with the same absolute "
+            f"colour preference ({colour}): {b.rule}")
+
+
 def _check_text(c: RoundCheck) -> str:
-    lines = [f"round {c.round}: " + (f"the engine found no pairing: {c.error}" if c.error else c.reason or "")]
+    lines = [f"round {c.round}: {_breach_text(b)}" for b in c.breaches]
+    lines.append(f"round {c.round}: " + (f"the engine found no pairing: {c.error}" if c.error else c.reason or ""))
     if not c.error:
         mine, theirs = c.only_engine(), c.only_played()
         for k in range(max(len(mine), len(theirs))):
@@ -334,6 +432,8 @@ def _check_json(c: RoundCheck) -> dict[str, Any]:
         return [b.white, b.black]
 
     return {"round": c.round, "differs": c.differs, "reason": c.reason, "error": c.error,
+            "breaches": [{"rule": b.rule, "kind": b.kind, "players": list(b.players),
+                          "colour": b.colour.value if b.colour is not None else None} for b in c.breaches],
             "played": [board(b) for b in c.played], "played_bye": c.played_bye,
             "keizer": [board(b) for b in c.engine], "keizer_bye": c.engine_bye}
 

@@ -518,6 +518,14 @@ def rank_differences(t: Tournament, rows: Sequence[Mapping[str, Any]]) -> tuple[
     return tuple(out)
 
 
+def ranks_are_start_numbers(t: Tournament) -> bool:
+    """Whether the file's rank column repeats the start numbers (some programs write it so)
+    instead of a standing: every rank the start number, and not in the order of the totals."""
+    ranked = sorted((p for p in t.players if p.rank), key=lambda p: p.rank or 0)
+    by_points = all(a.points is None or b.points is None or a.points >= b.points for a, b in zip(ranked, ranked[1:]))
+    return bool(ranked) and not by_points and all(p.rank == p.start_no for p in ranked)
+
+
 def ties_by_start_number(t: Tournament) -> bool:
     """Whether the file's ranks put the players of equal points (its own totals) in the order
     of their start numbers, as a program does that ranks by points alone; only when some

@@ -21,16 +21,23 @@ same plan gives the same tournament, value for value):
   round (``absences``) — byes asked before the round is paired, written ``H``
   and ``Z``.  A draw that would leave fewer than two players in a round is
   not applied.
-* **Pairing.** Every round is paired by :func:`keizer.pairing.swiss.pair_swiss`
-  (the FIDE Dutch system) among the players present, with the pairing-allocated
-  bye (``U``) it gives.  The initial colour is drawn by lot unless given.
+* **Pairing.** Every round is paired by the system of ``options.system`` (a key of
+  :data:`SYSTEMS`: ``dutch``, :func:`keizer.pairing.swiss.pair_swiss`) among the
+  players present, with the pairing-allocated bye (``U``) it gives, the virtual
+  points of ``acceleration`` (``baku``, written as ``XXA``) and ``options.forbidden``
+  pairs of players drawn at random who may not meet (written as ``XXP``).  The
+  initial colour is drawn by lot unless given.
 * **Results.** A game is forfeited with the chance ``forfeits`` (the absent
-  side drawn 50/50: ``+``/``-``, a meeting that did not take place).  Otherwise
+  side drawn 50/50: ``+``/``-``, a meeting that did not take place), by both
+  players with the chance ``options.double_forfeits`` (``-`` on both sides).  Otherwise
   White's expected score E is FIDE's rating table (B.02 8.1.2, as
   :func:`keizer.tiebreaks.fide_tables.expected` has it); the game is drawn with
   the chance 2·D·min(E, 1 − E), where D is ``draw_rate`` (the share of draws
   between equal ratings), and won by White with E minus half of that, so the
   expected score stays E.
+* **Standing.** With ``options.tiebreaks`` the list is the file's record 202 and
+  every player's rank (001 columns 86–89) is keizer's by it; the totals are
+  always written, so ``keizer trf check`` can check both.
 
 >>> t = generate(TournamentPlan(players=6, rounds=3, seed=1))
 >>> len(t.players), t.rounds, [len(p.results) for p in t.players]
@@ -42,20 +49,37 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Callable
 
 from keizer.limits import MAX_PLAYERS, MAX_ROUNDS
 from keizer.model import Colour
-from keizer.pairing.swiss import SwissError, pair_swiss
+from keizer.pairing.swiss import SwissError, SwissPairing, pair_swiss
 from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_a, xxa_lines
+from keizer.pairing.swiss.forbidden import xxp_lines
 from keizer.refusals import Refusal
-from keizer.tiebreaks import Code, Player, RoundResult, Tournament
+from keizer.tiebreaks import Code, Player, RoundResult, TieBreakError, Tournament, parse_list
 from keizer.tiebreaks.fide_tables import expected
+
+#: The Swiss systems the generator pairs by: name → the engine (with :func:`pair_swiss`'s parameters).
+SYSTEMS: dict[str, Callable[..., SwissPairing]] = {
+    "dutch": pair_swiss,
+}
 
 
 class GenerationError(Refusal, ValueError):
     """A plan that cannot be generated; the message says which setting and why."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What FIDE's checklist asks of a generator beyond the rates of a :class:`TournamentPlan`."""
+
+    system: str = "dutch"  # a key of SYSTEMS
+    forbidden: int = 0  # pairs of players drawn at random who may not meet (written as XXP records)
+    double_forfeits: Fraction = Fraction(0)  # chance per game that neither player came (- on both sides)
+    tiebreaks: tuple[str, ...] = ()  # the tie-break list: written as record 202, the ranks by it
 
 
 @dataclass(frozen=True)
@@ -76,6 +100,7 @@ class TournamentPlan:
     lowest_rating: int = 1200
     name: str = ""
     acceleration: str = "none"  # or "baku": accelerated pairings (C.04.7), written as XXA records
+    options: Options = Options()
 
     def check(self) -> None:
         """Raise :class:`GenerationError` for a plan no tournament fits."""
@@ -86,13 +111,26 @@ class TournamentPlan:
         if self.rounds >= self.players:
             raise GenerationError("rounds: %(players)s players can play at most %(most)s rounds without meeting twice; "
                                   "ask for fewer rounds or more players", players=self.players, most=self.players - 1)
-        if self.acceleration not in METHODS:  # the views offer these only
-            raise ValueError(f"unknown acceleration method {self.acceleration!r}")
+        if self.acceleration not in METHODS or self.options.system not in SYSTEMS:  # the views offer these only
+            raise ValueError(f"unknown acceleration method {self.acceleration!r} or system {self.options.system!r}")
+        if not 0 <= self.options.forbidden <= self.players * (self.players - 1) // 2:
+            raise GenerationError("forbidden pairs: %(players)s players make at most %(most)s pairs",
+                                  players=self.players, most=self.players * (self.players - 1) // 2)
+        if self.options.tiebreaks:  # ranking two players who have not played says what no list can do
+            from keizer.tiebreaks.ranking import rank
+
+            try:
+                rank(Tournament((Player(1), Player(2)), 0), parse_list(self.options.tiebreaks))
+            except TieBreakError as e:
+                raise GenerationError("tie-breaks: %(why)s", why=str(e)) from None
         for what in ("byes", "absences", "forfeits", "withdrawals", "late_entries", "draw_rate"):
             rate = getattr(self, what)
             if not 0 <= rate <= 1:
                 raise GenerationError("%(what)s: %(rate)s is not a rate from 0 to 1", what=what.replace("_", " "),
                                       rate=f"{float(rate):g}")
+        if not 0 <= self.options.double_forfeits <= 1 - self.forfeits:
+            raise GenerationError("double forfeits: %(rate)s is not a rate from 0 to 1 minus the forfeits' rate",
+                                  rate=f"{float(self.options.double_forfeits):g}")
         if not 1 <= self.lowest_rating <= 9999 or not 1 <= self.highest_rating <= 9999:
             raise GenerationError("ratings: %(low)s and %(high)s must be from 1 to 9999", low=self.lowest_rating,
                                   high=self.highest_rating)
@@ -119,6 +157,8 @@ def generate(plan: TournamentPlan) -> Tournament:
     # Baku: GA is counted among the players of round 1; a late entrant numbered above its last player is in it.
     first = sorted(entered[0])
     virtual = baku(sorted(results), rounds, baku_group_a(first)[-1]) if plan.acceleration == "baku" else {}
+    forbidden = _forbidden(rng, n, plan.options.forbidden)
+    pair = SYSTEMS[plan.options.system]
     for r in range(1, rounds + 1):
         taking_part = [k for k in results if k in entered[r - 1]]
         asked = _asked_byes(rng, plan, taking_part, last=r == rounds)
@@ -126,7 +166,8 @@ def generate(plan: TournamentPlan) -> Tournament:
         t = Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
                        rounds)
         try:
-            found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial, virtual=virtual)
+            found = pair(t, rounds, present=present, upto=r - 1, initial_colour=initial, forbidden=forbidden,
+                         virtual=virtual)
         except SwissError as e:
             raise GenerationError("round %(n)s of the generated tournament cannot be paired (%(why)s); ask for fewer "
                                   "rounds or more players", n=r, why=e) from None
@@ -139,9 +180,32 @@ def generate(plan: TournamentPlan) -> Tournament:
             else:
                 results[k].append(RoundResult(asked.get(k, Code.ZPB)))
     name = plan.name or f"Random tournament {plan.seed}"
-    return Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
-                      rounds, name=name, info=(f"152 {'W' if initial is Colour.WHITE else 'B'}",
-                                               *xxa_lines(virtual)))
+    done = Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
+                      rounds, name=name, tiebreaks=plan.options.tiebreaks,
+                      info=(f"152 {'W' if initial is Colour.WHITE else 'B'}", *xxa_lines(virtual),
+                            *xxp_lines(forbidden)))
+    if not plan.options.tiebreaks:
+        return done
+    from keizer.tiebreaks.ranking import rank  # only here: 'keizer trf pair' loads no ranking
+
+    ranks = {s.id: s.rank for s in rank(done, plan.options.tiebreaks)}
+    return replace(done, players=tuple(replace(p, rank=ranks[p.start_no]) for p in done.players))
+
+
+def _forbidden(rng: random.Random, players: int, count: int) -> list[tuple[int, int]]:
+    """``count`` different pairs of start numbers drawn at random (none drawn when 0)."""
+    if not count:
+        return []
+    return [_pair_at(k, players) for k in sorted(rng.sample(range(players * (players - 1) // 2), count))]
+
+
+def _pair_at(k: int, players: int) -> tuple[int, int]:
+    """The k-th (0-based) pair (a, b), a < b, in the order (1, 2), (1, 3), …, (2, 3), …"""
+    a = 1
+    while k >= players - a:
+        k -= players - a
+        a += 1
+    return a, a + 1 + k
 
 
 def _chance(rng: random.Random, rate: Fraction) -> bool:
@@ -181,10 +245,14 @@ def _results(rng: random.Random, plan: TournamentPlan, pairs: tuple[tuple[int, i
              ratings: dict[int, int | None]) -> dict[int, RoundResult]:
     """Each paired player's result: a forfeit, or a game drawn from the ratings."""
     out = {}
+    double = plan.options.double_forfeits  # a chance per game: among the games not forfeited by one side
+    both = double / (1 - plan.forfeits) if double else Fraction(0)
     for white, black in pairs:
         if _chance(rng, plan.forfeits):
             white_came = rng.random() < 0.5
             codes = (Code.FORFEIT_WIN, Code.FORFEIT_LOSS) if white_came else (Code.FORFEIT_LOSS, Code.FORFEIT_WIN)
+        elif _chance(rng, both):
+            codes = (Code.FORFEIT_LOSS, Code.FORFEIT_LOSS)
         else:
             e = Fraction(expected((ratings[white] or 0) - (ratings[black] or 0)), 100)
             draw = 2 * plan.draw_rate * min(e, 1 - e)

@@ -23,7 +23,7 @@ Dutch candidates (Article 4) or the colour allocation (Article 5).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Sequence
 
@@ -72,6 +72,20 @@ class Board:
 
 
 @dataclass(frozen=True)
+class Breach:
+    """An absolute criterion the played pairing breaks, whoever made it: ``rule`` is
+    ``C1`` (``kind`` "rematch" or "forbidden": the two ``players`` met before or may not
+    meet), ``C2`` ("bye": the bye went to a player who had a pairing-allocated bye or a
+    win without playing already) or ``C3`` ("colour": two players, neither a topscorer of
+    the last round, with the same absolute colour preference, ``colour``)."""
+
+    rule: str
+    kind: str
+    players: tuple[int, ...]
+    colour: Colour | None = None
+
+
+@dataclass(frozen=True)
 class RoundCheck:
     """One round: the pairing played (``played``), the engine's (``engine``, None when it
     found none: ``error`` says why), and why they differ (``reason``)."""
@@ -83,10 +97,11 @@ class RoundCheck:
     engine_bye: int | None = None
     error: str | None = None
     reason: str | None = None
+    breaches: tuple[Breach, ...] = ()
 
     @property
     def differs(self) -> bool:
-        if self.error:
+        if self.error or self.breaches:
             return True
         return self.played_bye != self.engine_bye or len(self.played) != len(self.engine) or \
             any(not any(b.same(e) for e in self.engine) for b in self.played)
@@ -141,17 +156,40 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
             continue
         inputs = round_inputs(t, rounds, present, r, pairs_in_round(forbidden, r + 1), virtual)
         boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
+        broken = breaches(inputs, boards, bye)
         try:
             got = pair_inputs(inputs, r, initial_colour, system)
         except SwissError as e:
-            out.append(RoundCheck(r + 1, boards, bye, error=str(e)))
+            out.append(RoundCheck(r + 1, boards, bye, error=str(e), breaches=broken))
             continue
         engine = tuple(Board(w, b) for w, b in got.pairs)
-        result = RoundCheck(r + 1, boards, bye, engine, got.bye)
+        result = RoundCheck(r + 1, boards, bye, engine, got.bye, breaches=broken)
         if result.differs:
-            result = RoundCheck(r + 1, boards, bye, engine, got.bye, reason=_why(t, inputs, r, result, system))
+            result = replace(result, reason=_why(t, inputs, r, result, system))
         out.append(result)
     return out
+
+
+def breaches(inputs: RoundInputs, boards: Sequence[Board], bye: int | None) -> tuple[Breach, ...]:
+    """Every absolute criterion (C.1–C.3) the played ``boards`` and ``bye`` break.  keizer's
+    engine never makes such a pairing: the checker reports it, whoever made it."""
+    from keizer.pairing.swiss import colour_preference
+
+    data = inputs.data
+    top = {e.number for e in inputs.entrants if e.topscorer}
+    out = []
+    for b in boards:
+        pair = (min(b.white, b.black), max(b.white, b.black))
+        if b.black in data[b.white].opponents:
+            out.append(Breach("C1", "rematch", pair))
+        elif inputs.met(b.white, b.black):
+            out.append(Breach("C1", "forbidden", pair))
+        mine, theirs = colour_preference(data[b.white].colours), colour_preference(data[b.black].colours)
+        if mine.absolute and theirs.absolute and mine.colour is theirs.colour and not top & set(pair):
+            out.append(Breach("C3", "colour", pair, mine.colour))
+    if bye is not None and not data[bye].bye_eligible:
+        out.append(Breach("C2", "bye", (bye,)))
+    return tuple(out)
 
 
 def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch") -> str:
