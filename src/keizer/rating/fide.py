@@ -38,6 +38,8 @@ from typing import Literal
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 
 Chapter = Literal["standard", "rapid", "blitz"]
+#: The chapters of the regulations a round is rated by (its time control decides).
+CHAPTERS: tuple[Chapter, ...] = ("standard", "rapid", "blitz")
 
 #: The scores a game can give (8.3.2 b: "the score is 1, 0.5 or 0").
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
