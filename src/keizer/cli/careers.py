@@ -103,13 +103,17 @@ def career(ctx: Context, member: str, fmt: str) -> None:
     rating = [{"date": p.date or "", "competition": p.competition, "round": p.round,
                "rating": round(p.rating.rating), "deviation": round(p.rating.deviation)}
               for p in rating_table(found.rating)]
+    best = best_lines(found.best)
     if fmt == "json":
         click.echo(json.dumps({"name": found.member["name"], "competitions": comps, "opponents": opponents,
-                               "club_rating": rating, "note": PROVISIONAL}, ensure_ascii=False, indent=2))
+                               "club_rating": rating, "best": dict(best), "note": PROVISIONAL},
+                              ensure_ascii=False, indent=2))
         return
     t = found.total
     if fmt == "table":
         click.echo(f"{found.member['name']}: {_games(t.games)}, {t.wins} won, {t.draws} drawn, {t.losses} lost")
+        for label, said in best:
+            click.echo(f"{label.replace('_', ' ')}: {said}")
     click.echo(render(comps, ["season", "competition", "rank", "score", "games", "wins", "draws", "losses"], fmt))
     if fmt != "table":
         return
@@ -119,6 +123,32 @@ def career(ctx: Context, member: str, fmt: str) -> None:
     if opponents:
         click.echo("\nagainst every opponent:")
         click.echo(render(opponents, ["opponent", "games", "wins", "draws", "losses", "last"], fmt))
+
+
+def _in(season: str, competition: str) -> str:
+    return competition + (f" ({season})" if season and season not in competition else "")
+
+
+def _when(g: Any) -> str:
+    return f"{g.date} in {_in(g.season, g.competition)}" if g.date else f"round {g.round} of {_in(g.season, g.competition)}"
+
+
+def best_lines(best: Any) -> list[tuple[str, str]]:
+    """The best results of a career, each as (label, sentence); none where there is none."""
+    found = []
+    if best.rank:
+        found.append(("best_rank", f"{best.rank.rank} in {_in(best.rank.season, best.rank.competition)}"))
+    if best.performance:
+        p = best.performance
+        found.append(("best_performance", f"{p.rating} in {_in(p.line.season, p.line.competition)}, over "
+                                          f"{_games(p.games)} against rated opponents"))
+    if best.unbeaten:
+        u = best.unbeaten
+        found.append(("longest_unbeaten_run", f"{_games(u.games)}, from {_when(u.first)} to {_when(u.last)}"))
+    if best.scalp:
+        found.append(("biggest_scalp", f"a win against {best.scalp.name} (rating {best.scalp.rating}), "
+                                       f"{_when(best.scalp.game)}"))
+    return found
 
 
 def show_club_rating(found: Any, fmt: str) -> None:

@@ -114,12 +114,14 @@ def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str
     known = {name: slug for slug, name in sorted(published.items(), reverse=True)}  # the first folder wins
     new = [name for name in names if name not in known]
     return {**{name: known[name] for name in names if name in known},
-            **dict(zip(new, unique_slugs(new, taken={*published, "static"})))}
+            **dict(zip(new, unique_slugs(new, taken={*published, "static", CAREERS})))}
 
 
 #: The season's folder of member pages, and of each member's own calendar and results feed
 #: (no competition gets them).
 MEMBERS, FEEDS = "members", "feeds"
+#: The site's folder of the members' career pages across seasons (no season is given it).
+CAREERS = "careers"
 
 
 @dataclass(frozen=True)
@@ -134,10 +136,11 @@ class SeasonPlan:
 
 
 def plan_season(
-    club: Club, season_name: str, competitions: Sequence[CompetitionData], season_slug: str
+    club: Club, season_name: str, competitions: Sequence[CompetitionData], season_slug: str,
+    careers: Mapping[int, str] = {},
 ) -> SeasonPlan:
     """Every page of one season, under ``<season_slug>/``, and what the front page and the
-    feeds need of it."""
+    feeds need of it; ``careers``: each member's career page, if published."""
     pages: list[Page] = []
     comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS, FEEDS})
     member_names: dict[int, str] = {}
@@ -167,6 +170,7 @@ def plan_season(
         pages.append(Page(member_links[member], "member.html", {
             **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, []),
             "coming": [line["next"] for line in lines.get(member, []) if line.get("next")],
+            "career": careers.get(member),
             "feeds": f"{season_slug}/{FEEDS}/{member_links[member].rsplit('/', 1)[1][:-5]}" if member in own_rounds else None}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
                     key=lambda p: (name_order(p["name"]), p["link"]))
