@@ -117,7 +117,7 @@ def history(ctx: Context, player_ref: str, round_no: int | None, rating: bool, f
     """A player's rounds: opponent, colour, result, value used and points earned."""
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
-    found = standings_ops.player_history(store, comp_id, player_ref, round_no)
+    found = standings_ops.player_history(store, comp_id, player_ref, round_no, with_fide=rating)
     if rating:
         from keizer.cli.careers import show_fide
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from keizer import systems
 from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
+from keizer.rating.fide import OnRecord
 from keizer.readmodel import (RatingChanges, absence_cell, fide_changes, game_cell, games_by_player, history_line,
                               meetings, no_game)
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
@@ -167,9 +168,11 @@ def points_history(store: Store, comp_id: int, season: Season, key: str, upto: i
 # -- both -------------------------------------------------------------------------
 
 
-def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = None) -> dict[str, Any]:
+def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = None,
+                   with_fide: bool = True) -> dict[str, Any]:
     """``keizer history``: the player's rounds after round ``round_no`` (default: the last
-    complete one); ``kind`` says which system's columns (``keizer`` or ``points``)."""
+    complete one); ``kind`` says which system's columns (``keizer`` or ``points``); ``fide``:
+    what each game did to the FIDE rating (None unless ``with_fide``)."""
     system = store.system(comp_id)
     if not systems.of(system).player_table:
         if systems.of(system).standing_kind == "bracket":
@@ -179,7 +182,7 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     found = store.find_player(comp_id, ref)
     key = found["key"]
     upto = checked_round(season, round_no)
-    fide = player_fide_changes(store, comp_id, season, key, upto)  # provisional, not official
+    fide = player_fide_changes(store, comp_id, season, key, upto) if with_fide else None  # provisional
     if systems.of(system).points:
         return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide,
                 "member_id": found["member_id"]}
@@ -196,10 +199,18 @@ def fide_ratings(store: Store, comp_id: int) -> dict[str, int | None]:
     return {r["key"]: fide.get(r["member_id"]) for r in rows}
 
 
+def fide_records(store: Store, comp_id: int) -> dict[str, OnRecord]:
+    """What K depends on for each player of the competition, from the member's record: the K
+    of FIDE's list and the year of birth (B.02 8.3.3)."""
+    members = {m["id"]: m for m in store.members()}
+    return {r["key"]: OnRecord(members[r["member_id"]]["fide_k"], members[r["member_id"]]["birth_year"])
+            for r in store.players(comp_id) if r["member_id"] in members}
+
+
 def player_fide_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> RatingChanges:
     """What each of a player's games up to round ``upto`` did to the FIDE rating."""
     shown = replace(season, rounds=tuple(r for r in season.rounds if r.number <= upto))
-    return fide_changes(shown, fide_ratings(store, comp_id), key)
+    return fide_changes(shown, fide_ratings(store, comp_id), key, fide_records(store, comp_id).get(key, OnRecord()))
 
 
 def progress(season: Season) -> dict[str, int] | None:

@@ -18,6 +18,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping, Sequence, Typed
 from keizer.limits import fold_name, name_order
 from keizer.model import Absence, Result, Season
 from keizer.publish.charts import line_chart
+from keizer.rating.fide import OnRecord
 from keizer.readmodel import (absence_cell, cell_legend, fide_changes, game_cell, games_by_player, history_line,
                                next_game, player_round, tie_notes)
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
@@ -50,6 +51,7 @@ class CompetitionData:
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
     fide: Mapping[str, int | None] = field(default_factory=dict)  # player → FIDE rating (the rating changes)
+    fide_k: Mapping[str, OnRecord] = field(default_factory=dict)  # player → what K depends on (list K, birth year)
     finished: bool = False  # closed, or every planned round played (the app's evening view says so)
     provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
     notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
@@ -539,7 +541,7 @@ class _Competition:
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
-            "member_link": self.member_pages.get(pid), "fide": fide_changes(self.season, self.comp.fide, pid),
+            "member_link": self.member_pages.get(pid), "fide": fide_changes(self.season, self.comp.fide, pid, self.comp.fide_k.get(pid, OnRecord())),
             "next": self.next_for(pid),
         }
 
