@@ -207,10 +207,23 @@ class Record:
 
 
 def record(games: Iterable[PlayedGame], member: int) -> Record:
-    found = Record()
+    """The games, wins, draws, losses and last meeting of ``member`` in ``games`` (what
+    :meth:`Record.add` gives one game at a time, counted in one pass: a site counts a hundred
+    thousand games)."""
+    played = wins = draws = 0
+    last: str | None = None
     for g in games:
-        found = found.add(g.score_of(member), g.date)
-    return found
+        played += 1
+        if g.score == _HALF:
+            draws += 1
+        elif (g.score == 1) == (member == g.white):
+            wins += 1
+        if g.date is not None and (last is None or g.date > last):
+            last = g.date
+    return Record(played, wins, draws, played - wins - draws, last)
+
+
+_HALF = Fraction(1, 2)
 
 
 @dataclass(frozen=True)
@@ -317,11 +330,12 @@ def best_results(lines: Sequence[CareerLine], games: Sequence[PlayedGame], membe
     ones: the latest), the longest run of games without a loss across competitions and
     seasons in playing order (equal runs: the first), and the win against the opponent with
     the highest rating (equal ratings: the latest)."""
+    scores = {id(g): g.score_of(member) for g in games}
     ranked = [(n, line) for n, line in enumerate(lines) if line.rank is not None]
     rank = min(ranked, key=lambda nl: (nl[1].rank, -nl[1].record.games, -nl[0]))[1] if ranked else None
     performance: Performance | None = None
     for line in lines:
-        rated = [(g.rating_of(g.opponent_of(member)), g.score_of(member)) for g in games if g.comp_id == line.comp_id]
+        rated = [(g.rating_of(g.opponent_of(member)), scores[id(g)]) for g in games if g.comp_id == line.comp_id]
         counted = [(r, s) for r, s in rated if r]
         if len(counted) >= BEST_PERFORMANCE_GAMES:
             tpr = performance_rating([r for r, _ in counted if r], sum((s for _, s in counted), Fraction(0)))
@@ -330,14 +344,14 @@ def best_results(lines: Sequence[CareerLine], games: Sequence[PlayedGame], membe
     unbeaten: Run | None = None
     start = 0
     for n, g in enumerate(games):
-        if g.score_of(member) == 0:
+        if scores[id(g)] == 0:
             start = n + 1
         elif unbeaten is None or n + 1 - start > unbeaten.games:
             unbeaten = Run(n + 1 - start, games[start], g)
     scalp: Scalp | None = None
     for g in games:
         theirs = g.rating_of(g.opponent_of(member))
-        if g.score_of(member) == 1 and theirs and (scalp is None or theirs >= scalp.rating):
+        if scores[id(g)] == 1 and theirs and (scalp is None or theirs >= scalp.rating):
             other = g.opponent_of(member)
             scalp = Scalp(other, names.get(other, str(other)), theirs, g)
     return Best(rank, performance, unbeaten, scalp)
@@ -394,6 +408,9 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
     found: dict[int, Career] = {}
     for m in chosen:
         lines: list[CareerLine] = []
+        by_comp: dict[int, list[PlayedGame]] = {}
+        for g in mine[m]:
+            by_comp.setdefault(g.comp_id, []).append(g)
         for row in data.rows:
             own = in_comp[row["id"]].get(m)
             if own is None:
@@ -401,7 +418,7 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
             entry = standings.get(row["id"], {}).get(own)
             rank, score = (entry["rank"], entry.get("score", entry.get("points"))) if entry else (None, None)
             lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
-                                    record((g for g in mine[m] if g.comp_id == row["id"]), m)))
+                                    record(by_comp.get(row["id"], ()), m)))
         against: dict[int, list[PlayedGame]] = {}
         for g in mine[m]:
             against.setdefault(g.opponent_of(m), []).append(g)

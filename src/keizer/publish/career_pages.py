@@ -44,8 +44,11 @@ def _career(club: Club, c: Career, links: Mapping[int, str], competitions: Mappi
               "competition": line.competition, "link": competitions.get((line.season, line.competition)),
               "rank": line.rank, "score": line.score, "record": line.record} for line in c.lines]
     played = rating_table(c.rating)
+    against: dict[int, list[dict[str, Any]]] = {}
+    for g in c.games:
+        against.setdefault(g.opponent_of(me), []).append(_game(g, me))
     opponents = [{"id": o.member, "name": o.name, "record": o.record, "link": links.get(o.member),
-                  "games": [_game(g, me) for g in c.games if g.opponent_of(me) == o.member]} for o in c.opponents]
+                  "games": against.get(o.member, [])} for o in c.opponents]
     b = c.best
     best = {
         "rank": b.rank and {"rank": b.rank.rank, "competition": b.rank.competition, "season": b.rank.season},
