@@ -71,3 +71,49 @@ def test_a_better_score_never_gives_a_lower_dwz(ro, games, age, index):
     worse = change(Tournament(ro, games, age, index))
     better = change(Tournament(ro, [(r, Fraction(1)) for r, _ in games], age, index))
     assert better.new >= worse.new and 5 <= worse.e <= 150
+
+
+# -- shown where the FIDE change is shown, when the club picks the DWZ ------------------------------
+
+
+def test_the_dwz_change_on_the_cli_the_app_and_the_site(tmp_path, capsys):
+    import json
+    import shutil
+    import sqlite3
+
+    from test_cli import run
+    from test_site_member import SAMPLE, player_page, published, text
+    from web_helpers import client_with_csrf, digest, post, sample_app
+    from web_helpers import text as web_text
+
+    db = tmp_path / "club.db"
+    shutil.copy(SAMPLE, db)
+    plain = json.loads(run(capsys, db, "history", "Anna Hendriks", "--rating", "--format", "json")[1])
+    assert "dwz" not in plain  # the club has not picked it
+    assert run(capsys, db, "club", "--national-rating", "dwz")[0] == 0
+    data = json.loads(run(capsys, db, "history", "Anna Hendriks", "--rating", "--format", "json")[1])["dwz"]
+    rated = [(r["opponent_rating"], Fraction(r["score"]) if isinstance(r["score"], str) else Fraction(r["score"]))
+             for r in data["rounds"] if r["expected"] is not None]
+    with sqlite3.connect(db) as conn:
+        ro = conn.execute("SELECT p.rating FROM players p JOIN members m ON m.id = p.member_id "
+                          "WHERE m.name = 'Anna Hendriks' AND p.competition_id = 1").fetchone()[0]
+    expect = change(Tournament(ro, rated))  # no year of birth: over 25; index 6
+    assert (data["result"]["rating"], data["result"]["e"], data["result"]["new"]) == (ro, expect.e, expect.new)
+    table = run(capsys, db, "history", "Anna Hendriks", "--rating")[1]
+    assert f"DWZ {ro} → {expect.new} ({expect.new - ro:+d}, provisional, not official)" in table
+    # The site (in Dutch) and the app's player page show it.
+    site = published(db, tmp_path / "site", "nl")
+    page = text(player_page(site, "Interne competitie 2025-2026", "Anna Hendriks"))
+    assert "DWZ-verandering" in page and f"DWZ {ro} → {expect.new}, E {expect.e}" in page
+    (tmp_path / "app").mkdir()
+    app, appdb = sample_app(tmp_path / "app")
+    client = client_with_csrf(app)
+    form = {"site_folder": "", "upload": "", "site": "", "evening_time": ""}
+    before = digest(appdb)
+    refused = web_text(post(client, "/club/site", {**form, "national_rating": "elo"}))
+    assert "the national rating must be dwz or empty (none), not 'elo'" in refused and digest(appdb) == before
+    post(client, "/club/site", {**form, "national_rating": "dwz"})
+    with sqlite3.connect(appdb) as conn:
+        key = conn.execute("SELECT p.key FROM players p JOIN members m ON m.id = p.member_id "
+                           "WHERE m.name = 'Anna Hendriks' AND p.competition_id = 1").fetchone()[0]
+    assert f"DWZ {ro} → {expect.new}, E {expect.e}" in web_text(client.get(f"/c/1/player/{key}"))

@@ -44,7 +44,7 @@ from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
 from keizer.formats.logo import clean_svg
 from keizer.operations.careers import careers
-from keizer.operations.standings import fide_ratings, fide_records
+from keizer.operations.standings import dwz_changes, fide_ratings, fide_records
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
@@ -98,6 +98,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         fide = fide_ratings(store, row["id"])  # the FIDE rating changes on the player pages
         by_season.setdefault(row["season"], []).append(replace(data, members=members, fide=fide,
                                                                fide_k=fide_records(store, row["id"]),
+                                                               dwz=dwz_changes(store, row["id"], data.season),
                                                                finished=_finished(store, row, data),
                                                                notices=_notices(store, row, data)))
 

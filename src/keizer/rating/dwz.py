@@ -35,7 +35,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Sequence
+from typing import Mapping, Sequence
+
+from keizer.model import Season
 
 
 def expected(difference: float) -> float:
@@ -115,3 +117,64 @@ def change(t: Tournament) -> Change:
     e = development(t.ro, t.age, t.index, score, we)
     n = len(t.games)
     return Change(t.ro, score, we, e, n, t.ro + _whole(800 * (float(score) - we) / (e + n)))
+
+
+# -- a player's games in one competition -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DwzGame:
+    """One game of a player as the DWZ sees it: ``expected`` is P(D) (None: not counted, the
+    opponent has no DWZ)."""
+
+    round: int
+    opponent: str
+    opponent_name: str
+    opponent_rating: int | None
+    score: Fraction
+    expected: float | None
+
+
+@dataclass(frozen=True)
+class DwzChanges:
+    """A player's DWZ in one competition taken as one tournament: every game and what they
+    did (None without a DWZ or a counted game). Provisional, not official."""
+
+    rating: int | None
+    games: tuple[DwzGame, ...]
+    result: Change | None
+
+    @property
+    def counted(self) -> int:
+        return sum(g.expected is not None for g in self.games)
+
+
+def season_changes(season: Season, ratings: Mapping[str, int | None], player: str, age: int | None = None,
+                   index: int = 6) -> DwzChanges:
+    """What ``player``'s games of a competition do to the DWZ (3.5.2), the competition taken as
+    one tournament: games played on the board against opponents with a DWZ (``ratings``: each
+    player's DWZ; None or 0: none); forfeits are not games.
+
+    >>> from keizer.model import Game, Player, Result, Round
+    >>> from keizer.settings import Settings
+    >>> s = Season("x", Settings(), (Player("a", "A"), Player("b", "B"), Player("c", "C")),
+    ...            (Round(1, "2026-01-15", (Game(1, 1, "a", "b", Result.WHITE_WIN),)),
+    ...             Round(2, "2026-01-22", (Game(2, 1, "c", "a", Result.DRAW),))))
+    >>> r = season_changes(s, {"a": 1700, "b": 1600, "c": 1800}, "a", age=40, index=10)
+    >>> [(g.opponent, round(g.expected or 0, 4)) for g in r.games], r.result.new, r.counted
+    ([('b', 0.6382), ('c', 0.3618)], 1716, 2)
+    """
+    own = ratings.get(player) or None
+    names = {p.id: p.name for p in season.players}
+    games: list[DwzGame] = []
+    for rnd in season.rounds:
+        for game in rnd.games:
+            if player not in (game.white, game.black) or not game.played_on_board:
+                continue
+            other = game.opponent_of(player)
+            theirs = ratings.get(other) or None
+            games.append(DwzGame(rnd.number, other, names.get(other, other), theirs, game.points_of(player),
+                                 expected(own - theirs) if own is not None and theirs is not None else None))
+    rated = [(g.opponent_rating, g.score) for g in games if g.expected is not None and g.opponent_rating]
+    result = change(Tournament(own, rated, age, index)) if own is not None and rated else None
+    return DwzChanges(own, tuple(games), result)
