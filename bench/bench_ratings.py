@@ -101,6 +101,8 @@ def bench_club_rating() -> None:
         print(f"  Glicko-2 over every period (keizer.rating.club):      {engine:7.0f} ms (median of 5)")
         whole = median_ms(lambda: careers.club_rating(store, careers.Choice()), 5)
         print(f"  the operation, reading the file (club_rating):      {whole:7.0f} ms (median of 5)")
+        every = median_ms(lambda: careers.careers(store), 3)
+        print(f"  every member's career (the site's career pages):     {every:7.0f} ms (median of 3)")
         command = median_ms(lambda: subprocess.run([sys.executable, "-m", "keizer", "--db", str(db), "ratings", "club"],
                                                    check=True, capture_output=True), 3)
         print(f"  keizer ratings club (wall clock, with start-up):     {command:7.0f} ms (median of 3)")

@@ -380,8 +380,8 @@ def test_a_round_in_january_keeps_the_seasons_folder(tmp_path):
     result = publish(store, site)
     assert result.seasons == ("2025-2026",)
     assert json.loads((site / "seasons.json").read_text()) == {"2025-2026": "2025-2026"}
-    assert sorted(p.name for p in site.iterdir()) == [MANIFEST, "2025-2026", "index.html", "players.html",
-                                                      "seasons.json", "static"]
+    assert sorted(p.name for p in site.iterdir()) == [MANIFEST, "2025-2026", "careers", "index.html", "players.html",
+                                                      "seasons.json", "static"]  # careers: the members' pages across seasons
     assert (site / "2025-2026" / "winter" / "round-2.html").exists()
 
 

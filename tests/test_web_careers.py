@@ -82,3 +82,25 @@ def test_dutch_club_sees_dutch(tmp_path, capsys):
     page = text(client.get(f"/members/{anna}/career"))
     assert "Loopbaan" in page or "partijen bij de club" in page
     assert "Voorlopig, niet officieel" in page and "Tegen elke tegenstander" in page
+
+
+def test_the_member_form_sets_year_of_birth_k_and_the_career_page(tmp_path):
+    from web_helpers import client_with_csrf, post
+
+    app, db = sample_app(tmp_path)
+    client = client_with_csrf(app)
+    anna = _member(db, "Anna Hendriks")
+    form = {"name": "Anna Hendriks", "rating": "", "fed_id": "", "fide_id": "", "fide_rating": "",
+            "back": "/members"}
+    page = client.get(f"/members/{anna}/edit").get_data(as_text=True)
+    assert 'name="birth_year"' in page and 'name="no_career"' in page and "no career page on the club" in page
+    before = digest(db)
+    refused = text(post(client, f"/members/{anna}/edit", {**form, "birth_year": "1850", "fide_k": ""}))
+    assert "year of birth" in refused and "1850" in refused and "Traceback" not in refused
+    assert digest(db) == before  # refused: the file as it was
+    done = text(post(client, f"/members/{anna}/edit", {**form, "birth_year": "2010", "fide_k": "40", "no_career": "on"}))
+    assert "year of birth none → 2010" in done and "career on the site published → not published" in done
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT birth_year, fide_k, career_public FROM members WHERE id = ?",
+                            (anna,)).fetchone() == (2010, 40, 0)
+    assert "checked" in client.get(f"/members/{anna}/edit").get_data(as_text=True).split('name="no_career"')[1][:12]

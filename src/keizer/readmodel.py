@@ -184,13 +184,14 @@ class RatingChanges:
         return sum(g.why is None for g in self.games)
 
 
-def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str) -> RatingChanges:
+def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str,
+                 record: fide.OnRecord = fide.OnRecord()) -> RatingChanges:
     """What each game of ``player`` did to the FIDE rating, by the rules in force on the
     round's date and for the round's time control (:func:`chapter_of`). ``ratings``: each
     player's FIDE rating as the competition started (None or 0: unrated). Forfeits and
-    unplayed games are not games (B.02 5.1). K is 8.3.3's for a player with 30 games or more
-    (20, 10 from 2400: the club's file does not know a player's games, age or highest
-    rating), with the 700 rule over the competition's counted games.
+    unplayed games are not games (B.02 5.1). K is 8.3.3's from what ``record`` knows of the
+    player (the K of FIDE's list, the year of birth: :func:`keizer.rating.fide.player_on_record`;
+    without them 20, or 10 from 2400), with the 700 rule over the competition's counted games.
 
     >>> from keizer.model import Game, Player, Result, Round
     >>> from keizer.settings import Settings
@@ -226,7 +227,7 @@ def fide_changes(season: Season, ratings: Mapping[str, int | None], player: str)
     if own is None or not rated:
         return RatingChanges(own, None, tuple(lines), Fraction(0), Fraction(0), None)
     first = next(d for d in map(_day, (rnd.date for rnd in season.rounds)) if d is not None)
-    k = fide.period_k(fide.k_factor(fide.Player(own), first), len(rated), rated[0][0])
+    k = fide.period_k(fide.k_factor(fide.player_on_record(own, record, first), first), len(rated), rated[0][0])
     counted = iter(rated)
     done: list[RatedGame] = []
     for line in lines:

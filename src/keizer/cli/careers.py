@@ -33,13 +33,15 @@ def fide_rows(found: RatingChanges, names: dict[str, str]) -> list[dict[str, Any
              "why": g.why} for g in found.games]
 
 
-def show_fide(name: str, found: RatingChanges, names: dict[str, str], fmt: str) -> None:
-    """``keizer history --rating``: the FIDE rating change of every game and the sum."""
+def show_fide(name: str, found: RatingChanges, names: dict[str, str], fmt: str, dwz: Any = None) -> None:
+    """``keizer history --rating``: the FIDE rating change of every game and the sum (and, in
+    JSON, the DWZ's under ``dwz`` when the club shows it)."""
     rows = fide_rows(found, names)
     if fmt == "json":
         click.echo(json.dumps({"name": name, "note": PROVISIONAL, "rating": found.rating, "k": found.k,
                                "games": found.counted, "delta": float(found.delta), "change": float(found.change),
-                               "performance": found.performance, "rounds": rows}, ensure_ascii=False, indent=2))
+                               "performance": found.performance, "rounds": rows,
+                               **({"dwz": dwz_data(dwz)} if dwz is not None else {})}, ensure_ascii=False, indent=2))
         return
     table = [{**r, "expected": "" if r["expected"] is None else number(g.expected, 2),
               "delta": "" if g.delta is None else number(g.delta, 2),
@@ -53,6 +55,33 @@ def show_fide(name: str, found: RatingChanges, names: dict[str, str], fmt: str) 
     if fmt == "table" and found.k is not None:
         click.echo(f"{found.counted} games counted: ΣΔR {number(found.delta, 2)}, K {found.k}, "
                    f"change {number(found.change, 2)}, performance {found.performance} ({PROVISIONAL})")
+
+
+def dwz_data(found: Any) -> dict[str, Any]:
+    """The DWZ of ``keizer history --rating`` as data: each game's P(D), and the competition
+    taken as one tournament (DSB Wertungsordnung 3.5.2; None without a DWZ or a counted game)."""
+    rows = [{"round": g.round, "opponent": g.opponent_name, "opponent_rating": g.opponent_rating,
+             "score": json_number(g.score), "expected": None if g.expected is None else round(g.expected, 3)}
+            for g in found.games]
+    r = found.result
+    summary = None if r is None else {"rating": r.ro, "games": r.games, "score": json_number(r.score),
+                                      "expected": round(r.we, 3), "e": r.e, "new": r.new, "change": r.change}
+    return {"note": PROVISIONAL, "result": summary, "rounds": rows}
+
+
+def show_dwz(name: str, found: Any, fmt: str) -> None:
+    """``keizer history --rating`` (table or CSV) when the club shows the DWZ."""
+    rows = dwz_data(found)["rounds"]
+    r = found.result
+    if fmt == "table":
+        rated = f"DWZ {found.rating}" if found.rating else "no DWZ"
+        click.echo(f"\n{name} — {rated}; DWZ change (DSB Wertungsordnung), {PROVISIONAL}")
+    click.echo(render([{**row, "expected": "" if g.expected is None else f"{g.expected:.3f}"}
+                       for row, g in zip(rows, found.games)],
+                      ["round", "opponent", "opponent_rating", "score", "expected"], fmt))
+    if fmt == "table" and r is not None:
+        click.echo(f"{r.games} games counted: W {number(r.score)}, We {r.we:.3f}, E {r.e}: "
+                   f"DWZ {r.ro} → {r.new} ({r.change:+d}, {PROVISIONAL})")
 
 
 @click.command("head2head")
@@ -103,13 +132,17 @@ def career(ctx: Context, member: str, fmt: str) -> None:
     rating = [{"date": p.date or "", "competition": p.competition, "round": p.round,
                "rating": round(p.rating.rating), "deviation": round(p.rating.deviation)}
               for p in rating_table(found.rating)]
+    best = best_lines(found.best)
     if fmt == "json":
         click.echo(json.dumps({"name": found.member["name"], "competitions": comps, "opponents": opponents,
-                               "club_rating": rating, "note": PROVISIONAL}, ensure_ascii=False, indent=2))
+                               "club_rating": rating, "best": dict(best), "note": PROVISIONAL},
+                              ensure_ascii=False, indent=2))
         return
     t = found.total
     if fmt == "table":
         click.echo(f"{found.member['name']}: {_games(t.games)}, {t.wins} won, {t.draws} drawn, {t.losses} lost")
+        for label, said in best:
+            click.echo(f"{label.replace('_', ' ')}: {said}")
     click.echo(render(comps, ["season", "competition", "rank", "score", "games", "wins", "draws", "losses"], fmt))
     if fmt != "table":
         return
@@ -119,6 +152,32 @@ def career(ctx: Context, member: str, fmt: str) -> None:
     if opponents:
         click.echo("\nagainst every opponent:")
         click.echo(render(opponents, ["opponent", "games", "wins", "draws", "losses", "last"], fmt))
+
+
+def _in(season: str, competition: str) -> str:
+    return competition + (f" ({season})" if season and season not in competition else "")
+
+
+def _when(g: Any) -> str:
+    return f"{g.date} in {_in(g.season, g.competition)}" if g.date else f"round {g.round} of {_in(g.season, g.competition)}"
+
+
+def best_lines(best: Any) -> list[tuple[str, str]]:
+    """The best results of a career, each as (label, sentence); none where there is none."""
+    found = []
+    if best.rank:
+        found.append(("best_rank", f"{best.rank.rank} in {_in(best.rank.season, best.rank.competition)}"))
+    if best.performance:
+        p = best.performance
+        found.append(("best_performance", f"{p.rating} in {_in(p.line.season, p.line.competition)}, over "
+                                          f"{_games(p.games)} against rated opponents"))
+    if best.unbeaten:
+        u = best.unbeaten
+        found.append(("longest_unbeaten_run", f"{_games(u.games)}, from {_when(u.first)} to {_when(u.last)}"))
+    if best.scalp:
+        found.append(("biggest_scalp", f"a win against {best.scalp.name} (rating {best.scalp.rating}), "
+                                       f"{_when(best.scalp.game)}"))
+    return found
 
 
 def show_club_rating(found: Any, fmt: str) -> None:

@@ -48,6 +48,9 @@ if TYPE_CHECKING:
                                            "(the feeds' links and ids; '' forgets it).")
 @click.option("--evening-time", metavar="HH:MM", help="When a club evening starts (and ends): 20:00 or 19:45-23:30 "
                                                       "(the calendar's events; '' for all-day events).")
+@click.option("--national-rating", type=click.Choice(["dwz", "none"]),
+              help="The national rating whose change per game 'keizer history --rating', the app and the site "
+                   "show beside FIDE's: dwz (Deutscher Schachbund), or none.")
 @click.option("--site-folder", type=click.Path(file_okay=False, path_type=Path),
               help="The folder the app ('keizer serve') publishes the site into; from the app, only this one "
                    "or one inside the database's folder.")
@@ -60,14 +63,15 @@ if TYPE_CHECKING:
 @pass_ctx
 def club(ctx: Context, name: str | None, colour: str | None, accent: str | None, language: str | None,
          logo: Path | None, season: str | None, templates: Path | None, upload: str | None, site: str | None,
-         evening_time: str | None, site_folder: Path | None, mail_server: str | None, mail_from: str | None,
-         fmt: str) -> None:
+         evening_time: str | None, national_rating: str | None, site_folder: Path | None, mail_server: str | None,
+         mail_from: str | None, fmt: str) -> None:
     """Show or change the club's website settings: name, colours, language, logo, upload target."""
     from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
 
     values = dict(name=name, colour=colour, accent=accent, language=language, season=season,
                   templates=str(templates.resolve()) if templates else None, upload=upload, site=site,
-                  evening_time=evening_time)
+                  evening_time=evening_time,
+                  national_rating=None if national_rating is None else national_rating.replace("none", ""))
     if mail_server is not None or mail_from is not None:
         with writing(ctx, "club", Message("mail settings"), create=True) as store:
             _mail_server(store, mail_server, mail_from)

@@ -91,7 +91,8 @@ def member_import(ctx: Context, file: Path, update_names: bool, allow_duplicate:
 @pass_ctx
 def member_list(ctx: Context, fmt: str) -> None:
     """All members."""
-    click.echo(render(ctx.store().members(), ["id", "name", "rating", "fed_id", "fide_id", "fide_rating"], fmt))
+    columns = ["id", "name", "rating", "fed_id", "fide_id", "fide_rating"]
+    click.echo(render([{k: m[k] for k in columns} for m in ctx.store().members()], columns, fmt))
 
 
 @member.command("edit")
@@ -101,15 +102,23 @@ def member_list(ctx: Context, fmt: str) -> None:
 @click.option("--fed-id", help="New federation id.")
 @click.option("--fide-id", help="New FIDE id.")
 @click.option("--fide-rating", type=RATING, help="New FIDE rating (0–4000).")
+@click.option("--birth-year", type=click.IntRange(1900, 2100), help="Year of birth (FIDE's K 40 for juniors).")
+@click.option("--fide-k", type=click.IntRange(1, 40), help="K of FIDE's list (40, 20 or 10).")
+@click.option("--career/--no-career", "career", default=None,
+              help="Whether the site publishes the member's career page (default: it does).")
 @_allow_duplicate
 @pass_ctx
 def member_edit(ctx: Context, member_ref: str, name: str | None, rating: int | None, fed_id: str | None,
-                fide_id: str | None, fide_rating: int | None, allow_duplicate: bool) -> None:
-    """Change a member's name, ratings or ids (the member by name, #id or federation id)."""
+                fide_id: str | None, fide_rating: int | None, birth_year: int | None, fide_k: int | None,
+                career: bool | None, allow_duplicate: bool) -> None:
+    """Change a member's name, ratings, ids, year of birth, FIDE K, or whether the site
+    publishes the member's career (the member by name, #id or federation id)."""
     fields = {k: v for k, v in dict(name=name, rating=rating, fed_id=fed_id, fide_id=fide_id,
-                                    fide_rating=fide_rating).items() if v is not None}
+                                    fide_rating=fide_rating, birth_year=birth_year, fide_k=fide_k,
+                                    career_public=career).items() if v is not None}
     if not fields:
-        raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id or --fide-rating")
+        raise StoreError("nothing to change: give --name, --rating, --fed-id, --fide-id, --fide-rating, "
+                         "--birth-year, --fide-k or --career/--no-career")
     from keizer.operations.members import edit_member
 
     with writing(ctx, "member edit", Message("edit member %(member)s", member=member_ref)) as store:

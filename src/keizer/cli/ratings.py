@@ -11,6 +11,8 @@ import click
 from keizer.cli.base import Context, format_option, pass_ctx
 from keizer.cli.words import say
 from keizer.formats.rating_lists import RatingList
+from keizer.rating.club import PERIODS, STARTS
+from keizer.rating.fide import CHAPTERS
 
 
 @click.group("ratings")
@@ -64,14 +66,14 @@ def ratings_import(ctx: Context, file: Path, dry_run: bool, match_names: bool) -
 @ratings.command("club")
 @click.option("--only", "competitions", multiple=True, metavar="COMPETITION",
               help="Count only this competition's games (repeat for more; default: every competition).")
-@click.option("--time-control", "chapter", type=click.Choice(["standard", "rapid", "blitz"]),
+@click.option("--time-control", "chapter", type=click.Choice(CHAPTERS),
               help="Count only rounds of this kind, by each round's time control (default: all games in one rating).")
-@click.option("--start", type=click.Choice(["national", "fide", "fixed"]), default="national", show_default=True,
+@click.option("--start", type=click.Choice(STARTS), default="national", show_default=True,
               help="Starting rating: the member's national or FIDE rating on record (else --start-rating), "
                    "or --start-rating for everyone.")
 @click.option("--start-rating", type=click.IntRange(100, 3000), default=1500, show_default=True,
               help="The starting rating of a member without one (everyone's with --start fixed).")
-@click.option("--period", type=click.Choice(["round", "evening", "month"]), default="round", show_default=True,
+@click.option("--period", type=click.Choice(PERIODS), default="round", show_default=True,
               help="The rating period: each round, each club evening (date), or each month.")
 @format_option
 @pass_ctx

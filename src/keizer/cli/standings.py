@@ -124,11 +124,16 @@ def history(ctx: Context, player_ref: str, round_no: int | None, rating: bool, f
     """A player's rounds: opponent, colour, result, value used and points earned."""
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
-    found = standings_ops.player_history(store, comp_id, player_ref, round_no)
+    found = standings_ops.player_history(store, comp_id, player_ref, round_no, with_fide=rating)
     if rating:
         from keizer.cli.careers import show_fide
 
-        show_fide(found["name"], found["fide"], {p["key"]: p["name"] for p in store.players(comp_id)}, fmt)
+        show_fide(found["name"], found["fide"], {p["key"]: p["name"] for p in store.players(comp_id)}, fmt,
+                  found["dwz"])
+        if found["dwz"] is not None and fmt != "json":  # the club shows the DWZ too (keizer club --national-rating)
+            from keizer.cli.careers import show_dwz
+
+            show_dwz(found["name"], found["dwz"], fmt)
         return
     if found["kind"] == "points":
         _points_history(found, fmt)

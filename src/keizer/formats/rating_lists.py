@@ -74,6 +74,10 @@ class Entry:
     id: str
     name: str
     rating: int | None  # None: unrated in this list
+    #: FIDE's lists: the K of the standard rating (``SK``/``K``, ``<k>``) and the year of birth
+    #: (``B-day``, ``<birthday>``), what K 40 depends on (B.02 8.3.3); None when not given.
+    k: int | None = None
+    birth_year: int | None = None
 
 
 @dataclass
@@ -193,6 +197,18 @@ def _rating(raw: str, where: Message) -> int | None:
     return int(raw)
 
 
+def _small(raw: str, what: str) -> int | None:
+    """A list's K (1 to 40) or year of birth (1900 to 2100); anything else (empty, 0, a date
+    written otherwise) is not known: the rating is what the import is for.
+
+    >>> _small(" 40 ", "k"), _small("2008", "birth_year"), _small("0", "birth_year"), _small("x", "k")
+    (40, 2008, None, None)
+    """
+    raw = raw.strip()
+    low, high = (1, 40) if what == "k" else (1900, 2100)
+    return int(raw) if re.fullmatch(r"[0-9]{1,4}", raw) and low <= int(raw) <= high else None
+
+
 def _text(raw: bytes) -> str:
     try:
         return raw.decode("utf-8")
@@ -212,6 +228,9 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
                           "month, like 'DEC25'); this header has not; download the list again")
     id_end, name_at, name_end = begins[b"Name"], begins[b"Name"], ends[b"Name"]
     rating_at, rating_end = begins[rating_name], ends[rating_name]
+    k_name = b"SK" if b"SK" in begins else b"K" if b"K" in begins else None
+    extra = {what: (begins[name], ends[name]) for what, name in (("k", k_name), ("birth_year", b"B-day"))
+             if name in begins}
     # Every line is as wide as the header; one that is wider has a column overflowing before
     # the rating (OTit, in FIDE's published list), and the later columns moved to the right.
     width = len(_text(header)) if rating_at > name_end else None
@@ -243,7 +262,8 @@ def _read_txt(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
         text = _text(line.rstrip(b"\r\n"))
         shift = max(0, len(text) - width) if width is not None else 0
         rating = _rating(text[rating_at + shift:rating_end + shift], _at("line", number))
-        _add(found, Entry(number, key, text[name_at:name_end].strip(), rating), keys)
+        more = {what: _small(text[at + shift:end + shift], what) for what, (at, end) in extra.items()}
+        _add(found, Entry(number, key, text[name_at:name_end].strip(), rating, **more), keys)
     return found
 
 
@@ -269,7 +289,8 @@ def _read_xml(stream: IO[bytes], wanted: set[str], names: set[str] | None) -> Ra
                 if not fide_id.isascii() or not fide_id.isdigit():
                     raise FormatError("player %(n)s: FIDE id %(value)s is not a number", n=count, value=repr(_shown(fide_id[:20])))
                 rating = _rating(element.findtext("rating") or "", _at("player", count))
-                _add(found, Entry(count, fide_id, name, rating), keys, "player")
+                _add(found, Entry(count, fide_id, name, rating, _small(element.findtext("k") or "", "k"),
+                                  _small(element.findtext("birthday") or "", "birth_year")), keys, "player")
             elif keys and not fide_id:
                 _add(found, Entry(count, "", name, _rating(element.findtext("rating") or "", _at("player", count))),
                      keys, "player")
@@ -376,6 +397,12 @@ def plan(found: RatingList, members: list[dict[str, Any]], match_names: bool = F
             fields[rating_column] = entry.rating
             old = Word("none") if member[rating_column] is None else member[rating_column]
             report.append(Message("%(label)s %(old)s → %(new)s", label=label, old=old, new=entry.rating))
+        for column, value, said in (("fide_k", entry.k, Word("FIDE K")),
+                                    ("birth_year", entry.birth_year, Word("year of birth"))):
+            if found.kind == "fide" and value is not None and column in member and value != member[column]:
+                fields[column] = value
+                old = Word("none") if member[column] is None else member[column]
+                report.append(Message("%(label)s %(old)s → %(new)s", label=said, old=old, new=value))
         if fields:
             updates.append(Update(member["id"], fields, Message("%(name)s: %(changes)s", name=member["name"],
                                                                 changes=tuple(report))))

@@ -12,22 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 from keizer import systems
 from keizer.model import Season
 from keizer.rating import club
+from keizer.rating.club import PeriodKind, Start
 from keizer.rating.glicko2 import Rating
 from keizer.readmodel import chapter_of
+from keizer.rating.fide import performance_rating
 from keizer.operations.standings import standing_view
 from keizer.store import Store, StoreError
-
-Start = Literal["national", "fide", "fixed"]
-PeriodKind = Literal["round", "evening", "month"]
-#: The choices of the club rating, each a catalog word.
-STARTS: tuple[Start, ...] = ("national", "fide", "fixed")
-PERIODS: tuple[PeriodKind, ...] = ("round", "evening", "month")
-CHAPTERS = ("standard", "rapid", "blitz")
 
 
 # -- every game of every season ------------------------------------------------------------
@@ -47,9 +42,18 @@ class PlayedGame:
     black: int
     #: White's score: 1, 1/2 or 0 (forfeits and unplayed games are not games).
     score: Fraction
+    #: Each player's rating in the competition (frozen when it started; None: unrated).
+    white_rating: int | None = None
+    black_rating: int | None = None
 
     def score_of(self, member: int) -> Fraction:
         return self.score if member == self.white else 1 - self.score
+
+    def opponent_of(self, member: int) -> int:
+        return self.black if member == self.white else self.white
+
+    def rating_of(self, member: int) -> int | None:
+        return self.white_rating if member == self.white else self.black_rating
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,7 @@ def played_games(data: ClubFile) -> list[PlayedGame]:
     found: list[tuple[tuple[str, int, int, int], PlayedGame]] = []
     for index, row in enumerate(data.rows):
         season, member_of = data.seasons[row["id"]], data.members[row["id"]]
+        rating = {p.id: p.rating or None for p in season.players}
         for rnd in season.rounds:
             day = rnd.date or str(row["created"])[:10]
             chapter = chapter_of(rnd.time_control)
@@ -84,7 +89,8 @@ def played_games(data: ClubFile) -> list[PlayedGame]:
                     continue
                 found.append(((day, index, rnd.number, game.board), PlayedGame(
                     str(row["season"] or ""), row["name"], row["id"], rnd.number, rnd.date, chapter,
-                    member_of[game.white], member_of[game.black], game.points_of(game.white))))
+                    member_of[game.white], member_of[game.black], game.points_of(game.white),
+                    rating.get(game.white), rating.get(game.black))))
     found.sort(key=lambda kg: kg[0])
     return [g for _, g in found]
 
@@ -159,10 +165,10 @@ class ClubRating:
     games: int
 
 
-def club_rating(store: Store, choice: Choice, data: ClubFile | None = None) -> ClubRating:
+def club_rating(store: Store, choice: Choice) -> ClubRating:
     """The club rating of every member who played a chosen game (provisional, not official)."""
     choice = check_choice(store, choice)
-    games = played_games(data or read_club(store))
+    games = played_games(read_club(store))
     all_periods = rating_periods(games, choice)
     final = club.club_ratings(all_periods, start_options(store, choice))
     names = {str(m["id"]): m["name"] for m in store.members()}
@@ -201,10 +207,23 @@ class Record:
 
 
 def record(games: Iterable[PlayedGame], member: int) -> Record:
-    found = Record()
+    """The games, wins, draws, losses and last meeting of ``member`` in ``games`` (what
+    :meth:`Record.add` gives one game at a time, counted in one pass: a site counts a hundred
+    thousand games)."""
+    played = wins = draws = 0
+    last: str | None = None
     for g in games:
-        found = found.add(g.score_of(member), g.date)
-    return found
+        played += 1
+        if g.score == _HALF:
+            draws += 1
+        elif (g.score == 1) == (member == g.white):
+            wins += 1
+        if g.date is not None and (last is None or g.date > last):
+            last = g.date
+    return Record(played, wins, draws, played - wins - draws, last)
+
+
+_HALF = Fraction(1, 2)
 
 
 @dataclass(frozen=True)
@@ -258,6 +277,86 @@ class RatingPoint:
     played: bool
 
 
+#: A performance counts among the best results with at least this many games against rated opponents.
+BEST_PERFORMANCE_GAMES = 5
+
+
+@dataclass(frozen=True)
+class Run:
+    """The longest run of games without a loss: how many, and the first and last of them."""
+
+    games: int
+    first: PlayedGame
+    last: PlayedGame
+
+
+@dataclass(frozen=True)
+class Scalp:
+    """The win against the highest-rated opponent (the opponent's rating in that competition)."""
+
+    opponent: int
+    name: str
+    rating: int
+    game: PlayedGame
+
+
+@dataclass(frozen=True)
+class Performance:
+    """The best performance rating of one competition (FIDE's 8.1.1, over the games against
+    opponents with a rating in that competition)."""
+
+    rating: int
+    line: CareerLine
+    games: int
+
+
+@dataclass(frozen=True)
+class Best:
+    """A member's best results (None where there is none): the best rank in a competition that
+    ranks players, the best performance rating of a competition, the longest unbeaten run and
+    the biggest scalp."""
+
+    rank: CareerLine | None = None
+    performance: Performance | None = None
+    unbeaten: Run | None = None
+    scalp: Scalp | None = None
+
+
+def best_results(lines: Sequence[CareerLine], games: Sequence[PlayedGame], member: int,
+                 names: dict[int, str]) -> Best:
+    """The best results of a career (pure): the best rank (lowest; between equal ranks the one
+    with more games, then the latest), the best performance (at least
+    :data:`BEST_PERFORMANCE_GAMES` games against rated opponents in one competition; equal
+    ones: the latest), the longest run of games without a loss across competitions and
+    seasons in playing order (equal runs: the first), and the win against the opponent with
+    the highest rating (equal ratings: the latest)."""
+    scores = {id(g): g.score_of(member) for g in games}
+    ranked = [(n, line) for n, line in enumerate(lines) if line.rank is not None]
+    rank = min(ranked, key=lambda nl: (nl[1].rank, -nl[1].record.games, -nl[0]))[1] if ranked else None
+    performance: Performance | None = None
+    for line in lines:
+        rated = [(g.rating_of(g.opponent_of(member)), scores[id(g)]) for g in games if g.comp_id == line.comp_id]
+        counted = [(r, s) for r, s in rated if r]
+        if len(counted) >= BEST_PERFORMANCE_GAMES:
+            tpr = performance_rating([r for r, _ in counted if r], sum((s for _, s in counted), Fraction(0)))
+            if performance is None or tpr >= performance.rating:
+                performance = Performance(tpr, line, len(counted))
+    unbeaten: Run | None = None
+    start = 0
+    for n, g in enumerate(games):
+        if scores[id(g)] == 0:
+            start = n + 1
+        elif unbeaten is None or n + 1 - start > unbeaten.games:
+            unbeaten = Run(n + 1 - start, games[start], g)
+    scalp: Scalp | None = None
+    for g in games:
+        theirs = g.rating_of(g.opponent_of(member))
+        if scores[id(g)] == 1 and theirs and (scalp is None or theirs >= scalp.rating):
+            other = g.opponent_of(member)
+            scalp = Scalp(other, names.get(other, str(other)), theirs, g)
+    return Best(rank, performance, unbeaten, scalp)
+
+
 @dataclass(frozen=True)
 class Career:
     member: dict[str, Any]
@@ -266,43 +365,70 @@ class Career:
     opponents: tuple[Opponent, ...]
     #: The club rating after every rating period the member was in the pool (label, rating, played).
     rating: tuple[RatingPoint, ...]
+    #: The member's games in playing order (head-to-head per opponent, the best results).
+    games: tuple[PlayedGame, ...] = ()
+    best: Best = Best()
 
 
 def career(store: Store, ref: str, choice: Choice = Choice()) -> Career:
-    """A member's every competition, the record against every opponent and the club rating
-    over time (every game, one period per round unless ``choice`` says otherwise)."""
+    """A member's every competition, the record against every opponent, the best results and
+    the club rating over time (every game, one period per round unless ``choice`` says otherwise)."""
     member = store.find_member(ref)
+    return careers(store, (member["id"],), choice)[member["id"]]
+
+
+def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = Choice()) -> dict[int, Career]:
+    """The careers of the ``wanted`` members (None: every member who played in a competition),
+    with the file read once, each competition's standing computed once and the club rating
+    computed once: what the published site's career pages need."""
     data = read_club(store)
     games = played_games(data)
-    mine = [g for g in games if member["id"] in (g.white, g.black)]
-    lines: list[CareerLine] = []
+    every = {m["id"]: m for m in store.members()}
+    names = {i: m["name"] for i, m in every.items()}
+    in_comp: dict[int, dict[int, str]] = {}  # competition → member → the member's player key in it
     for row in data.rows:
-        keys = [k for k, m in data.members[row["id"]].items() if m == member["id"]]
-        if not keys:
-            continue
-        rank, score = None, None
-        if systems.of(row["system"]).player_table:
-            shown = standing_view(store, row["id"])
-            entry = next((r for r in shown["rows"] if r.get("id") == keys[0]), None)
-            if entry is not None:
-                rank, score = entry["rank"], entry.get("score", entry.get("points"))
-        lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
-                                record((g for g in mine if g.comp_id == row["id"]), member["id"])))
-    names = {m["id"]: m["name"] for m in store.members()}
-    against: dict[int, list[PlayedGame]] = {}
-    for g in mine:
-        against.setdefault(g.black if g.white == member["id"] else g.white, []).append(g)
-    opponents = sorted((Opponent(o, names.get(o, str(o)), record(gs, member["id"])) for o, gs in against.items()),
-                       key=lambda o: (-o.record.games, o.name, o.member))
+        for player, m in data.members[row["id"]].items():
+            in_comp.setdefault(row["id"], {}).setdefault(m, player)
+        in_comp.setdefault(row["id"], {})
+    chosen = sorted({m for keys in in_comp.values() for m in keys} if wanted is None else set(wanted))
+    standings: dict[int, dict[str, dict[str, Any]]] = {}
+    for row in data.rows:
+        if systems.of(row["system"]).player_table and any(m in in_comp[row["id"]] for m in chosen):
+            standings[row["id"]] = {r["id"]: r for r in standing_view(store, row["id"])["rows"] if r.get("id")}
     choice = check_choice(store, choice)
     first: dict[str, PlayedGame] = {}
     for g in games:
         first.setdefault(_period_key(g, choice.period), g)
-    points = tuple(RatingPoint(p.label, first[p.label].date, first[p.label].competition, first[p.label].round,
-                               p.rating, p.played)
-                   for p in club.history(rating_periods(games, choice), start_options(store, choice))
-                   .get(str(member["id"]), ()))
-    return Career(member, tuple(lines), record(mine, member["id"]), tuple(opponents), points)
+    history = club.history(rating_periods(games, choice), start_options(store, choice))
+    mine: dict[int, list[PlayedGame]] = {m: [] for m in chosen}
+    for g in games:
+        for side in (g.white, g.black):
+            if side in mine:
+                mine[side].append(g)
+    found: dict[int, Career] = {}
+    for m in chosen:
+        lines: list[CareerLine] = []
+        by_comp: dict[int, list[PlayedGame]] = {}
+        for g in mine[m]:
+            by_comp.setdefault(g.comp_id, []).append(g)
+        for row in data.rows:
+            own = in_comp[row["id"]].get(m)
+            if own is None:
+                continue
+            entry = standings.get(row["id"], {}).get(own)
+            rank, score = (entry["rank"], entry.get("score", entry.get("points"))) if entry else (None, None)
+            lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
+                                    record(by_comp.get(row["id"], ()), m)))
+        against: dict[int, list[PlayedGame]] = {}
+        for g in mine[m]:
+            against.setdefault(g.opponent_of(m), []).append(g)
+        opponents = sorted((Opponent(o, names.get(o, str(o)), record(gs, m)) for o, gs in against.items()),
+                           key=lambda o: (-o.record.games, o.name, o.member))
+        points = tuple(RatingPoint(p.label, first[p.label].date, first[p.label].competition, first[p.label].round,
+                                   p.rating, p.played) for p in history.get(str(m), ()))
+        found[m] = Career(every[m], tuple(lines), record(mine[m], m), tuple(opponents), points, tuple(mine[m]),
+                          best_results(lines, mine[m], m, names))
+    return found
 
 
 def rating_table(points: Sequence[RatingPoint], limit: int = 0) -> list[RatingPoint]:

@@ -43,7 +43,10 @@ PASSWORD_TARGET = "upload_password_target"
 SITE_FOLDER = "publish_folder"
 #: Club settings kept in the database's meta table, with their defaults.
 CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e", "language": "en",
-                 "season": "", "templates": "", "upload": "", "site": "", "evening_time": ""}
+                 "season": "", "templates": "", "upload": "", "site": "", "evening_time": "",
+                 "national_rating": ""}
+#: The national ratings keizer can compute beside FIDE's (``national_rating``; "": none).
+NATIONAL_RATINGS = ("dwz",)
 #: The site's public address: the feeds' ids and links are made from it (stable when the club is renamed).
 _SITE = re.compile(r"https?://[^\s/?#@]+(/[^\s?#]*)?")
 #: When a club evening starts (and ends): 20:00, or 19:45-23:30.
@@ -94,7 +97,8 @@ def set_site_folder(store: Store, site_folder: Path | None, within: Path | None 
 
 def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **values: str | None) -> None:
     """Change club settings (name, colour, accent, language, season, templates, upload, the site's
-    address, the club evening's time) and the logo (a file, or a file's name and bytes)."""
+    address, the club evening's time, the national rating shown beside FIDE's) and the logo (a
+    file, or a file's name and bytes)."""
     for key, value in values.items():
         if value is None:
             continue
@@ -124,6 +128,9 @@ def set_club(store: Store, logo: Path | tuple[str, bytes] | None = None, **value
         if key == "evening_time" and value.strip() and not EVENING_TIME.fullmatch(value.strip()):
             raise StoreError("the club evening's time must be like 20:00 or 19:45-23:30, not %(value)s",
                              value=repr(value[:20]))
+        if key == "national_rating" and value.strip() not in ("", *NATIONAL_RATINGS):
+            raise StoreError("the national rating must be %(choices)s or empty (none), not %(value)s",
+                             choices=", ".join(NATIONAL_RATINGS), value=repr(value[:20]))
         if key == "upload" and value.strip():  # where an upload sends the site: never a password
             value = parse_target(value).url
         store.set_meta(f"club_{key}", value.strip())

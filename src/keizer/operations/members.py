@@ -21,11 +21,14 @@ from keizer.store import Store, StoreError
 
 #: How the change log and the messages call a member's fields.
 LABELS = {"rating": Word("rating"), "fed_id": Word("federation id"), "fide_id": Word("FIDE id"),
-          "fide_rating": Word("FIDE rating")}
-FIELDS = ("name", "rating", "fed_id", "fide_id", "fide_rating")
+          "fide_rating": Word("FIDE rating"), "birth_year": Word("year of birth"), "fide_k": Word("FIDE K"),
+          "career_public": Word("career on the site")}
+FIELDS = ("name", "rating", "fed_id", "fide_id", "fide_rating", "birth_year", "fide_k", "career_public")
 
 
-def _or_none(value: Any) -> Any:
+def _or_none(value: Any, key: str = "") -> Any:
+    if key == "career_public":
+        return Word("published") if value else Word("not published")
     return Word("none") if value is None else value
 
 
@@ -52,7 +55,8 @@ def edit_member(store: Store, ref: str, fields: Mapping[str, Any],
     changed = Message("nothing changed")
     for n, key in enumerate(k for k in FIELDS if old[k] != new[k]):
         line = Message("renamed: %(old)s → %(new)s", old=old["name"], new=new["name"]) if key == "name" else \
-            Message("%(label)s %(old)s → %(new)s", label=LABELS[key], old=_or_none(old[key]), new=_or_none(new[key]))
+            Message("%(label)s %(old)s → %(new)s", label=LABELS[key], old=_or_none(old[key], key),
+                    new=_or_none(new[key], key))
         changed = line if n == 0 else Message("%(said)s; %(more)s", said=changed, more=line)
     store.describe(Message("edit member #%(id)s %(name)s: %(changed)s", id=new["id"], name=new["name"], changed=changed))
     return new, changed

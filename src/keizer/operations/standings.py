@@ -19,6 +19,9 @@ from typing import TYPE_CHECKING, Any, Iterable
 from keizer import systems
 from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
+from keizer.rating import dwz
+from keizer.rating.dwz import DwzChanges
+from keizer.rating.fide import OnRecord
 from keizer.readmodel import (RatingChanges, absence_cell, fide_changes, game_cell, games_by_player, history_line,
                               meetings, no_game)
 from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
@@ -167,9 +170,11 @@ def points_history(store: Store, comp_id: int, season: Season, key: str, upto: i
 # -- both -------------------------------------------------------------------------
 
 
-def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = None) -> dict[str, Any]:
+def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = None,
+                   with_fide: bool = True) -> dict[str, Any]:
     """``keizer history``: the player's rounds after round ``round_no`` (default: the last
-    complete one); ``kind`` says which system's columns (``keizer`` or ``points``)."""
+    complete one); ``kind`` says which system's columns (``keizer`` or ``points``); ``fide``:
+    what each game did to the FIDE rating (None unless ``with_fide``)."""
     system = store.system(comp_id)
     if not systems.of(system).player_table:
         if systems.of(system).standing_kind == "bracket":
@@ -179,11 +184,13 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     found = store.find_player(comp_id, ref)
     key = found["key"]
     upto = checked_round(season, round_no)
-    fide = player_fide_changes(store, comp_id, season, key, upto)  # provisional, not official
+    fide = player_fide_changes(store, comp_id, season, key, upto) if with_fide else None  # provisional
+    dwz = player_dwz_changes(store, comp_id, season, key, upto) if with_fide else None
     if systems.of(system).points:
-        return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide,
+        return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide, "dwz": dwz,
                 "member_id": found["member_id"]}
-    return {"kind": "keizer", **keizer_history(season, key, upto, ref), "fide": fide, "member_id": found["member_id"]}
+    return {"kind": "keizer", **keizer_history(season, key, upto, ref), "fide": fide, "dwz": dwz,
+            "member_id": found["member_id"]}
 
 
 def fide_ratings(store: Store, comp_id: int) -> dict[str, int | None]:
@@ -196,10 +203,45 @@ def fide_ratings(store: Store, comp_id: int) -> dict[str, int | None]:
     return {r["key"]: fide.get(r["member_id"]) for r in rows}
 
 
+def fide_records(store: Store, comp_id: int) -> dict[str, OnRecord]:
+    """What K depends on for each player of the competition, from the member's record: the K
+    of FIDE's list and the year of birth (B.02 8.3.3)."""
+    members = {m["id"]: m for m in store.members()}
+    return {r["key"]: OnRecord(members[r["member_id"]]["fide_k"], members[r["member_id"]]["birth_year"])
+            for r in store.players(comp_id) if r["member_id"] in members}
+
+
+def dwz_changes(store: Store, comp_id: int, season: Season) -> dict[str, DwzChanges]:
+    """Every player's DWZ change in the competition (the competition as one tournament), when
+    the club shows the DWZ (club setting ``national_rating``); else none. The DWZ is the
+    national rating: frozen with the competition if its national list orders it, else each
+    member's on record; the age is the year of the last dated round minus the year of birth."""
+    if store.get_meta("club_national_rating") != "dwz":
+        return {}
+    rows = store.players(comp_id)
+    members = {m["id"]: m for m in store.members()}
+    if store.rating_list(comp_id) == "national":
+        ratings = {r["key"]: r["rating"] for r in rows}
+    else:
+        ratings = {r["key"]: members[r["member_id"]]["rating"] for r in rows if r["member_id"] in members}
+    year = max((int(r.date[:4]) for r in season.rounds if r.date and r.date[:4].isdigit()), default=None)
+    found = {}
+    for r in rows:
+        born = members[r["member_id"]]["birth_year"] if r["member_id"] in members else None
+        found[r["key"]] = dwz.season_changes(season, ratings, r["key"], year - born if year and born else None)
+    return found
+
+
+def player_dwz_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> DwzChanges | None:
+    """What a player's games up to round ``upto`` did to the DWZ (None: the club does not show it)."""
+    shown = replace(season, rounds=tuple(r for r in season.rounds if r.number <= upto))
+    return dwz_changes(store, comp_id, shown).get(key)
+
+
 def player_fide_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> RatingChanges:
     """What each of a player's games up to round ``upto`` did to the FIDE rating."""
     shown = replace(season, rounds=tuple(r for r in season.rounds if r.number <= upto))
-    return fide_changes(shown, fide_ratings(store, comp_id), key)
+    return fide_changes(shown, fide_ratings(store, comp_id), key, fide_records(store, comp_id).get(key, OnRecord()))
 
 
 def progress(season: Season) -> dict[str, int] | None:

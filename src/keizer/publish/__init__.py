@@ -32,6 +32,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSyst
 from jinja2.visitor import NodeTransformer
 
 from keizer import systems
+from keizer.publish.career_pages import career_links, plan_careers
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.points_pages import RoundRobinPages, SwissPages
 from keizer.publish.team_pages import TeamPages, team_competition_data
@@ -42,13 +43,14 @@ from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import write_site
 from keizer.formats.logo import clean_svg
-from keizer.operations.standings import fide_ratings
+from keizer.operations.careers import careers
+from keizer.operations.standings import dwz_changes, fide_ratings, fide_records
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
 from keizer.publish.feeds import Entry, Event, atom, calendar, evening_hours
 from keizer.publish.member_feeds import address, identity, member_feeds
-from keizer.publish.plan import (BUILDERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
+from keizer.publish.plan import (BUILDERS, CAREERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
                                  plan_season, season_slugs)
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
@@ -95,6 +97,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
         fide = fide_ratings(store, row["id"])  # the FIDE rating changes on the player pages
         by_season.setdefault(row["season"], []).append(replace(data, members=members, fide=fide,
+                                                               fide_k=fide_records(store, row["id"]),
+                                                               dwz=dwz_changes(store, row["id"], data.season),
                                                                finished=_finished(store, row, data),
                                                                notices=_notices(store, row, data)))
 
@@ -106,11 +110,17 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     summaries: dict[str, list[dict[str, Any]]] = {}
     people: dict[str, list[dict[str, str]]] = {}
     plans: dict[str, SeasonPlan] = {}
+    found = careers(store)  # every member's career; the public ones get a page
+    links = career_links(found)
+    competition_pages: dict[tuple[str, str], str] = {}
     for name, competitions in by_season.items():
-        plan = plans[folders[name]] = plan_season(club, name, competitions, folders[name])
+        plan = plans[folders[name]] = plan_season(club, name, competitions, folders[name], links)
         summaries[folders[name]], people[folders[name]] = plan.summaries, plan.people
         pages.extend(plan.pages)
         archive[folders[name]] = name
+        competition_pages.update({(str(name or ""), c["name"]): c["link"] for c in plan.summaries})
+    pages.extend(plan_careers(club, found, links, competition_pages,
+                              {str(name or ""): f"{folders[name]}/index.html" for name in by_season}))
     # The front page shows the newest season; its data may come from an earlier run.
     newest = max(archive, key=lambda s: archive[s])
     if newest in summaries:
@@ -146,7 +156,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     # the folders of seasons published into the same place from other databases.
     def in_scope(rel: str) -> bool:
         top = rel.split("/", 1)[0]
-        return "/" not in rel or top == "static" or top in summaries
+        return "/" not in rel or top in ("static", CAREERS) or top in summaries
 
     try:
         written = write_site(outdir, files, in_scope)

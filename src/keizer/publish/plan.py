@@ -19,6 +19,7 @@ from keizer.limits import fold_name, name_order
 from keizer.model import Absence, Result, Season
 from keizer.refusals import Message
 from keizer.publish.charts import line_chart
+from keizer.rating.fide import OnRecord
 from keizer.readmodel import (absence_cell, cell_legend, fide_changes, game_cell, games_by_player, history_line,
                                next_game, player_round, tie_notes)
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
@@ -51,6 +52,8 @@ class CompetitionData:
     extra: Mapping[str, Any] = field(default_factory=dict)  # what other systems' pages need
     members: Mapping[str, int] = field(default_factory=dict)  # player → club member (one page per member)
     fide: Mapping[str, int | None] = field(default_factory=dict)  # player → FIDE rating (the rating changes)
+    fide_k: Mapping[str, OnRecord] = field(default_factory=dict)  # player → what K depends on (list K, birth year)
+    dwz: Mapping[str, Any] = field(default_factory=dict)  # player → DWZ change (when the club shows it)
     finished: bool = False  # closed, or every planned round played (the app's evening view says so)
     provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
     notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
@@ -116,12 +119,14 @@ def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str
     known = {name: slug for slug, name in sorted(published.items(), reverse=True)}  # the first folder wins
     new = [name for name in names if name not in known]
     return {**{name: known[name] for name in names if name in known},
-            **dict(zip(new, unique_slugs(new, taken={*published, "static"})))}
+            **dict(zip(new, unique_slugs(new, taken={*published, "static", CAREERS})))}
 
 
 #: The season's folder of member pages, and of each member's own calendar and results feed
 #: (no competition gets them).
 MEMBERS, FEEDS = "members", "feeds"
+#: The site's folder of the members' career pages across seasons (no season is given it).
+CAREERS = "careers"
 
 
 @dataclass(frozen=True)
@@ -136,10 +141,11 @@ class SeasonPlan:
 
 
 def plan_season(
-    club: Club, season_name: str, competitions: Sequence[CompetitionData], season_slug: str
+    club: Club, season_name: str, competitions: Sequence[CompetitionData], season_slug: str,
+    careers: Mapping[int, str] = {},
 ) -> SeasonPlan:
     """Every page of one season, under ``<season_slug>/``, and what the front page and the
-    feeds need of it."""
+    feeds need of it; ``careers``: each member's career page, if published."""
     pages: list[Page] = []
     comp_slugs = unique_slugs([c.name for c in competitions], taken={MEMBERS, FEEDS})
     member_names: dict[int, str] = {}
@@ -169,6 +175,7 @@ def plan_season(
         pages.append(Page(member_links[member], "member.html", {
             **base, "title": member_names[member], "name": member_names[member], "lines": lines.get(member, []),
             "coming": [line["next"] for line in lines.get(member, []) if line.get("next")],
+            "career": careers.get(member),
             "feeds": f"{season_slug}/{FEEDS}/{member_links[member].rsplit('/', 1)[1][:-5]}" if member in own_rounds else None}))
     people = sorted(({"name": member_names[m], "link": member_links[m]} for m in ordered),
                     key=lambda p: (name_order(p["name"]), p["link"]))
@@ -537,8 +544,8 @@ class _Competition:
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
-            "member_link": self.member_pages.get(pid), "fide": fide_changes(self.season, self.comp.fide, pid),
-            "next": self.next_for(pid),
+            "member_link": self.member_pages.get(pid), "dwz": self.comp.dwz.get(pid), "next": self.next_for(pid),
+            "fide": fide_changes(self.season, self.comp.fide, pid, self.comp.fide_k.get(pid, OnRecord())),
         }
 
     def _report(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from keizer.publish.charts import line_chart
 from keizer.publish.plan import CompetitionData, Page, _Competition
+from keizer.rating.fide import OnRecord
 from keizer.readmodel import fide_changes, meetings, no_game, tie_notes
 
 
@@ -113,7 +114,8 @@ class RoundRobinPages(_Competition):
                                                     "start_no": player.start_no},
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
             "standing_round": self.played, "member_link": self.member_pages.get(pid),
-            "fide": fide_changes(self.season, self.comp.fide, pid), "next": self.next_for(pid),
+            "fide": fide_changes(self.season, self.comp.fide, pid, self.comp.fide_k.get(pid, OnRecord())),
+            "dwz": self.comp.dwz.get(pid), "next": self.next_for(pid),
         }
 
 

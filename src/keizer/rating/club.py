@@ -33,11 +33,20 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
+from typing import Literal
 
 from keizer.rating import glicko2
 from keizer.rating.glicko2 import Rating, Result
 
 _SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
+
+Start = Literal["national", "fide", "fixed"]
+PeriodKind = Literal["round", "evening", "month"]
+#: The choices of the club rating (the CLI's and the app's options are these): where each
+#: member starts (the national or FIDE rating on record, or one fixed value for all) and what
+#: one rating period is (a round, a club evening, a month).
+STARTS: tuple[Start, ...] = ("national", "fide", "fixed")
+PERIODS: tuple[PeriodKind, ...] = ("round", "evening", "month")
 
 
 @dataclass(frozen=True)

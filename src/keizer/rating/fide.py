@@ -38,6 +38,8 @@ from typing import Literal
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 
 Chapter = Literal["standard", "rapid", "blitz"]
+#: The chapters of the regulations a round is rated by (its time control decides).
+CHAPTERS: tuple[Chapter, ...] = ("standard", "rapid", "blitz")
 
 #: The scores a game can give (8.3.2 b: "the score is 1, 0.5 or 0").
 SCORES = (Fraction(0), Fraction(1, 2), Fraction(1))
@@ -211,6 +213,36 @@ def k_factor(player: Player, on: date) -> int:
     if player.birth_year is not None and on.year <= player.birth_year + 18 and player.rating < 2300:
         return 40
     return 20
+
+
+@dataclass(frozen=True)
+class OnRecord:
+    """What a club's file may know of a player for 8.3.3: the K printed in FIDE's list (its
+    ``K``/``SK`` column: 40, 20 or 10) and the year of birth (the list's ``B-day``)."""
+
+    list_k: int | None = None
+    birth_year: int | None = None
+
+
+def player_on_record(rating: int, record: OnRecord, on: date) -> Player:
+    """The :class:`Player` 8.3.3 needs, from a rating and what the file knows.
+
+    FIDE's list gives K, not the games behind it: a K of 40 for a player who is not a junior
+    under 2300 on ``on`` (by the year of birth; unknown counts as not) means fewer than 30
+    games; a K of 10 means a published rating has reached 2400. Without a list K the player is
+    taken to have 30 games or more (K 20, or 10 from 2400), as before, with K 40 for a junior
+    under 2300 by the year of birth.
+
+    >>> day = date(2026, 5, 1)
+    >>> [k_factor(player_on_record(r, OnRecord(k, y), day), day) for r, k, y in
+    ...  [(1650, None, None), (1650, 40, None), (1650, 40, 2009), (1650, None, 2009), (2350, 10, None), (2350, None, 2010)]]
+    [20, 40, 40, 40, 10, 20]
+    >>> k_factor(player_on_record(1650, OnRecord(40, 2007), date(2026, 1, 1)), date(2026, 1, 1))  # 19 this year: K 40 is for games
+    40
+    """
+    junior = record.birth_year is not None and on.year <= record.birth_year + 18 and rating < 2300
+    return Player(rating, games=0 if record.list_k == 40 and not junior else 30, reached_2400=record.list_k == 10,
+                  birth_year=record.birth_year)
 
 
 def period_k(k: int, games: int, rules: Rules) -> int:

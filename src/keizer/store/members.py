@@ -10,7 +10,7 @@ from keizer.store.database import Database, StoreError, _rowid
 from keizer.store.names import _clean_name, _id_number, pick_by_name
 
 #: A member row as the store gives it.
-_MEMBER = "id, name, rating, fed_id, fide_id, fide_rating"
+_MEMBER = "id, name, rating, fed_id, fide_id, fide_rating, birth_year, fide_k, career_public"
 
 
 class Members(Database):
@@ -35,7 +35,7 @@ class Members(Database):
         return _rowid(cur)
 
     def update_member(self, member_id: int, *, allow_duplicate: bool = True, **fields: Any) -> None:
-        allowed = {"name", "rating", "fed_id", "fide_id", "fide_rating"}
+        allowed = {"name", "rating", "fed_id", "fide_id", "fide_rating", "birth_year", "fide_k", "career_public"}
         sets = {k: v for k, v in fields.items() if k in allowed}
         if "name" in sets:
             sets["name"] = _clean_name(sets["name"])
@@ -44,6 +44,12 @@ class Members(Database):
         for key in ("rating", "fide_rating"):
             if key in sets:
                 _check_rating(sets[key])
+        if sets.get("birth_year") is not None and not 1900 <= sets["birth_year"] <= 2100:
+            raise StoreError("year of birth %(year)s is out of range (1900 to 2100)", year=sets["birth_year"])
+        if sets.get("fide_k") is not None and not 1 <= sets["fide_k"] <= 40:
+            raise StoreError("K %(k)s is out of range (1 to 40)", k=sets["fide_k"])
+        if "career_public" in sets:
+            sets["career_public"] = int(bool(sets["career_public"]))
         if "fed_id" in sets:
             sets["fed_id"] = _clean_fed_id(sets["fed_id"])
         if "fide_id" in sets:

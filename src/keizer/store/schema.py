@@ -4,6 +4,8 @@ then creating or upgrading its schema)."""
 
 from __future__ import annotations
 
+import re
+
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +19,7 @@ from keizer.store.database import StoreError, _code, _connect, _require_file, ex
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 _SCHEMA_V1 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -103,6 +105,8 @@ CREATE INDEX attendance_by_player ON attendance (player_id);
 _TRACKED = ("meta", "members", "competitions", "players", "rounds", "attendance", "games", "pairing_rules",
             "teams", "team_members", "team_matches", "users", "member_links", "notices", "board_links",
             "board_reports", "member_mail", "mail_links", "checkins")
+
+_ADD_COLUMN = re.compile(r"\s*ALTER TABLE (?P<table>\w+) ADD COLUMN (?P<column>\w+) ", re.IGNORECASE)
 
 #: MIGRATIONS[v] upgrades a database from schema version v to v+1.  A new
 #: database is made at version 1 and upgraded, so every step is always exercised.
@@ -264,6 +268,14 @@ MIGRATIONS: dict[int, str] = {
     CREATE TABLE IF NOT EXISTS app_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     INSERT OR IGNORE INTO app_secrets (name, value) VALUES ('checkin', lower(hex(randomblob(16))))
     """,
+    # Careers and K: a member's year of birth and the K of FIDE's list (what FIDE's K 40 for
+    # newcomers and juniors depends on, B.02 8.3.3), and whether the member's career across
+    # seasons may be published on the site (a member may say no: no career page, no link).
+    11: """
+    ALTER TABLE members ADD COLUMN birth_year INTEGER CHECK (birth_year IS NULL OR birth_year BETWEEN 1900 AND 2100);
+    ALTER TABLE members ADD COLUMN fide_k INTEGER CHECK (fide_k IS NULL OR fide_k BETWEEN 1 AND 40);
+    ALTER TABLE members ADD COLUMN career_public INTEGER NOT NULL DEFAULT 1 CHECK (career_public IN (0, 1))
+    """,
 }
 
 
@@ -368,6 +380,10 @@ class Schema(Competitions):
 
     def _apply_migration(self, version: int) -> None:
         for statement in _split_sql(MIGRATIONS[version]):
+            added = _ADD_COLUMN.match(statement)
+            if added and version >= 11 and added["column"] in {
+                    r[1] for r in self.conn.execute(f"PRAGMA table_info({added['table']})")}:
+                continue  # from schema 12 a step can run again on a file that has its columns
             self.conn.execute(statement)
 
     def _freeze_v5(self) -> None:

@@ -88,13 +88,14 @@ def general() -> Any:
 
 @bp.route("/club/site", methods=["POST"])
 def site() -> Any:
-    """``keizer club --site-folder DIR --upload URL --site URL --evening-time T``, the folder
+    """``keizer club --site-folder DIR --upload URL --site URL --evening-time T --national-rating R``, the folder
     inside the database's folder."""
     folder = request.form.get("site_folder", "").strip()
     with writing("club", Message("club settings")) as s:
         club.set_site_folder(s, Path(folder) if folder else None, within=_db().parent)
         club.set_club(s, upload=request.form.get("upload", "").strip(), site=request.form.get("site", "").strip(),
-                      evening_time=request.form.get("evening_time", "").strip())
+                      evening_time=request.form.get("evening_time", "").strip(),
+                      national_rating=request.form.get("national_rating"))
     flash(_("the club's settings are saved"), "ok")
     return redirect(url_for("club.index"), code=303)
 

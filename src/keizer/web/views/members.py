@@ -46,6 +46,11 @@ def _rating(form: Any, key: str, what: Word) -> int | None:
     return forms.whole(text, what, 0, 4000)
 
 
+def _number(form: Any, key: str, what: Word, low: int, high: int) -> int | None:
+    text = form.get(key, "").strip()
+    return forms.whole(text, what, low, high) if text else None
+
+
 def _fields(form: Any) -> dict[str, Any]:
     return {"name": form.get("name", ""), "rating": _rating(form, "rating", Word("rating")),
             "fed_id": form.get("fed_id", ""), "fide_id": form.get("fide_id", ""),
@@ -73,6 +78,10 @@ def edit(member_id: int) -> Any:
         return render("app/members_edit.html", title=_("Edit %(name)s", name=member["name"]), nav="members", member=member,
                       mail=store().member_mail(member_id).get(member_id, {"email": None, "opt_out": 0}))
     fields = _fields(request.form)
+    if "birth_year" in request.form:  # the edit form's own fields: what K depends on, the site's career page
+        fields.update(birth_year=_number(request.form, "birth_year", Word("year of birth"), 1900, 2100),
+                      fide_k=_number(request.form, "fide_k", Word("FIDE K"), 1, 40),
+                      career_public=request.form.get("no_career") != "on")
     with writing("member edit", Message("edit member #%(member_id)s", member_id=member_id)) as s:
         new, changed = member_ops.edit_member(s, f"#{member_id}", fields,
                                               request.form.get("allow_duplicate") == "on")

@@ -1,0 +1,91 @@
+"""The members' careers on the site: one page per member across every season, under
+``careers/`` (:mod:`keizer.operations.careers` computes them; this module only arranges).
+
+A career page holds every competition of every season the member played in (rank, score,
+games, W/D/L), the club rating over time (an SVG line chart, :func:`keizer.publish.charts.line_chart`,
+with every figure in a table as its text alternative), the best results, the record against
+every opponent and, further down the same page, the games against each opponent under an
+anchor of its own (``#vs-<member id>``): the head-to-head of every pair that met.
+
+Privacy: a member whose career is not public (``keizer member edit --no-career``) gets no
+page, and no other page links to one; the name stays where the season's pages already show
+it (standings, pairings), and in other members' records, unlinked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from keizer.operations.careers import Career, PlayedGame, RatingPoint, rating_table
+from keizer.publish.charts import line_chart
+from keizer.publish.plan import CAREERS, Club, Page, unique_slugs
+
+
+def career_links(found: Mapping[int, Career]) -> dict[int, str]:
+    """Each public member's career page (member id → path), slugs in the order of member ids."""
+    shown = sorted(m for m, c in found.items() if c.member["career_public"] and c.total.games + len(c.lines))
+    return {m: f"{CAREERS}/{slug}.html" for m, slug in zip(shown, unique_slugs([found[m].member["name"] for m in shown]))}
+
+
+def plan_careers(club: Club, found: Mapping[int, Career], links: Mapping[int, str],
+                 competitions: Mapping[tuple[str, str], str], seasons: Mapping[str, str]) -> list[Page]:
+    """The career page of every member in ``links`` (see :func:`career_links`);
+    ``competitions``: (season, competition) → the competition's page; ``seasons``: season →
+    its front page."""
+    return [Page(path, "career.html", _career(club, found[m], links, competitions, seasons))
+            for m, path in sorted(links.items(), key=lambda mp: mp[1])]
+
+
+def _career(club: Club, c: Career, links: Mapping[int, str], competitions: Mapping[tuple[str, str], str],
+            seasons: Mapping[str, str]) -> dict[str, Any]:
+    me = c.member["id"]
+    lines = [{"season": line.season, "season_link": seasons.get(line.season),
+              "competition": line.competition, "link": competitions.get((line.season, line.competition)),
+              "rank": line.rank, "score": line.score, "record": line.record} for line in c.lines]
+    played = rating_table(c.rating)
+    against: dict[int, list[dict[str, Any]]] = {}
+    for g in c.games:
+        against.setdefault(g.opponent_of(me), []).append(_game(g, me))
+    opponents = [{"id": o.member, "name": o.name, "record": o.record, "link": links.get(o.member),
+                  "games": against.get(o.member, [])} for o in c.opponents]
+    b = c.best
+    best = {
+        "rank": b.rank and {"rank": b.rank.rank, "competition": b.rank.competition, "season": b.rank.season},
+        "performance": b.performance and {"rating": b.performance.rating, "games": b.performance.games,
+                                          "competition": b.performance.line.competition,
+                                          "season": b.performance.line.season},
+        "unbeaten": b.unbeaten and {"games": b.unbeaten.games, "first": _when(b.unbeaten.first),
+                                    "last": _when(b.unbeaten.last)},
+        "scalp": b.scalp and {"name": b.scalp.name, "rating": b.scalp.rating, "link": links.get(b.scalp.opponent),
+                              "when": _when(b.scalp.game)},
+    }
+    return {"club": club, "title": c.member["name"], "name": c.member["name"], "total": c.total, "lines": lines,
+            "rating_line": rating_chart(c.member["name"], played), "rating": list(reversed(played)),
+            "opponents": opponents, "best": best}
+
+
+def rating_chart(name: str, played: Sequence[RatingPoint]) -> dict[str, Any] | None:
+    """The club rating after each period the member played, as a line chart (x: the n-th
+    period played); None with fewer than two.
+
+    >>> from keizer.rating.glicko2 import Rating
+    >>> points = [RatingPoint(str(n), None, "K", n, Rating(r, 100, .06), True) for n, r in enumerate((1500, 1612.4, 1580), 1)]
+    >>> c = rating_chart("Anna", points)
+    >>> [t["value"] for t in c["y_ticks"]], c["first"], c["last"], c["best"]
+    ([1500, 1550, 1600, 1650], (1, 1500), (3, 1580), (2, 1612))
+    """
+    if len(played) < 2:
+        return None
+    values = [(n, round(p.rating.rating)) for n, p in enumerate(played, 1)]
+    return line_chart([(name, values)], len(values), min(v for _, v in values), max(v for _, v in values))
+
+
+def _game(g: PlayedGame, me: int) -> dict[str, Any]:
+    return {"date": g.date, "season": g.season, "competition": g.competition, "round": g.round,
+            "colour": "white" if g.white == me else "black", "score": g.score_of(me)}
+
+
+def _when(g: PlayedGame) -> dict[str, Any]:
+    """Where a game was played, for a sentence: its date (None if the round has none), competition and round."""
+    return {"date": g.date, "competition": g.competition, "season": g.season, "round": g.round}
