@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from keizer.publish import publish
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.store import Store
 
 from browser_helpers import ROOT, SIZES, chromium, require_chromium

@@ -18,7 +18,7 @@ from keizer.operations import competition as ops
 from keizer.operations.club import set_club
 from keizer.publish import publish
 from keizer.i18n import LANGUAGES, catalog_path, format_number
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.publish.report import season_report
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError

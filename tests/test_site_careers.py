@@ -18,7 +18,7 @@ from test_cli import run
 from test_site_member import SAMPLE, keizer, member_page, published, text
 from keizer.model import Game, Player, Result, Round, Season
 from keizer.operations.careers import CareerLine, PlayedGame, Record, best_results
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.settings import Settings
 from keizer.store import Store
 

@@ -17,7 +17,7 @@ import pytest
 
 from keizer.operations.club import club_settings, set_club
 from keizer.publish import publish
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.store import Store, StoreError
 from test_site_member import KEIZER, SAMPLE, keizer
 

@@ -39,7 +39,7 @@ from keizer.cli import main as keizer_main
 from keizer.operations import competition as ops
 from keizer.operations.club import set_club
 from keizer.publish import publish
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.store import Store
 
 from browser_helpers import ROOT, SIZES, axe_violations, chromium, require_chromium

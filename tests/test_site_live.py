@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from keizer.publish import live
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.store import Store
 from test_site_member import KEIZER, keizer
 from upload_servers import PASSWORD, USER, ftp_server

@@ -15,7 +15,7 @@ import pytest
 
 from keizer.cli import main as keizer_main
 from keizer.publish import publish
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 from keizer.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ import pytest
 
 from browser_helpers import ROOT, SIZES, chromium, require_chromium
 from test_site_member import KEIZER, SAMPLE, SWISS, keizer, member_page, published
-from keizer.publish.plan import slugify
+from keizer.publish.slugs import slugify
 
 require_chromium()
 pytestmark = pytest.mark.slow

@@ -12,7 +12,8 @@ from functools import cached_property
 from typing import Any, Sequence
 
 from keizer.model import Game
-from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text, unique_slugs
+from keizer.publish.plan import CompetitionData, Page, _Competition, _result_text
+from keizer.publish.slugs import unique_slugs
 from keizer.store import Store
 from keizer.operations.teams_read import (TeamEvent, TeamMatch, crosstable, knockout_rows, load_event, standing,
                               tiebreak_labels)
