@@ -47,7 +47,7 @@ from fractions import Fraction
 
 from keizer.limits import MAX_PLAYERS, MAX_ROUNDS
 from keizer.model import Colour
-from keizer.pairing.swiss import SwissError, pair_swiss
+from keizer.pairing.swiss import SYSTEMS, SwissError, pair_swiss, system_lines
 from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_a, xxa_lines
 from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
@@ -76,6 +76,7 @@ class TournamentPlan:
     lowest_rating: int = 1200
     name: str = ""
     acceleration: str = "none"  # or "baku": accelerated pairings (C.04.7), written as XXA records
+    system: str = "dutch"  # or "dubov" (C.04.4.1), written as record 192 FIDE_DUBOV
 
     def check(self) -> None:
         """Raise :class:`GenerationError` for a plan no tournament fits."""
@@ -88,6 +89,8 @@ class TournamentPlan:
                                   "ask for fewer rounds or more players", players=self.players, most=self.players - 1)
         if self.acceleration not in METHODS:  # the views offer these only
             raise ValueError(f"unknown acceleration method {self.acceleration!r}")
+        if self.system not in SYSTEMS:
+            raise ValueError(f"unknown Swiss system {self.system!r}")
         for what in ("byes", "absences", "forfeits", "withdrawals", "late_entries", "draw_rate"):
             rate = getattr(self, what)
             if not 0 <= rate <= 1:
@@ -126,7 +129,8 @@ def generate(plan: TournamentPlan) -> Tournament:
         t = Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
                        rounds)
         try:
-            found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial, virtual=virtual)
+            found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial, virtual=virtual,
+                                system=plan.system)
         except SwissError as e:
             raise GenerationError("round %(n)s of the generated tournament cannot be paired (%(why)s); ask for fewer "
                                   "rounds or more players", n=r, why=e) from None
@@ -141,7 +145,7 @@ def generate(plan: TournamentPlan) -> Tournament:
     name = plan.name or f"Random tournament {plan.seed}"
     return Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
                       rounds, name=name, info=(f"152 {'W' if initial is Colour.WHITE else 'B'}",
-                                               *xxa_lines(virtual)))
+                                               *system_lines(plan.system), *xxa_lines(virtual)))
 
 
 def _chance(rng: random.Random, rate: Fraction) -> bool:

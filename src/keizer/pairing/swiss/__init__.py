@@ -49,6 +49,28 @@ _ABSENT = RoundResult(Code.ZPB)
 #: Virtual points by player and round (0-based), as accelerated pairings give them (C.04.7).
 Accelerations = Mapping[int, Sequence[Fraction]]
 
+#: The Swiss systems keizer pairs: the FIDE (Dutch) system C.04.3 and the Dubov system C.04.4.1.
+SYSTEMS = ("dutch", "dubov")
+
+
+def system_of(info: Iterable[str]) -> str:
+    """The Swiss system a TRF file names: Dubov when its record 192 (TRF-2026's code, e.g.
+    ``192 FIDE_DUBOV``) or else 092 (free text) says so, else the Dutch system.
+
+    >>> system_of(["092 Individual: Swiss-System", "192 FIDE_DUBOV"]), system_of(["092 Swiss"])
+    ('dubov', 'dutch')
+    """
+    for code in ("192", "092"):
+        for line in info:
+            if line[:3] == code and "DUBOV" in line[3:].upper():
+                return "dubov"
+    return "dutch"
+
+
+def system_lines(system: str) -> tuple[str, ...]:
+    """The TRF records that name ``system`` (none for the Dutch system, the files' default)."""
+    return ("192 FIDE_DUBOV",) if system == "dubov" else ()
+
 
 class SwissError(Refusal, ValueError):
     """The round cannot be paired under the Dutch system's absolute criteria;
@@ -186,7 +208,7 @@ def _result(player: Player, r: int) -> RoundResult:
 
 def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None, upto: int | None = None,
                initial_colour: Colour = Colour.WHITE, forbidden: Iterable[tuple[int, int]] = (),
-               virtual: Accelerations | None = None) -> SwissPairing:
+               virtual: Accelerations | None = None, system: str = "dutch") -> SwissPairing:
     """Pair round ``upto + 1`` of ``t`` (default: the round after the last one it holds).
 
     ``rounds`` is the planned number of rounds (the Dutch rules treat the last
@@ -195,19 +217,29 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     in round 1 (drawn by lot before the event, C.04.2); ``forbidden`` pairs that
     must not meet (for instance players of one family, C.04.1 rules allow it as
     if they had met); ``virtual`` the virtual points of accelerated pairings
-    (:mod:`keizer.pairing.swiss.acceleration`), added to the scores the rules see.
+    (:mod:`keizer.pairing.swiss.acceleration`), added to the scores the rules see;
+    ``system`` one of :data:`SYSTEMS` (the Dubov system reads the players' ratings).
     """
     upto = t.rounds if upto is None else upto
-    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden, virtual), upto, initial_colour)
+    inputs = round_inputs(t, rounds, present, upto, forbidden, virtual)
+    return pair_inputs(inputs, upto, initial_colour, system, t, rounds)
 
 
-def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE) -> SwissPairing:
+def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE, system: str = "dutch",
+                t: Tournament | None = None, rounds: int = 0) -> SwissPairing:
     """:func:`pair_swiss` on the inputs :func:`round_inputs` made for round ``upto + 1``
-    (the checker has them already)."""
-    from keizer.pairing.swiss.dutch import NoPairing, pair
+    (the checker has them already); the Dubov system also needs the tournament and its rounds."""
+    from keizer.pairing.swiss.dutch import NoPairing, Outcome, pair
 
     try:
-        found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
+        found: Outcome
+        if system == "dubov" and t is not None:
+            from keizer.pairing.swiss.dubov import dubov_entrants, pair_dubov
+
+            found = pair_dubov(dubov_entrants(t, upto, inputs.numbers, inputs.data, _unit(inputs)), inputs.avoid,
+                               rounds, upto, initial_colour is Colour.WHITE)
+        else:
+            found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
         if blocking := _forbidden_in_the_way(inputs, upto):
             raise SwissError("round %(n)s has no pairing that keeps the forbidden pairs apart: allowing %(pairs)s "
@@ -326,6 +358,15 @@ def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
     order = sorted(taking_part)
     rank = {n: k for k, n in enumerate(order)}
     return {n: replace(d, rank=rank.get(n, -1)) for n, d in data.items()}
+
+
+def _unit(inputs: RoundInputs) -> int:
+    """The score unit :func:`round_inputs` chose (the entrants' scores are pairing scores times it)."""
+    for e in inputs.entrants:
+        score = inputs.data[e.number].pairing_score
+        if score:
+            return int(e.score / score)
+    return 1
 
 
 def _lcm(a: int, b: int) -> int:
