@@ -107,8 +107,11 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format.")
-def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
-    """Pair a round of FILE by the FIDE Dutch system (2026 rules).
+@click.option("--system", "system", type=click.Choice(["dutch", "dubov"]),
+              help="Swiss system: dutch (C.04.3) or dubov (C.04.4.1); default: the one the file names "
+                   "in record 192/092 (FIDE_DUBOV), else dutch.")
+def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, system: str | None) -> None:
+    """Pair a round of FILE by the FIDE Dutch system (2026 rules), or the Dubov system.
 
     As bbpPairings and JaVaFo read a file: in the round to be paired a player whose
     entry is already there (0000 - H, F, U, Z or -) is not paired, and every other
@@ -118,7 +121,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
     """
     from keizer.formats.trf import entered, parse, text_of
     from keizer.formats.trf_records import forbidden_groups, virtual_points
-    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, took_part
+    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, system_of, took_part
     from keizer.pairing.swiss.forbidden import pairs_in_round
 
     text = text_of(file)
@@ -132,12 +135,13 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
         raise TrfUsageError(f"round {number_} cannot be paired: the file has {played} rounds")
     planned = _planned(file, t, rounds, number_)
     marks = entered(text)
+    system = system or system_of(t.info)
     r = number_ - 1
     present = [p.start_no for p in t.players
                if r not in marks.get(p.start_no, ()) or took_part(p, r)]
     try:
         found = pair_swiss(t, planned, present, r, initial_colour_of(t),
-                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text))
+                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text), system)
     except SwissError as e:
         raise TrfUsageError(f"{file}: {e}") from None
     names = {p.start_no: p.name for p in t.players}
@@ -150,7 +154,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
         rows.append({"board": None, "white": found.bye, "white_name": names[found.bye], "black": 0,
                      "black_name": "(bye)"})
     if fmt == "table":
-        click.echo(f"Round {found.round} (FIDE Dutch)")
+        click.echo(f"Round {found.round} (FIDE {'Dubov' if system == 'dubov' else 'Dutch'})")
     click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
     if found.bye is not None and fmt == "table":
         click.echo(f"bye: {found.bye} {names[found.bye]}")
@@ -178,15 +182,17 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str) -> None:
 @click.option("--trf-version", type=click.Choice([TRF26, TRF16]), default=TRF26, show_default=True)
 @click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
               help="Accelerated pairings: baku is FIDE's Baku method (C.04.7), its virtual points written as XXA.")
+@click.option("--system", type=click.Choice(["dutch", "dubov"]), default="dutch", show_default=True,
+              help="Swiss system pairing every round: dutch (C.04.3) or dubov (C.04.4.1, written as 192 FIDE_DUBOV).")
 @click.option("--count", type=Whole(1, 100_000), default=1, show_default=True,
               help="How many tournaments, with the seeds S, S+1, …; they need --output DIR.")
 @click.option("--output", "-o", type=click.Path(), help="File to write (default: standard output); "
                                                          "with --count, a folder for SEED.trf files.")
 def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absences: Fraction, forfeits: Fraction,
              withdrawals: Fraction, late_entries: Fraction, draw_rate: Fraction, initial_colour: str,
-             highest_rating: int, lowest_rating: int, trf_version: str, acceleration: str, count: int,
-             output: str | None) -> None:
-    """Random tournaments paired by keizer's Dutch engine, as TRF: FIDE's "random tournament generator".
+             highest_rating: int, lowest_rating: int, trf_version: str, acceleration: str, system: str,
+             count: int, output: str | None) -> None:
+    """Random tournaments paired by keizer's Dutch (or Dubov) engine, as TRF: FIDE's "random tournament generator".
 
     Ratings, requested byes, absences, forfeits, withdrawals and late entries are drawn at the
     rates given; game results follow FIDE's rating table (see docs/swiss.md). The file's
@@ -200,7 +206,8 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
         raise TrfUsageError(f"--output {output}: with --count it must be a folder, and this is a file")
     colour = {"white": Colour.WHITE, "black": Colour.BLACK, "lot": None}[initial_colour]
     asked = TournamentPlan(players, rounds, seed or 0, byes, absences, forfeits, withdrawals, late_entries,
-                           draw_rate, colour, highest_rating, lowest_rating, acceleration=acceleration)
+                           draw_rate, colour, highest_rating, lowest_rating, acceleration=acceleration,
+                           system=system)
     try:
         asked.check()
     except GenerationError as e:
@@ -220,7 +227,8 @@ def generate(players: int, rounds: int, seed: int | None, byes: Fraction, absenc
                    ("late_entries", late_entries), ("draw_rate", draw_rate)) if value)
                + f" --initial-colour {initial_colour} --highest-rating {highest_rating}"
                  f" --lowest-rating {lowest_rating} --trf-version {trf_version}"
-               + (f" --acceleration {acceleration}" if acceleration != "none" else ""))
+               + (f" --acceleration {acceleration}" if acceleration != "none" else "")
+               + (f" --system {system}" if system != "dutch" else ""))
         info = tuple(("XXC white1" if x == "152 W" else "XXC black1") if trf_version == TRF16 and x[:3] == "152"
                      else x for x in t.info)
         data = dump(replace(t, info=(how, *info)), trf_version, every_round=True).encode("utf-8")
@@ -248,8 +256,11 @@ def _decimal_text(value: Fraction) -> str:
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="Output format.")
-def check(file: str, rounds: int | None, fmt: str) -> None:
-    """Re-pair every round of FILE by the FIDE Dutch system and report each difference.
+@click.option("--system", "system", type=click.Choice(["dutch", "dubov"]),
+              help="Swiss system: dutch (C.04.3) or dubov (C.04.4.1); default: the one the file names "
+                   "in record 192/092 (FIDE_DUBOV), else dutch.")
+def check(file: str, rounds: int | None, fmt: str, system: str | None) -> None:
+    """Re-pair every round of FILE by the FIDE Dutch (or Dubov) system and report each difference.
 
     The free pairings checker: each round is paired from what was known before it
     (the history, who took part) and compared with the pairing played — pairs,
@@ -258,7 +269,7 @@ def check(file: str, rounds: int | None, fmt: str) -> None:
     criterion (C.5–C.21) on which the two differ, or the order of the candidates
     (Article 4) or colours (Article 5).  Exit status 1 when any round differs.
     """
-    from keizer.pairing.swiss import initial_colour_of
+    from keizer.pairing.swiss import initial_colour_of, system_of
     from keizer.pairing.swiss.check import check as check_rounds
 
     from keizer.formats.trf import parse, text_of
@@ -273,7 +284,7 @@ def check(file: str, rounds: int | None, fmt: str) -> None:
         raise TrfUsageError(f"{file} holds no paired round to check")
     planned = _planned(file, t, rounds, played)
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
-                           forbidden_groups(text))
+                           forbidden_groups(text), system or system_of(t.info))
     bad = [c for c in results if c.differs]
     if fmt == "json":
         click.echo(json.dumps({"file": file, "rounds": len(results), "differences": len(bad),

@@ -126,9 +126,10 @@ def played_round(t: Tournament, r: int) -> tuple[list[int], tuple[Board, ...], i
 
 def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
           upto: Iterable[int] | None = None, virtual: Accelerations | None = None,
-          forbidden: Sequence[ForbiddenGroup] = ()) -> list[RoundCheck]:
+          forbidden: Sequence[ForbiddenGroup] = (), system: str = "dutch") -> list[RoundCheck]:
     """Re-pair every round of ``t`` (or the 1-based rounds ``upto``) and compare, with the
-    virtual points of accelerated pairings and the forbidden pairs of each round."""
+    virtual points of accelerated pairings and the forbidden pairs of each round, by the
+    Swiss ``system`` (``"dutch"`` or ``"dubov"``)."""
     from keizer.pairing.swiss import SwissError, board_key, pair_inputs, round_inputs
     from keizer.pairing.swiss.forbidden import pairs_in_round
 
@@ -141,19 +142,19 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
         inputs = round_inputs(t, rounds, present, r, pairs_in_round(forbidden, r + 1), virtual)
         boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
         try:
-            got = pair_inputs(inputs, r, initial_colour)
+            got = pair_inputs(inputs, r, initial_colour, system, t, rounds)
         except SwissError as e:
             out.append(RoundCheck(r + 1, boards, bye, error=str(e)))
             continue
         engine = tuple(Board(w, b) for w, b in got.pairs)
         result = RoundCheck(r + 1, boards, bye, engine, got.bye)
         if result.differs:
-            result = RoundCheck(r + 1, boards, bye, engine, got.bye, reason=_why(t, inputs, r, result))
+            result = RoundCheck(r + 1, boards, bye, engine, got.bye, reason=_why(t, inputs, r, result, system))
         out.append(result)
     return out
 
 
-def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck) -> str:
+def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch") -> str:
     """The first rule on which the played pairing and the engine's differ."""
     from keizer.pairing.swiss.dutch import assess
 
@@ -169,6 +170,10 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck) -> str:
     engine = [(b.white, b.black) for b in result.engine]
     if sorted(map(sorted, played)) == sorted(map(sorted, engine)) and result.played_bye == result.engine_bye:
         return "Article 5: the colour allocation"
+    if system == "dubov":
+        if result.played_bye != result.engine_bye:
+            return "Dubov 3.1: the pairing-allocated bye (lowest score, most games played, largest TPN)"
+        return "Dubov 2.3-4.4: the quality criteria C5-C10 or the order of upfloaters, shifters and transpositions"
     theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
     ours = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, engine)
     points = {e.score: data[e.number].pairing_score for e in inputs.entrants}
