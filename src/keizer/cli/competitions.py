@@ -54,6 +54,8 @@ def competition() -> None:
               help="Swiss: the colour of the top-ranked player in round 1 (drawn by lot before the event).")
 @click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
               help="Swiss: accelerated pairings by FIDE's Baku method (C.04.7).")
+@click.option("--pairing", type=click.Choice(["dutch", "dubov"]), default="dutch", show_default=True,
+              help="Swiss: the pairing system, FIDE's Dutch system (C.04.3) or the Dubov system (C.04.4.1).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @click.option("--season", help="The season it belongs to, e.g. 2026-2027 (default: the club's season, else "
               "the August–July season of today); it decides the folder of its pages on the site.")
@@ -61,15 +63,15 @@ def competition() -> None:
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
                        swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str | None,
                        boards: int, schedule: str, rounds: int | None, bye_points: str | None,
-                       excused_points: str | None, initial_colour: str, acceleration: str, all_members: bool,
-                       season: str | None) -> None:
+                       excused_points: str | None, initial_colour: str, acceleration: str, pairing: str,
+                       all_members: bool, season: str | None) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
     tournament, a cup or a team event."""
     from keizer.operations.setup import create_competition, parse_sets, plan_competition
 
     new = plan_competition(name, system, preset, parse_sets(sets), double, swap_last_two, tiebreaks, edition, lots,
                            stages, boards, schedule, rounds, bye_points, excused_points, initial_colour,
-                           all_members, season, acceleration)
+                           all_members, season, acceleration, pairing)
     with writing(ctx, "competition create", Message("create competition %(name)s", name=name), create=True) as store:
         _comp_id, registered = create_competition(store, new)
     for w in new.warnings:
