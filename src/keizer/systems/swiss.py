@@ -91,7 +91,7 @@ class Swiss(PointsSystem):
     numbered = True
     run_hint = "ev_run_swiss"
     created = N_("Swiss tournament (%(n)s rounds)")
-    options = ("rounds", "bye_points", "excused_points", "initial_colour", "tiebreaks", "edition")
+    options = ("rounds", "bye_points", "excused_points", "initial_colour", "pairing", "tiebreaks", "edition")
     family = "swiss"  # keizer.tiebreaks.System.SWISS; FIDE's default scoring
     settings = {"rounds": N_("planned number of rounds"),
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),

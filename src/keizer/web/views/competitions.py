@@ -29,7 +29,7 @@ bp = Blueprint("competitions", __name__)
 YES_NO = {"true": "yes", "false": "no"}
 
 #: The settings of the other systems that take one of a few words (the app offers them as a list).
-SYSTEM_CHOICES = {"initial_colour": ("white", "black")}
+SYSTEM_CHOICES = {"initial_colour": ("white", "black"), "pairing": ("dutch", "dubov")}
 
 #: The systems the creation form offers, by name, with their labels.
 SYSTEM_LABELS = {s.name: s.label for s in systems.ALL}
@@ -68,6 +68,7 @@ _OPTIONS: dict[str, Callable[[], Any]] = {
     "rounds": lambda: _whole("rounds", Word("rounds"), 1, 99), "bye_points": lambda: _text("bye_points"),
     "excused_points": lambda: _text("excused_points"),
     "initial_colour": lambda: request.form.get("initial_colour", "white"), "stages": lambda: _text("stages"),
+    "pairing": lambda: request.form.get("pairing", "dutch"),
     "boards": lambda: _whole("boards", Word("boards"), 1, 20) or 4,
     "schedule": lambda: request.form.get("schedule", "roundrobin"),
 }
