@@ -54,8 +54,9 @@ def competition() -> None:
               help="Swiss: the colour of the top-ranked player in round 1 (drawn by lot before the event).")
 @click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
               help="Swiss: accelerated pairings by FIDE's Baku method (C.04.7).")
-@click.option("--pairing", type=click.Choice(["dutch", "dubov"]), default="dutch", show_default=True,
-              help="Swiss: the pairing system, FIDE's Dutch system (C.04.3) or the Dubov system (C.04.4.1).")
+@click.option("--pairing", type=click.Choice(["dutch", "dubov", "burstein"]), default="dutch", show_default=True,
+              help="Swiss: the pairing system, FIDE's Dutch system (C.04.3), the Dubov (C.04.4.1) or the Burstein "
+                   "system (C.04.4.2).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @click.option("--season", help="The season it belongs to, e.g. 2026-2027 (default: the club's season, else "
               "the August–July season of today); it decides the folder of its pages on the site.")

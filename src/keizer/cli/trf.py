@@ -107,9 +107,9 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format.")
-@click.option("--system", "system", type=click.Choice(["dutch", "dubov"]),
-              help="Swiss system: dutch (C.04.3) or dubov (C.04.4.1); default: the one the file names "
-                   "in record 192/092 (FIDE_DUBOV), else dutch.")
+@click.option("--system", "system", type=click.Choice(["dutch", "dubov", "burstein"]),
+              help="Swiss system: dutch (C.04.3), dubov (C.04.4.1) or burstein (C.04.4.2); default: the one "
+                   "the file names in record 192/092 (FIDE_DUBOV, FIDE_BURSTEIN), else dutch.")
 def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, system: str | None) -> None:
     """Pair a round of FILE by the FIDE Dutch system (2026 rules), or the Dubov system.
 
@@ -154,7 +154,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, system: 
         rows.append({"board": None, "white": found.bye, "white_name": names[found.bye], "black": 0,
                      "black_name": "(bye)"})
     if fmt == "table":
-        click.echo(f"Round {found.round} (FIDE {'Dubov' if system == 'dubov' else 'Dutch'})")
+        click.echo(f"Round {found.round} (FIDE {system.capitalize()})")
     click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
     if found.bye is not None and fmt == "table":
         click.echo(f"bye: {found.bye} {names[found.bye]}")
@@ -182,8 +182,9 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, system: 
 @click.option("--trf-version", type=click.Choice([TRF26, TRF16]), default=TRF26, show_default=True)
 @click.option("--acceleration", type=click.Choice(["none", "baku"]), default="none", show_default=True,
               help="Accelerated pairings: baku is FIDE's Baku method (C.04.7), its virtual points written as XXA.")
-@click.option("--system", type=click.Choice(["dutch", "dubov"]), default="dutch", show_default=True,
-              help="Swiss system pairing every round: dutch (C.04.3) or dubov (C.04.4.1, written as 192 FIDE_DUBOV).")
+@click.option("--system", type=click.Choice(["dutch", "dubov", "burstein"]), default="dutch", show_default=True,
+              help="Swiss system pairing every round: dutch (C.04.3), dubov (C.04.4.1) or burstein (C.04.4.2), "
+                   "written as record 192 (FIDE_DUBOV, FIDE_BURSTEIN).")
 @click.option("--count", type=Whole(1, 100_000), default=1, show_default=True,
               help="How many tournaments, with the seeds S, S+1, …; they need --output DIR.")
 @click.option("--output", "-o", type=click.Path(), help="File to write (default: standard output); "
@@ -256,9 +257,9 @@ def _decimal_text(value: Fraction) -> str:
 @click.option("--rounds", type=ROUND, help="Planned number of rounds (default: the file's 142/XXR record).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="Output format.")
-@click.option("--system", "system", type=click.Choice(["dutch", "dubov"]),
-              help="Swiss system: dutch (C.04.3) or dubov (C.04.4.1); default: the one the file names "
-                   "in record 192/092 (FIDE_DUBOV), else dutch.")
+@click.option("--system", "system", type=click.Choice(["dutch", "dubov", "burstein"]),
+              help="Swiss system: dutch (C.04.3), dubov (C.04.4.1) or burstein (C.04.4.2); default: the one "
+                   "the file names in record 192/092 (FIDE_DUBOV, FIDE_BURSTEIN), else dutch.")
 def check(file: str, rounds: int | None, fmt: str, system: str | None) -> None:
     """Re-pair every round of FILE by the FIDE Dutch (or Dubov) system and report each difference.
 

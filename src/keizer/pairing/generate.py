@@ -76,7 +76,7 @@ class TournamentPlan:
     lowest_rating: int = 1200
     name: str = ""
     acceleration: str = "none"  # or "baku": accelerated pairings (C.04.7), written as XXA records
-    system: str = "dutch"  # or "dubov" (C.04.4.1), written as record 192 FIDE_DUBOV
+    system: str = "dutch"  # or "dubov" (C.04.4.1) or "burstein" (C.04.4.2), written as record 192
 
     def check(self) -> None:
         """Raise :class:`GenerationError` for a plan no tournament fits."""

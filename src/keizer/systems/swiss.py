@@ -20,8 +20,9 @@ SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_co
 #: virtual points are ``virtual_given`` (key → points by round).
 ACCELERATIONS = ("none", "baku")  # the engine's METHODS, not imported: the registry loads no engine (a test keeps them equal)
 #: The Swiss pairing systems (``pairing``, stored when not the Dutch system): FIDE's Dutch system
-#: C.04.3 and the Dubov system C.04.4.1 (the engine's SYSTEMS; a test keeps them equal).
-PAIRINGS = ("dutch", "dubov")
+#: C.04.3, the Dubov system C.04.4.1 and the Burstein system C.04.4.2 (the engine's SYSTEMS; a
+#: test keeps them equal).
+PAIRINGS = ("dutch", "dubov", "burstein")
 
 
 def parse_points(text: str, what: str | Field) -> str:
@@ -69,10 +70,10 @@ def parse_acceleration(text: str, paired: int) -> str:
 
 
 def parse_pairing(text: str, paired: int) -> str:
-    """The pairing system, dutch (or empty) or dubov, until round 1 is paired."""
+    """The pairing system, dutch (or empty), dubov or burstein, until round 1 is paired."""
     text = text.strip().lower() or "dutch"
     if text not in PAIRINGS:
-        raise StoreError("pairing %(text)s: dutch or dubov", text=repr(text))
+        raise StoreError("pairing %(text)s: dutch, dubov or burstein", text=repr(text))
     if paired:
         raise StoreError("the pairing system is fixed once round 1 is paired")
     return text
@@ -100,7 +101,8 @@ class Swiss(PointsSystem):
                 "edition": N_("tie-break rule edition"),
                 "acceleration": N_("none or baku: accelerated pairings by FIDE's Baku method (until round 1 is "
                                    "paired)"),
-                "pairing": N_("dutch or dubov: FIDE's Dutch system or the Dubov system (until round 1 is paired)")}
+                "pairing": N_("dutch, dubov or burstein: FIDE's Dutch system, the Dubov or the Burstein system "
+                              "(until round 1 is paired)")}
 
     def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""

@@ -49,27 +49,29 @@ _ABSENT = RoundResult(Code.ZPB)
 #: Virtual points by player and round (0-based), as accelerated pairings give them (C.04.7).
 Accelerations = Mapping[int, Sequence[Fraction]]
 
-#: The Swiss systems keizer pairs: the FIDE (Dutch) system C.04.3 and the Dubov system C.04.4.1.
-SYSTEMS = ("dutch", "dubov")
+#: The Swiss systems keizer pairs: the FIDE (Dutch) system C.04.3, the Dubov system C.04.4.1 and
+#: the Burstein system C.04.4.2.
+SYSTEMS = ("dutch", "dubov", "burstein")
 
 
 def system_of(info: Iterable[str]) -> str:
-    """The Swiss system a TRF file names: Dubov when its record 192 (TRF-2026's code, e.g.
-    ``192 FIDE_DUBOV``) or else 092 (free text) says so, else the Dutch system.
+    """The Swiss system a TRF file names: Dubov or Burstein when its record 192 (TRF-2026's code,
+    e.g. ``192 FIDE_DUBOV``) or else 092 (free text) says so, else the Dutch system.
 
     >>> system_of(["092 Individual: Swiss-System", "192 FIDE_DUBOV"]), system_of(["092 Swiss"])
     ('dubov', 'dutch')
     """
     for code in ("192", "092"):
         for line in info:
-            if line[:3] == code and "DUBOV" in line[3:].upper():
-                return "dubov"
+            for system in ("dubov", "burstein"):
+                if line[:3] == code and system.upper() in line[3:].upper():
+                    return system
     return "dutch"
 
 
 def system_lines(system: str) -> tuple[str, ...]:
     """The TRF records that name ``system`` (none for the Dutch system, the files' default)."""
-    return ("192 FIDE_DUBOV",) if system == "dubov" else ()
+    return (f"192 FIDE_{system.upper()}",) if system != "dutch" else ()
 
 
 class SwissError(Refusal, ValueError):
@@ -238,7 +240,12 @@ def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.
 
             found = pair_dubov(dubov_entrants(t, upto, inputs.numbers, inputs.data, _unit(inputs)), inputs.avoid,
                                rounds, upto, initial_colour is Colour.WHITE)
-        else:
+        elif system == "burstein" and t is not None and upto >= _seeding(rounds):
+            from keizer.pairing.swiss.burstein import burstein_entrants, pair_burstein
+
+            found = pair_burstein(burstein_entrants(t, upto, inputs.numbers, inputs.data, _unit(inputs)),
+                                  inputs.avoid, initial_colour is Colour.WHITE)
+        else:   # the Dutch system, and the seeding rounds of the Burstein system (C.04.4.2 1.6)
             found = pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_colour is Colour.WHITE)
     except NoPairing as e:
         if blocking := _forbidden_in_the_way(inputs, upto):
@@ -358,6 +365,11 @@ def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
     order = sorted(taking_part)
     rank = {n: k for k, n in enumerate(order)}
     return {n: replace(d, rank=rank.get(n, -1)) for n, d in data.items()}
+
+
+def _seeding(rounds: int) -> int:
+    """The Burstein system's seeding rounds (C.04.4.2 1.6.2): half the rounds, at most 4."""
+    return min(rounds // 2, 4)
 
 
 def _unit(inputs: RoundInputs) -> int:

@@ -129,7 +129,7 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
           forbidden: Sequence[ForbiddenGroup] = (), system: str = "dutch") -> list[RoundCheck]:
     """Re-pair every round of ``t`` (or the 1-based rounds ``upto``) and compare, with the
     virtual points of accelerated pairings and the forbidden pairs of each round, by the
-    Swiss ``system`` (``"dutch"`` or ``"dubov"``)."""
+    Swiss ``system`` (``"dutch"``, ``"dubov"`` or ``"burstein"``)."""
     from keizer.pairing.swiss import SwissError, board_key, pair_inputs, round_inputs
     from keizer.pairing.swiss.forbidden import pairs_in_round
 
@@ -149,12 +149,13 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
         engine = tuple(Board(w, b) for w, b in got.pairs)
         result = RoundCheck(r + 1, boards, bye, engine, got.bye)
         if result.differs:
-            result = RoundCheck(r + 1, boards, bye, engine, got.bye, reason=_why(t, inputs, r, result, system))
+            result = RoundCheck(r + 1, boards, bye, engine, got.bye, reason=_why(t, inputs, r, result, system, rounds))
         out.append(result)
     return out
 
 
-def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch") -> str:
+def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch",
+         rounds: int = 0) -> str:
     """The first rule on which the played pairing and the engine's differ."""
     from keizer.pairing.swiss.dutch import assess
 
@@ -174,6 +175,10 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system:
         if result.played_bye != result.engine_bye:
             return "Dubov 3.1: the pairing-allocated bye (lowest score, most games played, largest TPN)"
         return "Dubov 2.3-4.4: the quality criteria C5-C10 or the order of upfloaters, shifters and transpositions"
+    if system == "burstein" and r >= min(rounds // 2, 4):   # after the seeding rounds (C.04.4.2 1.6)
+        if result.played_bye != result.engine_bye:
+            return "Burstein 3.1: the pairing-allocated bye (lowest score, most games played, lowest ranked)"
+        return "Burstein 2.3-4: the quality criteria C5-C8 or the order (the first-ranked takes the last he can)"
     theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
     ours = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, engine)
     points = {e.score: data[e.number].pairing_score for e in inputs.entrants}

@@ -29,7 +29,7 @@ bp = Blueprint("competitions", __name__)
 YES_NO = {"true": "yes", "false": "no"}
 
 #: The settings of the other systems that take one of a few words (the app offers them as a list).
-SYSTEM_CHOICES = {"initial_colour": ("white", "black"), "pairing": ("dutch", "dubov")}
+SYSTEM_CHOICES = {"initial_colour": ("white", "black"), "pairing": ("dutch", "dubov", "burstein")}
 
 #: The systems the creation form offers, by name, with their labels.
 SYSTEM_LABELS = {s.name: s.label for s in systems.ALL}
