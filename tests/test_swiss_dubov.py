@@ -223,3 +223,14 @@ def test_an_unplayable_round_is_refused_in_one_line():
         for n in range(1, 5))
     with pytest.raises(SwissError):
         pair_swiss(Tournament(players, rounds=5), 5, system="dubov")
+
+
+def test_an_imported_dubov_file_keeps_its_system(tmp_path, capsys):
+    """'keizer import' keeps the system the file names (192 FIDE_DUBOV) as the Swiss's pairing."""
+    from test_cli import run
+
+    db, source = tmp_path / "i.db", DATA / "9-5-13.trf"
+    assert run(capsys, db, "init")[0] == 0
+    code, out, err = run(capsys, db, "import", str(source), "--name", "Imported")
+    assert code == 0, err
+    assert "dubov" in run(capsys, db, "competition", "settings")[1]
