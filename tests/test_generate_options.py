@@ -116,8 +116,8 @@ def test_bad_options_are_one_line_each(tmp_path, capsys):
                              "--seed", "1", *args)
         assert code == 1 and out == "" and said in err and len(err.strip().splitlines()) == 1, err
     code, _, err = run(capsys, tmp_path / "x.db", "trf", "generate", "--players", "6", "--rounds", "3",
-                       "--system", "lim")
-    assert code == 2 and "Invalid value for '--system': 'lim'" in err and "dutch" in SYSTEMS
+                       "--system", "monrad")
+    assert code == 2 and "Invalid value for '--system': 'monrad'" in err and "dutch" in SYSTEMS
 
 
 def test_the_command_writes_what_makes_it_again_and_check_agrees_exit_0(tmp_path, capsys):

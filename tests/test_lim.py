@@ -415,3 +415,28 @@ def test_floater_who_did_not_float_last_round() -> None:
              card(4, 0, (B,)), card(5, 0, (B,)), card(6, 0, (B,))]
     got = pair(field, met((1, 4), (2, 5), (3, 6)), False, 1, median=1)
     assert got.pairs[0] == (3, 1)     # same history, both due Black: above the median 1 has it
+
+
+def test_a_swiss_created_with_lim_pairs_every_round_by_it(tmp_path, capsys):
+    """The database path: '--pairing lim' at creation, five rounds paired and played; the
+    exported file (TRF-2026 has no code for Lim, so --system names it) is every round as the
+    Lim engine pairs it, and not as the Dutch one does."""
+    from test_cli import run
+
+    db = tmp_path / "c.db"
+    assert run(capsys, db, "init")[0] == 0
+    for k in range(1, 10):
+        assert run(capsys, db, "member", "add", f"P{k}", "--rating", str(2100 - 41 * k))[0] == 0
+    assert run(capsys, db, "competition", "create", "Open", "--system", "swiss", "--rounds", "5", "--pairing",
+               "lim", "--all-members")[0] == 0
+    assert "lim" in run(capsys, db, "competition", "settings")[1]
+    results = ("1-0", "½-½", "0-1", "1-0")
+    for _ in range(5):
+        code, _, err = run(capsys, db, "pair")
+        assert code == 0, err
+        assert run(capsys, db, "result", *(f"{b}={r}" for b, r in enumerate(results, 1)))[0] == 0
+    path = tmp_path / "open.trf"
+    assert run(capsys, db, "export", "--format", "trf", "-o", str(path))[0] == 0
+    code, out, _ = run(capsys, db, "trf", "check", str(path), "--system", "lim")
+    assert code == 0 and "every one as played" in out
+    assert run(capsys, db, "trf", "check", str(path))[0] == 1  # the Dutch rules pair some round otherwise

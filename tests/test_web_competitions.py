@@ -71,6 +71,7 @@ CREATE = [
      ["--double", "--swap-last-two", "--tiebreaks", "SB,WIN", "--lots", "7"]),
     ("swiss", {"rounds": "7", "bye_points": "0.5", "excused_points": "0", "initial_colour": "black"},
      ["--rounds", "7", "--bye-points", "0.5", "--excused-points", "0", "--initial-colour", "black"]),
+    ("swiss", {"rounds": "5", "pairing": "dubov"}, ["--rounds", "5", "--pairing", "dubov"]),
     ("knockout", {"stages": "regular:2,rapid:2,armageddon:1"}, ["--stages", "regular:2,rapid:2,armageddon:1"]),
     ("team", {"boards": "6", "schedule": "roundrobin", "double": "on"}, ["--boards", "6", "--double"]),
     ("team", {"boards": "4", "schedule": "swiss", "rounds": "5"}, ["--schedule", "swiss", "--rounds", "5"]),

@@ -57,6 +57,9 @@ def competition() -> None:
 @click.option("--fide-mode/--no-fide-mode", "fide_mode", default=None,
               help="Swiss, round-robin: run it by the FIDE rules, refusing what leaves them unless confirmed "
                    "(default: FIDE mode when its settings are FIDE's).")
+@click.option("--pairing", type=click.Choice(["dutch", "dubov", "burstein", "lim"]), default="dutch",
+              show_default=True, help="Swiss: the pairing system, FIDE's Dutch system (C.04.3), the Dubov (C.04.4.1), "
+                                      "the Burstein (C.04.4.2) or the Lim system (C.04.4.3).")
 @click.option("--all-members", is_flag=True, help="Register every member as a player.")
 @click.option("--season", help="The season it belongs to, e.g. 2026-2027 (default: the club's season, else "
               "the August–July season of today); it decides the folder of its pages on the site.")
@@ -64,7 +67,8 @@ def competition() -> None:
 def competition_create(ctx: Context, name: str, system: str, preset: str, sets: tuple[str, ...], double: bool,
                        swap_last_two: bool, tiebreaks: str | None, edition: str, lots: int | None, stages: str | None,
                        boards: int, schedule: str, rounds: int | None, bye_points: str | None,
-                       excused_points: str | None, initial_colour: str, acceleration: str, fide_mode: bool | None,
+                       excused_points: str | None, initial_colour: str, acceleration: str, pairing: str,
+                       fide_mode: bool | None,
                        all_members: bool, season: str | None) -> None:
     """Create a competition: Keizer (a preset plus overrides), a round-robin group, a Swiss
     tournament, a cup or a team event."""
@@ -72,7 +76,7 @@ def competition_create(ctx: Context, name: str, system: str, preset: str, sets: 
 
     new = plan_competition(name, system, preset, parse_sets(sets), double, swap_last_two, tiebreaks, edition, lots,
                            stages, boards, schedule, rounds, bye_points, excused_points, initial_colour,
-                           all_members, season, acceleration, fide_mode)
+                           all_members, season, acceleration, pairing, fide_mode)
     with writing(ctx, "competition create", Message("create competition %(name)s", name=name), create=True) as store:
         _comp_id, registered = create_competition(store, new)
     for w in new.warnings:

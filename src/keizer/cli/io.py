@@ -338,11 +338,13 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
     taken = tiebreak_list(t)
     settings = {**POINTS_DEFAULTS, "tiebreaks": list(taken.codes or recommended_for(t)), "scoring": scoring}
     if systems.of(system).planned_rounds:  # ready to be continued with 'keizer pair' (after 'keizer swiss rounds N' if need be)
-        from keizer.pairing.swiss import initial_colour_of
+        from keizer.pairing.swiss import initial_colour_of, system_of
 
         settings |= {"rounds": max(t.rounds, len(season.rounds)),
                      "initial_colour": initial_colour_of(t).value,
                      "numbered": [p.id for p in sorted(season.players, key=lambda p: p.start_no)]}
+        if system_of(t.info) != "dutch":   # the file names its pairing system (192 FIDE_DUBOV)
+            settings["pairing"] = system_of(t.info)
     records = None
     if systems.of(system).accelerated:  # the file's virtual points (XXA, 250) and forbidden pairs (XXP, 260), first
         from keizer.operations.swiss import SwissRecords

@@ -22,8 +22,7 @@ from keizer.formats.trf import TRF16, TRF26, dump
 from keizer.limits import MAX_PLAYERS
 from keizer.model import Colour
 from keizer.output import FORMATS, json_number, number, render
-from keizer.pairing.generate import SYSTEMS
-from keizer.pairing.swiss import ENGINES
+from keizer.pairing.swiss import ENGINES, SYSTEMS
 from keizer.tiebreaks.fide_tables import round_half_up
 from keizer.tiebreaks.model import System, Tournament
 from keizer.tiebreaks.unplayed import Edition
@@ -42,8 +41,10 @@ class TrfUsageError(FormatError):
 
 
 #: ``--system`` of ``trf pair`` and ``trf check``: every engine of :data:`keizer.pairing.swiss.ENGINES`.
-SWISS_SYSTEM = click.option("--system", "pairing_system", type=click.Choice(sorted(ENGINES)), default="dutch",
-                            show_default=True, help="FIDE Swiss pairing system (C.04): dutch, or another one.")
+SWISS_SYSTEM = click.option("--system", "pairing_system", type=click.Choice(list(ENGINES)),
+                            help="FIDE Swiss system: dutch (C.04.3), dubov (C.04.4.1), burstein (C.04.4.2) or lim "
+                                 "(C.04.4.3); default: the one the file names in record 192/092 (FIDE_DUBOV, "
+                                 "FIDE_BURSTEIN), else dutch.")
 
 
 @click.group("trf")
@@ -116,8 +117,8 @@ def standings(file: str, codes: str | None, edition: str, fmt: str, upto: int | 
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="Output format.")
 @SWISS_SYSTEM
-def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_system: str) -> None:
-    """Pair a round of FILE by the FIDE Dutch system (2026 rules), or the one --system names.
+def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_system: str | None) -> None:
+    """Pair a round of FILE by the FIDE Dutch system (2026 rules), or the one --system or the file names.
 
     As bbpPairings and JaVaFo read a file: in the round to be paired a player whose
     entry is already there (0000 - H, F, U, Z or -) is not paired, and every other
@@ -127,7 +128,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
     """
     from keizer.formats.trf import entered, parse, text_of
     from keizer.formats.trf_records import forbidden_groups, virtual_points
-    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, took_part
+    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, system_of, took_part
     from keizer.pairing.swiss.forbidden import pairs_in_round
 
     text = text_of(file)
@@ -141,12 +142,13 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
         raise TrfUsageError(f"round {number_} cannot be paired: the file has {played} rounds")
     planned = _planned(file, t, rounds, number_)
     marks = entered(text)
+    system = pairing_system or system_of(t.info)
     r = number_ - 1
     present = [p.start_no for p in t.players
                if r not in marks.get(p.start_no, ()) or took_part(p, r)]
     try:
         found = pair_swiss(t, planned, present, r, initial_colour_of(t),
-                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text), pairing_system)
+                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text), system)
     except SwissError as e:
         raise TrfUsageError(f"{file}: {e}") from None
     names = {p.start_no: p.name for p in t.players}
@@ -159,7 +161,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
         rows.append({"board": None, "white": found.bye, "white_name": names[found.bye], "black": 0,
                      "black_name": "(bye)"})
     if fmt == "table":
-        click.echo(f"Round {found.round} (FIDE {pairing_system.title()})")
+        click.echo(f"Round {found.round} (FIDE {system.capitalize()})")
     click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
     if found.bye is not None and fmt == "table":
         click.echo(f"bye: {found.bye} {names[found.bye]}")
@@ -171,7 +173,9 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
 @click.option("--seed", type=SEED, help="Seed of the random choices; the same seed and options give the same "
                                         "file (default: drawn, and said on stderr).")
 @click.option("--system", type=click.Choice(list(SYSTEMS)), default="dutch", show_default=True,
-              help="The Swiss system every round is paired by.")
+              help="The Swiss system every round is paired by: dutch (C.04.3), dubov (C.04.4.1), burstein "
+                   "(C.04.4.2) or lim (C.04.4.3), written as record 192 where TRF-2026 has a code (FIDE_DUBOV, "
+                   "FIDE_BURSTEIN).")
 @click.option("--byes", "--half-point-byes", "byes", type=RATE, default="0",
               help="Chance per player and round of a requested half-point bye (H), never in the last round, "
                    "e.g. 0.03 or 3%.")
@@ -283,8 +287,8 @@ def _decimal_text(value: Fraction) -> str:
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
               help="Output format.")
 @SWISS_SYSTEM
-def check(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_system: str) -> None:
-    """Re-pair every round of FILE by the FIDE Dutch system (or --system), check its standing, report each difference.
+def check(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_system: str | None) -> None:
+    """Re-pair every round of FILE by the FIDE Dutch system (or the one --system or the file names), check its standing, report each difference.
 
     The free pairings checker: each round is paired from what was known before it
     (the history, who took part) and compared with the pairing played — pairs,
@@ -306,13 +310,13 @@ def check(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_sy
         raise click.exceptions.Exit(2) from None
 
 
-def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_system: str) -> None:
+def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_system: str | None) -> None:
     from keizer.cli.switch import rank_reason
     from keizer.formats.trf import parse, text_of
     from keizer.formats.trf_import import tiebreak_list
     from keizer.formats.trf_records import forbidden_groups, virtual_points
     from keizer.formats.trf_standing import check_standing
-    from keizer.pairing.swiss import initial_colour_of
+    from keizer.pairing.swiss import initial_colour_of, system_of
     from keizer.pairing.swiss.check import check as check_rounds
     from keizer.tiebreaks import TieBreakError
 
@@ -334,7 +338,7 @@ def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str, pair
     except TieBreakError as e:
         raise TrfUsageError(f"--tiebreaks: {e}" if codes is not None else f"{file}, record 202: {e}") from None
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
-                           forbidden_groups(text), pairing_system)
+                           forbidden_groups(text), pairing_system or system_of(t.info))
     bad = [c for c in results if c.differs]
     lines = _standing_lines(standing, rank_reason)
     if fmt == "json":

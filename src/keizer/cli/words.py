@@ -20,7 +20,7 @@ FIELDS: dict[str, str] = {
     "swap_last_two": "--swap-last-two",
     "lots": "--lots",
     "system_roundrobin": "--system roundrobin",
-    "swiss_options": "--rounds, --bye-points, --excused-points, --initial-colour and --acceleration",
+    "swiss_options": "--rounds, --bye-points, --excused-points, --initial-colour, --acceleration and --pairing",
     "bye_points": "--bye-points",
     "excused_points": "--excused-points",
     "swiss_points": "--bye-points and --excused-points",

@@ -69,7 +69,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
                      stages: str | None = None, boards: int = 4, schedule: str = "roundrobin",
                      rounds: int | None = None, bye_points: str | None = None, excused_points: str | None = None,
                      initial_colour: str = "white", all_members: bool = False,
-                     season: str | None = None, acceleration: str = "none",
+                     season: str | None = None, acceleration: str = "none", pairing: str = "dutch",
                      fide_mode: bool | None = None) -> NewCompetition:
     """Check the options of ``competition create`` (before anything is opened or written)
     and work out the system settings, which the system itself makes; refuses in one line."""
@@ -96,7 +96,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
         raise StoreError("%(field)s is for Swiss tournaments and round-robins", field=Field("fide_mode"))
     planned = "rounds" in chosen.options_for(schedule)  # a Swiss, of players or of teams
     if (not planned and (rounds or bye_points or excused_points or initial_colour != "white")
-            or acceleration != "none" and not chosen.accelerated):
+            or (acceleration != "none" or pairing != "dutch") and not chosen.accelerated):
         raise StoreError("%(fields)s are for Swiss tournaments", fields=Field("swiss_options"))
     if planned and not rounds:
         raise StoreError("a Swiss tournament needs its planned number of rounds", hint="setup_rounds")
@@ -105,7 +105,7 @@ def plan_competition(name: str, system: str = "keizer", preset: str = "classic",
              "tiebreaks": tiebreaks, "edition": edition, "lots": lots, "stages": stages, "boards": boards,
              "schedule": schedule, "rounds": rounds, "bye_points": bye_points, "excused_points": excused_points,
              "initial_colour": initial_colour, "listed": listed, "acceleration": acceleration,
-             "fide_mode": fide_mode}
+             "pairing": pairing, "fide_mode": fide_mode}
     system_settings, warnings = chosen.new_settings(given)
     if stages is not None and "stages" not in chosen.options:
         raise StoreError("%(field)s is for knock-outs: a cup, or a team event with %(schedule)s", field=STAGES,

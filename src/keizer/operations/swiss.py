@@ -104,7 +104,8 @@ def pair_next(store: Store, comp_id: int) -> Pairing:
         raise StoreError("fewer than two players are present for round %(n)s", hint="su_mark_present",
                          n=target.number)
     try:
-        found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden, virtual)
+        found = pair_swiss(t, settings["rounds"], present, target.number - 1, colour, forbidden, virtual,
+                           settings.get("pairing") or "dutch")
     except SwissError as e:
         names = {p.start_no: p.name for p in season.players}
         if e.forbidden:
@@ -189,13 +190,17 @@ def virtual_points(settings: dict[str, Any], tpn: dict[str, int]) -> dict[int, t
 
 
 def trf_records(store: Store, comp_id: int, season: Season) -> tuple[str, ...]:
-    """A Swiss's own TRF records: its virtual points (``XXA``) and forbidden pairs (``XXP``)."""
+    """A Swiss's own TRF records: its pairing system (``192 FIDE_DUBOV``), virtual points (``XXA``)
+    and forbidden pairs (``XXP``)."""
+    from keizer.pairing.swiss import system_lines
     from keizer.pairing.swiss.acceleration import xxa_lines
     from keizer.pairing.swiss.forbidden import xxp_lines
 
     tpn = {p.id: p.start_no for p in season.players}
     forbidden = [(tpn[a], tpn[b]) for a, b in store.forbidden_pairs(comp_id) if a in tpn and b in tpn]
-    return xxa_lines(virtual_points(swiss_settings(store, comp_id), tpn)) + xxp_lines(forbidden)
+    settings = swiss_settings(store, comp_id)
+    return (system_lines(settings.get("pairing") or "dutch") + xxa_lines(virtual_points(settings, tpn))
+            + xxp_lines(forbidden))
 
 
 def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, name: str) -> Change:
@@ -214,7 +219,7 @@ def latecomer(store: Store, comp_id: int, season: Season, rnd: Round, key: str, 
     _, t, tpn, forbidden, colour = _dutch_inputs(store, comp_id, season, settings, rnd.number - 1)
     try:
         found = pair_swiss(t, settings["rounds"], [tpn[other], tpn[key]], rnd.number - 1, colour, forbidden,
-                           virtual_points(settings, tpn))
+                           virtual_points(settings, tpn), settings.get("pairing") or "dutch")
     except SwissError:
         raise StoreError("%(name)s may not play %(other)s (who has the bye): they met before or may not meet; "
                          "%(name)s cannot be paired now", name=name, other=names[other]) from None

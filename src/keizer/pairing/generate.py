@@ -21,8 +21,8 @@ same plan gives the same tournament, value for value):
   round (``absences``) — byes asked before the round is paired, written ``H``
   and ``Z``.  A draw that would leave fewer than two players in a round is
   not applied.
-* **Pairing.** Every round is paired by the system of ``options.system`` (a key of
-  :data:`SYSTEMS`: ``dutch``, :func:`keizer.pairing.swiss.pair_swiss`) among the
+* **Pairing.** Every round is paired by the system of ``options.system`` (one of
+  :data:`keizer.pairing.swiss.SYSTEMS`, by :func:`keizer.pairing.swiss.pair_swiss`) among the
   players present, with the pairing-allocated bye (``U``) it gives, the virtual
   points of ``acceleration`` (``baku``, written as ``XXA``) and ``options.forbidden``
   pairs of players drawn at random who may not meet (written as ``XXP``).  The
@@ -51,22 +51,15 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Callable
 
 from keizer.limits import MAX_PLAYERS, MAX_ROUNDS
 from keizer.model import Colour
-from keizer.pairing.swiss import SwissError, SwissPairing, pair_swiss
+from keizer.pairing.swiss import SYSTEMS, SwissError, pair_swiss, system_lines
 from keizer.pairing.swiss.acceleration import METHODS, baku, baku_group_a, xxa_lines
 from keizer.pairing.swiss.forbidden import xxp_lines
 from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, TieBreakError, Tournament, parse_list
 from keizer.tiebreaks.fide_tables import expected
-
-#: The Swiss systems the generator pairs by: name → the engine (with :func:`pair_swiss`'s parameters).
-SYSTEMS: dict[str, Callable[..., SwissPairing]] = {
-    "dutch": pair_swiss,
-}
-
 
 class GenerationError(Refusal, ValueError):
     """A plan that cannot be generated; the message says which setting and why."""
@@ -76,7 +69,7 @@ class GenerationError(Refusal, ValueError):
 class Options:
     """What FIDE's checklist asks of a generator beyond the rates of a :class:`TournamentPlan`."""
 
-    system: str = "dutch"  # a key of SYSTEMS
+    system: str = "dutch"  # one of keizer.pairing.swiss.SYSTEMS, written as record 192 where TRF-2026 has a code
     forbidden: int = 0  # pairs of players drawn at random who may not meet (written as XXP records)
     double_forfeits: Fraction = Fraction(0)  # chance per game that neither player came (- on both sides)
     tiebreaks: tuple[str, ...] = ()  # the tie-break list: written as record 202, the ranks by it
@@ -158,7 +151,6 @@ def generate(plan: TournamentPlan) -> Tournament:
     first = sorted(entered[0])
     virtual = baku(sorted(results), rounds, baku_group_a(first)[-1]) if plan.acceleration == "baku" else {}
     forbidden = _forbidden(rng, n, plan.options.forbidden)
-    pair = SYSTEMS[plan.options.system]
     for r in range(1, rounds + 1):
         taking_part = [k for k in results if k in entered[r - 1]]
         asked = _asked_byes(rng, plan, taking_part, last=r == rounds)
@@ -166,8 +158,8 @@ def generate(plan: TournamentPlan) -> Tournament:
         t = Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
                        rounds)
         try:
-            found = pair(t, rounds, present=present, upto=r - 1, initial_colour=initial, forbidden=forbidden,
-                         virtual=virtual)
+            found = pair_swiss(t, rounds, present=present, upto=r - 1, initial_colour=initial, forbidden=forbidden,
+                               virtual=virtual, system=plan.options.system)
         except SwissError as e:
             raise GenerationError("round %(n)s of the generated tournament cannot be paired (%(why)s); ask for fewer "
                                   "rounds or more players", n=r, why=e) from None
@@ -182,7 +174,8 @@ def generate(plan: TournamentPlan) -> Tournament:
     name = plan.name or f"Random tournament {plan.seed}"
     done = Tournament(tuple(Player(p.start_no, p.name, p.rating, tuple(results[p.start_no])) for p in players),
                       rounds, name=name, tiebreaks=plan.options.tiebreaks,
-                      info=(f"152 {'W' if initial is Colour.WHITE else 'B'}", *xxa_lines(virtual),
+                      info=(f"152 {'W' if initial is Colour.WHITE else 'B'}", *system_lines(plan.options.system),
+                            *xxa_lines(virtual),
                             *xxp_lines(forbidden)))
     if not plan.options.tiebreaks:
         return done

@@ -20,6 +20,10 @@ SWISS_DEFAULTS: dict[str, Any] = {**POINTS_DEFAULTS, "rounds": None, "initial_co
 #: last player) and ``virtual`` (group A's virtual points by round); an imported file's own
 #: virtual points are ``virtual_given`` (key → points by round).
 ACCELERATIONS = ("none", "baku")  # the engine's METHODS, not imported: the registry loads no engine (a test keeps them equal)
+#: The Swiss pairing systems (``pairing``, stored when not the Dutch system): FIDE's Dutch system
+#: C.04.3, the Dubov system C.04.4.1 and the Burstein system C.04.4.2 (the engine's SYSTEMS; a
+#: test keeps them equal).
+PAIRINGS = ("dutch", "dubov", "burstein", "lim")
 
 
 def parse_points(text: str, what: str | Field) -> str:
@@ -66,6 +70,16 @@ def parse_acceleration(text: str, paired: int) -> str:
     return text
 
 
+def parse_pairing(text: str, paired: int) -> str:
+    """The pairing system, dutch (or empty), dubov, burstein or lim, until round 1 is paired."""
+    text = text.strip().lower() or "dutch"
+    if text not in PAIRINGS:
+        raise StoreError("pairing %(text)s: dutch, dubov, burstein or lim", text=repr(text))
+    if paired:
+        raise StoreError("the pairing system is fixed once round 1 is paired")
+    return text
+
+
 class Swiss(PointsSystem):
     name = "swiss"
     label = "Swiss tournament"
@@ -79,7 +93,7 @@ class Swiss(PointsSystem):
     numbered = True
     run_hint = "ev_run_swiss"
     created = N_("Swiss tournament (%(n)s rounds)")
-    options = ("rounds", "bye_points", "excused_points", "initial_colour", "tiebreaks", "fide_mode", "edition")
+    options = ("rounds", "bye_points", "excused_points", "initial_colour", "pairing", "tiebreaks", "fide_mode", "edition")
     family = "swiss"  # keizer.tiebreaks.System.SWISS; FIDE's default scoring
     settings = {"rounds": N_("planned number of rounds"),
                 "initial_colour": N_("white or black: the top seed's colour in round 1 (until round 1 is paired)"),
@@ -87,7 +101,9 @@ class Swiss(PointsSystem):
                 "excused_points": N_("points of a requested bye (an excused absence)"), "tiebreaks": N_("tie-break list"),
                 "edition": N_("tie-break rule edition"),
                 "acceleration": N_("none or baku: accelerated pairings by FIDE's Baku method (until round 1 is "
-                                   "paired)")}
+                                   "paired)"),
+                "pairing": N_("dutch, dubov, burstein or lim: FIDE's Dutch system, the Dubov, the Burstein or the "
+                              "Lim system (until round 1 is paired)")}
 
     def new_settings(self, given: Mapping[str, Any]) -> tuple[dict[str, Any], list[Message]]:
         """The planned rounds, the first colour, the scoring of byes (given as points) and the tie-breaks."""
@@ -101,6 +117,8 @@ class Swiss(PointsSystem):
                     "tiebreaks": given.get("listed"), "scoring": scoring or None}
         if (accelerated := parse_acceleration(given.get("acceleration") or "none", 0)) != "none":
             settings["acceleration"] = accelerated  # stored when chosen (the default is none)
+        if (system := parse_pairing(given.get("pairing") or "dutch", 0)) != "dutch":
+            settings["pairing"] = system  # stored when chosen (the default is the Dutch system)
         settings = new_mode(self.name, settings, given.get("fide_mode"))
         return settings, self.warnings(settings)
 
@@ -109,6 +127,7 @@ class Swiss(PointsSystem):
         accelerated = stored.get("acceleration") or "none"  # shown when chosen (a plain Swiss lists none)
         return {"rounds": stored.get("rounds"), "initial_colour": stored.get("initial_colour", "white"),
                 **({"acceleration": accelerated} if accelerated != "none" else {}),
+                **({"pairing": stored["pairing"]} if stored.get("pairing", "dutch") != "dutch" else {}),
                 "bye_points": str(rules.scoring.pab), "excused_points": str(rules.scoring.hpb), **super().view(stored)}
 
     def change(self, stored: Mapping[str, Any], name: str, text: str, paired: int) -> dict[str, Any]:
@@ -119,6 +138,8 @@ class Swiss(PointsSystem):
             changed["initial_colour"] = parse_initial_colour(text, paired)
         elif name == "acceleration":
             changed["acceleration"] = parse_acceleration(text, paired)
+        elif name == "pairing":
+            changed["pairing"] = parse_pairing(text, paired)
         elif name in ("bye_points", "excused_points"):
             scoring = dict(changed.get("scoring") or {})
             scoring["pab" if name == "bye_points" else "hpb"] = parse_points(text, name)

@@ -50,6 +50,27 @@ _ABSENT = RoundResult(Code.ZPB)
 Accelerations = Mapping[int, Sequence[Fraction]]
 
 
+
+def system_of(info: Iterable[str]) -> str:
+    """The Swiss system a TRF file names: Dubov or Burstein when its record 192 (TRF-2026's code,
+    e.g. ``192 FIDE_DUBOV``) or else 092 (free text) says so, else the Dutch system.
+
+    >>> system_of(["092 Individual: Swiss-System", "192 FIDE_DUBOV"]), system_of(["092 Swiss"])
+    ('dubov', 'dutch')
+    """
+    for code in ("192", "092"):
+        for line in info:
+            for system in ("dubov", "burstein"):
+                if line[:3] == code and system.upper() in line[3:].upper():
+                    return system
+    return "dutch"
+
+
+def system_lines(system: str) -> tuple[str, ...]:
+    """The TRF records that name ``system`` (none for the Dutch system, the files' default)."""
+    return (f"192 FIDE_{system.upper()}",) if system != "dutch" else ()
+
+
 class SwissError(Refusal, ValueError):
     """The round cannot be paired under the Dutch system's absolute criteria;
     ``players`` are the start numbers left without a lawful opponent, if known."""
@@ -196,39 +217,61 @@ def pair_swiss(t: Tournament, rounds: int, present: Iterable[int] | None = None,
     must not meet (for instance players of one family, C.04.1 rules allow it as
     if they had met); ``virtual`` the virtual points of accelerated pairings
     (:mod:`keizer.pairing.swiss.acceleration`), added to the scores the rules see;
-    ``system`` one of :data:`ENGINES` (the Dutch system unless another is named).
+    ``system`` one of :data:`ENGINES` (the Dutch system unless another is named; the Dubov and
+    Burstein systems read the players' ratings).
     """
     upto = t.rounds if upto is None else upto
-    return pair_inputs(round_inputs(t, rounds, present, upto, forbidden, virtual), upto, initial_colour, system)
+    inputs = round_inputs(t, rounds, present, upto, forbidden, virtual)
+    return pair_inputs(inputs, upto, initial_colour, system, t, rounds)
 
 
-def _dutch(inputs: RoundInputs, upto: int, initial_white: bool) -> Outcome:
+def _dutch(inputs: RoundInputs, upto: int, initial_white: bool, t: Tournament, rounds: int) -> Outcome:
     from keizer.pairing.swiss.dutch import pair
 
     return pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_white)
 
 
-def _lim(inputs: RoundInputs, upto: int, initial_white: bool) -> Outcome:
+def _dubov(inputs: RoundInputs, upto: int, initial_white: bool, t: Tournament, rounds: int) -> Outcome:
+    from keizer.pairing.swiss.dubov import dubov_entrants, pair_dubov
+
+    return pair_dubov(dubov_entrants(t, upto, inputs.numbers, inputs.data, _unit(inputs)), inputs.avoid, rounds,
+                      upto, initial_white)
+
+
+def _burstein(inputs: RoundInputs, upto: int, initial_white: bool, t: Tournament, rounds: int) -> Outcome:
+    if upto < _seeding(rounds):  # the seeding rounds are paired by the Dutch system (C.04.4.2 1.6)
+        return _dutch(inputs, upto, initial_white, t, rounds)
+    from keizer.pairing.swiss.burstein import burstein_entrants, pair_burstein
+
+    return pair_burstein(burstein_entrants(t, upto, inputs.numbers, inputs.data, _unit(inputs)), inputs.avoid,
+                         initial_white)
+
+
+def _lim(inputs: RoundInputs, upto: int, initial_white: bool, t: Tournament, rounds: int) -> Outcome:
     from keizer.pairing.swiss.lim import pair
 
     return pair(inputs.entrants, inputs.avoid, inputs.last_round, upto, initial_white, median=inputs.median)
 
 
 #: The Swiss pairing engines by the name ``--system`` takes: one line per FIDE system.
-ENGINES: dict[str, Callable[[RoundInputs, int, bool], Outcome]] = {
+ENGINES: dict[str, Callable[[RoundInputs, int, bool, Tournament, int], Outcome]] = {
     "dutch": _dutch,  # C.04.3
+    "dubov": _dubov,  # C.04.4.1
+    "burstein": _burstein,  # C.04.4.2
     "lim": _lim,  # C.04.4.3
 }
+#: Their names.
+SYSTEMS = tuple(ENGINES)
 
 
-def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour = Colour.WHITE,
-                system: str = "dutch") -> SwissPairing:
-    """:func:`pair_swiss` on the inputs :func:`round_inputs` made for round ``upto + 1``
+def pair_inputs(inputs: RoundInputs, upto: int, initial_colour: Colour, system: str, t: Tournament,
+                rounds: int) -> SwissPairing:
+    """:func:`pair_swiss` on the inputs :func:`round_inputs` made for round ``upto + 1`` of ``t``
     (the checker has them already), by the engine of ``system``."""
     from keizer.pairing.swiss.dutch import NoPairing
 
     try:
-        found = ENGINES[system](inputs, upto, initial_colour is Colour.WHITE)
+        found = ENGINES[system](inputs, upto, initial_colour is Colour.WHITE, t, rounds)
     except NoPairing as e:
         if blocking := _forbidden_in_the_way(inputs, upto):
             raise SwissError("round %(n)s has no pairing that keeps the forbidden pairs apart: allowing %(pairs)s "
@@ -349,6 +392,20 @@ def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
     order = sorted(taking_part)
     rank = {n: k for k, n in enumerate(order)}
     return {n: replace(d, rank=rank.get(n, -1)) for n, d in data.items()}
+
+
+def _seeding(rounds: int) -> int:
+    """The Burstein system's seeding rounds (C.04.4.2 1.6.2): half the rounds, at most 4."""
+    return min(rounds // 2, 4)
+
+
+def _unit(inputs: RoundInputs) -> int:
+    """The score unit :func:`round_inputs` chose (the entrants' scores are pairing scores times it)."""
+    for e in inputs.entrants:
+        score = inputs.data[e.number].pairing_score
+        if score:
+            return int(e.score / score)
+    return 1
 
 
 def _lcm(a: int, b: int) -> int:

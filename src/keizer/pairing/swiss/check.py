@@ -158,14 +158,14 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
         boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
         broken = breaches(inputs, boards, bye)
         try:
-            got = pair_inputs(inputs, r, initial_colour, system)
+            got = pair_inputs(inputs, r, initial_colour, system, t, rounds)
         except SwissError as e:
             out.append(RoundCheck(r + 1, boards, bye, error=str(e), breaches=broken))
             continue
         engine = tuple(Board(w, b) for w, b in got.pairs)
         result = RoundCheck(r + 1, boards, bye, engine, got.bye, breaches=broken)
         if result.differs:
-            result = replace(result, reason=_why(t, inputs, r, result, system))
+            result = replace(result, reason=_why(t, inputs, r, result, system, rounds))
         out.append(result)
     return out
 
@@ -192,7 +192,8 @@ def breaches(inputs: RoundInputs, boards: Sequence[Board], bye: int | None) -> t
     return tuple(out)
 
 
-def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch") -> str:
+def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch",
+         rounds: int = 0) -> str:
     """The first rule on which the played pairing and the engine's differ."""
     from keizer.pairing.swiss.dutch import assess
 
@@ -208,8 +209,16 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system:
     engine = [(b.white, b.black) for b in result.engine]
     if sorted(map(sorted, played)) == sorted(map(sorted, engine)) and result.played_bye == result.engine_bye:
         return "Article 5: the colour allocation"
-    if system != "dutch":  # no criteria to weigh: the system's own procedure decides
-        return f"the {system.title()} system's procedure (scoregroups, floaters, exchanges) pairs otherwise"
+    if system == "dubov":
+        if result.played_bye != result.engine_bye:
+            return "Dubov 3.1: the pairing-allocated bye (lowest score, most games played, largest TPN)"
+        return "Dubov 2.3-4.4: the quality criteria C5-C10 or the order of upfloaters, shifters and transpositions"
+    if system == "burstein" and r >= min(rounds // 2, 4):   # after the seeding rounds (C.04.4.2 1.6)
+        if result.played_bye != result.engine_bye:
+            return "Burstein 3.1: the pairing-allocated bye (lowest score, most games played, lowest ranked)"
+        return "Burstein 2.3-4: the quality criteria C5-C8 or the order (the first-ranked takes the last he can)"
+    if system == "lim":  # no criteria to weigh: the system's own procedure decides
+        return "the Lim system's procedure (scoregroups, floaters, exchanges) pairs otherwise"
     theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
     ours = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, engine)
     points = {e.score: data[e.number].pairing_score for e in inputs.entrants}

@@ -15,6 +15,7 @@ from keizer.operations import competition as comp_ops
 from keizer.operations import order as order_ops
 from keizer.operations import setup
 from keizer.systems.knockout import DEFAULT_STAGES
+from keizer.systems.swiss import PAIRINGS
 from keizer.operations.evening import evening
 from keizer.refusals import Message, Word
 from keizer.settings import CHOICES, OF_OPPONENT, OF_OWN, said, worded
@@ -29,7 +30,7 @@ bp = Blueprint("competitions", __name__)
 YES_NO = {"true": "yes", "false": "no"}
 
 #: The settings of the other systems that take one of a few words (the app offers them as a list).
-SYSTEM_CHOICES = {"initial_colour": ("white", "black")}
+SYSTEM_CHOICES = {"initial_colour": ("white", "black"), "pairing": PAIRINGS}
 
 #: The systems the creation form offers, by name, with their labels.
 SYSTEM_LABELS = {s.name: s.label for s in systems.ALL}
@@ -68,6 +69,7 @@ _OPTIONS: dict[str, Callable[[], Any]] = {
     "rounds": lambda: _whole("rounds", Word("rounds"), 1, 99), "bye_points": lambda: _text("bye_points"),
     "excused_points": lambda: _text("excused_points"),
     "initial_colour": lambda: request.form.get("initial_colour", "white"), "stages": lambda: _text("stages"),
+    "pairing": lambda: request.form.get("pairing", "dutch"),
     "boards": lambda: _whole("boards", Word("boards"), 1, 20) or 4,
     "schedule": lambda: request.form.get("schedule", "roundrobin"),
     "fide_mode": lambda: {"fide": True, "club": False}.get(request.form.get("fide_mode", "")),
