@@ -123,7 +123,8 @@ def test_the_live_publish_publishes_the_current_season_only(tmp_path):
 
 # -- from scratch and run after run: the same site -----------------------------------------------
 
-EDITS = st.lists(st.sampled_from(["result", "correct", "round", "member", "setting", "language", "colour", "nothing"]),
+EDITS = st.lists(st.sampled_from(["result", "correct", "round", "attendance", "member", "setting", "language", "colour",
+                                  "nothing"]),
                  min_size=1, max_size=4)
 
 
@@ -150,6 +151,8 @@ def edit(store: Store, comp: int, what: str, k: int) -> None:
         elif what == "result":
             open_boards = [g.board for g in season.rounds[-1].games if g.result is None]
             ops.enter_results(store, comp, {open_boards[0]: ("1-0", "0-1", "1/2-1/2")[k % 3]})
+        elif what == "attendance" and season.round_in_progress() is None:  # the next round's, before its pairing
+            ops.mark_attendance(store, comp, {season.players[k % len(season.players)].id: ("excused", "club")[k % 2]})
         elif what == "correct":
             ops.enter_results(store, comp, {1: ("0-1", "1/2-1/2", "1-0")[k % 3]}, round_no=1, correct=True)
         elif what == "member":

@@ -112,7 +112,10 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     scope, key = _inputs(store, outdir, rendering, archive, folders)
     previous = read_previous(outdir)
     listed = [rel for rel in previous.files if in_scope(rel)]
-    intact = previous.intact(Folder(outdir), listed)
+    try:
+        intact = previous.intact(Folder(outdir), listed)
+    except OSError:  # a folder that cannot be listed: writing says what is wrong
+        intact = set()
     if listed and previous.inputs.get(scope) == key and len(intact) == len(listed):
         return Published((), len(listed), tuple(names))
 
