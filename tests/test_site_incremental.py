@@ -121,6 +121,19 @@ def test_the_live_publish_publishes_the_current_season_only(tmp_path):
     assert any(rel.startswith("2024-2025/") for rel in read_previous(site).files)
 
 
+def test_two_databases_in_one_folder_each_remake_what_the_other_changed(sample, tmp_path):
+    older, _ = small_club(tmp_path / "older.db", season="2024-2025")
+    site, fresh = tmp_path / "site", tmp_path / "fresh"
+    for store in (sample, older, sample):
+        publish(store, site)
+    again = publish(older, site)  # its front page (its club's name) replaces the other's, as before
+    assert "index.html" in again.written
+    for store in (sample, older):
+        publish(store, fresh)
+    assert snapshot(site) == snapshot(fresh)
+    assert publish(older, site).written == ()
+
+
 # -- from scratch and run after run: the same site -----------------------------------------------
 
 EDITS = st.lists(st.sampled_from(["result", "correct", "round", "attendance", "member", "setting", "language", "colour",
@@ -128,10 +141,10 @@ EDITS = st.lists(st.sampled_from(["result", "correct", "round", "attendance", "m
                  min_size=1, max_size=4)
 
 
-def small_club(db: Path) -> tuple[Store, int]:
+def small_club(db: Path, season: str = "2025-2026") -> tuple[Store, int]:
     store = Store.open(db, create=True)
     with store.change("setup", "setup"):
-        set_club(store, name="Schaakclub Klein", season="2025-2026")
+        set_club(store, name="Schaakclub Klein", season=season)
         comp = store.create_competition("Interne", "classic", {})
         for k, name in enumerate(["Anna Aap", "Bram Beer", "Cor Das", "Dirk Eend", "Eva Fret", "Fien Gans", "Gijs Haas"]):
             store.register(comp, store.add_member(name, rating=1900 - 50 * k))

@@ -231,7 +231,11 @@ def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str
     carried = previous.intact(folder, [rel for rel in final if rel not in files])
     sizes = {rel: size for rel, size in previous.sizes.items() if rel in carried}
     sizes.update((rel, len(data)) for rel, data in files.items())
-    inputs = {k: v for k, v in previous.inputs.items() if kept.inputs is None or k != kept.inputs[0]}
+    # Another scope's inputs key stays only while this run changed nothing of its files (the
+    # top of the site and static/ are every scope's).
+    touched = {rel.split("/", 1)[0] if "/" in rel and not rel.startswith("static/") else "" for rel in [*changed, *ours]}
+    inputs = {k: v for k, v in previous.inputs.items()
+              if (kept.inputs is None or k != kept.inputs[0]) and not touched & {"", *k.split(",")}}
     inputs.update([kept.inputs] if kept.inputs is not None else [])
     _keep_state(outdir, folder, sizes, keys, inputs)
     return changed
