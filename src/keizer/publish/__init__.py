@@ -20,8 +20,8 @@ import base64
 import hashlib
 import json
 import re
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -41,14 +41,14 @@ from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, RO
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import Folder, Kept, read_previous, write_site
-from keizer.publish.keys import NOT_SHOWN, inputs_key, rendering_key
+from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.standings import fide_ratings
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
 from keizer.publish.feeds import Entry, Event, atom, calendar, evening_hours
-from keizer.publish.member_feeds import address, identity, member_feeds
+from keizer.publish.member_feeds import address, identity, member_feed_paths, member_feeds
 from keizer.publish.plan import (BUILDERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
                                  plan_season, season_slugs)
 from keizer.scoring import compute_standings
@@ -109,6 +109,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     # Nothing changed since the run that wrote the folder as it is: nothing to do.
     colours = palette(club.colour, club.accent)
     rendering = rendering_key(own_templates, lang, colours)
+    state = store.file_state()
     scope, key = _inputs(store, outdir, rendering, archive, folders)
     previous = read_previous(outdir)
     listed = [rel for rel in previous.files if in_scope(rel)]
@@ -129,7 +130,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
             fide=fide_ratings(store, row["id"], players, members),  # the FIDE rating changes on the player pages
             finished=_finished(store, row, data), notices=_notices(store, row, data, players)))
     # The data read is the data the key was taken of (a write meanwhile: the next run starts afresh).
-    steady = _inputs(store, outdir, rendering, archive, folders)[1] == key
+    steady = store.file_state() == state
 
     pages: list[Page] = []
     summaries: dict[str, list[dict[str, Any]]] = {}
@@ -159,11 +160,12 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         raise StoreError("template %(where)s: %(why)s; fix the club's template folder", where=e.where,
                          why=e.message) from None
     files = rendered.files
+    feeds = _Made(rendering, {rel: k for rel, k in previous.keys.items() if rel in intact})
     files[SEASONS] = (json.dumps(dict(sorted(archive.items())), ensure_ascii=False, indent=1) + "\n").encode()
     for folder, summary in summaries.items():
         files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
         files[f"{folder}/{PEOPLE}"] = (json.dumps(people[folder], ensure_ascii=False, indent=1) + "\n").encode()
-        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext, own))
+        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext, own, feeds))
     for static in _static_files(own_templates):
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
@@ -173,12 +175,12 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         files[f"static/{club.logo}"] = clean_svg("in the database", image) if logo_type == "svg" else image
 
     try:
-        written = write_site(outdir, files, in_scope, Kept(rendered.kept, rendered.keys, intact,
-                                                           (scope, key) if steady else None))
+        written = write_site(outdir, files, in_scope, Kept({**rendered.kept, **feeds.kept}, {**rendered.keys, **feeds.keys},
+                                                           intact, (scope, key) if steady else None))
     except OSError as e:
         raise StoreError("cannot write the site to %(folder)s: %(why)s (%(file)s); check that the folder is writable",
                          folder=outdir, why=e.strerror or str(e), file=e.filename) from None
-    return Published(tuple(written), len(files) + len(rendered.kept) - len(written), tuple(by_season),
+    return Published(tuple(written), len(files) + len(rendered.kept) + len(feeds.kept) - len(written), tuple(by_season),
                      len(pages) - len(rendered.kept))
 
 
@@ -204,7 +206,29 @@ def _read_bytes(path: Path) -> bytes | None:
         return None
 
 
-def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any, own: _Own) -> dict[str, bytes]:
+@dataclass
+class _Made:
+    """Files made like pages, with a key of what they are made of (a member's calendar and feed):
+    those whose key is the one ``known`` for them are ``kept`` as they are (path → key)."""
+
+    rendering: str
+    known: dict[str, str]
+    kept: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def make(self, paths: tuple[str, ...], inputs: tuple[Any, ...], make: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+        key = page_key(self.rendering, "files", paths[0], {"inputs": inputs})
+        if key is not None and all(self.known.get(path) == key for path in paths):
+            self.kept.update(dict.fromkeys(paths, key))
+            return {}
+        made = make()
+        if key is not None:
+            self.keys.update(dict.fromkeys(made, key))
+        return made
+
+
+def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any, own: _Own,
+           made: _Made) -> dict[str, bytes]:
     """A season's calendar of round dates, its news feed of pairings and results, each member's
     own calendar and results feed, and each weekly competition's current standing as JSON (for
     a club's own website to embed).  Ids come from the club's identity, not its name."""
@@ -227,8 +251,8 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any,
              f"{folder}/feed.xml": atom(name, f"{own.ident}/{folder}", address(own.site, f"{folder}/index.html", "index.html"),
                                         entries).encode("utf-8")}
     for m in plan.members:
-        files.update(member_feeds(f"{m['name']} · {name}", f"{folder}/{FEEDS}", m["link"], m["rounds"], own.ident,
-                                  own.site, own.hours, gettext))
+        args = (f"{m['name']} · {name}", f"{folder}/{FEEDS}", m["link"], m["rounds"], own.ident, own.site, own.hours)
+        files.update(made.make(member_feed_paths(*args[1:3]), args, partial(member_feeds, *args, gettext)))
     for c in plan.summaries:
         if not systems.of(c["system"]).weekly:
             continue

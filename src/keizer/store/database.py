@@ -82,6 +82,14 @@ class Database:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
+    def file_state(self) -> tuple[int, int, int | None]:
+        """What changes with every write to the file as this connection sees it: a row written
+        by this connection (``total_changes``), a commit of another (``PRAGMA data_version``), a
+        write rolled back (which removes the undo entries of what it reverted)."""
+        data_version, last_undo = self.conn.execute(
+            "SELECT (SELECT data_version FROM pragma_data_version), (SELECT max(rowid) FROM undo_log)").fetchone()
+        return self.conn.total_changes, data_version, last_undo
+
     def contents_digest(self, leave_out: frozenset[str] = frozenset()) -> str:
         """A SHA-256 of every row of every table but those left out, read in table order:
         equal digests mean equal contents (the published site keys its unchanged check on it).
