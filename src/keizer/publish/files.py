@@ -86,11 +86,11 @@ class Previous:
 
 
 def state_path(outdir: Path) -> Path:
-    """Where what a run knows of the site in ``outdir`` is kept: in the user's cache folder
-    (``$XDG_CACHE_HOME/keizer``, else ``~/.cache/keizer``), not in the site, which is copied
-    to the web host as it is."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "keizer" / f"site-{hashlib.sha256(str(outdir.resolve()).encode()).hexdigest()[:32]}.json"
+    """Where what a run knows of the site in ``outdir`` is kept: in keizer's cache folder
+    (``$KEIZER_CACHE``, else ``$XDG_CACHE_HOME/keizer``, else ``~/.cache/keizer``), not in
+    the site, which is copied to the web host as it is."""
+    cache = os.environ.get("KEIZER_CACHE") or str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "keizer")
+    return Path(cache) / f"site-{hashlib.sha256(str(outdir.resolve()).encode()).hexdigest()[:32]}.json"
 
 
 def read_previous(outdir: Path) -> Previous:
