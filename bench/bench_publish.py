@@ -3,8 +3,10 @@
     python bench/bench_publish.py
 
 The shipped sample club, a 60-player 40-round season (realistic) and a 600-player 52-round
-one (10×), each published from scratch and again unchanged (incremental); then a 10-season
-archive (ten season databases published into one folder).  ``KEIZER_PUBLISH_WORKERS=1``
+one (10×), each published from scratch and again unchanged (incremental); the same seasons with
+one more round being played, published again after one result in it and after a correction in
+the last complete round (goals, issue 25: unchanged < 0.5 s, one result < 1 s at 600 × 52);
+then a 10-season archive (ten season databases published into one folder).  ``KEIZER_PUBLISH_WORKERS=1``
 renders on one core (as on Windows and in the web app).
 """
 
@@ -17,6 +19,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from dataclasses import replace  # noqa: E402
+
 from seasons import synthetic_season  # noqa: E402
 
 from keizer.operations import competition as ops  # noqa: E402
@@ -25,18 +29,45 @@ from keizer.publish import publish  # noqa: E402
 from keizer.store import Store  # noqa: E402
 
 
-def season_db(folder: Path, players: int, rounds: int, seed: int, name: str) -> Store:
+def season_db(folder: Path, players: int, rounds: int, seed: int, name: str, playing: bool = False) -> Store:
+    """A season of complete rounds; ``playing``: and one more being played, no result in yet."""
+    season = synthetic_season(players, rounds + playing, seed=seed)
+    if playing:
+        last = season.rounds[-1]
+        season = replace(season, rounds=season.rounds[:-1] + (
+            replace(last, games=tuple(replace(g, result=None) for g in last.games)),))
     store = Store.open(folder / f"{name}.db", create=True)
     with store.change("bench", "bench"):
         set_club(store, season=name, name="Schaakclub Bench")  # before the import: the competition is of that season
-        ops.import_season(store, synthetic_season(players, rounds, seed=seed), name="Interne competitie")
+        ops.import_season(store, season, name="Interne competitie")
     return store
 
 
-def timed(fn) -> float:
+def after_edits(folder: Path, players: int, rounds: int) -> None:
+    """Publish, then again after one result in the round being played, and after a correction."""
+    store = season_db(folder, players, rounds, 1, f"p{players}", playing=True)
+    comp = store.competitions()[0]["id"]
+    out = folder / f"playing-{players}"
+    publish(store, out)
+    one, fix = [], []
+    for board in (1, 2, 3):
+        with store.change("result", "result"):
+            ops.enter_results(store, comp, {board: "1-0"}, round_no=rounds + 1)
+        one.append(timed_publish(store, out))
+    for board in (1, 2, 3):
+        with store.change("result", "correct"):
+            ops.enter_results(store, comp, {board: "1/2-1/2"}, round_no=rounds, correct=True)
+        fix.append(timed_publish(store, out))
+    for what, runs in (("one result in the round being played", one), ("a correction in the last complete round", fix)):
+        print(f"publish {players:>3} players {rounds} rounds, after {what}: {statistics.median(t for t, _ in runs):8.0f} ms"
+              f" (median of {len(runs)}; {max(n for _, n in runs)} pages rendered at most)")
+
+
+def timed_publish(store: Store, out: Path) -> tuple[float, int]:
+    """Milliseconds, and how many pages the run rendered."""
     start = time.perf_counter()
-    fn()
-    return (time.perf_counter() - start) * 1000
+    done = publish(store, out)
+    return (time.perf_counter() - start) * 1000, getattr(done, "rendered", -1)
 
 
 def main() -> None:
@@ -61,6 +92,8 @@ def main() -> None:
             print(f"publish {players:>3} players {rounds} rounds ({pages} pages): "
                   f"{statistics.median(fresh):8.0f} ms from scratch, {statistics.median(again):8.0f} ms unchanged"
                   f" (median of {runs})")
+        for players, rounds in ((60, 40), (600, 52)):
+            after_edits(folder, players, rounds)
         out = folder / "archive"
         total = 0.0
         for year in range(2016, 2026):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -26,6 +28,13 @@ EXTERNAL = Path(__file__).resolve().parents[2] / "shared" / "data"
 GRANDMOMMY = EXTERNAL / "tec-trf26-sample-grandmommys-cup.trf"
 KARL_MALA = EXTERNAL / "trf16-sample-karl-mala-2005.trf"
 KFC_SAMPLE = EXTERNAL / "keizerforclubs-test-tournament.s3db"
+
+
+# Publishing keeps what it knows of each site folder in keizer's cache folder
+# (keizer.publish.files.state_path): the tests' thousands of folders keep theirs in one of
+# their own, removed when the test process ends.
+os.environ["KEIZER_CACHE"] = tempfile.mkdtemp(prefix="keizer-test-cache-")
+atexit.register(shutil.rmtree, os.environ["KEIZER_CACHE"], True)
 
 
 # -- the quick run and the full run ---------------------------------------------------------

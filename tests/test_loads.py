@@ -71,10 +71,13 @@ def test_pair_reads_each_state_of_the_season_once(tmp_path: Path, reads: list[tu
 def test_publish_reads_each_competition_once(tmp_path: Path, reads: list[tuple[int, Season]]) -> None:
     db = tmp_path / "club.db"
     shutil.copy(SAMPLE, db)
-    for _ in range(2):  # from scratch, and with nothing changed
+    # From scratch, with nothing changed (issue 25: then none is read), and after a change.
+    for change, once in ((None, 1), (None, 0), (("club", "--name", "Schaakclub De Toren"), 1)):
+        if change:
+            run(db, *change)
         reads.clear()
         run(db, "publish", str(tmp_path / "site"))
-        assert Counter(cid for cid, _ in reads) == {1: 1, 2: 1, 3: 1, 4: 1}
+        assert Counter(cid for cid, _ in reads) == ({1: 1, 2: 1, 3: 1, 4: 1} if once else {})
 
 
 PAGES = ["/", "/competitions", "/c/1/standings", "/c/1/crosstable", "/c/1/pairing", "/c/1/results",

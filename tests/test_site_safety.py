@@ -23,8 +23,8 @@ from keizer.output import render
 from keizer.operations.club import set_club
 from keizer.publish import publish
 from keizer.publish.files import MANIFEST
-from keizer.publish.plan import season_slugs
-from keizer.publish.slugs import slugify, unique_slugs
+
+from keizer.publish.slugs import season_slugs, slugify, unique_slugs
 from keizer.store import Store
 from conftest import examples
 from test_cli import digest, run

@@ -275,14 +275,16 @@ def recent_notices(store: Store, today: date, days_back: int = 28) -> list[dict[
     return with_status(store, store.notices(since=(today - timedelta(days=days_back)).isoformat()))
 
 
-def round_notices(store: Store, comp_id: int, number: int, day: str | None = None) -> list[dict[str, Any]]:
+def round_notices(store: Store, comp_id: int, number: int, day: str | None = None,
+                  players_read: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The notices of the competition's players for the date of round ``number`` (or ``day``,
     the date the round will most likely have; none when there is no date), each with the
-    player's id and what it counts as."""
+    player's id and what it counts as (``players_read``: the competition's players, when the
+    caller has read them already)."""
     day = store.round_date(comp_id, number) or day
     if not day:
         return []
-    players = {row["member_id"]: row for row in store.players(comp_id)}
+    players = {row["member_id"]: row for row in (store.players(comp_id) if players_read is None else players_read)}
     return [{**row, "player_id": players[row["member_id"]]["id"], "player": players[row["member_id"]]["key"]}
             for row in with_status(store, store.notices(date=day)) if row["member_id"] in players]
 

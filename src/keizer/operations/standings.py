@@ -193,13 +193,15 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
             "member_id": found["member_id"]}
 
 
-def fide_ratings(store: Store, comp_id: int) -> dict[str, int | None]:
+def fide_ratings(store: Store, comp_id: int, players: list[dict[str, Any]] | None = None,
+                 members: list[dict[str, Any]] | None = None) -> dict[str, int | None]:
     """Each player's FIDE rating for the competition: the rating frozen when it started if
-    the FIDE list orders it, else the member's FIDE rating on record (None: unrated)."""
-    rows = store.players(comp_id)
+    the FIDE list orders it, else the member's FIDE rating on record (None: unrated).  A caller
+    that has read the competition's ``players`` or the club's ``members`` already gives them."""
+    rows = store.players(comp_id) if players is None else players
     if store.rating_list(comp_id) == "fide":
         return {r["key"]: r["rating"] for r in rows}
-    fide = {m["id"]: m["fide_rating"] for m in store.members()}
+    fide = {m["id"]: m["fide_rating"] for m in (store.members() if members is None else members)}
     return {r["key"]: fide.get(r["member_id"]) for r in rows}
 
 

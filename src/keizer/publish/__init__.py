@@ -20,12 +20,12 @@ import base64
 import hashlib
 import json
 import re
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Collection
 
 from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, nodes,
                     pass_context, select_autoescape)
@@ -41,7 +41,8 @@ from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, RO
                                  format_percentage, translations)
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, render_pages
-from keizer.publish.files import write_site
+from keizer.publish.files import Folder, Kept, read_previous, write_site
+from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.careers import careers
 from keizer.operations.standings import dwz_changes, fide_ratings, fide_records
@@ -49,9 +50,10 @@ from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
 from keizer.publish.feeds import Entry, Event, atom, calendar, evening_hours
-from keizer.publish.member_feeds import address, identity, member_feeds
-from keizer.publish.plan import (BUILDERS, CAREERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
-                                 plan_season, season_slugs)
+from keizer.publish.member_feeds import address, identity, member_feed_paths, member_feeds
+from keizer.publish.plan import (BUILDERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
+                                 plan_season)
+from keizer.publish.slugs import CAREERS, season_slugs
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 from keizer.systems import stored_points_rules
@@ -73,9 +75,12 @@ class Published:
     written: tuple[str, ...]
     unchanged: int
     seasons: tuple[str, ...]  # the seasons this run published, as named
+    rendered: int = 0  # pages rendered (a page whose inputs did not change is not)
 
 
-def publish(store: Store, outdir: Path, templates: Path | None = None, language: str | None = None) -> Published:
+def publish(store: Store, outdir: Path, templates: Path | None = None, language: str | None = None,
+            seasons: Collection[str] | None = None) -> Published:
+    """Publish the competitions of the database (with ``seasons``: of those seasons only) into ``outdir``."""
     settings = club_settings(store)
     lang = language or settings["language"]
     if lang not in LANGUAGES:
@@ -88,24 +93,49 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     club = Club(settings["name"], settings["colour"], settings["accent"], lang,
                 f"logo.{logo_type}" if logo_type else None)
 
-    rows = store.competitions()
+    rows = [row for row in store.competitions() if seasons is None or row["season"] in seasons]
     if not rows:
         raise StoreError("there is no competition to publish", hint="publish_create_competition")
-    by_season: dict[str, list[CompetitionData]] = {}
-    for row in rows:  # in id order: a season's competitions keep their folders as more are added
-        data = _competition_data(store, row)
-        members = {r["key"]: r["member_id"] for r in store.players(row["id"]) if r["member_id"] is not None}
-        fide = fide_ratings(store, row["id"])  # the FIDE rating changes on the player pages
-        by_season.setdefault(row["season"], []).append(replace(data, members=members, fide=fide,
-                                                               fide_k=fide_records(store, row["id"]),
-                                                               dwz=dwz_changes(store, row["id"], data.season),
-                                                               finished=_finished(store, row, data),
-                                                               notices=_notices(store, row, data)))
-
     if outdir.exists() and not outdir.is_dir():
         raise StoreError("%(folder)s is a file; give a folder to publish into", folder=outdir)
     archive = _read_seasons(outdir)
-    folders = season_slugs(archive, list(by_season))
+    names = list(dict.fromkeys(row["season"] for row in rows))  # in id order: a season's folder is kept
+    folders = season_slugs(archive, names)
+    ours = set(folders.values())
+
+    # What this run may tidy: the shared top of the site and its own seasons' folders, not
+    # the folders of seasons published into the same place from other databases.
+    def in_scope(rel: str) -> bool:
+        top = rel.split("/", 1)[0]
+        return "/" not in rel or top in ("static", CAREERS) or top in ours
+
+    # Nothing changed since the run that wrote the folder as it is: nothing to do.
+    colours = palette(club.colour, club.accent)
+    rendering = rendering_key(own_templates, lang, colours)
+    state = store.file_state()
+    scope, key = _inputs(store, outdir, rendering, archive, folders)
+    previous = read_previous(outdir)
+    listed = [rel for rel in previous.files if in_scope(rel)]
+    try:
+        intact = previous.intact(Folder(outdir), listed)
+    except OSError:  # a folder that cannot be listed: writing says what is wrong
+        intact = set()
+    if listed and previous.inputs.get(scope) == key and len(intact) == len(listed):
+        return Published((), len(listed), tuple(names))
+
+    by_season: dict[str, list[CompetitionData]] = {}
+    members = store.members()  # for the FIDE ratings on record: read once
+    for row in rows:  # in id order: a season's competitions keep their folders as more are added
+        data = _competition_data(store, row)
+        players = store.players(row["id"])
+        by_season.setdefault(row["season"], []).append(replace(
+            data, members={r["key"]: r["member_id"] for r in players if r["member_id"] is not None},
+            fide=fide_ratings(store, row["id"], players, members),  # the FIDE rating changes on the player pages
+            fide_k=fide_records(store, row["id"]), dwz=dwz_changes(store, row["id"], data.season),
+            finished=_finished(store, row, data), notices=_notices(store, row, data, players)))
+    # The data read is the data the key was taken of (a write meanwhile: the next run starts afresh).
+    steady = store.file_state() == state
+
     pages: list[Page] = []
     summaries: dict[str, list[dict[str, Any]]] = {}
     people: dict[str, list[dict[str, str]]] = {}
@@ -119,31 +149,41 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         pages.extend(plan.pages)
         archive[folders[name]] = name
         competition_pages.update({(str(name or ""), c["name"]): c["link"] for c in plan.summaries})
+    # A run of some seasons (the live publish) links the careers to this database's other seasons
+    # as an earlier run published them: their pages stay as they were.
+    own_seasons = {row["season"] for row in store.competitions()}
+    for folder, name in archive.items():
+        if folder not in summaries and name in own_seasons:
+            competition_pages.update({(str(name or ""), c["name"]): c["link"]
+                                      for c in _read_summaries(outdir / folder / SUMMARY)})
     pages.extend(plan_careers(club, found, links, competition_pages,
-                              {str(name or ""): f"{folders[name]}/index.html" for name in by_season}))
+                              {str(name or ""): f"{folder}/index.html" for folder, name in archive.items()
+                               if name in own_seasons}))
     # The front page shows the newest season; its data may come from an earlier run.
     newest = max(archive, key=lambda s: archive[s])
     if newest in summaries:
         front, front_people = summaries[newest], people[newest]
     else:
         front, front_people = _read_summaries(outdir / newest / SUMMARY), _read_people(outdir / newest / PEOPLE)
-    seasons = [{"slug": s, "name": n} for s, n in archive.items()]
-    pages.extend(plan_front(club, seasons, {"slug": newest, "name": archive[newest]}, front, front_people))
+    seasons_list = [{"slug": s, "name": n} for s, n in archive.items()]
+    pages.extend(plan_front(club, seasons_list, {"slug": newest, "name": archive[newest]}, front, front_people))
 
     own = _Own(identity(settings["site"], min((r["created"] for r in rows), default=None)), settings["site"],
                evening_hours(settings["evening_time"]))
     env = _environment(own_templates, lang)
-    env.globals["colours"] = palette(club.colour, club.accent)
+    env.globals["colours"] = colours
     try:
-        files = render_pages(env, pages)
+        rendered = render_pages(env, pages, rendering, {rel: k for rel, k in previous.keys.items() if rel in intact})
     except PageError as e:
         raise StoreError("template %(where)s: %(why)s; fix the club's template folder", where=e.where,
                          why=e.message) from None
+    files = rendered.files
+    feeds = _Made(rendering, {rel: k for rel, k in previous.keys.items() if rel in intact})
     files[SEASONS] = (json.dumps(dict(sorted(archive.items())), ensure_ascii=False, indent=1) + "\n").encode()
     for folder, summary in summaries.items():
         files[f"{folder}/{SUMMARY}"] = (json.dumps(summary, ensure_ascii=False, indent=1, default=_encode) + "\n").encode()
         files[f"{folder}/{PEOPLE}"] = (json.dumps(people[folder], ensure_ascii=False, indent=1) + "\n").encode()
-        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext, own))
+        files.update(_feeds(club, archive[folder], folder, plans[folder], translations(lang).gettext, own, feeds))
     for static in _static_files(own_templates):
         files[f"static/{static.name}"] = static.read_bytes()
     logo = store.get_meta("club_logo")
@@ -152,21 +192,61 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         # A logo stored before SVG logos were cleaned is cleaned on its way out too.
         files[f"static/{club.logo}"] = clean_svg("in the database", image) if logo_type == "svg" else image
 
-    # What this run may tidy: the shared top of the site and its own seasons' folders, not
-    # the folders of seasons published into the same place from other databases.
-    def in_scope(rel: str) -> bool:
-        top = rel.split("/", 1)[0]
-        return "/" not in rel or top in ("static", CAREERS) or top in summaries
-
     try:
-        written = write_site(outdir, files, in_scope)
+        written = write_site(outdir, files, in_scope, Kept({**rendered.kept, **feeds.kept}, {**rendered.keys, **feeds.keys},
+                                                           intact, (scope, key) if steady else None))
     except OSError as e:
         raise StoreError("cannot write the site to %(folder)s: %(why)s (%(file)s); check that the folder is writable",
                          folder=outdir, why=e.strerror or str(e), file=e.filename) from None
-    return Published(tuple(written), len(files) - len(written), tuple(by_season))
+    return Published(tuple(written), len(files) + len(rendered.kept) + len(feeds.kept) - len(written), tuple(by_season),
+                     len(pages) - len(rendered.kept))
 
 
-def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any, own: _Own) -> dict[str, bytes]:
+def _inputs(store: Store, outdir: Path, rendering: str, archive: dict[str, str],
+            folders: dict[str, str]) -> tuple[str, str]:
+    """The scope of a publishing (its seasons' folders) and the key of its inputs: the rendering,
+    the database's contents, the seasons it publishes, the season list it writes (with those
+    published before into the folder), and the front page's data when another database's
+    season is the newest."""
+    ours = sorted(folders.values())
+    every = {**archive, **{folder: name for name, folder in folders.items()}}
+    newest = max(every, key=lambda s: every[s])
+    parts: list[str | bytes | None] = [json.dumps(sorted(folders.items())), json.dumps(sorted(every.items()))]
+    if newest not in ours:
+        parts += [_read_bytes(outdir / newest / SUMMARY), _read_bytes(outdir / newest / PEOPLE)]
+    return ",".join(ours), inputs_key(rendering, store.contents_digest(NOT_SHOWN), parts)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+@dataclass
+class _Made:
+    """Files made like pages, with a key of what they are made of (a member's calendar and feed):
+    those whose key is the one ``known`` for them are ``kept`` as they are (path → key)."""
+
+    rendering: str
+    known: dict[str, str]
+    kept: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+    def make(self, paths: tuple[str, ...], inputs: tuple[Any, ...], make: Callable[[], dict[str, bytes]]) -> dict[str, bytes]:
+        key = page_key(self.rendering, "files", paths[0], {"inputs": inputs})
+        if key is not None and all(self.known.get(path) == key for path in paths):
+            self.kept.update(dict.fromkeys(paths, key))
+            return {}
+        made = make()
+        if key is not None:
+            self.keys.update(dict.fromkeys(made, key))
+        return made
+
+
+def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any, own: _Own,
+           made: _Made) -> dict[str, bytes]:
     """A season's calendar of round dates, its news feed of pairings and results, each member's
     own calendar and results feed, and each weekly competition's current standing as JSON (for
     a club's own website to embed).  Ids come from the club's identity, not its name."""
@@ -189,8 +269,8 @@ def _feeds(club: Club, season: str, folder: str, plan: SeasonPlan, gettext: Any,
              f"{folder}/feed.xml": atom(name, f"{own.ident}/{folder}", address(own.site, f"{folder}/index.html", "index.html"),
                                         entries).encode("utf-8")}
     for m in plan.members:
-        files.update(member_feeds(f"{m['name']} · {name}", f"{folder}/{FEEDS}", m["link"], m["rounds"], own.ident,
-                                  own.site, own.hours, gettext))
+        args = (f"{m['name']} · {name}", f"{folder}/{FEEDS}", m["link"], m["rounds"], own.ident, own.site, own.hours)
+        files.update(made.make(member_feed_paths(*args[1:3]), args, partial(member_feeds, *args, gettext)))
     for c in plan.summaries:
         if not systems.of(c["system"]).weekly:
             continue
@@ -247,13 +327,13 @@ def _finished(store: Store, row: dict[str, Any], data: CompetitionData) -> bool:
     return bool(stored.get("closed")) or is_finished(planned, data.season.completed_rounds())
 
 
-def _notices(store: Store, row: dict[str, Any], data: CompetitionData) -> frozenset[str]:
+def _notices(store: Store, row: dict[str, Any], data: CompetitionData, players: list[dict[str, Any]]) -> frozenset[str]:
     """The players who sent notice of absence (through their member link) for the date of the
     round to be played, before its attendance is taken: the member's page says so."""
     number = data.season.completed_rounds() + 1
     if not systems.of(row["system"]).weekly or len(data.season.rounds) < number:
         return frozenset()
-    return frozenset(str(n["player"]) for n in round_notices(store, row["id"], number))
+    return frozenset(str(n["player"]) for n in round_notices(store, row["id"], number, players_read=players))
 
 
 def _read_seasons(outdir: Path) -> dict[str, str]:

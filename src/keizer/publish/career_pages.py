@@ -19,8 +19,8 @@ from typing import Any
 
 from keizer.operations.careers import Career, PlayedGame, RatingPoint, rating_table
 from keizer.publish.charts import line_chart
-from keizer.publish.plan import CAREERS, Club, Page
-from keizer.publish.slugs import unique_slugs
+from keizer.publish.plan import Club, Page
+from keizer.publish.slugs import CAREERS, unique_slugs
 
 
 def career_links(found: Mapping[int, Career]) -> dict[int, str]:

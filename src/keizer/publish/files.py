@@ -19,9 +19,9 @@ import re
 import secrets
 import stat
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping
 
 from keizer.store import StoreError
 
@@ -62,6 +62,87 @@ def _read_manifest(folder: Folder) -> dict[str, str]:
     return parse_manifest(data, str(folder.shown / MANIFEST))["files"]
 
 
+@dataclass(frozen=True)
+class Previous:
+    """What the runs before left: the files of the manifest (path → sha256), and from the state
+    kept beside it (:func:`state_path`) their sizes, the key each page was rendered from (path →
+    key), per publishing scope (the seasons of one database) the key of all its inputs, and
+    when that state was written (ns; 0: there is none that goes with the manifest)."""
+
+    files: dict[str, str]
+    sizes: dict[str, int] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+    written: int = 0
+
+    def intact(self, folder: Folder, rels: Iterable[str]) -> set[str]:
+        """Those of ``rels`` that are as keizer wrote them, as far as their size and time tell:
+        a file of the size it was written with, last written no later than the state (which
+        keizer writes after its files; an edit since, or a file put in its place, is later)."""
+        wanted = [rel for rel in rels if rel in self.sizes]
+        found = folder.stamps(wanted)
+        return {rel for rel in wanted if rel in found and found[rel][0] == self.sizes[rel]
+                and found[rel][1] <= self.written}
+
+
+def state_path(outdir: Path) -> Path:
+    """Where what a run knows of the site in ``outdir`` is kept: in keizer's cache folder
+    (``$KEIZER_CACHE``, else ``$XDG_CACHE_HOME/keizer``, else ``~/.cache/keizer``), not in
+    the site, which is copied to the web host as it is."""
+    cache = os.environ.get("KEIZER_CACHE") or str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "keizer")
+    return Path(cache) / f"site-{hashlib.sha256(str(outdir.resolve()).encode()).hexdigest()[:32]}.json"
+
+
+def read_previous(outdir: Path) -> Previous:
+    """The manifest of ``outdir``, with the state of the run that wrote it when there is one
+    (none for a folder whose manifest was written since, by another run or an older keizer)."""
+    folder = Folder(outdir)
+    try:
+        data = folder.read(MANIFEST)
+    except OSError:
+        data = None
+    if data is None:
+        return Previous({})
+    files = parse_manifest(data, str(folder.shown / MANIFEST))["files"]
+    try:
+        path = state_path(outdir)
+        state = json.loads(path.read_bytes())
+        written = path.stat().st_mtime_ns
+    except (OSError, RuntimeError, ValueError):  # none, unreadable, no home folder, not JSON
+        return Previous(files)
+    if not isinstance(state, dict) or state.get("manifest") != digest(data) or state.get("folder") != str(outdir.resolve()):
+        return Previous(files)
+    keys, sizes, inputs = state.get("keys"), state.get("sizes"), state.get("inputs")
+    return Previous(
+        files,
+        {k: v for k, v in sizes.items() if k in files and type(v) is int} if isinstance(sizes, dict) else {},
+        {k: v for k, v in keys.items() if k in files and is_sha256(v)} if isinstance(keys, dict) else {},
+        {k: v for k, v in inputs.items() if isinstance(k, str) and is_sha256(v)} if isinstance(inputs, dict) else {},
+        written)
+
+
+def _forget_state(outdir: Path) -> None:
+    """No state for ``outdir`` while its files change: a killed run leaves none."""
+    with suppress(OSError, RuntimeError):
+        state_path(outdir).unlink(missing_ok=True)
+
+
+def _keep_state(outdir: Path, folder: Folder, sizes: Mapping[str, int],
+                keys: Mapping[str, str], inputs: Mapping[str, str]) -> None:
+    """Keep what this run knows, bound to the manifest it leaves; written last, after the files."""
+    with suppress(OSError, RuntimeError):
+        manifest = folder.read(MANIFEST)
+        if manifest is None:
+            return
+        path = state_path(outdir)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(temporary_name(path.name))
+        temporary.write_text(json.dumps({"folder": str(outdir.resolve()), "manifest": digest(manifest),
+                                         "sizes": dict(sorted(sizes.items())), "keys": dict(sorted(keys.items())),
+                                         "inputs": dict(sorted(inputs.items()))}, indent=0), encoding="utf-8")
+        os.replace(temporary, path)
+
+
 def parse_manifest(data: bytes, where: str) -> dict[str, Any]:
     """A manifest's content (``files``: path → sha256, and any other keys), checked.
 
@@ -89,30 +170,51 @@ def manifest_bytes(files: Mapping[str, str], **extra: Any) -> bytes:
     return (json.dumps({"keizer_manifest": 1, "files": dict(sorted(files.items())), **extra}, indent=1) + "\n").encode()
 
 
-def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str], bool]) -> list[str]:
+@dataclass(frozen=True)
+class Kept:
+    """What a run knows of the files it did not make again: ``pages`` not rendered again because
+    their key is the one they were rendered from (path → key; the file is intact), the key of
+    each page it rendered (path → key), the files found ``intact`` (:meth:`Previous.intact`), and
+    the ``scope``'s inputs key to keep (``scope``, key; None: keep none)."""
+
+    pages: Mapping[str, str] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
+    intact: Collection[str] = frozenset()
+    inputs: tuple[str, str] | None = None
+
+
+def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str], bool],
+               kept: Kept = Kept()) -> list[str]:
     """Write ``files`` (path → bytes) into ``outdir``; return the paths whose bytes changed.
 
-    Files listed in the manifest, ``in_scope`` and no longer in ``files`` are removed
-    (with folders they leave empty).  Listed files out of scope (another database's
-    season in the same folder) stay listed.  A symbolic link inside ``outdir`` where keizer
-    would read, write or remove is refused before anything is written.
+    The pages of ``kept.pages`` stay as they are, planned but not made again.  Files listed in
+    the manifest, ``in_scope`` and no longer planned are removed (with folders they leave
+    empty).  Listed files out of scope (another database's season in the same folder) stay
+    listed.  A symbolic link inside ``outdir`` where keizer would read, write or remove is
+    refused before anything is written.  A file found intact is compared by its digest, not read.
     """
     folder = Folder(outdir)
-    old = _read_manifest(folder)
+    previous = read_previous(outdir)
+    old = previous.files
     planned = {rel: digest(data) for rel, data in files.items()}
+    planned.update({rel: old[rel] for rel in kept.pages})
     intent = {**old, **planned}
     # Everything is looked at before anything is written, so that a link is refused with nothing changed.
-    changed = [rel for rel in sorted(files) if folder.read(rel) != files[rel]]
+    intact = set(kept.intact)
+    changed = [rel for rel in sorted(files)
+               if not (rel in intact and old.get(rel) == planned[rel]) and folder.read(rel) != files[rel]]
     final = dict(planned)
     ours = []
     for rel, sha in intent.items():
-        if rel in files:
+        if rel in planned:
             continue
         if not in_scope(rel):
             if folder.is_file(rel):
                 final[rel] = sha
         elif _still_ours(folder, rel, sha):
             ours.append(rel)
+    if changed or ours or intent != old:
+        _forget_state(outdir)
     # List what is about to be written first: a killed run leaves no unlisted page of ours.
     _write_manifest(folder, old, intent)
     _remove_leftover_temporaries(folder)
@@ -122,6 +224,20 @@ def write_site(outdir: Path, files: Mapping[str, bytes], in_scope: Callable[[str
         folder.remove(rel)
         _remove_empty_folders(folder, rel)
     _write_manifest(folder, intent, final)
+    keys = {rel: key for rel, key in previous.keys.items() if rel in final and rel not in planned}
+    keys.update((rel, key) for rel, key in {**kept.keys, **kept.pages}.items() if rel in planned)
+    # The sizes of files not made now (kept pages, other databases' seasons) stay only where the
+    # files are still as they were: the state written now is later than any edit made before.
+    carried = previous.intact(folder, [rel for rel in final if rel not in files])
+    sizes = {rel: size for rel, size in previous.sizes.items() if rel in carried}
+    sizes.update((rel, len(data)) for rel, data in files.items())
+    # Another scope's inputs key stays only while this run changed nothing of its files (the
+    # top of the site and static/ are every scope's).
+    touched = {rel.split("/", 1)[0] if "/" in rel and not rel.startswith("static/") else "" for rel in [*changed, *ours]}
+    inputs = {k: v for k, v in previous.inputs.items()
+              if (kept.inputs is None or k != kept.inputs[0]) and not touched & {"", *k.split(",")}}
+    inputs.update([kept.inputs] if kept.inputs is not None else [])
+    _keep_state(outdir, folder, sizes, keys, inputs)
     return changed
 
 
@@ -253,6 +369,25 @@ class Folder:
         except OSError as e:
             e.filename = str(self.shown / rel)  # not a name relative to an open folder, nor the temporary one
             raise
+
+    def stamps(self, rels: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """The size and modification time (ns) of each of ``rels`` that is a file (not a link):
+        one listing per folder."""
+        by_folder: dict[str, set[str]] = {}
+        for rel in rels:
+            parent, _, name = rel.rpartition("/")
+            by_folder.setdefault(parent, set()).add(name)
+        found: dict[str, tuple[int, int]] = {}
+        for parent, names in by_folder.items():
+            with self._opened(parent) as here:
+                if here is None:
+                    continue
+                with os.scandir(here.fd if here.fd is not None else here.path) as entries:
+                    for e in entries:
+                        if e.name in names and e.is_file(follow_symlinks=False):
+                            st = e.stat(follow_symlinks=False)
+                            found[f"{parent}/{e.name}" if parent else e.name] = (st.st_size, st.st_mtime_ns)
+        return found
 
     def remove(self, rel: str) -> None:
         """Remove the file (nothing if it is not there)."""

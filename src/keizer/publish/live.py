@@ -5,8 +5,10 @@ and sent to the club's web host, so members at home see the round fill in ("prov
 It runs only when the club has an upload address the app may send to by itself: the address
 set or used in a terminal (``keizer club --upload URL``, ``keizer publish --upload``), whose
 password the server holds (``$KEIZER_UPLOAD_PASSWORD`` or the keyring; never one typed in a
-form).  The site goes into the club's site folder (the Publish page's), and publishing writes
-only the pages that changed and the upload sends only those.  The work is done in a thread of
+form).  The site goes into the club's site folder (the Publish page's); only the current
+season is published again (a result goes into it; earlier seasons stay as they are),
+publishing renders only the pages whose inputs changed and writes only the files that
+changed, and the upload sends only those.  The work is done in a thread of
 its own, one run at a time per database: results entered while a run is busy are published by
 one more run after it, so a burst of results costs two runs, not one each.  A failure (the host
 down, a wrong password) is logged on the server's error stream and tried again with the next
@@ -42,6 +44,16 @@ def site_folder(store: Store, db: Path) -> Path:
     return Path(kept) if kept else db.resolve().parent / "site"
 
 
+def current_season(store: Store) -> tuple[str, ...] | None:
+    """The season the evening's results go into: the club's season when a competition is of it,
+    else the newest (as the front page shows it); None when there is no competition."""
+    seasons = {row["season"] for row in store.competitions()}
+    if not seasons:
+        return None
+    season = club_settings(store)["season"]
+    return (season if season in seasons else max(seasons),)
+
+
 def republish(db: Path) -> Uploaded | None:
     """Publish the site into the club's site folder and send what changed to its live target
     (None: the club has none)."""
@@ -51,7 +63,7 @@ def republish(db: Path) -> Uploaded | None:
         if target is None:
             return None
         folder = site_folder(store, db)
-        publish(store, folder)
+        publish(store, folder, seasons=current_season(store))
     finally:
         store.close()
     return upload(folder, parse_target(target), ask=lambda: None, stored_password=True)

@@ -48,11 +48,18 @@ def what_text(row: dict[str, Any], gettext: Callable[[str], str]) -> str:
     return gettext(KIND_WORDS[row["kind"]])
 
 
+def member_feed_paths(folder: str, page: str) -> tuple[str, str]:
+    """The paths of a member's calendar and results feed in ``folder``; ``page`` is the member's page."""
+    slug = page.rsplit("/", 1)[1].removesuffix(".html")
+    return f"{folder}/{slug}.ics", f"{folder}/{slug}.xml"
+
+
 def member_feeds(title: str, folder: str, page: str, rounds: Sequence[dict[str, Any]], ident: str, site: str,
                  hours: tuple[str, str] | None, gettext: Callable[[str], str]) -> dict[str, bytes]:
     """A member's calendar (``<slug>.ics``) and results feed (``<slug>.xml``) in ``folder``
     (the season's feeds folder), from the member's rounds in every competition; ``page`` is the
     member's page."""
+    calendar_path, feed_path = member_feed_paths(folder, page)
     slug = page.rsplit("/", 1)[1].removesuffix(".html")
     events, entries = [], []
     for row in sorted(rounds, key=lambda r: (r["date"], r["competition"], r["round"])):
@@ -64,6 +71,6 @@ def member_feeds(title: str, folder: str, page: str, rounds: Sequence[dict[str, 
         if row["complete"] and row["kind"] in ("game", "bye"):
             entries.append(Entry(f"{row['link']}#{slug}", row["date"], f"{name}: {what}",
                                  address(site, row["link"], posixpath.relpath(row["link"], folder)), what))
-    return {f"{folder}/{slug}.ics": calendar(title, events, hours).encode("utf-8"),
-            f"{folder}/{slug}.xml": atom(title, f"{ident}/{folder}/{slug}", address(site, page, posixpath.relpath(page, folder)),
+    return {calendar_path: calendar(title, events, hours).encode("utf-8"),
+            feed_path: atom(title, f"{ident}/{folder}/{slug}", address(site, page, posixpath.relpath(page, folder)),
                                          entries).encode("utf-8")}

@@ -25,6 +25,7 @@ from keizer.readmodel import (absence_cell, cell_legend, fide_changes, game_cell
 from keizer.scoring import Standing, all_round_scores, tiebreak_values
 from keizer.tiebreaks import labels, parse_list
 from keizer.points import PointsEntry
+from keizer.publish.keys import settled_digest
 from keizer.publish.report import season_report
 
 
@@ -69,26 +70,17 @@ class Page:
     path: str
     template: str
     context: dict[str, Any] | Callable[[], dict[str, Any]] = field(default_factory=dict)
+    #: What the context is made of, where that is cheaper to make than the context: equal
+    #: inputs give an equal context, so a page whose inputs did not change is not made again.
+    inputs: Callable[[], Any] | None = None
 
     def values(self) -> dict[str, Any]:
         return self.context() if callable(self.context) else self.context
 
 
-def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str, str]:
-    """The folder of each season name: the one it was published under before (``published``:
-    folder → name, from ``seasons.json``), else a new one that no other season has, nor
-    ``static`` (the site's own folder)."""
-    known = {name: slug for slug, name in sorted(published.items(), reverse=True)}  # the first folder wins
-    new = [name for name in names if name not in known]
-    return {**{name: known[name] for name in names if name in known},
-            **dict(zip(new, unique_slugs(new, taken={*published, "static", CAREERS})))}
-
-
 #: The season's folder of member pages, and of each member's own calendar and results feed
 #: (no competition gets them).
 MEMBERS, FEEDS = "members", "feeds"
-#: The site's folder of the members' career pages across seasons (no season is given it).
-CAREERS = "careers"
 
 
 @dataclass(frozen=True)
@@ -195,9 +187,17 @@ class _Competition:
         self.game_of = games_by_player(self.season.rounds)
         if comp.standings:
             self.final = comp.standings[self.played]
-            self.lines = all_round_scores(self.season, self.final)
             self.values = [st.values for st in comp.standings]  # per standing: player → value
             self.entries = [{e.player: e for e in st.entries} for st in comp.standings]
+
+    @cached_property
+    def settled(self) -> Callable[..., tuple[Any, ...]] | None:
+        """The inputs of a page that shows only complete rounds (and the ``extra`` it names), or
+        None: this builder's pages are keyed by their context (another system's pages)."""
+        if type(self) is not _Competition or not self.comp.standings:
+            return None
+        digest = settled_digest(self.base, self.comp, self.played, self.slugs, self.member_pages)
+        return None if digest is None else lambda *extra: (digest, *extra)
 
     # -- links and rows ------------------------------------------------------
 
@@ -375,12 +375,14 @@ class _Competition:
         })]
         for info in rounds:
             pages.append(self._round_page(info["number"], rounds, ctx))
+        settled = self.settled
         pages.append(Page(f"{self.folder}/crosstable.html", "crosstable.html",
-                          partial(self._with, ctx, "crosstable", self._crosstable)))
+                          partial(self._with, ctx, "crosstable", self._crosstable),
+                          partial(settled, "crosstable") if settled else None))
         pages.append(Page(f"{self.folder}/attendance.html", "attendance.html",
                           partial(self._with, ctx, "attendance", self._attendance)))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
-                          partial(self._with, ctx, "report", self._report)))
+                          partial(self._with, ctx, "report", self._report), partial(settled, "report") if settled else None))
         pages.append(self._embed_page(ctx))
         for pid in self.slugs:
             pages.append(self._player_page(pid, ctx))
@@ -396,7 +398,9 @@ class _Competition:
                     {**ctx, "title": self.comp.name, "summary": self.summary, "shown": shown})
 
     def _round_page(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> Page:
-        return Page(self.round_link(r), "round.html", partial(self._round_context, r, rounds, ctx))
+        settled = self.settled if r <= self.played and self.live(r) is None else None
+        return Page(self.round_link(r), "round.html", partial(self._round_context, r, rounds, ctx),
+                    partial(settled, "round", r, [x["number"] for x in rounds]) if settled else None)
 
     def _round_context(self, r: int, rounds: list[dict[str, Any]], ctx: dict[str, Any]) -> dict[str, Any]:
         rnd = self.season.rounds[r - 1]
@@ -474,7 +478,14 @@ class _Competition:
         return {"rounds": [{"number": r, "date": dates[r]} for r in shown], "rows": rows, "legend": cell_legend(every)}
 
     def _player_page(self, pid: str, ctx: dict[str, Any]) -> Page:
-        return Page(self.player_link(pid), "player.html", partial(self._player_context, pid, ctx))
+        settled = self.settled
+        return Page(self.player_link(pid), "player.html", partial(self._player_context, pid, ctx),
+                    partial(self._player_inputs, settled, pid) if settled else None)
+
+    def _player_inputs(self, settled: Callable[..., tuple[Any, ...]], pid: str) -> tuple[Any, ...]:
+        """A player's page shows the complete rounds, his next game, and the FIDE rating change of
+        each of his games (the round being played's too)."""
+        return settled("player", pid, self.next_for(pid), [g.get(pid) for g in self.game_of])
 
     def _player_context(self, pid: str, ctx: dict[str, Any]) -> dict[str, Any]:
         player = self.players[pid]
@@ -484,7 +495,7 @@ class _Competition:
         if on_ladder:
             dates = {r.number: r.date for r in self.season.rounds}
             names = {p: q.name for p, q in self.players.items()}
-            for line in self.lines[pid]:
+            for line in all_round_scores(self.season, self.final, (pid,))[pid]:  # for one page: a page not made again costs nothing
                 row = history_line(line, names)
                 lines.append({**row, "date": dates.get(line.round),
                               "link": self.player_link(line.opponent) if line.opponent else None})

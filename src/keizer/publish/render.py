@@ -8,6 +8,9 @@ from one of its threads, and forking a process with other threads is not safe, s
 (as on Windows, and for a small site, where a fork costs more than it saves) the pages are
 rendered one after the other.  ``$KEIZER_PUBLISH_WORKERS`` sets the number of workers
 (1: one after the other).
+
+A page whose key (:func:`keizer.publish.keys.page_key`: its template, path and context) is the
+one given as known for it is not rendered: its file stays as it is.
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from typing import Sequence
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
 
 from jinja2 import Environment, TemplateError
 
 from keizer.limits import is_digits
+from keizer.publish.keys import page_key
 from keizer.publish.plan import Page
 
 #: Below this many pages a site is rendered in the process itself.
@@ -36,45 +41,87 @@ class PageError(Exception):
         self.where, self.message = where, message
 
 
-def render_page(env: Environment, page: Page) -> bytes:
+def render_page(env: Environment, page: Page, context: Mapping[str, object] | None = None) -> bytes:
     try:
-        return env.get_template(page.template).render(page_path=page.path, **page.values()).encode("utf-8")
+        values = page.values() if context is None else context
+        return env.get_template(page.template).render(page_path=page.path, **values).encode("utf-8")
     except TemplateError as e:
         lineno = getattr(e, "lineno", None)  # a syntax error's; other template errors have none
         where = f"{getattr(e, 'name', None) or page.template}" + (f" line {lineno}" if lineno else "")
         raise PageError(where, e.message or str(e)) from None
 
 
-def render_pages(env: Environment, pages: Sequence[Page]) -> dict[str, bytes]:
-    """Every page's bytes, by its path.  Raises :class:`PageError` for the first page a
-    template fails on."""
+@dataclass
+class Rendered:
+    """The pages rendered (path → bytes) and those left as they were (path → key), with the key
+    of each page rendered (path → key; none for a page whose context has no key)."""
+
+    files: dict[str, bytes] = field(default_factory=dict)
+    kept: dict[str, str] = field(default_factory=dict)
+    keys: dict[str, str] = field(default_factory=dict)
+
+
+def render_pages(env: Environment, pages: Sequence[Page], rendering: str = "",
+                 known: Mapping[str, str] | None = None) -> Rendered:
+    """Every page's bytes by its path, but for the pages whose key under ``rendering`` is the
+    one ``known`` gives for them.  Raises :class:`PageError` for the first page a template fails on."""
+    known = known or {}
+    out = Rendered()
     workers = _workers(len(pages))
     if workers == 1:
-        return {page.path: render_page(env, page) for page in pages}
+        for page in pages:
+            _take(out, page.path, _key_or_render(env, page, rendering, known))
+        return out
     global _shared
-    _shared = (env, pages)
-    out: dict[str, bytes] = {}
+    _shared = (env, pages, rendering, known)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             # Small batches handed out as workers come free: a crosstable costs a hundred player pages.
             for page, done in zip(pages, pool.imap(_render_one, range(len(pages)), chunksize=8)):
                 if isinstance(done, PageError):
                     raise done
-                out[page.path] = done
+                _take(out, page.path, done)
     finally:
         _shared = None
     return out
 
 
-_shared: tuple[Environment, Sequence[Page]] | None = None
+def _take(out: Rendered, path: str, done: tuple[str | None, bytes | None]) -> None:
+    key, data = done
+    if data is None:
+        assert key is not None
+        out.kept[path] = key
+        return
+    out.files[path] = data
+    if key is not None:
+        out.keys[path] = key
 
 
-def _render_one(k: int) -> bytes | PageError:
+def _key_or_render(env: Environment, page: Page, rendering: str,
+                   known: Mapping[str, str]) -> tuple[str | None, bytes | None]:
+    """The page's key, and its bytes unless the key is the one known for it: the key of its
+    inputs where it has them (its context is then not made when they did not change), else of its context."""
+    if rendering and page.inputs is not None:
+        key = page_key(rendering, page.template, page.path, {"inputs": page.inputs()}, "inputs")
+        if key is not None and known.get(page.path) == key:
+            return key, None
+        return key, render_page(env, page)
+    context = page.values()
+    key = page_key(rendering, page.template, page.path, context) if rendering else None
+    if key is not None and known.get(page.path) == key:
+        return key, None
+    return key, render_page(env, page, context)
+
+
+_shared: tuple[Environment, Sequence[Page], str, Mapping[str, str]] | None = None
+
+
+def _render_one(k: int) -> tuple[str | None, bytes | None] | PageError:
     """In a worker: page k of the plan the fork inherited."""
     assert _shared is not None
-    env, pages = _shared
+    env, pages, rendering, known = _shared
     try:
-        return render_page(env, pages[k])
+        return _key_or_render(env, pages[k], rendering, known)
     except PageError as e:
         return e
 

@@ -1,12 +1,11 @@
-"""Page and folder names of the site: readable, file-name-safe and distinct."""
+"""Names of the site's files: readable, safe on every system, distinct, and kept from run to run."""
 
 from __future__ import annotations
 
 import re
-from typing import Collection, Sequence
+from typing import Collection, Mapping, Sequence
 
 from keizer.limits import fold_name
-
 
 #: Names Windows keeps for devices, whatever the extension: a site copied there must still open.
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)),
@@ -44,3 +43,17 @@ def unique_slugs(names: Sequence[str], taken: Collection[str] = ()) -> list[str]
         used.add(slug)
         result.append(slug)
     return result
+
+
+#: The site's folder of the members' career pages across seasons (no season is given it).
+CAREERS = "careers"
+
+
+def season_slugs(published: Mapping[str, str], names: Sequence[str]) -> dict[str, str]:
+    """The folder of each season name: the one it was published under before (``published``:
+    folder → name, from ``seasons.json``), else a new one that no other season has, nor
+    ``static`` or :data:`CAREERS` (the site's own folders)."""
+    known = {name: slug for slug, name in sorted(published.items(), reverse=True)}  # the first folder wins
+    new = [name for name in names if name not in known]
+    return {**{name: known[name] for name in names if name in known},
+            **dict(zip(new, unique_slugs(new, taken={*published, "static", CAREERS})))}

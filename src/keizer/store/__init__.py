@@ -58,8 +58,7 @@ class Store(Schema, Rounds, Teams, Changes):
         >>> store.load_season(cid) is store.load_season(cid)
         True
         """
-        state = (self.conn.total_changes, *self.conn.execute(
-            "SELECT (SELECT data_version FROM pragma_data_version), (SELECT max(rowid) FROM undo_log)").fetchone())
+        state = self.file_state()
         kept = self._seasons.get(comp_id)
         if kept is not None and kept[0] == state:
             return kept[1]

@@ -8,7 +8,9 @@ errors in words a user can act on, and tell when the file has changed (:func:`ge
 from __future__ import annotations
 
 import getpass
+import hashlib
 import os
+import pickle
 import socket
 import sqlite3
 from datetime import datetime, timezone
@@ -79,6 +81,28 @@ class Database:
     def get_meta(self, key: str) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
+
+    def file_state(self) -> tuple[int, int, int | None]:
+        """What changes with every write to the file as this connection sees it: a row written
+        by this connection (``total_changes``), a commit of another (``PRAGMA data_version``), a
+        write rolled back (which removes the undo entries of what it reverted)."""
+        data_version, last_undo = self.conn.execute(
+            "SELECT (SELECT data_version FROM pragma_data_version), (SELECT max(rowid) FROM undo_log)").fetchone()
+        return self.conn.total_changes, data_version, last_undo
+
+    def contents_digest(self, leave_out: frozenset[str] = frozenset()) -> str:
+        """A SHA-256 of every row of every table but those left out, read in table order:
+        equal digests mean equal contents (the published site keys its unchanged check on it).
+        A write by another program between two tables' reads gives a digest of no state, which
+        matches no later one."""
+        digest = hashlib.sha256()
+        names = [r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+        for name in names:
+            if name not in leave_out:
+                digest.update(name.encode() + b"\0")
+                digest.update(pickle.dumps(self.conn.execute(f'SELECT * FROM "{name}"').fetchall(), protocol=5))
+        return digest.hexdigest()
 
 
 #: Seconds a command waits for another writer to finish (``$KEIZER_BUSY_TIMEOUT`` overrides):

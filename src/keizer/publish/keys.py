@@ -1,0 +1,117 @@
+"""Keys of what the site is made from, so that publishing again makes only what changed.
+
+A page's key is a SHA-256 of its template's name, its path, its template context (the
+read-model parts it shows: rows of a standing, a round's boards, a player's history) and
+the rendering's own key: keizer's code and templates, the club's templates, the language
+and colours.  A page whose key is the one the manifest keeps for it, and whose file is as
+keizer wrote it, is not rendered again (:mod:`keizer.publish.files`, :mod:`keizer.publish.render`).
+
+Above that, a publishing's inputs key — the rendering's key, the rows of every table a page
+can show, what the output folder holds of other databases' seasons — lets a run in which
+nothing changed stop before it loads a competition.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import sys
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+#: Tables no page shows: the change log and undo, logins, personal links, mail, secrets.
+#: A change there leaves the site's inputs as they were.
+NOT_SHOWN = frozenset({"changes", "undo_log", "logins_ended", "users", "member_links", "board_links", "mail_links",
+                       "mail_log", "app_secrets"})
+
+
+def _files_digest(digest: Any, top: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    for path in sorted(p for p in top.rglob("*") if p.is_file() and "__pycache__" not in p.parts
+                       and (suffixes is None or p.suffix in suffixes)):
+        digest.update(path.relative_to(top).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+
+
+@lru_cache(maxsize=1)
+def code_key() -> str:
+    """keizer's own code, catalogs and site templates, the Python, Jinja and MarkupSafe they run
+    on: a new keizer makes every page again."""
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(f"{sys.version}\0{version('jinja2')}\0{version('markupsafe')}\0".encode())
+    _files_digest(digest, Path(__file__).resolve().parents[1], (".py", ".po", ".mo"))
+    _files_digest(digest, Path(str(resources.files("keizer.templates"))))
+    return digest.hexdigest()
+
+
+def rendering_key(own_templates: Path | None, language: str, colours: object) -> str:
+    """What every page's rendering depends on besides its context (``colours``: the palette, a
+    value whose repr shows it all)."""
+    digest = hashlib.sha256(f"{code_key()}\0{language}\0{colours!r}\0".encode())
+    if own_templates is not None:
+        _files_digest(digest, own_templates)
+    return digest.hexdigest()
+
+
+def inputs_key(rendering: str, contents: str, parts: Iterable[str | bytes | None]) -> str:
+    """A publishing's inputs: the rendering's key, the database's contents, and ``parts`` (what
+    else it reads: the output folder's season list, the seasons it publishes)."""
+    digest = hashlib.sha256(f"{rendering}\0{contents}\0".encode())
+    for part in parts:
+        data = b"\1" if part is None else part.encode() if isinstance(part, str) else part
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def _written(value: Any) -> bytes | None:
+    """``value`` written down (pickled: equal bytes mean equal values), or None when it holds
+    something that cannot be.  Values made alike from alike data are written alike; where two
+    runs share their objects differently the bytes differ, and the page is merely made again."""
+    try:
+        return pickle.dumps(value, protocol=5)
+    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
+        return None
+
+
+def page_key(rendering: str, template: str, path: str, context: Mapping[str, Any], kind: str = "context") -> str | None:
+    """The key of a page rendered from ``context`` (None: it cannot be written down, and the
+    page is always rendered); with ``kind="inputs"``, of a page whose context is made of
+    ``context`` (:attr:`keizer.publish.plan.Page.inputs`)."""
+    shared = {name: _shared_digest(context[name]) for name in SHARED if name in context}
+    data = _written((template, path, {**context, **shared}))
+    if data is None or None in shared.values():
+        return None
+    return hashlib.sha256(f"{rendering}\0{kind}\0".encode() + data).hexdigest()
+
+
+#: Values every page of a season holds, the same object in each: written down once per run.
+SHARED = ("member_links",)
+_shared: dict[int, tuple[object, str | None]] = {}
+
+
+def _shared_digest(value: object) -> str | None:
+    """A digest of a value many pages share (the object is kept with it, so its id stays its own)."""
+    kept = _shared.get(id(value))
+    if kept is None or kept[0] is not value:
+        if len(_shared) > 64:
+            _shared.clear()
+        data = _written(value)
+        kept = _shared[id(value)] = (value, None if data is None else "shared:" + hashlib.sha256(data).hexdigest())
+    return kept[1]
+
+
+def settled_digest(base: Mapping[str, Any], comp: Any, played: int, *more: Any) -> str | None:
+    """What a Keizer competition's pages of complete rounds show (:class:`~keizer.publish.plan.CompetitionData`
+    ``comp``): everything but the round being played — its boards and results, the provisional
+    standing, the notices for it — and of that round and those after it only their numbers,
+    dates and time controls.  ``base``: what every page shows; ``more``: the builder's own
+    (slugs, links).  None when something cannot be written down."""
+    season = comp.season
+    shown = (base, comp.name, comp.system, comp.standings, comp.points, comp.tiebreaks, dict(comp.extra),
+             dict(comp.members), dict(comp.fide), comp.finished, season.name, season.settings, season.players,
+             season.rounds[:played], [(r.number, r.date, r.time_control, bool(r.games or r.byes)) for r in season.rounds],
+             played, more)
+    data = _written(shown)
+    return None if data is None else hashlib.sha256(data).hexdigest()
