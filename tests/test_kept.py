@@ -109,7 +109,12 @@ def test_an_edit_of_the_last_round_takes_over_the_standings_before_it():
     games = (replace(last.games[0], result=Result.BLACK_WIN if last.games[0].result != Result.BLACK_WIN
                      else Result.WHITE_WIN),) + last.games[1:]
     edited = replace(s, rounds=s.rounds[:4] + (replace(last, games=games),))
+    version = kept.version
+    kept.memo["made"] = True
     after = [kept.standing(edited, r) for r in range(6)]
     assert all(a is b for a, b in zip(after[:5], before[:5]))
     assert after == list(compute_standings(edited))
-    assert kept.version == 2
+    assert kept.version != version and kept.memo == {}
+    version, kept.memo["made"] = kept.version, True
+    kept.standing(replace(edited, rounds=tuple(replace(r) for r in edited.rounds)))  # the same, read again
+    assert kept.version == version and kept.memo == {"made": True}

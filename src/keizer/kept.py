@@ -26,11 +26,14 @@ Pure: the process-wide memory, by database and competition, is
 >>> corrected = replace(season, rounds=(r1, replace(r2, games=(r2.games[0], replace(r2.games[1], result=Result.WHITE_WIN)))))
 >>> first_change(season, corrected), kept.standing(corrected) == compute_standings(corrected)[2]
 (2, True)
->>> kept.version
-2
+>>> kept.version > 0 and kept.memo == {}  # a new version: what views made of the old one is gone
+True
 """
 
 from __future__ import annotations
+
+from itertools import count
+from typing import Any, Hashable
 
 from keizer.model import Season
 from keizer.scoring import RoundScore, Standing, _Chain, _off_ladder, all_round_scores
@@ -50,6 +53,11 @@ def first_change(old: Season, new: Season) -> int | None:
     return None
 
 
+#: Versions are numbered across every Kept of the process: a (competition, version) key never
+#: comes back, even when a Kept is dropped and made again.
+_versions = count(1)
+
+
 def _top(season: Season) -> int:
     """The last round a standing may be after: the last complete one, or the one in progress."""
     return season.completed_rounds() + (season.round_in_progress() is not None)
@@ -58,13 +66,14 @@ def _top(season: Season) -> int:
 class Kept:
     """The standings of one competition, kept: :meth:`standing` for any state of it.
 
-    ``version`` counts the states it was shown that differed from the one before (a view may
-    key what it builds from a standing by it).  Not thread-safe by itself: the process-wide
-    memory holds a lock around it."""
+    ``version`` changes with each state it is shown that differs from the one before; ``memo``
+    holds what the views made of this version (a crosstable, its rows' HTML), emptied when it
+    changes.  Not thread-safe by itself: the process-wide memory holds a lock around it."""
 
     def __init__(self) -> None:
         self.season: Season | None = None
         self.version = 0
+        self.memo: dict[Hashable, Any] = {}
         #: Per set of players off the ladder: the chain, and the first round it must redo (None: none).
         self._chains: dict[frozenset[str], tuple[_Chain, int | None]] = {}
 
@@ -74,14 +83,15 @@ class Kept:
             return
         if self.season is not None:
             first = first_change(self.season, season)
-            if first is None and self.season == season:
+            if first is None and self.season.name == season.name:
                 self.season = season
                 return
             first = first or 1
             self._chains = {off: (chain, first if redo is None else min(redo, first))
                             for off, (chain, redo) in self._chains.items()}
         self.season = season
-        self.version += 1
+        self.version = next(_versions)
+        self.memo = {}
 
     def standing(self, season: Season, upto: int | None = None, provisional: bool = False) -> Standing:
         """:func:`keizer.scoring.standing_after`, from what is kept."""
