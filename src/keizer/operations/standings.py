@@ -263,6 +263,8 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
     team, team_knockout), ``round`` (after which round), ``last`` (the last complete
     round), ``codes`` (tie-break columns) and ``rows`` (exact values).
 
+    A Keizer standing is made once per state of the competition and shared (not to be changed);
+    its ``version`` is its kept standings' (:func:`kept`).
     Keizer, Swiss and round-robin standings also say which round is ``in_progress``
     (:func:`progress`, or ``None``); with ``provisional`` (and no ``round_no``) that round's
     standing with the results in so far is shown, and ``provisional`` is its progress
@@ -309,15 +311,24 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
                 "rows": rows, "decimals": 2, "provisional": None, "in_progress": in_progress}
     if running is not None:
         upto = running["round"]
-    standing, rows, values = keizer_standing(store, comp_id, season, upto, category, provisional=running is not None)
-    codes = list(next(iter(values.values()))) if values else []
-    shown = [{**r, "score": Fraction(r["score_exact"]), "value": Fraction(r["value_exact"]),
-              "percentage": Fraction(r["percentage_exact"]) * 100 if r["percentage_exact"] else None,
-              "tiebreaks": {k: None if v is None else Fraction(v) for k, v in values.get(r["id"], {}).items()}}
-             for r in rows]
-    return {"kind": "keizer", "round": standing.round, "last": season.completed_rounds(), "codes": codes,
+    with kept(store, comp_id) as standings:  # made once per state of the competition (shared: not to be changed)
+        standings.update(season)
+        made: dict[str, Any] | None = standings.memo.get(("standing", upto, category, running is not None))
+        if made is not None:
+            return made
+        standing = standings.standing(season, upto, running is not None)
+        values = tiebreak_values(season, standing)
+        rows = standing_rows(season, standing, category)
+        codes = list(next(iter(values.values()))) if values else []
+        shown = [{**r, "score": Fraction(r["score_exact"]), "value": Fraction(r["value_exact"]),
+                  "percentage": Fraction(r["percentage_exact"]) * 100 if r["percentage_exact"] else None,
+                  "tiebreaks": {k: None if v is None else Fraction(v) for k, v in values.get(r["id"], {}).items()}}
+                 for r in rows]
+        made = standings.memo["standing", upto, category, running is not None] = {
+            "kind": "keizer", "round": standing.round, "last": season.completed_rounds(), "codes": codes,
             "rows": shown, "decimals": season.settings.decimals, "provisional": running, "in_progress": in_progress,
-            "categories": sorted({p.category for p in season.players if p.category})}
+            "categories": sorted({p.category for p in season.players if p.category}), "version": standings.version}
+        return made
 
 
 # -- crosstable ---------------------------------------------------------------------

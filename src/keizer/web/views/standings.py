@@ -34,10 +34,32 @@ def index(comp_id: int) -> Any:
     category = request.args.get("category") or None
     standing = standings_ops.standing_view(store(), comp_id, _round_arg(request.args.get("round")), category,
                                            provisional=request.args.get("provisional") == "1")
+    table = standing_table(comp, standing, category)
     if request.args.get("part") == "table":  # the results page reloads this as results arrive
-        return render("app/standing_table.html", comp=comp, standing=standing)
+        return table, 200
     return render("app/standings.html", comp=comp, tab="standings", nav="competitions",
-                  title=f"{_('Standings')} · {comp['name']}", standing=standing, category=category)
+                  title=f"{_('Standings')} · {comp['name']}", standing=standing, category=category,
+                  standing_html=table)
+
+
+def standing_table(comp: dict[str, Any], standing: dict[str, Any], category: str | None = None) -> Markup:
+    """``app/standing_table.html`` of a standing; a Keizer standing's made once per state of the
+    competition, language and address (600 rows are not drawn again for each request)."""
+    if "version" not in standing:
+        return Markup(render("app/standing_table.html", comp=comp, standing=standing)[0])
+    key = (current_app.config["KEIZER_DB"], comp["id"], standing["version"], standing["round"], category,
+           standing["provisional"] is not None, language(), request.script_root, "standing")
+    with _made_lock:
+        made = _made.get(key)
+        if made is not None:
+            _made.move_to_end(key)
+            return Markup(made["html"])
+    html = Markup(render("app/standing_table.html", comp=comp, standing=standing)[0])
+    with _made_lock:
+        _made[key] = {"html": html}
+        while len(_made) > MADE_TABLES:
+            _made.popitem(last=False)
+    return html
 
 
 @bp.route("/c/<int:comp_id>/crosstable")
@@ -59,13 +81,14 @@ def crosstable(comp_id: int) -> Any:
                   title=f"{_('Crosstable')} · {comp['name']}", table=table, standing=standing, **words)
 
 
-#: A Keizer crosstable's rows as HTML with its letters and legend, by (database, competition, version
-#: of its kept standings, round, language, the app's address): made once per state of the
-#: competition, not 31,200 template lookups per request at 600 players and 52 rounds.
+#: A Keizer crosstable's rows as HTML with its letters and legend, and a Keizer standing's table,
+#: by (database, competition, version of its kept standings, round, language, the app's address…):
+#: made once per state of the competition, not 31,200 template lookups per request at 600 players
+#: and 52 rounds.
 _made: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 _made_lock = threading.Lock()
 #: How many tables' rows are kept (a few languages, rounds asked for, competitions).
-MADE_TABLES = 32
+MADE_TABLES = 64
 
 
 def keizer_words(comp_id: int, table: dict[str, Any]) -> dict[str, Any]:
