@@ -279,14 +279,17 @@ class _Chain:
         self.upto = upto
         n = len(self.ids)
         index = {pid: i for i, pid in enumerate(self.ids)}
-        if previous is not None and (previous.ids != self.ids or previous.off != off):
+        if previous is not None and (previous.ids != self.ids or previous.off != off or previous.settings != settings):
             previous = None
         first = 1 if previous is None else max(1, min(first_changed, previous.upto + 1, upto + 1))
         self.earned = _earned(season, settings, off, upto, previous.earned if previous else None, first)
         items = self.earned.items
 
-        self.fvalues = ladder_values(settings, n)
-        dv = _lcm_of(v.denominator for v in self.fvalues)
+        if previous is not None:  # the same settings and players: the same ladder
+            self.fvalues, dv = previous.fvalues, previous.dv
+        else:
+            self.fvalues = ladder_values(settings, n)
+            dv = _lcm_of({v.denominator for v in self.fvalues})
         # round_df[r-1]: the common denominator of round r's factors.
         self.round_df = previous.round_df[:first - 1] if previous else []
         self.round_df += [_lcm_of({its[r].factor.denominator for its in items.values()}) for r in range(first - 1, upto)]
