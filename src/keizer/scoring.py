@@ -267,6 +267,8 @@ class _Chain:
     """
 
     off: frozenset[str]
+    fvalues: list[Fraction]
+    dv: int
     earned: Earned
     round_df: list[int]
     round_terms: list[list[list[tuple[int, int]]]]
