@@ -325,7 +325,7 @@ class _Chain:
         self.season, self.off = season, off
         self.start_no = [players[pid].start_no for pid in self.ids]
         self._tournaments: dict[int, Tournament] = {}
-        self._tie_keys: dict[int, list[tuple[int, ...]]] = {}
+        self._tie_keys: dict[int, list[int]] = {}
 
         ranking = list(range(n))
         values = self._values_of(ranking)
@@ -439,7 +439,7 @@ class _Chain:
         while passes < self.settings.max_iterations:
             values = self._values_of(ranking)
             changed = [j for j, (was, now) in enumerate(zip(priced_values, values)) if was != now]
-            if len(changed) * 8 > len(values):  # many values moved: every sum again
+            if len(changed) * 3 > len(values):  # many values moved: every sum again
                 own = start_values if own_is_start else values
                 new_scores = [own_factor * own[i] + sum(map(mul, fs, get(values))) for get, fs, i in sums]
             else:  # a few: the sums they are in change by the difference
@@ -478,14 +478,17 @@ class _Chain:
     def _rank(self, scores: Sequence[int], r: int) -> list[int]:
         if self.fide is not None:
             return self._rank_fide(scores, r, self.fide)
+        n = len(scores)
         ties = self._tie_keys.get(r)
-        if ties is None:  # the tie-breaks of round r, worked out once for all its passes
+        if ties is None:  # each player's place by the tie-breaks of round r alone, once for all its passes
             stats, ratings = self.stats, self.ratings
-            ties = self._tie_keys[r] = [
-                (*(ratings[i] if tb == "rating" else -stats.get(i, r, tb) for tb in self.tiebreaks), i)
-                for i in range(len(scores))]
-        keys = [(-score, tie) for score, tie in zip(scores, ties)]
-        return sorted(range(len(scores)), key=keys.__getitem__)
+            order = sorted(range(n), key=lambda i: (
+                *(ratings[i] if tb == "rating" else -stats.get(i, r, tb) for tb in self.tiebreaks), i))
+            ties = self._tie_keys[r] = [0] * n
+            for place, i in enumerate(order):
+                ties[i] = place
+        keys = [tie - score * n for score, tie in zip(scores, ties)]  # by score, then by that place: one int
+        return sorted(range(n), key=keys.__getitem__)
 
     def _rank_fide(self, scores: Sequence[int], r: int, fide: Sequence[str]) -> list[int]:
         """Equal scores ordered by FIDE tie-breaks on the games of rounds 1…r, then start order."""

@@ -19,7 +19,7 @@ from keizer.model import Season
 from keizer.rating import club
 from keizer.rating.glicko2 import Rating
 from keizer.readmodel import chapter_of
-from keizer.operations.standings import standing_view
+from keizer.operations.standings import kept_standing, standing_view
 from keizer.store import Store, StoreError
 
 Start = Literal["national", "fide", "fixed"]
@@ -129,11 +129,13 @@ def rating_periods(games: Iterable[PlayedGame], choice: Choice) -> tuple[club.Pe
                         and (choice.chapter is None or g.chapter == choice.chapter))
 
 
-def start_options(store: Store, choice: Choice) -> club.Options:
+def start_options(store: Store, choice: Choice, members: Sequence[dict[str, Any]] | None = None) -> club.Options:
+    """Where the club rating starts from; ``members``: the members as read already."""
     if choice.start == "fixed":
         return club.Options(default_start=choice.fixed)
     column = "rating" if choice.start == "national" else "fide_rating"
-    return club.Options(start={str(m["id"]): m[column] for m in store.members() if m[column]},
+    return club.Options(start={str(m["id"]): m[column] for m in (store.members() if members is None else members)
+                               if m[column]},
                         default_start=choice.fixed)
 
 
@@ -281,14 +283,21 @@ def career(store: Store, ref: str, choice: Choice = Choice()) -> Career:
         if not keys:
             continue
         rank, score = None, None
-        if systems.of(row["system"]).player_table:
+        if systems.of(row["system"]).standing_kind == "ladder":  # the kept standing, not a page's rows
+            season = data.seasons[row["id"]]
+            found = next((e for e in kept_standing(store, row["id"], season, season.completed_rounds()).entries
+                          if e.player == keys[0]), None)
+            if found is not None:
+                rank, score = found.rank, found.score
+        elif systems.of(row["system"]).player_table:
             shown = standing_view(store, row["id"])
             entry = next((r for r in shown["rows"] if r.get("id") == keys[0]), None)
             if entry is not None:
                 rank, score = entry["rank"], entry.get("score", entry.get("points"))
         lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
                                 record((g for g in mine if g.comp_id == row["id"]), member["id"])))
-    names = {m["id"]: m["name"] for m in store.members()}
+    members = store.members()  # read once: the opponents' names and the ratings the club rating starts from
+    names = {m["id"]: m["name"] for m in members}
     against: dict[int, list[PlayedGame]] = {}
     for g in mine:
         against.setdefault(g.black if g.white == member["id"] else g.white, []).append(g)
@@ -300,7 +309,7 @@ def career(store: Store, ref: str, choice: Choice = Choice()) -> Career:
         first.setdefault(_period_key(g, choice.period), g)
     points = tuple(RatingPoint(p.label, first[p.label].date, first[p.label].competition, first[p.label].round,
                                p.rating, p.played)
-                   for p in club.history(rating_periods(games, choice), start_options(store, choice))
+                   for p in club.history(rating_periods(games, choice), start_options(store, choice, members))
                    .get(str(member["id"]), ()))
     return Career(member, tuple(lines), record(mine, member["id"]), tuple(opponents), points)
 
