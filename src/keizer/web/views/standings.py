@@ -55,10 +55,7 @@ def standing_table(comp: dict[str, Any], standing: dict[str, Any], category: str
             _made.move_to_end(key)
             return Markup(made["html"])
     html = Markup(render("app/standing_table.html", comp=comp, standing=standing)[0])
-    with _made_lock:
-        _made[key] = {"html": html}
-        while len(_made) > MADE_TABLES:
-            _made.popitem(last=False)
+    _keep(key, {"html": html})
     return html
 
 
@@ -88,7 +85,7 @@ def crosstable(comp_id: int) -> Any:
 _made: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 _made_lock = threading.Lock()
 #: How many tables' rows are kept (a few languages, rounds asked for, competitions).
-MADE_TABLES = 64
+MADE_TABLES = 32
 
 
 def keizer_words(comp_id: int, table: dict[str, Any]) -> dict[str, Any]:
@@ -102,11 +99,19 @@ def keizer_words(comp_id: int, table: dict[str, Any]) -> dict[str, Any]:
             return made
     made = cell_words(table, True)
     made["rows_html"] = keizer_rows(comp_id, table, made["letters"])
+    _keep(key, made)
+    return made
+
+
+def _keep(key: tuple[Any, ...], made: dict[str, Any]) -> None:
+    """Keep what was made for ``key``, dropping what was made of the competition's earlier
+    states (a club evening makes a new state with every result) and the least recently used."""
     with _made_lock:
+        for old in [k for k in _made if k[:2] == key[:2] and k[2] != key[2]]:
+            del _made[old]
         _made[key] = made
         while len(_made) > MADE_TABLES:
             _made.popitem(last=False)
-    return made
 
 
 def keizer_rows(comp_id: int, table: dict[str, Any], letters: dict[str, str]) -> Markup:
