@@ -60,6 +60,7 @@ def edit(rng: random.Random, s: Season, history: list[Season]) -> Season:
 
 def same(kept: Kept, s: Season, provisional: bool) -> None:
     scratch = compute_standings(s, provisional=provisional)
+    assert kept.standings(s, provisional) == scratch
     for r, expected in enumerate(scratch):
         got = kept.standing(s, r, provisional)
         assert got == expected, r
@@ -118,3 +119,28 @@ def test_an_edit_of_the_last_round_takes_over_the_standings_before_it():
     version, kept.memo["made"] = kept.version, True
     kept.standing(replace(edited, rounds=tuple(replace(r) for r in edited.rounds)))  # the same, read again
     assert kept.version == version and kept.memo == {"made": True}
+
+
+def test_the_stored_competitions_kept_standings_are_computed_ones(tmp_path, capsys):
+    """Through the store: the process-wide memory (``operations.standings``) after results are
+    entered and undone by the command line, as the app and the site read it."""
+    import shutil
+    from pathlib import Path
+
+    from keizer.operations import standings as standings_ops
+    from keizer.store import Store
+    from test_cli import run
+
+    db = tmp_path / "club.db"
+    shutil.copy(Path(__file__).resolve().parents[1] / "sample_club.db", db)
+    for args in ([], ["-c", "1", "result", "--round", "30", "--correct", "1=0-1"], ["undo"],
+                 ["-c", "1", "result", "--round", "2", "--correct", "1=1/2-1/2"]):
+        if args:
+            assert run(capsys, db, *args)[0] == 0, args
+        store = Store.open(db)
+        try:
+            season = store.load_season(1)
+            assert standings_ops.kept_standings(store, 1, season) == compute_standings(season)
+            assert standings_ops.kept_standing(store, 1, season, 7) == compute_standings(season)[7]
+        finally:
+            store.close()

@@ -102,6 +102,11 @@ class Kept:
             raise ValueError(f"round {upto} has not been played (last complete round: {season.completed_rounds()})")
         return self._chain(season, _off_ladder(season, upto)).standing(upto)
 
+    def standings(self, season: Season, provisional: bool = False) -> tuple[Standing, ...]:
+        """:func:`keizer.scoring.compute_standings` (every round's standing), from what is kept."""
+        last = season.completed_rounds() + (provisional and season.round_in_progress() is not None)
+        return tuple(self.standing(season, r, provisional) for r in range(last + 1))
+
     def round_scores(self, season: Season, standing: Standing, player: str) -> tuple[RoundScore, ...]:
         """:func:`keizer.scoring.round_scores` of a standing :meth:`standing` gave."""
         chain = self._chain(season, standing.off_ladder)

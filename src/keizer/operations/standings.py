@@ -74,6 +74,13 @@ def kept_standing(store: Store, comp_id: int, season: Season, upto: int | None =
         return standings.standing(season, upto, provisional)
 
 
+def kept_standings(store: Store, comp_id: int, season: Season, provisional: bool = False) -> tuple[Standing, ...]:
+    """:func:`keizer.scoring.compute_standings` of a stored Keizer competition (every round's
+    standing), from what is kept: for the site, which shows them all."""
+    with kept(store, comp_id) as standings:
+        return standings.standings(season, provisional)
+
+
 def checked_round(season: Season, round_no: int | None) -> int:
     """The round a standing is after: ``round_no`` (0 … the last complete round), by
     default the last complete round."""
