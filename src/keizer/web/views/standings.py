@@ -70,10 +70,10 @@ def crosstable(comp_id: int) -> Any:
     else:
         table = standings_ops.crosstable(store(), comp_id, _round_arg(request.args.get("round")))
     words: dict[str, Any] = {"rows_html": None}
-    if table is not None and table["kind"] == "keizer":
+    if table is not None and systems.of(comp["system"]).standing_kind == "ladder":
         words = keizer_words(comp_id, table)
     elif table is not None:
-        words |= cell_words(table, systems.of(comp["system"]).standing_kind == "ladder")
+        words |= cell_words(table, False)
     return render("app/crosstable.html", comp=comp, tab="crosstable", nav="competitions",
                   title=f"{_('Crosstable')} · {comp['name']}", table=table, standing=standing, **words)
 
