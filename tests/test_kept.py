@@ -22,9 +22,11 @@ RESULTS = [Result.WHITE_WIN, Result.BLACK_WIN, Result.DRAW, Result.WHITE_FORFEIT
 
 def edit(rng: random.Random, s: Season, history: list[Season]) -> Season:
     """One edit an officer could make: a result, an absence, a withdrawal, a setting, or an undo."""
-    what = rng.choice(["result", "result", "result", "absence", "withdraw", "undo", "setting"])
+    what = rng.choice(["result", "result", "result", "absence", "withdraw", "undo", "setting", "name"])
     if what == "undo" and history:
         return history[rng.randrange(len(history))]
+    if what == "name":
+        return replace(s, name=rng.choice(["Interne", "Zomer"]))
     k = rng.randrange(len(s.rounds))
     rnd = s.rounds[k]
     if what == "result" and rnd.games:

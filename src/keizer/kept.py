@@ -86,9 +86,9 @@ class Kept:
             if first is None and self.season.name == season.name:
                 self.season = season
                 return
-            first = first or 1
-            self._chains = {off: (chain, first if redo is None else min(redo, first))
-                            for off, (chain, redo) in self._chains.items()}
+            if first is not None:  # (None: only the name differs; the standings stand)
+                self._chains = {off: (chain, first if redo is None else min(redo, first))
+                                for off, (chain, redo) in self._chains.items()}
         self.season = season
         self.version = next(_versions)
         self.memo = {}
