@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from seasons import big_season  # noqa: E402
 
 from keizer.store import Store  # noqa: E402
-from keizer.web import create_app  # noqa: E402
+from keizer.web import create_app, served_gc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 KEIZER = [sys.executable, "-m", "keizer"]
@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument("--skip-big", action="store_true")
     parser.add_argument("--pages-only", action="store_true", help="only the app's pages (no pair, no publish)")
     args = parser.parse_args()
+    served_gc()  # the pages as `keizer serve` serves them (its garbage collector's thresholds)
     report("sample club (41 members, 30 rounds)", ROOT / "sample_club.db", args.runs, args.pages_only)
     if not args.skip_big:
         with tempfile.TemporaryDirectory() as tmp:

@@ -101,3 +101,18 @@ def test_a_new_state_drops_the_rows_made_of_the_last(tmp_path, capsys, url):
         assert run(capsys, db, "-c", "1", "result", "--round", "30", "--correct", f"2={result}")[0] == 0
         client.get(url)
         assert len({key[2] for key in standings_view._made if key[1] == 1}) == 1
+
+
+def test_a_serving_process_collects_garbage_less_often():
+    """``keizer serve`` raises the collector's thresholds (``web.served_gc``): a request's
+    objects go before the first collection instead of making full ones walk all that is kept."""
+    import gc
+
+    from keizer.web import SERVED_GC, served_gc
+
+    before = gc.get_threshold()
+    try:
+        served_gc()
+        assert gc.get_threshold() == SERVED_GC and SERVED_GC[0] > 100 * before[0] // 100
+    finally:
+        gc.set_threshold(*before)
