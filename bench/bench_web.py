@@ -55,7 +55,7 @@ from seasons import big_season, synthetic_season  # noqa: E402
 from keizer.operations import boards as boards_ops  # noqa: E402
 from keizer.operations import competition as ops  # noqa: E402
 from keizer.store import Store  # noqa: E402
-from keizer.web import create_app  # noqa: E402
+from keizer.web import create_app, served_gc  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ["/", "/c/{c}/attendance", "/c/{c}/pairing", "/c/{c}/results", "/c/{c}/standings", "/c/{c}/crosstable",
@@ -354,6 +354,7 @@ def main() -> None:
     parser.add_argument("--poll-every", type=float, default=20.0, help="seconds between a screen's polls (venue.js: 20)")
     parser.add_argument("--load-only", action="store_true", help="part 2 only")
     args = parser.parse_args()
+    served_gc()  # the pages as `keizer serve` serves them (its garbage collector's thresholds)
     if not args.load_only:
         print("render time, sample club (Keizer, 41 members, 30 rounds):")
         render_times(ROOT / "sample_club.db", 1, args.runs)

@@ -222,3 +222,28 @@ def test_rapid_and_classical_apart_by_the_rounds_time_control(tmp_path, capsys):
     first = json.loads(run(capsys, db, "-c", "2", "history", "Quinten de Graaf", "--round", "2", "--rating",
                            "--format", "json")[1])
     assert [r["round"] for r in first["rounds"]] == [r["round"] for r in data["rounds"] if r["round"] <= 2]
+
+
+def test_a_career_reads_the_members_once_and_no_keizer_page(tmp_path, monkeypatch):
+    """A career reads the members once beside finding the member (not once more for the
+    names and again for the ratings), and takes each Keizer competition's rank and score from
+    the kept standing, not from a whole standings page built for it (issue 25's review); the
+    lines are those of the page."""
+    from keizer.operations import standings as standings_ops
+
+    db = _club(tmp_path)
+    store = Store.open(db)
+    expected = {line.comp_id: (line.rank, line.score) for line in careers.career(store, "#1").lines}
+    members, pages = [], []
+    read_members, page = Store.members, standings_ops.standing_view
+    monkeypatch.setattr(Store, "members", lambda self: members.append(1) or read_members(self))
+    monkeypatch.setattr(careers, "standing_view", lambda s, cid, *a, **k: pages.append(cid) or page(s, cid, *a, **k))
+    lines = careers.career(store, "#1").lines
+    assert len(members) == 1
+    keizer = {r["id"] for r in store.competitions() if r["system"] == "keizer"}
+    assert keizer and not keizer & set(pages)
+    assert {line.comp_id: (line.rank, line.score) for line in lines} == expected
+    for line in lines:
+        if line.comp_id in keizer and line.rank is not None:
+            row = next(r for r in page(store, line.comp_id)["rows"] if r["rank"] == line.rank)
+            assert row["score"] == line.score

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property
 from typing import Mapping
 
 from keizer.colour import Colour as Colour  # the domain's colour is the board's, for all who import it here
@@ -201,9 +202,10 @@ class Round:
     def byes(self) -> tuple[str, ...]:
         return tuple(p for p, why in self.absent.items() if why is Absence.BYE)
 
-    @property
+    @cached_property
     def is_complete(self) -> bool:
-        """Paired, and every game has its result: the round counts in the standing."""
+        """Paired, and every game has its result: the round counts in the standing.  (Worked
+        out once per round: a page asks for the season's complete rounds many times.)"""
         if self.present:
             return False
         if not self.games and not self.byes:

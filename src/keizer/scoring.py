@@ -34,23 +34,23 @@ tie-breaks and finally by the start order — never by input order.
 from __future__ import annotations
 
 import math
+from operator import itemgetter, mul
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
+from keizer.earned import (BYE, Earned, CLUB, EXCUSED, EXTERNAL, FORFEIT, GAME, LATE, PENDING, UNEXCUSED, WITHDRAWN,
+                           Item as _Item, Stats as _Stats, earned as _earned,
+                           items as _items)
 from keizer.ladder import ladder_values
-from keizer.model import Absence, Colour, ExternalResult, Game, Result, Season
+from keizer.model import Colour, ExternalResult, Result, Season
 from keizer.settings import Settings
 
 if TYPE_CHECKING:
     from keizer.tiebreaks import Tournament
 
-# Kinds of a player's round, as shown in histories; "pending": a game of the round in
-# progress whose result is not in yet (a provisional standing counts it as nothing yet).
-GAME, FORFEIT, BYE, EXCUSED, UNEXCUSED, CLUB, EXTERNAL, LATE, WITHDRAWN, PENDING = (
-    "game", "forfeit", "bye", "excused", "unexcused", "club", "external", "late", "withdrawn", "pending",
-)
-
+#: The kinds of a player's round (:mod:`keizer.earned`), as histories show them.
+KINDS = (GAME, FORFEIT, BYE, EXCUSED, UNEXCUSED, CLUB, EXTERNAL, LATE, WITHDRAWN, PENDING)
 
 @dataclass(frozen=True)
 class StandingEntry:
@@ -125,17 +125,6 @@ class RoundScore:
     points: Fraction
 
 
-@dataclass(frozen=True)
-class _Item:
-    """A player's round reduced to what it earns: factor × value of ``priced``."""
-
-    kind: str
-    priced: str | None  # whose value prices it (None: earns nothing)
-    factor: Fraction
-    game: Game | None = None
-    external: ExternalResult | None = None
-
-
 def compute_standings(season: Season, upto: int | None = None, provisional: bool = False) -> tuple[Standing, ...]:
     """Standings after rounds 0…upto (default: the last completed round).
 
@@ -192,14 +181,17 @@ def round_scores(season: Season, standing: Standing, player: str) -> tuple[Round
 
 
 def all_round_scores(
-    season: Season, standing: Standing, players: Iterable[str] | None = None
+    season: Season, standing: Standing, players: Iterable[str] | None = None,
+    items: Mapping[str, Sequence[_Item]] | None = None,
 ) -> dict[str, tuple[RoundScore, ...]]:
-    """:func:`round_scores` for several players (default: everyone on the ladder) at once."""
-    items = _items(season, season.settings, standing.off_ladder, standing.round)
+    """:func:`round_scores` for several players (default: everyone on the ladder) at once.
+    ``items``: the season's items up to that round or later, when the caller keeps them."""
+    if items is None:
+        items = _items(season, season.settings, standing.off_ladder, standing.round)
     result = {}
     for player in players if players is not None else items:
         lines = []
-        for r, item in enumerate(items[player], start=1):
+        for r, item in enumerate(items[player][:standing.round], start=1):
             prices = standing.pricing[r - 1]
             value = prices.get(item.priced, Fraction(0)) if item.priced else Fraction(0)
             game = item.game
@@ -256,140 +248,6 @@ def _off_ladder(season: Season, r: int) -> frozenset[str]:
     )
 
 
-_last_items: list[tuple[Season, Settings, frozenset[str], int, dict[str, list[_Item]]]] = []
-
-
-def _items(
-    season: Season, settings: Settings, off: frozenset[str], upto: int
-) -> dict[str, list[_Item]]:
-    """Every ladder player's rounds 1…upto as (kind, whose value, factor).
-
-    The last answer is kept: a standing and then its histories (the site, ``keizer
-    history``) ask for the same items of the same immutable season."""
-    if _last_items:
-        was_season, was_settings, was_off, was_upto, found = _last_items[0]
-        if was_season is season and was_settings is settings and was_off == off and was_upto == upto:
-            return found
-    found = _compute_items(season, settings, off, upto)
-    _last_items[:] = [(season, settings, off, upto, found)]
-    return found
-
-
-def _compute_items(
-    season: Season, settings: Settings, off: frozenset[str], upto: int
-) -> dict[str, list[_Item]]:
-    players = {p.id: p for p in season.players if p.id not in off}
-    items: dict[str, list[_Item]] = {p: [] for p in players}
-    excused_seen = dict.fromkeys(players, 0)
-    club_seen = dict.fromkeys(players, 0)
-    absences_seen = dict.fromkeys(players, 0)
-    for rnd in season.rounds[:upto]:
-        by_player: dict[str, Game] = {}
-        for g in rnd.games:
-            by_player[g.white] = g
-            by_player[g.black] = g
-        for pid, player in players.items():
-            game = by_player.get(pid)
-            if not player.active_in(rnd.number):
-                kind = LATE if rnd.number < player.joined else WITHDRAWN
-                factor = settings.late if kind == LATE else Fraction(0)
-                items[pid].append(_Item(kind, pid, factor))
-            elif game is not None and game.result is None:
-                items[pid].append(_Item(PENDING, None, Fraction(0), game=game))
-            elif game is not None:
-                items[pid].append(_game_item(settings, pid, game, off))
-            elif pid in rnd.external:
-                ext = rnd.external[pid]
-                factor = {
-                    ExternalResult.WIN: settings.external_win,
-                    ExternalResult.DRAW: settings.external_draw,
-                    ExternalResult.LOSS: settings.external_loss,
-                }[ext]
-                items[pid].append(_Item(EXTERNAL, pid, factor, external=ext))
-            else:
-                why = rnd.absent.get(pid, Absence.UNEXCUSED)
-                if why is Absence.CLUB:
-                    club_seen[pid] += 1
-                    if settings.max_club is not None and club_seen[pid] > settings.max_club:
-                        why = Absence.EXCUSED  # and so counts towards max_excused
-                if why is Absence.EXCUSED:
-                    excused_seen[pid] += 1
-                    if settings.max_excused is not None and excused_seen[pid] > settings.max_excused:
-                        why = Absence.UNEXCUSED
-                factor = {
-                    Absence.EXCUSED: settings.excused,
-                    Absence.UNEXCUSED: settings.unexcused,
-                    Absence.CLUB: settings.club,
-                    Absence.BYE: settings.bye,
-                }[why]
-                if why in (Absence.EXCUSED, Absence.UNEXCUSED) and settings.absence_decay:
-                    factor /= 2 ** absences_seen[pid]
-                    absences_seen[pid] += 1
-                items[pid].append(_Item(why.value, pid, factor))
-    return items
-
-
-def _game_item(settings: Settings, pid: str, game: Game, off: frozenset[str]) -> _Item:
-    result = game.result
-    assert result is not None
-    points = game.points_of(pid)
-    if result.is_forfeit:
-        factor = settings.forfeit_win if points == 1 else Fraction(0)
-    elif points == 1:
-        factor = settings.win
-    elif points == 0:
-        factor = settings.loss
-    else:
-        factor = settings.draw
-    kind = FORFEIT if result.is_forfeit else GAME
-    opponent = game.opponent_of(pid)
-    if opponent in off:
-        # withdrawn_opponent: priced at that fraction of one's own value.
-        assert settings.withdrawn_opponent is not None
-        return _Item(kind, pid, settings.withdrawn_opponent * factor, game=game)
-    return _Item(kind, opponent, factor, game=game)
-
-
-class _Stats:
-    """Cumulative game and absence counts per player after each round."""
-
-    # In StandingEntry's order (its entries are built from these columns by position).
-    FIELDS = ("games", "wins", "draws", "losses", "forfeit_wins", "forfeit_losses",
-              "byes", "excused", "unexcused", "club", "external")
-
-    def __init__(self, order: Sequence[str], items: Mapping[str, list[_Item]], upto: int):
-        self.table: list[list[tuple[int, ...]]] = []
-        for pid in order:
-            row = [(0,) * len(self.FIELDS)]
-            counts = [0] * len(self.FIELDS)
-            for it in items[pid][:upto]:
-                field = self._field(pid, it)
-                if field is not None:
-                    counts[self.FIELDS.index(field)] += 1
-                    if field in ("wins", "draws", "losses"):
-                        counts[0] += 1
-                row.append(tuple(counts))
-            self.table.append(row)
-
-    @staticmethod
-    def _field(pid: str, it: _Item) -> str | None:
-        if it.kind == PENDING:
-            return None
-        if it.game is not None:
-            points = it.game.points_of(pid)
-            if it.kind == FORFEIT:
-                return "forfeit_wins" if points == 1 else "forfeit_losses"
-            return "wins" if points == 1 else "losses" if points == 0 else "draws"
-        return {BYE: "byes", EXCUSED: "excused", UNEXCUSED: "unexcused", CLUB: "club",
-                EXTERNAL: "external"}.get(it.kind)
-
-    def counts(self, i: int, r: int) -> dict[str, int]:
-        return dict(zip(self.FIELDS, self.table[i][r]))
-
-    def get(self, i: int, r: int, field: str) -> int:
-        return self.table[i][r][self.FIELDS.index(field)]
-
-
 #: The arguments of :meth:`_Chain._standing` for one round, kept until that standing is asked for.
 _Parts = tuple[int, list[int], list[int], int, dict[str, Fraction], tuple[dict[str, Fraction], ...],
                dict[str, Fraction], frozenset[str], int, int]
@@ -400,55 +258,91 @@ class _Chain:
 
     Internally values are integers scaled by ``dv`` and factors by ``df``, so a
     score is an integer over ``dv·df`` and comparing scores is exact and fast.
+
+    ``previous``: the chain of an earlier state of the same competition (:mod:`keizer.kept`);
+    the standings before ``first_changed`` (the first round whose record differs) are its own,
+    and the chain goes on from the standing after ``first_changed − 1``.  Later rounds depend
+    only on earlier ones (the fixed-point model iterates from the fixed point before), so
+    this is the standing computed from scratch.
     """
 
-    def __init__(self, season: Season, settings: Settings, off: frozenset[str], upto: int):
+    off: frozenset[str]
+    fvalues: list[Fraction]
+    dv: int
+    earned: Earned
+    round_df: list[int]
+    round_terms: list[list[list[tuple[int, int]]]]
+    stats: _Stats
+
+    def __init__(self, season: Season, settings: Settings, off: frozenset[str], upto: int,
+                 previous: _Chain | None = None, first_changed: int = 1):
         self.settings = settings
         self.ids = initial_order(season, off)
+        self.upto = upto
         n = len(self.ids)
         index = {pid: i for i, pid in enumerate(self.ids)}
-        items = _items(season, settings, off, upto)
+        if previous is not None and (previous.ids != self.ids or previous.off != off or previous.settings != settings):
+            previous = None
+        first = 1 if previous is None else max(1, min(first_changed, previous.upto + 1, upto + 1))
+        self.earned = _earned(season, settings, off, upto, previous.earned if previous else None, first)
+        items = self.earned.items
 
-        self.fvalues = ladder_values(settings, n)
-        dv = _lcm_of(v.denominator for v in self.fvalues)
-        df = _lcm_of(it.factor.denominator for its in items.values() for it in its)
+        if previous is not None:  # the same settings and players: the same ladder
+            self.fvalues, dv = previous.fvalues, previous.dv
+        else:
+            self.fvalues = ladder_values(settings, n)
+            dv = _lcm_of({v.denominator for v in self.fvalues})
+        # round_df[r-1]: the common denominator of round r's factors.
+        self.round_df = previous.round_df[:first - 1] if previous else []
+        self.round_df += [_lcm_of({its[r].factor.denominator for its in items.values()}) for r in range(first - 1, upto)]
+        df = _lcm_of(self.round_df)
         self.dv, self.scale = dv, dv * df
+        if previous is not None and previous.scale != self.scale:  # a new fraction: every integer rescaled
+            previous, first = None, 1
         self.position_values = [int(v * dv) for v in self.fvalues]
         own_factor = 0 if settings.own_value == "none" else df
 
         # round_terms[r-1][i]: round r earns player i Σ factor×df · value[priced].
-        round_terms: list[list[list[tuple[int, int]]]] = []
-        for r in range(upto):
+        scaled: dict[Fraction, int] = {}
+        self.round_terms = round_terms = previous.round_terms[:first - 1] if previous else []
+        for r in range(first - 1, upto):
             per_player: list[list[tuple[int, int]]] = [[] for _ in range(n)]
             for pid, its in items.items():
                 it = its[r]
                 if it.priced is not None and it.factor:
-                    per_player[index[pid]].append(
-                        (index[it.priced], int(it.factor * df))
-                    )
+                    f = scaled.get(it.factor)
+                    if f is None:
+                        f = scaled[it.factor] = int(it.factor * df)
+                    per_player[index[pid]].append((index[it.priced], f))
             round_terms.append(per_player)
 
         players = {p.id: p for p in season.players}
         ratings = [players[pid].rating for pid in self.ids]
-        self.stats = _Stats(self.ids, items, upto)
+        self.stats = _Stats(self.ids, items, upto, previous.stats if previous else None, first)
         self.tiebreaks = settings.tiebreaks
         self.ratings = [-(r if r is not None else -1) for r in ratings]
         self.fide = settings.fide_tiebreaks()
-        self.season = season
+        self.season, self.off = season, off
         self.start_no = [players[pid].start_no for pid in self.ids]
         self._tournaments: dict[int, Tournament] = {}
+        self._tie_keys: dict[int, list[int]] = {}
 
         ranking = list(range(n))
         values = self._values_of(ranking)
         start_values = values
-        value_maps = [self._value_map(ranking)]
+        self.value_maps = value_maps = [self._value_map(ranking)]
         scores = [own_factor * v for v in values]
         # What each standing is made of; a Standing (one entry per player) is built only when asked for.
         self._parts: list[_Parts] = [(0, ranking, scores, self.scale, value_maps[0], (), value_maps[0], off, 1, 0)]
         self._made: dict[int, Standing] = {}
-        coef: list[dict[int, int]] = [{} for _ in range(n)]  # i → {priced j: Σ factor}
-        frozen_points = [0] * n
-        for r in range(1, upto + 1):
+        self.coef: list[dict[int, int]] = [{} for _ in range(n)]  # i → {priced j: Σ factor}
+        self.frozen_points = [0] * n
+        if previous is not None and first > 1:
+            self._go_on(previous, first)
+            ranking = self._parts[-1][1]
+            values = self._values_of(ranking)
+        coef, frozen_points = self.coef, self.frozen_points
+        for r in range(first, upto + 1):
             terms_r = round_terms[r - 1]
             own = start_values if settings.own_value == "start" else values
             iterations, cycle, denominator = 1, 0, self.scale
@@ -482,6 +376,29 @@ class _Chain:
             self._parts.append((r, ranking, scores, denominator, value_maps[r - 1], pricing, own_map, off,
                                 iterations, cycle))
 
+    def _go_on(self, previous: _Chain, first: int) -> None:
+        """Take over ``previous``'s standings 0…first−1, and its sums of the rounds before
+        ``first``: its final sums less what its rounds ``first``… added."""
+        self._parts[1:] = previous._parts[1:first]
+        self._made = {r: st for r, st in previous._made.items() if r < first}
+        self._tournaments = {r: t for r, t in previous._tournaments.items() if r < first}
+        self._tie_keys = {r: t for r, t in previous._tie_keys.items() if r < first}
+        self.value_maps[1:] = previous.value_maps[1:first]
+        self.coef = [dict(c) for c in previous.coef]
+        self.frozen_points = list(previous.frozen_points)
+        frozen = self.settings.recalculation == "frozen"  # (the frozen model sums points, the others factors)
+        for r in range(first, previous.upto + 1):
+            priced_by = previous._values_of(previous._parts[r - 1][1])
+            for i, terms in enumerate(previous.round_terms[r - 1]):
+                c = self.coef[i]
+                for j, f in terms:
+                    if frozen:
+                        self.frozen_points[i] -= f * priced_by[j]
+                    else:
+                        c[j] -= f
+                        if not c[j]:
+                            del c[j]
+
     def standing(self, r: int) -> Standing:
         """The standing after round ``r``."""
         if r not in self._made:
@@ -500,15 +417,40 @@ class _Chain:
                      ) -> tuple[list[int], list[int], dict[str, Fraction], int, int]:
         """From the per-round pass, repeat values → scores → ranking until it repeats.
 
+        A pass changes the values of the players whose place changed only: when those are
+        few, it updates the sums they are in by the differences (through who priced whom)
+        instead of summing everyone's again.
         Returns (ranking, scores, pricing map, passes, cycle period).
         """
         own_is_start = self.settings.own_value == "start"
+        # Each player's sum as C-level calls: who priced them (an itemgetter of their values) and by how much.
+        sums: list[tuple[Callable[[Sequence[int]], Sequence[int]], tuple[int, ...], int]] = []
+        for i, c in enumerate(coef):
+            js, fs = tuple(c), tuple(c.values())
+            sums.append((_getter(js), fs, i))
+        priced_in: list[list[tuple[int, int]]] = [[] for _ in coef]  # j → [(i, Σ factor of i priced by j)]
+        for i, c in enumerate(coef):
+            for j, f in c.items():
+                priced_in[j].append((i, f))
         seen = {tuple(previous): 0, tuple(ranking): 1}
         priced_by = [previous]  # priced_by[k]: the ranking whose values priced pass k+1
         passes = 1
+        priced_values = self._values_of(previous)  # the values ``scores`` were priced with
         while passes < self.settings.max_iterations:
             values = self._values_of(ranking)
-            new_scores = self._scores(coef, values, start_values if own_is_start else values, own_factor)
+            changed = [j for j, (was, now) in enumerate(zip(priced_values, values)) if was != now]
+            if len(changed) * 3 > len(values):  # many values moved: every sum again
+                own = start_values if own_is_start else values
+                new_scores = [own_factor * own[i] + sum(map(mul, fs, get(values))) for get, fs, i in sums]
+            else:  # a few: the sums they are in change by the difference
+                new_scores = list(scores)
+                for j in changed:
+                    change = values[j] - priced_values[j]
+                    for i, f in priced_in[j]:
+                        new_scores[i] += f * change
+                    if not own_is_start:
+                        new_scores[j] += own_factor * change
+            priced_values = values
             new = self._rank(new_scores, r)
             passes += 1
             priced_by.append(ranking)
@@ -536,18 +478,17 @@ class _Chain:
     def _rank(self, scores: Sequence[int], r: int) -> list[int]:
         if self.fide is not None:
             return self._rank_fide(scores, r, self.fide)
-        stats, ratings = self.stats, self.ratings
-
-        def key(i: int) -> tuple[int, ...]:
-            extra: list[int] = []
-            for tb in self.tiebreaks:
-                if tb == "rating":
-                    extra.append(ratings[i])
-                else:
-                    extra.append(-stats.get(i, r, tb))
-            return (-scores[i], *extra, i)
-
-        return sorted(range(len(scores)), key=key)
+        n = len(scores)
+        ties = self._tie_keys.get(r)
+        if ties is None:  # each player's place by the tie-breaks of round r alone, once for all its passes
+            stats, ratings = self.stats, self.ratings
+            order = sorted(range(n), key=lambda i: (
+                *(ratings[i] if tb == "rating" else -stats.get(i, r, tb) for tb in self.tiebreaks), i))
+            ties = self._tie_keys[r] = [0] * n
+            for place, i in enumerate(order):
+                ties[i] = place
+        keys = [tie - score * n for score, tie in zip(scores, ties)]  # by score, then by that place: one int
+        return sorted(range(n), key=keys.__getitem__)
 
     def _rank_fide(self, scores: Sequence[int], r: int, fide: Sequence[str]) -> list[int]:
         """Equal scores ordered by FIDE tie-breaks on the games of rounds 1…r, then start order."""
@@ -584,6 +525,13 @@ class _Chain:
             for pos, i in enumerate(ranking)
         )
         return Standing(r, entries, pricing, own_map, off, iterations, cycle)
+
+
+def _getter(indices: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
+    """The values at ``indices``, as a tuple (``itemgetter`` gives one value alone for one index)."""
+    if len(indices) > 1:
+        return itemgetter(*indices)
+    return (lambda values: (values[indices[0]],)) if indices else (lambda values: ())
 
 
 def _lcm_of(numbers: Iterable[int]) -> int:

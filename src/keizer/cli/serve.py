@@ -69,7 +69,7 @@ def serve(ctx: Context, host: str, port: int, host_names: tuple[str, ...], open_
     """
     from waitress.server import create_server
 
-    from keizer.web import create_app
+    from keizer.web import create_app, served_gc
 
     # Behind a proxy the app listens on this computer but answers the network: accounts as well.
     local = host in LOOPBACK and not behind_proxy
@@ -96,6 +96,7 @@ def serve(ctx: Context, host: str, port: int, host_names: tuple[str, ...], open_
                  clear_untrusted_proxy_headers=True) if behind_proxy else {}
     connections = _open_files_for(connections)
     shown = f"[{host}]" if ":" in host else host
+    served_gc()
     try:  # the port is taken before anything is said: a busy one is refused, not announced
         server = create_server(app, host=host, port=port, threads=threads, ident="keizer",
                                connection_limit=connections, asyncore_use_poll=hasattr(select, "poll"),

@@ -65,8 +65,8 @@ def show_standing(store: Store, comp_id: int, season: Season, upto: int, fmt: st
 
         show_team_standings(store, comp_id, round_no, fmt)
         return
-    standing, rows, values = standings_ops.keizer_standing(season, running["round"] if running else upto, category,
-                                                           provisional=running is not None)
+    standing, rows, values = standings_ops.keizer_standing(store, comp_id, season, running["round"] if running else upto,
+                                                           category, provisional=running is not None)
     for row in rows:
         if values:
             row["tiebreaks"] = {k: None if v is None else json_number(Fraction(v)) for k, v in values[row["id"]].items()}

@@ -21,7 +21,7 @@ from keizer.rating.club import PeriodKind, Start
 from keizer.rating.glicko2 import Rating
 from keizer.readmodel import chapter_of
 from keizer.rating.fide import performance_rating
-from keizer.operations.standings import standing_view
+from keizer.operations.standings import kept_standing, standing_view
 from keizer.store import Store, StoreError
 
 
@@ -135,11 +135,13 @@ def rating_periods(games: Iterable[PlayedGame], choice: Choice) -> tuple[club.Pe
                         and (choice.chapter is None or g.chapter == choice.chapter))
 
 
-def start_options(store: Store, choice: Choice) -> club.Options:
+def start_options(store: Store, choice: Choice, members: Sequence[dict[str, Any]] | None = None) -> club.Options:
+    """Where the club rating starts from; ``members``: the members as read already."""
     if choice.start == "fixed":
         return club.Options(default_start=choice.fixed)
     column = "rating" if choice.start == "national" else "fide_rating"
-    return club.Options(start={str(m["id"]): m[column] for m in store.members() if m[column]},
+    return club.Options(start={str(m["id"]): m[column] for m in (store.members() if members is None else members)
+                               if m[column]},
                         default_start=choice.fixed)
 
 
@@ -391,15 +393,23 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
             in_comp.setdefault(row["id"], {}).setdefault(m, player)
         in_comp.setdefault(row["id"], {})
     chosen = sorted({m for keys in in_comp.values() for m in keys} if wanted is None else set(wanted))
-    standings: dict[int, dict[str, dict[str, Any]]] = {}
+    standings: dict[int, dict[str, tuple[int | None, Any]]] = {}  # competition → player key → rank, score
     for row in data.rows:
-        if systems.of(row["system"]).player_table and any(m in in_comp[row["id"]] for m in chosen):
-            standings[row["id"]] = {r["id"]: r for r in standing_view(store, row["id"])["rows"] if r.get("id")}
+        kind = systems.of(row["system"])
+        if not any(m in in_comp[row["id"]] for m in chosen):
+            continue
+        if kind.standing_kind == "ladder":  # the kept standing, not a page's rows
+            season = data.seasons[row["id"]]
+            standings[row["id"]] = {e.player: (e.rank, e.score) for e in
+                                    kept_standing(store, row["id"], season, season.completed_rounds()).entries}
+        elif kind.player_table:
+            standings[row["id"]] = {r["id"]: (r["rank"], r.get("score", r.get("points")))
+                                    for r in standing_view(store, row["id"])["rows"] if r.get("id")}
     choice = check_choice(store, choice)
     first: dict[str, PlayedGame] = {}
     for g in games:
         first.setdefault(_period_key(g, choice.period), g)
-    history = club.history(rating_periods(games, choice), start_options(store, choice))
+    history = club.history(rating_periods(games, choice), start_options(store, choice, list(every.values())))
     mine: dict[int, list[PlayedGame]] = {m: [] for m in chosen}
     for g in games:
         for side in (g.white, g.black):
@@ -415,8 +425,7 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
             own = in_comp[row["id"]].get(m)
             if own is None:
                 continue
-            entry = standings.get(row["id"], {}).get(own)
-            rank, score = (entry["rank"], entry.get("score", entry.get("points"))) if entry else (None, None)
+            rank, score = standings.get(row["id"], {}).get(own, (None, None))
             lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
                                     record(by_comp.get(row["id"], ()), m)))
         against: dict[int, list[PlayedGame]] = {}

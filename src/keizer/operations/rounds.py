@@ -259,9 +259,10 @@ def pairing_list(store: Store, comp_id: int, season: Season, number: int) -> dic
                     "black_no": tpn[row["black_id"]], "black_points": json_number(before[row["black_id"]])}
         columns = ["board", "white_no", "white", "white_points", "result", "black_points", "black", "black_no"]
     elif systems.of(store.system(comp_id)).standing_kind == "ladder":
-        from keizer.scoring import standing_after
+        from keizer.operations.standings import kept_standing
 
-        entry_of = {e.player: e for e in standing_after(season, min(number - 1, season.completed_rounds())).entries}
+        upto = min(number - 1, season.completed_rounds())
+        entry_of = {e.player: e for e in kept_standing(store, comp_id, season, upto).entries}
         for row in rows:
             for side in ("white", "black"):
                 entry = entry_of.get(row[f"{side}_id"])  # None: off the ladder (withdrawn_opponent)

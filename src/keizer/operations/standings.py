@@ -12,11 +12,16 @@ or ``number``, the app in the club's language).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterable
 
 from keizer import systems
+from keizer.kept import Kept
 from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
 from keizer.rating import dwz
@@ -24,7 +29,7 @@ from keizer.rating.dwz import DwzChanges
 from keizer.rating.fide import OnRecord
 from keizer.readmodel import (RatingChanges, absence_cell, fide_changes, game_cell, games_by_player, history_line,
                               meetings, no_game)
-from keizer.scoring import Standing, round_scores, standing_after, tiebreak_values
+from keizer.scoring import Standing, tiebreak_values
 from keizer.store import Store, StoreError
 from keizer.systems import PointsRules, stored_points_rules
 
@@ -34,6 +39,49 @@ if TYPE_CHECKING:
 
 #: The ``kind`` of a standing that is a bracket of matches (a cup, a team knock-out).
 BRACKET = "knockout"
+
+
+#: Each competition's kept standings, by database and competition (:func:`kept`).
+_kept: OrderedDict[tuple[str, int], tuple[threading.Lock, Kept]] = OrderedDict()
+_kept_lock = threading.Lock()
+#: How many competitions' standings a process keeps (the least recently asked for goes first).
+KEPT_COMPETITIONS = 64
+
+
+@contextmanager
+def kept(store: Store, comp_id: int) -> Iterator[Kept]:
+    """The competition's kept standings (:class:`keizer.kept.Kept`), for this process: the
+    app's threads and a command's steps share them, one at a time per competition.
+
+    Not keyed by a counter of the file's writes but checked against the season the store read
+    (:meth:`Store.load_season`, once per state of the file): what is kept is never stale, not
+    inside a transaction not committed yet nor after a rollback or another program's write,
+    and a write to another competition or table costs nothing.  A view may key what it builds
+    from a standing by ``Kept.version`` (the crosstable's rows)."""
+    key = (str(store.path) if store.path is not None else f"memory {id(store)}", comp_id)
+    with _kept_lock:
+        found = _kept.get(key)
+        if found is None:
+            found = _kept[key] = (threading.Lock(), Kept())
+        _kept.move_to_end(key)
+        while len(_kept) > KEPT_COMPETITIONS:
+            _kept.popitem(last=False)
+    with found[0]:
+        yield found[1]
+
+
+def kept_standing(store: Store, comp_id: int, season: Season, upto: int | None = None,
+                  provisional: bool = False) -> Standing:
+    """:func:`keizer.scoring.standing_after` of a stored Keizer competition, from what is kept."""
+    with kept(store, comp_id) as standings:
+        return standings.standing(season, upto, provisional)
+
+
+def kept_standings(store: Store, comp_id: int, season: Season, provisional: bool = False) -> tuple[Standing, ...]:
+    """:func:`keizer.scoring.compute_standings` of a stored Keizer competition (every round's
+    standing), from what is kept: for the site, which shows them all."""
+    with kept(store, comp_id) as standings:
+        return standings.standings(season, provisional)
 
 
 def checked_round(season: Season, round_no: int | None) -> int:
@@ -83,24 +131,27 @@ def standing_rows(season: Season, standing: Standing, category: str | None = Non
     return rows
 
 
-def keizer_standing(season: Season, upto: int, category: str | None = None, provisional: bool = False
-                    ) -> tuple[Standing, list[dict[str, Any]], dict[str, dict[str, Any]]]:
-    """The standing after round ``upto``, its rows (:func:`standing_rows`) and each player's
+def keizer_standing(store: Store, comp_id: int, season: Season, upto: int, category: str | None = None,
+                    provisional: bool = False) -> tuple[Standing, list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """The standing after round ``upto`` (kept), its rows (:func:`standing_rows`) and each player's
     tie-break values (exact; empty when the settings list none).  ``provisional``: ``upto`` may
     be the round in progress (its open boards earn nothing yet)."""
-    standing = standing_after(season, upto, provisional)
+    standing = kept_standing(store, comp_id, season, upto, provisional)
     return standing, standing_rows(season, standing, category), tiebreak_values(season, standing)
 
 
-def keizer_history(season: Season, key: str, upto: int, ref: str) -> dict[str, Any]:
+def keizer_history(store: Store, comp_id: int, season: Season, key: str, upto: int, ref: str) -> dict[str, Any]:
     """A player's rounds as priced in the standing after round ``upto``: opponent, colour,
     result, value used, factor and points (exact)."""
-    standing = standing_after(season, upto)
-    if key in standing.off_ladder:
-        raise StoreError("%(player)s withdrew and is off the ladder in this standing", hint="ev_use_round", player=ref)
+    with kept(store, comp_id) as standings:
+        standing = standings.standing(season, upto)
+        if key in standing.off_ladder:
+            raise StoreError("%(player)s withdrew and is off the ladder in this standing", hint="ev_use_round",
+                             player=ref)
+        lines = standings.round_scores(season, standing, key)
     names = {p.id: p.name for p in season.players}
     entry = standing.entry(key)
-    rows = [history_line(line, names) for line in round_scores(season, standing, key)]
+    rows = [history_line(line, names) for line in lines]
     return {"id": key, "name": names[key], "round": standing.round, "rank": entry.rank, "score": entry.score,
             "own_value": standing.own_pricing.get(key, Fraction(0)), "value": entry.value, "rounds": rows,
             "decimals": season.settings.decimals}
@@ -189,7 +240,7 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     if systems.of(system).points:
         return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide, "dwz": dwz,
                 "member_id": found["member_id"]}
-    return {"kind": "keizer", **keizer_history(season, key, upto, ref), "fide": fide, "dwz": dwz,
+    return {"kind": "keizer", **keizer_history(store, comp_id, season, key, upto, ref), "fide": fide, "dwz": dwz,
             "member_id": found["member_id"]}
 
 
@@ -262,6 +313,8 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
     team, team_knockout), ``round`` (after which round), ``last`` (the last complete
     round), ``codes`` (tie-break columns) and ``rows`` (exact values).
 
+    A Keizer standing is made once per state of the competition and shared (not to be changed);
+    its ``version`` is its kept standings' (:func:`kept`).
     Keizer, Swiss and round-robin standings also say which round is ``in_progress``
     (:func:`progress`, or ``None``); with ``provisional`` (and no ``round_no``) that round's
     standing with the results in so far is shown, and ``provisional`` is its progress
@@ -308,15 +361,24 @@ def standing_view(store: Store, comp_id: int, round_no: int | None = None,
                 "rows": rows, "decimals": 2, "provisional": None, "in_progress": in_progress}
     if running is not None:
         upto = running["round"]
-    standing, rows, values = keizer_standing(season, upto, category, provisional=running is not None)
-    codes = list(next(iter(values.values()))) if values else []
-    shown = [{**r, "score": Fraction(r["score_exact"]), "value": Fraction(r["value_exact"]),
-              "percentage": Fraction(r["percentage_exact"]) * 100 if r["percentage_exact"] else None,
-              "tiebreaks": {k: None if v is None else Fraction(v) for k, v in values.get(r["id"], {}).items()}}
-             for r in rows]
-    return {"kind": "keizer", "round": standing.round, "last": season.completed_rounds(), "codes": codes,
+    with kept(store, comp_id) as standings:  # made once per state of the competition (shared: not to be changed)
+        standings.update(season)
+        made: dict[str, Any] | None = standings.memo.get(("standing", upto, category, running is not None))
+        if made is not None:
+            return made
+        standing = standings.standing(season, upto, running is not None)
+        values = tiebreak_values(season, standing)
+        rows = standing_rows(season, standing, category)
+        codes = list(next(iter(values.values()))) if values else []
+        shown = [{**r, "score": Fraction(r["score_exact"]), "value": Fraction(r["value_exact"]),
+                  "percentage": Fraction(r["percentage_exact"]) * 100 if r["percentage_exact"] else None,
+                  "tiebreaks": {k: None if v is None else Fraction(v) for k, v in values.get(r["id"], {}).items()}}
+                 for r in rows]
+        made = standings.memo["standing", upto, category, running is not None] = {
+            "kind": "keizer", "round": standing.round, "last": season.completed_rounds(), "codes": codes,
             "rows": shown, "decimals": season.settings.decimals, "provisional": running, "in_progress": in_progress,
-            "categories": sorted({p.category for p in season.players if p.category})}
+            "categories": sorted({p.category for p in season.players if p.category}), "version": standings.version}
+        return made
 
 
 # -- crosstable ---------------------------------------------------------------------
@@ -374,15 +436,21 @@ def crosstable(store: Store, comp_id: int, round_no: int | None = None) -> dict[
                          "points": e.points, "cells": swiss_cells})
         return {"kind": "swiss", "round": upto, "last": season.completed_rounds(), "numbers": [r.number for r in rounds],
                 "rows": rows}
-    standing = standing_after(season, upto)
-    rank_of = {e.player: e.rank for e in standing.entries}
-    rows = [{"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
-             "value": e.value, "cells": [_keizer_cell(players, e.player, rnd, games.get(e.player), rank_of)
-                                         for rnd, games in zip(rounds, game_of)]}
-            for e in standing.entries]
-    return {"kind": "keizer", "round": upto, "last": season.completed_rounds(), "numbers": [r.number for r in rounds],
-            "rows": rows,
-            "decimals": season.settings.decimals}
+    with kept(store, comp_id) as standings:  # made once per state of the competition (shared: not to be changed)
+        standings.update(season)
+        table: dict[str, Any] | None = standings.memo.get(("crosstable", upto))
+        if table is None:
+            standing = standings.standing(season, upto)
+            rank_of = {e.player: e.rank for e in standing.entries}
+            rows = [{"rank": e.rank, "id": e.player, "name": players[e.player].name, "score": e.score,
+                     "value": e.value, "cells": [_keizer_cell(players, e.player, rnd, games.get(e.player), rank_of)
+                                                 for rnd, games in zip(rounds, game_of)]}
+                    for e in standing.entries]
+            table = standings.memo["crosstable", upto] = {
+                "kind": "keizer", "round": upto, "last": season.completed_rounds(),
+                "numbers": [r.number for r in rounds], "rows": rows, "decimals": season.settings.decimals,
+                "version": standings.version}
+    return table
 
 
 def _keizer_cell(players: dict[str, Player], pid: str, rnd: Round, g: Game | None,

@@ -61,9 +61,9 @@ def _weekly(store: Store, comp_id: int, system: str, data: dict[str, Any]) -> No
         data["standing"] = [{"rank": e.rank, "name": names[e.player], "points": e.points, "games": e.games}
                             for e in entries]
     else:
-        from keizer.scoring import standing_after
+        from keizer.operations.standings import kept_standing
 
-        standing = standing_after(season, last)
+        standing = kept_standing(store, comp_id, season, last)
         data["decimals"] = season.settings.decimals
         data["standing"] = [{"rank": e.rank, "name": names[e.player], "value": e.value, "score": e.score,
                              "games": e.games} for e in standing.entries]

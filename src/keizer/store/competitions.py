@@ -327,14 +327,16 @@ class Competitions(Members):
         ):
             attendance.setdefault(number, {})[key_of[pid]] = (status, ext)
         games: dict[int, list[Game]] = {}
+        result_of = _RESULTS  # by a dict: an Enum's call costs a Python call per game
         for number, board, white, black, result, match, stage in self.conn.execute(
             "SELECT round, board, white, black, result, match, stage FROM games WHERE competition_id = ? "
             "ORDER BY round, board", (comp_id,),
         ):
-            games.setdefault(number, []).append(
-                Game(number, board, key_of[white], key_of[black], Result(result) if result else None, match, stage))
+            outcome = (result_of.get(result) or Result(result)) if result else None
+            games.setdefault(number, []).append(Game(number, board, key_of[white], key_of[black], outcome, match, stage))
         plan = json.loads(comp["time_controls"])
         rounds = []
+        start = {p.id: p.start_no for p in players}
         for number, date, time_control in self.conn.execute(
             "SELECT number, date, time_control FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,)
         ):
@@ -351,14 +353,18 @@ class Competitions(Members):
                 elif status == "external":
                     external[key] = ExternalResult(ext)
                 else:
-                    absent[key] = Absence(status)
-            start = {p.id: p.start_no for p in players}
+                    absent[key] = _ABSENCES.get(status) or Absence(status)
             rounds.append(Round(number, date, round_games, absent, external,
                                 tuple(sorted(present, key=start.__getitem__)),
                                 time_control or planned_time_control(plan, number)))
         frozen = json.loads(comp["system_settings"]).get("frozen_order") if comp["started"] else None
         order = frozen if frozen is not None else json.loads(comp["initial_order"])
         return Season(comp["name"], settings, players, tuple(rounds), tuple(order))
+
+
+#: A stored result or absence by its value (what ``Result(value)`` gives, without a call per row).
+_RESULTS = {r.value: r for r in Result}
+_ABSENCES = {a.value: a for a in Absence}
 
 
 def planned_time_control(plan: list[dict[str, Any]], number: int) -> str | None:

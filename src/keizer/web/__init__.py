@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import gc
 import secrets
 from collections.abc import Collection
 from pathlib import Path
@@ -20,6 +21,22 @@ from flask import Flask
 
 from keizer.web import auth, context
 from keizer.web.views import BLUEPRINTS, navigation
+
+
+#: The cyclic garbage collector's thresholds in a process that serves the app (:func:`served_gc`).
+SERVED_GC = (100_000, 20, 20)
+
+
+def served_gc() -> None:
+    """Collect cyclic garbage less often in a process that serves the app (``keizer serve``).
+
+    At 600 players and 52 rounds a request reads the season (some 100,000 objects), and the
+    kept standings and pages (:mod:`keizer.kept`) stay in memory; with Python's default
+    thresholds (700, 10, 10) what a request reads outlives the young collections, and every
+    few requests a full collection walks everything kept (about 60 ms of CPU): the p95 of
+    the standings page was 125 ms of CPU against a p50 of 68. With these, a request's
+    objects are gone before the first collection (p95 63 ms; issue 25)."""
+    gc.set_threshold(*SERVED_GC)
 
 
 def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | None = None,

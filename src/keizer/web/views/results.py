@@ -25,6 +25,7 @@ from keizer.store import StoreError
 from keizer.web import forms
 from keizer.web.access import arbiter
 from keizer.web.views.publishing import after_result
+from keizer.web.views.standings import standing_table
 from keizer.web.context import _, back, competition, render, say, store, wants_json, writing
 from keizer.web.context import say  # an operation's outcome in the club's language
 
@@ -45,9 +46,9 @@ def index(comp_id: int) -> Any:
     reports = board_ops.reports_view(store(), comp_id)  # the boards' reports waiting for the officer
     waiting = [b for b in reports["boards"] if b["state"] in ("one", "agree", "disagree")] \
         if reports["round"] == grid["round"] else []
+    standing = standings_ops.standing_view(store(), comp_id, provisional=True)
     return render("app/results.html", comp=comp, tab="results", nav="competitions", title=title, grid=grid,
-                  standing=standings_ops.standing_view(store(), comp_id, provisional=True), own_page=None,
-                  waiting=waiting)
+                  standing=standing, standing_html=standing_table(comp, standing), own_page=None, waiting=waiting)
 
 
 def _own_page(comp: dict[str, Any]) -> str:
