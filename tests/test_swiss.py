@@ -364,6 +364,29 @@ def test_the_bracket_graphs_pair_as_the_whole_round_graph_does(n, rounds, seed):
         assert (set(whole.pairs), whole.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
 
 
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(8, 40), st.integers(4, 11), st.integers(0, 10_000))
+def test_reading_the_choice_off_the_matching_pairs_as_searching_again(n, rounds, seed):
+    """Each S1 player (and each MDP) gets the highest opponent an optimal pairing allows.  The
+    engine reads that off the optimal matching it holds when the duals decide it (the higher
+    candidates' edges loose, or one taken by an alternating cycle of tight edges), instead of
+    weighing the candidates by rank and searching again: the same pairings, round by round."""
+    from unittest import mock
+
+    from keizer.pairing.swiss import round_inputs
+    from keizer.pairing.swiss.dutch import _Bracket, pair
+
+    try:
+        played = play_out(n, rounds, seed)
+    except SwissError:
+        return
+    for r, (t, got, present) in enumerate(played):
+        inputs = round_inputs(t, rounds, present, r)
+        with mock.patch.object(_Bracket, "held", lambda *args: None):
+            searched = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True)
+        assert (set(searched.pairs), searched.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
+
+
 @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(DATA.glob("driven/*.trf"))), st.randoms(use_true_random=False))
 def test_the_pairing_does_not_depend_on_the_order_of_the_lines(path, rnd):

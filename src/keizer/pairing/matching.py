@@ -219,6 +219,46 @@ class WeightedMatching:
                 if row[u]:
                     row[u] = self.w[u][v] = 0
 
+    def swap_cycle(self, v: int, u: int) -> list[int] | None:
+        """Match v to u by an alternating cycle of tight edges through the other vertices
+        outside blossoms, keeping the matching optimal and the duals as they are: v's mate
+        must take u's mate's place.  Returns the vertices whose mate changed, or None when no
+        such cycle is found (one may still exist through a blossom: the caller then searches
+        the usual way)."""
+        mate, dual, w, top, alive = self.mate, self.dual, self.w, self.top, self.alive
+        start, goal = mate[u], mate[v]
+        if start == -1 or goal == -1 or top[start] != start or top[goal] != goal:
+            return None
+        if w[v][u] != dual[v] + dual[u]:
+            return None
+        parent = {start: -1}   # outer vertex -> the inner vertex that reached it
+        inner: dict[int, int] = {}  # inner vertex -> the outer vertex it was reached from
+        queue = deque([start])
+        while queue:
+            x = queue.popleft()
+            row, yx = w[x], dual[x]
+            for y, weight in enumerate(row):
+                if (not weight or y in inner or y in parent or y == v or y == u or y == mate[x] or not alive[y]
+                        or top[y] != y or yx + dual[y] != weight):
+                    continue
+                inner[y] = x
+                if y == goal:
+                    changed = [v, u]
+                    while True:  # flip: y takes x, x's former inner vertex takes x's parent ...
+                        nxt = parent[x]
+                        mate[x], mate[y] = y, x
+                        changed += (x, y)
+                        if nxt == -1:
+                            break
+                        y, x = nxt, inner[nxt]
+                    mate[v], mate[u] = u, v
+                    return changed
+                z = mate[y]
+                if z != -1 and z not in parent and z not in inner and top[z] == z:
+                    parent[z] = y
+                    queue.append(z)
+        return None
+
     def solve(self) -> None:
         """Make the matching maximum-weight again: the exposed vertices whose dual is
         positive are the roots, those with the highest dual first (a forest needs equal

@@ -615,7 +615,15 @@ class _Bracket:
 
     def take_highest(self, p: int, candidates: list[int], weight: Callable[[int], int], field: str) -> None:
         """Pair p, for good, with the highest-ranked of ``candidates`` (in ranking order) that
-        an optimal pairing allows: each gets a bonus by rank, in the lowest field."""
+        an optimal pairing allows: each gets a bonus by rank, in the lowest field.
+
+        The matching at hand usually shows the answer: when every higher-ranked candidate's
+        edge is loose (no optimal pairing holds it) but for one that an alternating cycle of
+        tight edges can give p, it is chosen without searching the matching again."""
+        o = self.held(p, candidates, weight)
+        if o is not None:
+            self.finalize(p, o)
+            return
         changes = {}
         for pos, o in enumerate(o for o in reversed(candidates) if o not in self.done):
             w = weight(o)
@@ -626,6 +634,40 @@ class _Bracket:
         o = self.stable[p]
         assert o in changes and o not in self.done, "a player chosen to be paired lost his opponent"
         self.finalize(p, o)
+
+    def held(self, p: int, candidates: list[int], weight: Callable[[int], int]) -> int | None:
+        """The candidate :meth:`take_highest` would give p, read from the optimal matching and its
+        duals (complementary slackness: an edge some optimal matching holds is tight for every
+        optimal dual solution); None when that does not decide it."""
+        m, loc, done = self.m, self.loc, self.done
+        if m.roots:  # changes wait to be solved
+            self.solve()
+        w, dual, top, mate = m.w, m.dual, m.top, m.mate
+        lp = loc[p]
+        current = mate[lp]
+        if current == -1 or top[lp] != lp:
+            return None
+        for o in candidates:
+            if o in done:
+                continue
+            lo = loc[o]
+            if lo == current:
+                return o if weight(o) else None
+            if not w[lp][lo] or not weight(o):
+                continue
+            if top[lo] != lo:
+                return None
+            if dual[lp] + dual[lo] != w[lp][lo]:
+                continue  # loose: in no optimal matching
+            # Tight: p may take o if o's partner can take p's by an alternating path of tight edges.
+            changed = m.swap_cycle(lp, lo)
+            if changed is None:
+                return None
+            vs, stable = self.vs, self.stable
+            for k in changed:
+                stable[vs[k]] = vs[mate[k]]
+            return o
+        return None
 
     # -- the search ----------------------------------------------------------------------
 
