@@ -41,6 +41,8 @@ with a greedy start), for feasibility questions.
 from __future__ import annotations
 
 from collections import deque
+from itertools import compress
+from operator import sub
 from typing import Callable, Iterable, Iterator, Mapping
 
 
@@ -59,14 +61,12 @@ class WeightedMatching:
         (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly)."""
         n = len(weights)
         self.n = n
-        doubled: dict[int, int] = {}
-        for row in weights:  # kept doubled: every slack is then a plain sum of duals minus a weight
-            for u, weight in enumerate(row):
-                if weight:
-                    twice = doubled.get(weight)
-                    if twice is None:
-                        twice = doubled[weight] = 2 * weight
-                    row[u] = twice
+        # Kept doubled: every slack is then a plain sum of duals minus a weight.  A graph of
+        # n players holds few distinct weights: each is doubled once, and the rows are mapped
+        # through that table at C speed (equal weights stay one object).
+        doubled = {weight: 2 * weight for weight in set().union(*map(set, weights))}
+        for row in weights:
+            row[:] = map(doubled.__getitem__, row)
         self.w = weights
         self.mate = [-1] * n
         self.alive = [True] * n
@@ -80,8 +80,8 @@ class WeightedMatching:
         self.dual = dual = [0] * (2 * n)
         for v, row in enumerate(weights):
             sv = share[v]
-            rest = max((x - sv - su for x, su in zip(row, share) if x), default=None)
-            dual[v] = max(0, sv + (rest + 1) // 2) if rest is not None else 0
+            rest = max(map(sub, compress(row, row), compress(share, row)), default=None)
+            dual[v] = max(0, sv + (rest - sv + 1) // 2) if rest is not None else 0
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
         self.children: list[list[int] | None] = [None] * (2 * n)
@@ -110,9 +110,15 @@ class WeightedMatching:
         A change that keeps every slack non-negative once v's dual moves with its
         matched edge costs nothing more: the matching stays optimal."""
         items = changes.items() if isinstance(changes, Mapping) else changes
-        row, w, mate, dual = self.w[v], self.w, self.mate, self.dual
+        row, w, mate, dual, top = self.w[v], self.w, self.mate, self.dual, self.top
         items = [(u, 2 * weight) for u, weight in items if row[u] != 2 * weight]
         if not items:
+            return
+        if top[v] == v and mate[v] not in dict(items) and all(weight < row[u] for u, weight in items):
+            # Lighter edges outside blossoms, the matched one kept: every slack grows, none was
+            # matched or holds a blossom together, so the matching stays optimal as it is.
+            for u, weight in items:
+                row[u] = w[u][v] = weight
             return
         if self.top[v] != v:
             if self._loose(v, items):
@@ -126,11 +132,11 @@ class WeightedMatching:
             row[u] = w[u][v] = weight
         if m != -1:
             y = dual[v] + row[m] - before
-            if row[m] and y >= 0 and all(y + dual[u] >= weight for u, weight in enumerate(row) if weight):
+            if row[m] and y >= 0 and y >= _need(row, dual):
                 dual[v] = y
                 return
             self._unmatch(v)
-        need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+        need = max(_need(row, dual), 0)
         if need > dual[v]:
             dual[v] = need
         if mate[v] == -1 and dual[v] > 0:
@@ -157,7 +163,7 @@ class WeightedMatching:
                 self._unmatch(v)
         for v in touched:
             row, yv = w[v], dual[v]
-            need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+            need = max(_need(row, dual), 0)
             if need > yv or yv < 0:
                 dual[v] = max(need, 0)
                 if mate[v] != -1:
@@ -214,10 +220,10 @@ class WeightedMatching:
             self.mate[v] = -1
             self.alive[v] = False
             self.roots.discard(v)
-            row = self.w[v]
-            for u in range(self.n):
-                if row[u]:
-                    row[u] = self.w[u][v] = 0
+            row, w = self.w[v], self.w
+            for u in compress(range(self.n), row):
+                w[u][v] = 0
+            row[:] = bytes(self.n)
 
     def swap_cycle(self, v: int, u: int) -> list[int] | None:
         """Match v to u by an alternating cycle of tight edges through the other vertices
@@ -736,6 +742,12 @@ class WeightedMatching:
         for c in children:  # type: ignore[union-attr]
             if c >= self.n and self.dual[c] == 0:
                 self._expand_zero(c)
+
+
+def _need(row: list[int], dual: list[int]) -> int:
+    """The largest weight less the other end's dual over a vertex's edges (the least dual
+    that keeps them all feasible; 0 for none), at C speed: rows are long and mostly equal."""
+    return max(map(sub, compress(row, row), compress(dual, row)), default=0)
 
 
 # -- maximum matchings (no weights) ---------------------------------------------------------------

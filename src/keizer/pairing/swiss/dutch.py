@@ -31,6 +31,8 @@ formulation, which ``whole=True`` uses throughout (the tests compare the two).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import add
 from typing import Callable, Iterable, Mapping
 
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
@@ -505,11 +507,76 @@ class _Bracket:
             w = ((x in self.must) + (y in self.must)) << sh["must"]
         return w
 
-    def outside(self, x: int, y: int) -> int:
-        """An edge no bracket criterion looks at (whole graph only)."""
+    def matrix(self) -> list[list[int]]:
+        """The graph's weights, a row per player: the edge (x, y), x higher, is ``cached(x, y, y
+        a resident)``, ``outside`` beyond the bracket (whole graph), 0 when they may not meet
+        and between two MDPs.  A weight depends on the kinds of its ends only, so each row is
+        mapped from a table by kind at C speed (a field of thousands holds few kinds)."""
+        r, members, vs, in_res = self.r, self.members, self.vs, self.in_res
+        count, bracket_end = len(members), len(self.mdps)
+        kinds = [self.kinds[x] for x in members]
+        reps: dict[int, int] = {}
+        for k, x in zip(kinds, members):
+            reps.setdefault(k, x)
+        width = 4 * (max(kinds, default=0) + 1)
+        # A column's key: 4 × its kind + 2 if a resident + 1 if the row's player may meet it.
+        codes = [4 * k + 2 * (x in in_res) for k, x in zip(kinds, members)]
+        lows: dict[tuple[int, bool], list[int]] = {}   # row kind, resident -> the higher players' weights
+        highs: dict[int, list[int]] = {}               # row kind -> the lower players' weights
+
+        def weight(x: int, y: int, in_bracket: bool) -> int:
+            key = (self.kinds[x], self.kinds[y], in_bracket)
+            w = self.weights.get(key)
+            if w is None:
+                w = self.weights[key] = self.weigh(x, y, in_bracket)
+            return w
+
+        # Whole graph: an outside edge reads whether each end may have the bye and its rank.
+        outer = [(r.candidate(v), r.bye_rank(v) if r.flag_init else 0) for v in vs] if self.whole else []
+        ocodes_of = {c: k for k, c in enumerate(dict.fromkeys(outer))}
+        ocodes = [2 * ocodes_of[c] for c in outer]
+        otables: dict[int, list[int]] = {}
+
+        def otable(c: int) -> list[int]:
+            table = otables.get(c)
+            if table is None:
+                first = vs[outer.index(list(ocodes_of)[c // 2])]
+                table = otables[c] = [0] * (2 * len(ocodes_of))
+                for d, key in enumerate(ocodes_of):
+                    table[2 * d + 1] = self.outside_weight(first, vs[outer.index(key)])
+            return table
+
+        rows = []
+        for j, y in enumerate(vs):
+            ok = bytes(map(r.ok[y].__getitem__, vs))
+            if j >= count:  # beyond the bracket: outside edges only
+                rows.append(list(map(otable(ocodes[j]).__getitem__, map(add, ocodes, ok))))
+                continue
+            ky, in_y = kinds[j], y in in_res
+            high = highs.get(ky)
+            if high is None:
+                high = highs[ky] = [0] * width
+                for k, x in reps.items():
+                    high[4 * k + 1] = weight(y, x, False)
+                    high[4 * k + 3] = weight(y, x, True)
+            keys = list(map(add, codes, ok[:count]))
+            if j < bracket_end:  # MDPs do not meet each other
+                row = [0] * bracket_end + list(map(high.__getitem__, keys[bracket_end:]))
+            else:
+                low = lows.get((ky, in_y))
+                if low is None:
+                    low = lows[(ky, in_y)] = [0] * width
+                    for k, x in reps.items():
+                        low[4 * k + 1] = low[4 * k + 3] = weight(x, y, in_y)
+                row = list(map(low.__getitem__, keys[:j])) + list(map(high.__getitem__, keys[j:]))
+            if count < len(vs):
+                row += map(otable(ocodes[j]).__getitem__, map(add, ocodes[count:], ok[count:]))
+            rows.append(row)
+        return rows
+
+    def outside_weight(self, x: int, y: int) -> int:
+        """An edge no bracket criterion looks at (whole graph only), of two players who may meet."""
         r = self.r
-        if not r.ok[x][y]:
-            return 0
         w = self.top_fields(x, y)
         if r.flag_init:
             w += (r.bye_rank(x) + r.bye_rank(y)) << self.shift["bye"]
@@ -517,10 +584,13 @@ class _Bracket:
 
     def base(self, x: int, y: int, in_bracket: bool) -> int:
         """The edge between x (higher) and y (lower: a resident, or in the next scoregroup)."""
-        r = self.r
-        if not r.ok[x][y]:
+        if not self.r.ok[x][y]:
             return 0
-        sh = self.shift
+        return self.weigh(x, y, in_bracket)
+
+    def weigh(self, x: int, y: int, in_bracket: bool) -> int:
+        """:meth:`base` of two players who may meet (it reads their kinds only)."""
+        r, sh = self.r, self.shift
         px, py = r.players[x], r.players[y]
         w = self.top_fields(x, y)
         if self.mode == BRACKET:  # pairing x and y gives up what they were worth as floaters
@@ -676,7 +746,6 @@ class _Bracket:
         mdps, residents, nxt = self.mdps, self.residents, self.nxt
         in_res, members, vs, loc = self.in_res, self.members, self.vs, self.loc
         size = len(vs)
-        weights = [[0] * size for _ in range(size)]
         cut: set[tuple[int, int]] = set()       # edges the search took away
         roles: dict[int, bool] = {}             # once final: S1 players only meet S2 players
         edge = self.cached
@@ -686,27 +755,7 @@ class _Bracket:
                 return 0
             return edge(x, y, y in in_res)
 
-        bracket_end = len(mdps)
-        kinds = [self.kinds[x] for x in members]
-        for j, y in enumerate(members):
-            if j < bracket_end:
-                continue  # MDPs do not meet each other
-            row, oky = weights[j], r.ok[y]
-            in_bracket = y in in_res
-            by_kind: dict[int, int] = {}
-            for i in range(j):
-                x = members[i]
-                if oky[x]:
-                    w = by_kind.get(kinds[i])
-                    if w is None:
-                        w = by_kind[kinds[i]] = edge(x, y, in_bracket)
-                    row[i] = weights[i][j] = w
-        if self.whole:
-            for j in range(len(members), size):
-                y = vs[j]
-                row = weights[j]
-                for i in range(j):
-                    row[i] = weights[i][j] = self.outside(vs[i], y)
+        weights = self.matrix()
         # The first greedy matching tries the Dutch order: MDPs with the residents from the top,
         # then S1 (the upper half of the residents) with S2 from the top.
         half = len(residents) // 2
@@ -833,11 +882,13 @@ class _Bracket:
         # the weights: every pairing with these roles has the same.)
         was = {p: higher(p) for p in rem}
         current = self.m.w
+        places, upper = [loc[o] for o in rem], [was[o] for o in rem]
         for i, p in enumerate(rem):
             row = current[loc[p]]
-            dropped = {o: 0 for o in rem[i + 1:] if row[loc[o]] and (not was[p] or was[o])}
+            after = places[i + 1:] if not was[p] else list(compress(places[i + 1:], upper[i + 1:]))
+            dropped = list(compress(after, map(row.__getitem__, after)))
             if dropped:
-                self.setw(p, dropped)
+                self.m.set_weights(loc[p], zip(dropped, repeat(0)))
         roles.update(was)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
