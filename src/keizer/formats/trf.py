@@ -308,10 +308,10 @@ def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
             opponent = int(chunk) or None
         else:
             opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
-        colour_text = line.cols(first + 5, first + 5).lower()
+        colour_text = (text[first + 4:first + 5] or " ").lower()
         if colour_text not in _COLOURS:
             raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
-        raw = line.cols(first + 7, first + 7).upper()
+        raw = (text[first + 6:first + 7] or " ").upper()
         code = Code.ZPB if raw == " " else _CODES.get(raw)
         if code is None:
             raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
