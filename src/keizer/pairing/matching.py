@@ -89,9 +89,16 @@ class WeightedMatching:
         self.base = list(range(n)) + [-1] * n
         self.unused = list(range(2 * n - 1, n - 1, -1))
         dual, mate = self.dual, self.mate
+        skip: dict[int, int] = {}  # a partner list shared by many vertices: how many of its first are matched
         for u, partners in list(prefer) + [(u, range(u + 1, n)) for u in range(n)]:
             if mate[u] == -1 and dual[u]:
                 row, yu = weights[u], dual[u]
+                if isinstance(partners, list):  # matched vertices stay matched here: skip them once
+                    k = skip.get(id(partners), 0)
+                    while k < len(partners) and mate[partners[k]] != -1:
+                        k += 1
+                    skip[id(partners)] = k
+                    partners = partners[k:] if k else partners
                 for v in partners:
                     if mate[v] == -1 and row[v] and yu + dual[v] == row[v]:
                         mate[u], mate[v] = v, u

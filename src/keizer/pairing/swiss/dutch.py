@@ -759,8 +759,8 @@ class _Bracket:
         # The first greedy matching tries the Dutch order: MDPs with the residents from the top,
         # then S1 (the upper half of the residents) with S2 from the top.
         half = len(residents) // 2
-        prefer = [(loc[a], [loc[o] for o in residents]) for a in mdps]
-        prefer += [(loc[p], [loc[o] for o in residents[half:]]) for p in residents[:half]]
+        everyone, s2 = [loc[o] for o in residents], [loc[o] for o in residents[half:]]  # one list each, shared
+        prefer = [(loc[a], everyone) for a in mdps] + [(loc[p], s2) for p in residents[:half]]
         self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)))
         self.stable: dict[int, int] = {}
         self.pairs: list[tuple[int, int]] = []
