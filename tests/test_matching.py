@@ -183,6 +183,24 @@ def test_changes_keep_the_matching_optimal(n, density, bits, seed):
         certified(m)
 
 
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(4, 40), st.floats(0.2, 1.0), st.sampled_from([1, 2, 8]), st.integers(0, 10 ** 6))
+def test_dropped_edges_keep_the_matching_optimal(n, density, bits, seed):
+    """Edges taken out a vertex at a time (its mate's among them or not, inside a blossom or
+    not), each followed by a solve: always networkx's optimum on what is left."""
+    rng = random.Random(seed)
+    w = random_weights(n, density, bits, rng)
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    for _ in range(8):
+        v = rng.randrange(n)
+        m.drop(v, [u for u in range(n) if u != v and m.w[v][u] and rng.random() < 0.4])
+        m.solve()
+        current = [[x // 2 for x in row] for row in m.w]
+        assert m.weight() == reference(current)
+        certified(m)
+
+
 def test_preferred_first_matching_changes_nothing_but_the_work():
     rng = random.Random(3)
     w = random_weights(30, 0.9, 2, rng)

@@ -41,7 +41,7 @@ with a greedy start), for feasibility questions.
 from __future__ import annotations
 
 from collections import deque
-from itertools import compress
+from itertools import compress, repeat
 from operator import sub
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -54,19 +54,22 @@ class WeightedMatching:
     """
 
     def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = (),
-                 share: list[int] | None = None):
+                 share: list[int] | None = None, doubled: bool = False):
         """``prefer``: (vertex, partners) in the order the first greedy matching should try them
         (among the edges tight at the start, so the optimum is unchanged: a good guess saves
         work); ``share``: each vertex's own part of its edges' weights, if known, in half units
-        (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly)."""
+        (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly);
+        ``doubled``: the matrix already holds twice each weight (as it is kept: a caller that
+        builds a large matrix from a few values doubles those, not every entry)."""
         n = len(weights)
         self.n = n
         # Kept doubled: every slack is then a plain sum of duals minus a weight.  A graph of
         # n players holds few distinct weights: each is doubled once, and the rows are mapped
         # through that table at C speed (equal weights stay one object).
-        doubled = {weight: 2 * weight for weight in set().union(*map(set, weights))}
-        for row in weights:
-            row[:] = map(doubled.__getitem__, row)
+        if not doubled:
+            twice = {weight: 2 * weight for weight in set().union(*map(set, weights))}
+            for row in weights:
+                row[:] = map(twice.__getitem__, row)
         self.w = weights
         self.mate = [-1] * n
         self.alive = [True] * n
@@ -148,6 +151,17 @@ class WeightedMatching:
             dual[v] = need
         if mate[v] == -1 and dual[v] > 0:
             self.roots.add(v)
+
+    def drop(self, v: int, others: list[int]) -> None:
+        """Take the edges (v, u), u in ``others``, out of the graph (v stays in it): every slack
+        only grows, so when v is outside blossoms and none of them is its mate the matching
+        stays optimal as it is (else as :meth:`set_weights` with weight 0)."""
+        if self.top[v] != v or self.mate[v] in others:
+            self.set_weights(v, zip(others, repeat(0)))
+            return
+        row, w = self.w[v], self.w
+        for u in others:
+            row[u] = w[u][v] = 0
 
     def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> None:
         """Change many edges at once, each vertex v's dual rising by ``raise_by[v]`` (in weight

@@ -31,7 +31,7 @@ formulation, which ``whole=True`` uses throughout (the tests compare the two).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress, repeat
+from itertools import compress
 from operator import add
 from typing import Callable, Iterable, Mapping
 
@@ -508,10 +508,11 @@ class _Bracket:
         return w
 
     def matrix(self) -> list[list[int]]:
-        """The graph's weights, a row per player: the edge (x, y), x higher, is ``cached(x, y, y
-        a resident)``, ``outside`` beyond the bracket (whole graph), 0 when they may not meet
-        and between two MDPs.  A weight depends on the kinds of its ends only, so each row is
-        mapped from a table by kind at C speed (a field of thousands holds few kinds)."""
+        """The graph's weights doubled (as the matching keeps them), a row per player: the edge
+        (x, y), x higher, is ``cached(x, y, y a resident)``, ``outside_weight`` beyond the bracket
+        (whole graph), 0 when they may not meet and between two MDPs.  A weight depends on the
+        kinds of its ends only, so each row is mapped from a table by kind at C speed (a field
+        of thousands holds few kinds)."""
         r, members, vs, in_res = self.r, self.members, self.vs, self.in_res
         count, bracket_end = len(members), len(self.mdps)
         kinds = [self.kinds[x] for x in members]
@@ -543,12 +544,14 @@ class _Bracket:
                 first = vs[outer.index(list(ocodes_of)[c // 2])]
                 table = otables[c] = [0] * (2 * len(ocodes_of))
                 for d, key in enumerate(ocodes_of):
-                    table[2 * d + 1] = self.outside_weight(first, vs[outer.index(key)])
+                    table[2 * d + 1] = 2 * self.outside_weight(first, vs[outer.index(key)])
             return table
 
         rows = []
+        first = vs[0] if vs else 0
+        along = vs == list(range(first, first + len(vs)))  # the usual case: who may meet whom is a slice
         for j, y in enumerate(vs):
-            ok = bytes(map(r.ok[y].__getitem__, vs))
+            ok = r.ok[y][first:first + len(vs)] if along else bytes(map(r.ok[y].__getitem__, vs))
             if j >= count:  # beyond the bracket: outside edges only
                 rows.append(list(map(otable(ocodes[j]).__getitem__, map(add, ocodes, ok))))
                 continue
@@ -557,8 +560,8 @@ class _Bracket:
             if high is None:
                 high = highs[ky] = [0] * width
                 for k, x in reps.items():
-                    high[4 * k + 1] = weight(y, x, False)
-                    high[4 * k + 3] = weight(y, x, True)
+                    high[4 * k + 1] = 2 * weight(y, x, False)
+                    high[4 * k + 3] = 2 * weight(y, x, True)
             keys = list(map(add, codes, ok[:count]))
             if j < bracket_end:  # MDPs do not meet each other
                 row = [0] * bracket_end + list(map(high.__getitem__, keys[bracket_end:]))
@@ -567,7 +570,7 @@ class _Bracket:
                 if low is None:
                     low = lows[(ky, in_y)] = [0] * width
                     for k, x in reps.items():
-                        low[4 * k + 1] = low[4 * k + 3] = weight(x, y, in_y)
+                        low[4 * k + 1] = low[4 * k + 3] = 2 * weight(x, y, in_y)
                 row = list(map(low.__getitem__, keys[:j])) + list(map(high.__getitem__, keys[j:]))
             if count < len(vs):
                 row += map(otable(ocodes[j]).__getitem__, map(add, ocodes[count:], ok[count:]))
@@ -761,7 +764,8 @@ class _Bracket:
         half = len(residents) // 2
         everyone, s2 = [loc[o] for o in residents], [loc[o] for o in residents[half:]]  # one list each, shared
         prefer = [(loc[a], everyone) for a in mdps] + [(loc[p], s2) for p in residents[:half]]
-        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)))
+        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)),
+                                  doubled=True)
         self.stable: dict[int, int] = {}
         self.pairs: list[tuple[int, int]] = []
         self.done: set[int] = set()
@@ -888,7 +892,7 @@ class _Bracket:
             after = places[i + 1:] if not was[p] else list(compress(places[i + 1:], upper[i + 1:]))
             dropped = list(compress(after, map(row.__getitem__, after)))
             if dropped:
-                self.m.set_weights(loc[p], zip(dropped, repeat(0)))
+                self.m.drop(loc[p], dropped)
         roles.update(was)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
