@@ -34,6 +34,7 @@ import os
 import random
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -90,8 +91,10 @@ def child(command: list[str], timeout: float | None) -> tuple[float | None, int,
     if gnu_time:  # the child's own peak (the kernel's figure for a child counts the fork before exec)
         command = [gnu_time, "-f", "%M", "-o", report] + command
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    timer = threading.Timer(timeout, proc.kill) if timeout else None
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    # The timeout ends the child's whole group: killing GNU time alone would leave bbp running.
+    timer = threading.Timer(timeout, os.killpg, (proc.pid, signal.SIGKILL)) if timeout else None
     if timer:
         timer.start()
     out = proc.stdout.read()  # type: ignore[union-attr]
