@@ -1,6 +1,6 @@
 """Benchmark: one middle round of a FIDE Dutch Swiss, keizer beside bbpPairings.
 
-    python bench/bench_swiss.py [--sizes 100 300 1000 3000] [--rounds 9] [--bbp-timeout S]
+    python bench/bench_swiss.py [--sizes 100 1000 3000 9999] [--rounds 9] [--bbp-timeout S]
     KEIZER_BBP=/path/to/bbpPairings.exe python bench/bench_swiss.py
 
 For each size a tournament is played with keizer's engine up to the middle
@@ -11,13 +11,16 @@ rounds (142) and the initial colour (152).  Then the middle round is paired:
 * ``keizer``: the engine in this process (``pair_swiss`` on the parsed file),
   CPU seconds, and the peak memory of the process pairing it;
 * ``keizer trf pair``: the command as a user runs it (start-up included), wall
-  seconds and peak memory (maximum resident set of the child process), with issue 25's
-  goal for the whole command where it sets one (100 players: < 0.1 s; 3,000: < 3 s);
+  seconds and peak memory (maximum resident set of the child process), with the goal for
+  the whole command beside each row where an issue sets one (issue 25: 100 players < 0.1 s,
+  3,000 < 3 s; issue 22: 9,999 — the most start numbers a TRF holds — < 30 s and 1 GB);
 * ``bbp``: when ``KEIZER_BBP`` names a local bbpPairings binary, ``bbp --dutch
   FILE -p OUT`` on the same file, wall seconds and peak memory, and whether its
   pairing (boards in order, the bye) equals keizer's.  Without it the column is
   skipped with a note.  bbpPairings is not part of keizer: build it yourself from
-  its public source.
+  its public source.  Where bbp does not finish within ``--bbp-timeout``, its time is
+  projected from the two largest sizes it finished (a power of the field size, marked
+  "~"), so a table can be made without waiting hours for it.
 
 The files are kept in a temporary folder (``--keep DIR`` to keep them).
 """
@@ -26,10 +29,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,8 +48,8 @@ from keizer.pairing.swiss import initial_colour_of, pair_swiss
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 
 
-#: Issue 25's goals for the whole command (seconds, wall-clock) at the sizes it names.
-GOALS = {100: 0.1, 3000: 3}
+#: The goals for the whole command at the sizes the issues name: (seconds, wall-clock; MB or None).
+GOALS = {100: (0.1, None), 3000: (3, None), 9999: (30, 1024)}
 
 
 def play(players: int, rounds: int, upto: int, seed: int = 2026) -> Tournament:
@@ -86,8 +91,10 @@ def child(command: list[str], timeout: float | None) -> tuple[float | None, int,
     if gnu_time:  # the child's own peak (the kernel's figure for a child counts the fork before exec)
         command = [gnu_time, "-f", "%M", "-o", report] + command
     start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    timer = threading.Timer(timeout, proc.kill) if timeout else None
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            start_new_session=True)
+    # The timeout ends the child's whole group: killing GNU time alone would leave bbp running.
+    timer = threading.Timer(timeout, os.killpg, (proc.pid, signal.SIGKILL)) if timeout else None
     if timer:
         timer.start()
     out = proc.stdout.read()  # type: ignore[union-attr]
@@ -118,9 +125,19 @@ def engine_run(file: str) -> None:
     print(json.dumps({"cpu": elapsed, "boards": [list(p) for p in got.pairs], "bye": got.bye}))
 
 
+def projected(finished: list[tuple[int, float]], size: int) -> float | None:
+    """bbp's time at ``size`` from the two largest sizes it finished: t = t2 (size / n2) ** k,
+    k the growth between them (None with fewer than two)."""
+    if len(finished) < 2:
+        return None
+    (n1, t1), (n2, t2) = sorted(finished)[-2:]
+    k = math.log(t2 / t1) / math.log(n2 / n1)
+    return t2 * (size / n2) ** k
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 300, 1000, 3000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 3000, 9999])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--bbp-timeout", type=float, default=7200, help="seconds before bbp is given up")
     parser.add_argument("--keep", help="folder to keep the TRF files in")
@@ -140,6 +157,7 @@ def main() -> None:
     header += f"  {'bbp':>9}  {'MB':>4}  {'bbp/keizer':>10}  same" if bbp else ""
     print(f"pairing round {middle + 1} of {args.rounds}")
     print(header)
+    finished: list[tuple[int, float]] = []  # (size, seconds) where bbp finished
     for size in args.sizes:
         t = play(size, args.rounds, middle)
         file = folder / f"swiss-{size}-round{middle + 1}.trf"
@@ -154,14 +172,20 @@ def main() -> None:
             result = folder / f"swiss-{size}-round{middle + 1}.bbp.txt"
             seconds, bbp_mb, _ = child([bbp, "--dutch", str(file), "-p", str(result)], args.bbp_timeout)
             if seconds is None:
-                row += f"  {'>' + format(args.bbp_timeout, '.0f') + 's':>9}  {'':>4}  {'':>10}  ?"
+                guess = projected(finished, size)
+                shown = f"~{guess:.0f}s" if guess else ">" + format(args.bbp_timeout, ".0f") + "s"
+                ratio = f"~{guess / inner['cpu']:.0f}x" if guess else ""
+                row += f"  {shown:>9}  {'':>4}  {ratio:>10}  ?"
             else:
+                finished.append((size, seconds))
                 numbers = list(map(int, result.read_text().split()))
                 boards = [numbers[1 + 2 * k: 3 + 2 * k] for k in range(numbers[0])]
                 same = boards == inner["boards"] + ([[inner["bye"], 0]] if inner["bye"] else [])
                 row += (f"  {seconds:>8.3f}s  {bbp_mb:>4}  {seconds / inner['cpu']:>9.1f}x"
                         f"  {'yes' if same else 'NO'}")
-        print(row + (f"  (goal for the command: < {goal} s)" if goal else ""), flush=True)
+        if goal:
+            row += f"  (goal for the command: < {goal[0]} s" + (f", < {goal[1]} MB)" if goal[1] else ")")
+        print(row, flush=True)
     if not args.keep:
         print(f"(files in {folder})")
 

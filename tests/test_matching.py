@@ -86,6 +86,47 @@ def test_a_hand_made_graph():
     certified(m)
 
 
+def test_an_alternating_cycle_of_tight_edges_swaps_partners():
+    # A square of equal edges 0-1-3-2-0: both perfect matchings are optimal; asking 0 to take
+    # its other neighbour turns one into the other.  On a path 0-1-2-3 no cycle exists, and on
+    # a square with light sides the light edge is loose (in no optimal matching): both refused.
+    square = WeightedMatching([[0, 5, 5, 0], [5, 0, 0, 5], [5, 0, 0, 5], [0, 5, 5, 0]])
+    square.solve()
+    other = 2 if square.mate[0] == 1 else 1
+    changed = square.swap_cycle(0, other)
+    assert changed is not None and sorted(changed) == [0, 1, 2, 3]
+    assert square.mate[0] == other and square.mate[3] == 3 - other and square.weight() == 10
+    certified(square)
+    path = WeightedMatching([[0, 1, 0, 0], [1, 0, 1, 0], [0, 1, 0, 1], [0, 0, 1, 0]])
+    path.solve()
+    assert path.mate == [1, 0, 3, 2] and path.swap_cycle(1, 2) is None and path.mate == [1, 0, 3, 2]
+    light = WeightedMatching([[0, 5, 0, 1], [5, 0, 1, 0], [0, 1, 0, 5], [1, 0, 5, 0]])
+    light.solve()
+    assert light.mate == [1, 0, 3, 2] and light.swap_cycle(1, 2) is None and light.mate == [1, 0, 3, 2]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(4, 30), st.floats(0.3, 1.0), st.sampled_from([1, 2, 8]), st.integers(0, 10 ** 6))
+def test_a_swapped_cycle_keeps_the_matching_optimal(n, density, bits, seed):
+    """Whatever tight edge is asked for, a found cycle leaves a matching of the same weight
+    that holds the edge and keeps every condition of optimality with the same duals."""
+    rng = random.Random(seed)
+    w = random_weights(n, density, bits, rng)
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    best = m.weight()
+    for _ in range(10):
+        v, u = rng.sample(range(n), 2)
+        before = m.mate[:]
+        changed = m.swap_cycle(v, u)
+        if changed is None:
+            assert m.mate == before
+        else:
+            assert m.mate[v] == u and m.weight() == best
+            assert {x for x in range(n) if m.mate[x] != before[x]} <= set(changed)
+        certified(m)
+
+
 @settings(max_examples=examples(200), deadline=None)
 @given(st.integers(0, 9), st.floats(0.1, 1.0), st.sampled_from([1, 2, 4, 60]), st.integers(0, 10 ** 6))
 def test_small_graphs_against_brute_force(n, density, bits, seed):
@@ -139,6 +180,24 @@ def test_changes_keep_the_matching_optimal(n, density, bits, seed):
         m.solve()
         current = [[x // 2 for x in row] for row in m.w]
         assert m.weight() == reference(current, m.alive)
+        certified(m)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.integers(4, 40), st.floats(0.2, 1.0), st.sampled_from([1, 2, 8]), st.integers(0, 10 ** 6))
+def test_dropped_edges_keep_the_matching_optimal(n, density, bits, seed):
+    """Edges taken out a vertex at a time (its mate's among them or not, inside a blossom or
+    not), each followed by a solve: always networkx's optimum on what is left."""
+    rng = random.Random(seed)
+    w = random_weights(n, density, bits, rng)
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    for _ in range(8):
+        v = rng.randrange(n)
+        m.drop(v, [u for u in range(n) if u != v and m.w[v][u] and rng.random() < 0.4])
+        m.solve()
+        current = [[x // 2 for x in row] for row in m.w]
+        assert m.weight() == reference(current)
         certified(m)
 
 

@@ -17,7 +17,7 @@ import click
 
 from keizer import systems
 from keizer.cli.base import Context, format_option, pass_ctx, writing
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.operations import competition as comp_ops
 from keizer.output import render
 from keizer.refusals import Message

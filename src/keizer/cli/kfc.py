@@ -16,7 +16,7 @@ import click
 
 from keizer.operations import competition as comp_ops
 from keizer.formats import kfc
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.refusals import Message
 from keizer.store import Store
 

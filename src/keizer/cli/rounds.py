@@ -19,7 +19,7 @@ from keizer import systems
 from keizer.cli.base import Context, DryRun, confirm_leaving, format_option, leave_fide_options, pass_ctx, writing
 from keizer.cli.params import BOARD, DATE, ROUND
 from keizer.cli.words import say
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.operations import competition as comp_ops
 from keizer.operations import rounds as rounds_ops
 from keizer.output import number, render

@@ -21,7 +21,7 @@ import click
 
 from keizer.operations import competition as comp_ops
 from keizer.operations.importing import near_names
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.model import Season
 from keizer.limits import fold_name
 from keizer.refusals import Message

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from keizer.cli.params import RATE, RATING, ROUND, ROUND_OR_ZERO, SEED, Whole
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.formats.trf import TRF16, TRF26, dump
 from keizer.limits import MAX_PLAYERS
 from keizer.model import Colour

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from keizer.formats.members_csv import MemberRow
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.limits import is_digits
 from keizer.model import Absence, Game, Player, Result, Round, Season
 from keizer.refusals import Word

@@ -31,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Collection, Iterator, Mapping
 
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.formats.text import decode
 from keizer.limits import fold_name
 from keizer.refusals import Message, Word

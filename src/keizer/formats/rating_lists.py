@@ -52,7 +52,7 @@ from xml.etree import ElementTree
 
 from keizer.formats.members_csv import _shown
 from keizer.formats.members_csv import parse as parse_csv
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.limits import fold_name
 from keizer.refusals import Message, Word, Words
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from keizer.formats.members_csv import _records, _shown
 from keizer.formats.text import decode
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.limits import MAX_NAME, MAX_PLAYERS, MAX_ROUNDS, LimitError, clean_text, fold_name
 from keizer.model import RESULT_NOTATIONS, Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.refusals import Word

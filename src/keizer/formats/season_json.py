@@ -19,20 +19,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from keizer.formats.errors import FormatError
 from keizer.limits import (MAX_BOARDS, MAX_CATEGORY, MAX_DEPTH, MAX_ID, MAX_NAME, MAX_PLAYERS, MAX_ROUNDS,
                            MAX_TIME_CONTROL, LimitError, clean_text, text_problem)
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
-from keizer.refusals import Refusal, Word
+from keizer.refusals import Word
 from keizer.settings import Settings, SettingsError
 
 FORMAT = "keizer-season"
 #: The one competition system whose seasons the format carries (its "system" field).
 CARRIED = "keizer"
 VERSION = 1
-
-
-class FormatError(Refusal, ValueError):
-    """The file is not a valid season; the message names where and why."""
 
 
 def _too_deep() -> FormatError:

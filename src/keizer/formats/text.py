@@ -6,7 +6,7 @@ accepts the same encodings and refuses a broken one the same way, naming the lin
 
 from __future__ import annotations
 
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 
 
 def decode(data: bytes) -> str:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from operator import attrgetter
 from pathlib import Path
 from typing import Iterable
 
@@ -121,6 +122,8 @@ def parse_pairings(text: str) -> tuple[Tournament, tuple[Pairing, ...]]:
 _CODES = {c.value: c for c in Code}
 _POINTS = re.compile(r"-?[0-9]{1,4}(?:[.,][0-9]{1,4})?|[0-9]{1,4}/(?P<den>[0-9]{1,4})")
 _COLOURS = {"w": Colour.WHITE, "b": Colour.BLACK, "-": None, " ": None}
+_COLOUR_LETTER = {Colour.WHITE: "w", Colour.BLACK: "b", None: "-"}
+_CODE_OF = attrgetter("code")
 _COMPLEMENT = {
     Code.WIN: {Code.LOSS, Code.QUICK_LOSS}, Code.LOSS: {Code.WIN, Code.QUICK_WIN},
     Code.DRAW: {Code.DRAW, Code.QUICK_DRAW}, Code.QUICK_WIN: {Code.LOSS, Code.QUICK_LOSS},
@@ -297,13 +300,18 @@ def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
     if played > MAX_ROUNDS:
         raise line.error(92, len(line.text), Message("%(n)s rounds; a tournament has at most %(most)s", n=played,
                                                       most=MAX_ROUNDS))
+    text = line.text
     for r in range(played):
         first = 92 + 10 * r
-        opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
-        colour_text = line.cols(first + 5, first + 5).lower()
+        chunk = text[first - 1:first + 3].strip()
+        if chunk.isdigit() and chunk.isascii():  # the usual case, read at once (four digits: at most 9999)
+            opponent = int(chunk) or None
+        else:
+            opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
+        colour_text = (text[first + 4:first + 5] or " ").lower()
         if colour_text not in _COLOURS:
             raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
-        raw = line.cols(first + 7, first + 7).upper()
+        raw = (text[first + 6:first + 7] or " ").upper()
         code = Code.ZPB if raw == " " else _CODES.get(raw)
         if code is None:
             raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
@@ -433,8 +441,9 @@ def dump(t: Tournament, version: str = TRF26, every_round: bool = False) -> str:
         ms = t.match_scoring
         out.append(f"362 TW {_decimal(ms.win)}   TD {_decimal(ms.draw)}   TL {_decimal(ms.loss)}")
     played = {p.start_no: len(p.results) for p in t.players} if every_round else _last_played(t)
+    value = {c: t.scoring.points(c) for c in Code}
     for p in t.players:
-        out.append(_player_line(p, t, played))
+        out.append(_player_line(p, t, played, value))
     if t.is_team:
         out.extend(_team_lines(t, version))
     return "\r\n".join(out) + "\r\n"
@@ -456,18 +465,22 @@ def _scoring_lines(t: Tournament, version: str) -> list[str]:
 
 def _last_played(t: Tournament) -> dict[int, int]:
     """Per player the last round that is not a zero-point bye; later rounds are left blank."""
-    last = {}
+    last, zpb = {}, Code.ZPB
     for p in t.players:
         n = 0
         for r, res in enumerate(p.results, start=1):
-            if res.code is not Code.ZPB or res.opponent is not None:
+            if res.code is not zpb or res.opponent is not None:
                 n = r
         last[p.start_no] = n
     return last
 
 
-def _player_line(p: Player, t: Tournament, played: dict[int, int]) -> str:
-    points = p.points if p.points is not None else sum((t.scoring.points(r.code) for r in p.results), Fraction(0))
+def _player_line(p: Player, t: Tournament, played: dict[int, int], value: dict[Code, Fraction] | None = None) -> str:
+    if p.points is not None:
+        points = p.points
+    else:  # each code's points looked up once per file (``value``), and one sum of fractions
+        value = value or {c: t.scoring.points(c) for c in Code}
+        points = sum(map(value.__getitem__, map(_CODE_OF, p.results)), Fraction(0))
     head = (f"001 {p.start_no:>4} {p.sex[:1]:1}{p.title[:3]:>3} {p.name[:33]:<33} "
             f"{p.rating or '':>4} {p.federation[:3]:<3} {p.fide_id[:11]:>11} {p.birth[:10]:<10} "
             f"{_decimal(points):>4} {'' if p.rank is None else p.rank:>4}")
@@ -475,9 +488,8 @@ def _player_line(p: Player, t: Tournament, played: dict[int, int]) -> str:
         raise TrfError("player %(n)s: a field does not fit its TRF columns", n=p.start_no)
     rounds = []
     for res in p.results[:played[p.start_no]]:
-        colour = {Colour.WHITE: "w", Colour.BLACK: "b", None: "-"}[res.colour]
         opponent = f"{res.opponent:>4}" if res.opponent else "0000"
-        rounds.append(f"  {opponent} {colour} {res.code.value}")
+        rounds.append(f"  {opponent} {_COLOUR_LETTER[res.colour]} {res.code.value}")
     return head + "".join(rounds)
 
 

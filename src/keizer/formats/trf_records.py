@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.model import Colour
 from keizer.pairing.swiss.forbidden import ForbiddenGroup
 from keizer.refusals import Message, Word

@@ -15,7 +15,7 @@ from typing import IO, Any, Callable, Iterator, Mapping
 
 from keizer.formats.members_csv import ImportPlan, MemberRow
 from keizer.formats.rating_lists import COLUMNS, RatingList, RatingPlan
-from keizer.formats.season_json import FormatError
+from keizer.formats.errors import FormatError
 from keizer.refusals import Message, Word, Words
 from keizer.store import Store, StoreError
 

@@ -41,6 +41,8 @@ with a greedy start), for feasibility questions.
 from __future__ import annotations
 
 from collections import deque
+from itertools import compress, repeat
+from operator import sub
 from typing import Callable, Iterable, Iterator, Mapping
 
 
@@ -52,21 +54,22 @@ class WeightedMatching:
     """
 
     def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = (),
-                 share: list[int] | None = None):
+                 share: list[int] | None = None, doubled: bool = False):
         """``prefer``: (vertex, partners) in the order the first greedy matching should try them
         (among the edges tight at the start, so the optimum is unchanged: a good guess saves
         work); ``share``: each vertex's own part of its edges' weights, if known, in half units
-        (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly)."""
+        (an edge of weight w between u and v with share[u] + share[v] = 2w is split exactly);
+        ``doubled``: the matrix already holds twice each weight (as it is kept: a caller that
+        builds a large matrix from a few values doubles those, not every entry)."""
         n = len(weights)
         self.n = n
-        doubled: dict[int, int] = {}
-        for row in weights:  # kept doubled: every slack is then a plain sum of duals minus a weight
-            for u, weight in enumerate(row):
-                if weight:
-                    twice = doubled.get(weight)
-                    if twice is None:
-                        twice = doubled[weight] = 2 * weight
-                    row[u] = twice
+        # Kept doubled: every slack is then a plain sum of duals minus a weight.  A graph of
+        # n players holds few distinct weights: each is doubled once, and the rows are mapped
+        # through that table at C speed (equal weights stay one object).
+        if not doubled:
+            twice = {weight: 2 * weight for weight in set().union(*map(set, weights))}
+            for row in weights:
+                row[:] = map(twice.__getitem__, row)
         self.w = weights
         self.mate = [-1] * n
         self.alive = [True] * n
@@ -80,8 +83,8 @@ class WeightedMatching:
         self.dual = dual = [0] * (2 * n)
         for v, row in enumerate(weights):
             sv = share[v]
-            rest = max((x - sv - su for x, su in zip(row, share) if x), default=None)
-            dual[v] = max(0, sv + (rest + 1) // 2) if rest is not None else 0
+            rest = max(map(sub, compress(row, row), compress(share, row)), default=None)
+            dual[v] = max(0, sv + (rest - sv + 1) // 2) if rest is not None else 0
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
         self.children: list[list[int] | None] = [None] * (2 * n)
@@ -89,9 +92,16 @@ class WeightedMatching:
         self.base = list(range(n)) + [-1] * n
         self.unused = list(range(2 * n - 1, n - 1, -1))
         dual, mate = self.dual, self.mate
+        skip: dict[int, int] = {}  # a partner list shared by many vertices: how many of its first are matched
         for u, partners in list(prefer) + [(u, range(u + 1, n)) for u in range(n)]:
             if mate[u] == -1 and dual[u]:
                 row, yu = weights[u], dual[u]
+                if isinstance(partners, list):  # matched vertices stay matched here: skip them once
+                    k = skip.get(id(partners), 0)
+                    while k < len(partners) and mate[partners[k]] != -1:
+                        k += 1
+                    skip[id(partners)] = k
+                    partners = partners[k:] if k else partners
                 for v in partners:
                     if mate[v] == -1 and row[v] and yu + dual[v] == row[v]:
                         mate[u], mate[v] = v, u
@@ -128,9 +138,15 @@ class WeightedMatching:
         A change that keeps every slack non-negative once v's dual moves with its
         matched edge costs nothing more: the matching stays optimal."""
         items = changes.items() if isinstance(changes, Mapping) else changes
-        row, w, mate, dual = self.w[v], self.w, self.mate, self.dual
+        row, w, mate, dual, top = self.w[v], self.w, self.mate, self.dual, self.top
         items = [(u, 2 * weight) for u, weight in items if row[u] != 2 * weight]
         if not items:
+            return
+        if top[v] == v and mate[v] not in dict(items) and all(weight < row[u] for u, weight in items):
+            # Lighter edges outside blossoms, the matched one kept: every slack grows, none was
+            # matched or holds a blossom together, so the matching stays optimal as it is.
+            for u, weight in items:
+                row[u] = w[u][v] = weight
             return
         if self.top[v] != v:
             if self._loose(v, items):
@@ -144,15 +160,26 @@ class WeightedMatching:
             row[u] = w[u][v] = weight
         if m != -1:
             y = dual[v] + row[m] - before
-            if row[m] and y >= 0 and all(y + dual[u] >= weight for u, weight in enumerate(row) if weight):
+            if row[m] and y >= 0 and y >= _need(row, dual):
                 dual[v] = y
                 return
             self._unmatch(v)
-        need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+        need = max(_need(row, dual), 0)
         if need > dual[v]:
             dual[v] = need
         if mate[v] == -1 and dual[v] > 0:
             self.roots.add(v)
+
+    def drop(self, v: int, others: list[int]) -> None:
+        """Take the edges (v, u), u in ``others``, out of the graph (v stays in it): every slack
+        only grows, so when v is outside blossoms and none of them is its mate the matching
+        stays optimal as it is (else as :meth:`set_weights` with weight 0)."""
+        if self.top[v] != v or self.mate[v] in others:
+            self.set_weights(v, zip(others, repeat(0)))
+            return
+        row, w = self.w[v], self.w
+        for u in others:
+            row[u] = w[u][v] = 0
 
     def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> None:
         """Change many edges at once, each vertex v's dual rising by ``raise_by[v]`` (in weight
@@ -175,7 +202,7 @@ class WeightedMatching:
                 self._unmatch(v)
         for v in touched:
             row, yv = w[v], dual[v]
-            need = max((weight - dual[u] for u, weight in enumerate(row) if weight), default=0)
+            need = max(_need(row, dual), 0)
             if need > yv or yv < 0:
                 dual[v] = max(need, 0)
                 if mate[v] != -1:
@@ -232,10 +259,50 @@ class WeightedMatching:
             self.mate[v] = -1
             self.alive[v] = False
             self.roots.discard(v)
-            row = self.w[v]
-            for u in range(self.n):
-                if row[u]:
-                    row[u] = self.w[u][v] = 0
+            row, w = self.w[v], self.w
+            for u in compress(range(self.n), row):
+                w[u][v] = 0
+            row[:] = bytes(self.n)
+
+    def swap_cycle(self, v: int, u: int) -> list[int] | None:
+        """Match v to u by an alternating cycle of tight edges through the other vertices
+        outside blossoms, keeping the matching optimal and the duals as they are: v's mate
+        must take u's mate's place.  Returns the vertices whose mate changed, or None when no
+        such cycle is found (one may still exist through a blossom: the caller then searches
+        the usual way)."""
+        mate, dual, w, top, alive = self.mate, self.dual, self.w, self.top, self.alive
+        start, goal = mate[u], mate[v]
+        if start == -1 or goal == -1 or top[start] != start or top[goal] != goal:
+            return None
+        if w[v][u] != dual[v] + dual[u]:
+            return None
+        parent = {start: -1}   # outer vertex -> the inner vertex that reached it
+        inner: dict[int, int] = {}  # inner vertex -> the outer vertex it was reached from
+        queue = deque([start])
+        while queue:
+            x = queue.popleft()
+            row, yx = w[x], dual[x]
+            for y, weight in enumerate(row):
+                if (not weight or y in inner or y in parent or y == v or y == u or y == mate[x] or not alive[y]
+                        or top[y] != y or yx + dual[y] != weight):
+                    continue
+                inner[y] = x
+                if y == goal:
+                    changed = [v, u]
+                    while True:  # flip: y takes x, x's former inner vertex takes x's parent ...
+                        nxt = parent[x]
+                        mate[x], mate[y] = y, x
+                        changed += (x, y)
+                        if nxt == -1:
+                            break
+                        y, x = nxt, inner[nxt]
+                    mate[v], mate[u] = u, v
+                    return changed
+                z = mate[y]
+                if z != -1 and z not in parent and z not in inner and top[z] == z:
+                    parent[z] = y
+                    queue.append(z)
+        return None
 
     def solve(self) -> None:
         """Make the matching maximum-weight again: the exposed vertices whose dual is
@@ -714,6 +781,12 @@ class WeightedMatching:
         for c in children:  # type: ignore[union-attr]
             if c >= self.n and self.dual[c] == 0:
                 self._expand_zero(c)
+
+
+def _need(row: list[int], dual: list[int]) -> int:
+    """The largest weight less the other end's dual over a vertex's edges (the least dual
+    that keeps them all feasible; 0 for none), at C speed: rows are long and mostly equal."""
+    return max(map(sub, compress(row, row), compress(dual, row)), default=0)
 
 
 # -- maximum matchings (no weights) ---------------------------------------------------------------

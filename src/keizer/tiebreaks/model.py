@@ -51,7 +51,7 @@ class Code(str, Enum):
 
     @property
     def is_bye(self) -> bool:
-        return self in (Code.PAB, Code.FPB, Code.HPB, Code.ZPB)
+        return self in _BYES
 
     @property
     def outcome(self) -> Fraction | None:
@@ -60,6 +60,7 @@ class Code(str, Enum):
 
 
 _GAMES = frozenset({Code.WIN, Code.DRAW, Code.LOSS, Code.QUICK_WIN, Code.QUICK_DRAW, Code.QUICK_LOSS})
+_BYES = frozenset({Code.PAB, Code.FPB, Code.HPB, Code.ZPB})
 _OUTCOME = {
     Code.WIN: Fraction(1), Code.QUICK_WIN: Fraction(1), Code.FORFEIT_WIN: Fraction(1),
     Code.DRAW: Fraction(1, 2), Code.QUICK_DRAW: Fraction(1, 2),

@@ -31,6 +31,8 @@ formulation, which ``whole=True`` uses throughout (the tests compare the two).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
+from operator import add
 from typing import Callable, Iterable, Mapping
 
 from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
@@ -505,11 +507,79 @@ class _Bracket:
             w = ((x in self.must) + (y in self.must)) << sh["must"]
         return w
 
-    def outside(self, x: int, y: int) -> int:
-        """An edge no bracket criterion looks at (whole graph only)."""
+    def matrix(self) -> list[list[int]]:
+        """The graph's weights doubled (as the matching keeps them), a row per player: the edge
+        (x, y), x higher, is ``cached(x, y, y a resident)``, ``outside_weight`` beyond the bracket
+        (whole graph), 0 when they may not meet and between two MDPs.  A weight depends on the
+        kinds of its ends only, so each row is mapped from a table by kind at C speed (a field
+        of thousands holds few kinds)."""
+        r, members, vs, in_res = self.r, self.members, self.vs, self.in_res
+        count, bracket_end = len(members), len(self.mdps)
+        kinds = [self.kinds[x] for x in members]
+        reps: dict[int, int] = {}
+        for k, x in zip(kinds, members):
+            reps.setdefault(k, x)
+        width = 4 * (max(kinds, default=0) + 1)
+        # A column's key: 4 × its kind + 2 if a resident + 1 if the row's player may meet it.
+        codes = [4 * k + 2 * (x in in_res) for k, x in zip(kinds, members)]
+        lows: dict[tuple[int, bool], list[int]] = {}   # row kind, resident -> the higher players' weights
+        highs: dict[int, list[int]] = {}               # row kind -> the lower players' weights
+
+        def weight(x: int, y: int, in_bracket: bool) -> int:
+            key = (self.kinds[x], self.kinds[y], in_bracket)
+            w = self.weights.get(key)
+            if w is None:
+                w = self.weights[key] = self.weigh(x, y, in_bracket)
+            return w
+
+        # Whole graph: an outside edge reads whether each end may have the bye and its rank.
+        outer = [(r.candidate(v), r.bye_rank(v) if r.flag_init else 0) for v in vs] if self.whole else []
+        ocodes_of = {c: k for k, c in enumerate(dict.fromkeys(outer))}
+        ocodes = [2 * ocodes_of[c] for c in outer]
+        otables: dict[int, list[int]] = {}
+
+        def otable(c: int) -> list[int]:
+            table = otables.get(c)
+            if table is None:
+                first = vs[outer.index(list(ocodes_of)[c // 2])]
+                table = otables[c] = [0] * (2 * len(ocodes_of))
+                for d, key in enumerate(ocodes_of):
+                    table[2 * d + 1] = 2 * self.outside_weight(first, vs[outer.index(key)])
+            return table
+
+        rows = []
+        first = vs[0] if vs else 0
+        along = vs == list(range(first, first + len(vs)))  # the usual case: who may meet whom is a slice
+        for j, y in enumerate(vs):
+            ok = r.ok[y][first:first + len(vs)] if along else bytes(map(r.ok[y].__getitem__, vs))
+            if j >= count:  # beyond the bracket: outside edges only
+                rows.append(list(map(otable(ocodes[j]).__getitem__, map(add, ocodes, ok))))
+                continue
+            ky, in_y = kinds[j], y in in_res
+            high = highs.get(ky)
+            if high is None:
+                high = highs[ky] = [0] * width
+                for k, x in reps.items():
+                    high[4 * k + 1] = 2 * weight(y, x, False)
+                    high[4 * k + 3] = 2 * weight(y, x, True)
+            keys = list(map(add, codes, ok[:count]))
+            if j < bracket_end:  # MDPs do not meet each other
+                row = [0] * bracket_end + list(map(high.__getitem__, keys[bracket_end:]))
+            else:
+                low = lows.get((ky, in_y))
+                if low is None:
+                    low = lows[(ky, in_y)] = [0] * width
+                    for k, x in reps.items():
+                        low[4 * k + 1] = low[4 * k + 3] = 2 * weight(x, y, in_y)
+                row = list(map(low.__getitem__, keys[:j])) + list(map(high.__getitem__, keys[j:]))
+            if count < len(vs):
+                row += map(otable(ocodes[j]).__getitem__, map(add, ocodes[count:], ok[count:]))
+            rows.append(row)
+        return rows
+
+    def outside_weight(self, x: int, y: int) -> int:
+        """An edge no bracket criterion looks at (whole graph only), of two players who may meet."""
         r = self.r
-        if not r.ok[x][y]:
-            return 0
         w = self.top_fields(x, y)
         if r.flag_init:
             w += (r.bye_rank(x) + r.bye_rank(y)) << self.shift["bye"]
@@ -517,10 +587,13 @@ class _Bracket:
 
     def base(self, x: int, y: int, in_bracket: bool) -> int:
         """The edge between x (higher) and y (lower: a resident, or in the next scoregroup)."""
-        r = self.r
-        if not r.ok[x][y]:
+        if not self.r.ok[x][y]:
             return 0
-        sh = self.shift
+        return self.weigh(x, y, in_bracket)
+
+    def weigh(self, x: int, y: int, in_bracket: bool) -> int:
+        """:meth:`base` of two players who may meet (it reads their kinds only)."""
+        r, sh = self.r, self.shift
         px, py = r.players[x], r.players[y]
         w = self.top_fields(x, y)
         if self.mode == BRACKET:  # pairing x and y gives up what they were worth as floaters
@@ -615,7 +688,15 @@ class _Bracket:
 
     def take_highest(self, p: int, candidates: list[int], weight: Callable[[int], int], field: str) -> None:
         """Pair p, for good, with the highest-ranked of ``candidates`` (in ranking order) that
-        an optimal pairing allows: each gets a bonus by rank, in the lowest field."""
+        an optimal pairing allows: each gets a bonus by rank, in the lowest field.
+
+        The matching at hand usually shows the answer: when every higher-ranked candidate's
+        edge is loose (no optimal pairing holds it) but for one that an alternating cycle of
+        tight edges can give p, it is chosen without searching the matching again."""
+        o = self.held(p, candidates, weight)
+        if o is not None:
+            self.finalize(p, o)
+            return
         changes = {}
         for pos, o in enumerate(o for o in reversed(candidates) if o not in self.done):
             w = weight(o)
@@ -627,6 +708,40 @@ class _Bracket:
         assert o in changes and o not in self.done, "a player chosen to be paired lost his opponent"
         self.finalize(p, o)
 
+    def held(self, p: int, candidates: list[int], weight: Callable[[int], int]) -> int | None:
+        """The candidate :meth:`take_highest` would give p, read from the optimal matching and its
+        duals (complementary slackness: an edge some optimal matching holds is tight for every
+        optimal dual solution); None when that does not decide it."""
+        m, loc, done = self.m, self.loc, self.done
+        if m.roots:  # changes wait to be solved
+            self.solve()
+        w, dual, top, mate = m.w, m.dual, m.top, m.mate
+        lp = loc[p]
+        current = mate[lp]
+        if current == -1 or top[lp] != lp:
+            return None
+        for o in candidates:
+            if o in done:
+                continue
+            lo = loc[o]
+            if lo == current:
+                return o if weight(o) else None
+            if not w[lp][lo] or not weight(o):
+                continue
+            if top[lo] != lo:
+                return None
+            if dual[lp] + dual[lo] != w[lp][lo]:
+                continue  # loose: in no optimal matching
+            # Tight: p may take o if o's partner can take p's by an alternating path of tight edges.
+            changed = m.swap_cycle(lp, lo)
+            if changed is None:
+                return None
+            vs, stable = self.vs, self.stable
+            for k in changed:
+                stable[vs[k]] = vs[mate[k]]
+            return o
+        return None
+
     # -- the search ----------------------------------------------------------------------
 
     def run(self) -> tuple[list[tuple[int, int]], list[int], bool] | None:
@@ -634,7 +749,6 @@ class _Bracket:
         mdps, residents, nxt = self.mdps, self.residents, self.nxt
         in_res, members, vs, loc = self.in_res, self.members, self.vs, self.loc
         size = len(vs)
-        weights = [[0] * size for _ in range(size)]
         cut: set[tuple[int, int]] = set()       # edges the search took away
         roles: dict[int, bool] = {}             # once final: S1 players only meet S2 players
         edge = self.cached
@@ -644,33 +758,14 @@ class _Bracket:
                 return 0
             return edge(x, y, y in in_res)
 
-        bracket_end = len(mdps)
-        kinds = [self.kinds[x] for x in members]
-        for j, y in enumerate(members):
-            if j < bracket_end:
-                continue  # MDPs do not meet each other
-            row, oky = weights[j], r.ok[y]
-            in_bracket = y in in_res
-            by_kind: dict[int, int] = {}
-            for i in range(j):
-                x = members[i]
-                if oky[x]:
-                    w = by_kind.get(kinds[i])
-                    if w is None:
-                        w = by_kind[kinds[i]] = edge(x, y, in_bracket)
-                    row[i] = weights[i][j] = w
-        if self.whole:
-            for j in range(len(members), size):
-                y = vs[j]
-                row = weights[j]
-                for i in range(j):
-                    row[i] = weights[i][j] = self.outside(vs[i], y)
+        weights = self.matrix()
         # The first greedy matching tries the Dutch order: MDPs with the residents from the top,
         # then S1 (the upper half of the residents) with S2 from the top.
         half = len(residents) // 2
-        prefer = [(loc[a], [loc[o] for o in residents]) for a in mdps]
-        prefer += [(loc[p], [loc[o] for o in residents[half:]]) for p in residents[:half]]
-        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)))
+        everyone, s2 = [loc[o] for o in residents], [loc[o] for o in residents[half:]]  # one list each, shared
+        prefer = [(loc[a], everyone) for a in mdps] + [(loc[p], s2) for p in residents[:half]]
+        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)),
+                                  doubled=True)
         self.stable: dict[int, int] = {}
         self.pairs: list[tuple[int, int]] = []
         self.done: set[int] = set()
@@ -791,11 +886,13 @@ class _Bracket:
         # the weights: every pairing with these roles has the same.)
         was = {p: higher(p) for p in rem}
         current = self.m.w
+        places, upper = [loc[o] for o in rem], [was[o] for o in rem]
         for i, p in enumerate(rem):
             row = current[loc[p]]
-            dropped = {o: 0 for o in rem[i + 1:] if row[loc[o]] and (not was[p] or was[o])}
+            after = places[i + 1:] if not was[p] else list(compress(places[i + 1:], upper[i + 1:]))
+            dropped = list(compress(after, map(row.__getitem__, after)))
             if dropped:
-                self.setw(p, dropped)
+                self.m.drop(loc[p], dropped)
         roles.update(was)
         # Transpositions: each S1 player in turn gets the highest S2 player he can.
         for i, p in enumerate(rem):
