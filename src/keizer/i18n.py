@@ -124,8 +124,14 @@ def _symbols(lang: str) -> tuple[str, str]:
 
 
 def format_day(iso: str | None, lang: str) -> str:
+    """A date as the language writes it in full ("3 december 2026"); a text that is no date as it is."""
     if not iso:
         return ""
+    return _format_day(iso, lang)
+
+
+@lru_cache(maxsize=4096)  # a site writes the same few hundred dates thousands of times
+def _format_day(iso: str, lang: str) -> str:
     from babel.dates import format_date as babel_format_date
 
     try:
