@@ -112,7 +112,8 @@ def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None =
             lines.append(f"DESCRIPTION:{_ics_text(e.description)}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
-    return "".join(part + "\r\n" for line in lines for part in _fold(line))
+    return "".join(line + "\r\n" if len(line.encode("utf-8")) <= 75 else "".join(part + "\r\n" for part in _fold(line))
+                   for line in lines)  # most lines need no folding: no call for them (a site writes a million)
 
 
 def atom(title: str, key: str, link: str, entries: Sequence[Entry]) -> str:
