@@ -239,9 +239,10 @@ def _dubov(inputs: RoundInputs, upto: int, initial_white: bool, t: Tournament, r
 
 
 def _burstein(inputs: RoundInputs, upto: int, initial_white: bool, t: Tournament, rounds: int) -> Outcome:
-    if upto < _seeding(rounds):  # the seeding rounds are paired by the Dutch system (C.04.4.2 1.6)
+    from keizer.pairing.swiss.burstein import burstein_entrants, pair_burstein, seeding_rounds
+
+    if upto < seeding_rounds(rounds):  # the seeding rounds are paired by the Dutch system (C.04.4.2 1.6)
         return _dutch(inputs, upto, initial_white, t, rounds)
-    from keizer.pairing.swiss.burstein import burstein_entrants, pair_burstein
 
     return pair_burstein(burstein_entrants(t, upto, inputs.numbers, inputs.data, _unit(inputs)), inputs.avoid,
                          initial_white)
@@ -392,11 +393,6 @@ def effective_numbers(t: Tournament, upto: int, present: Iterable[int],
     order = sorted(taking_part)
     rank = {n: k for k, n in enumerate(order)}
     return {n: replace(d, rank=rank.get(n, -1)) for n, d in data.items()}
-
-
-def _seeding(rounds: int) -> int:
-    """The Burstein system's seeding rounds (C.04.4.2 1.6.2): half the rounds, at most 4."""
-    return min(rounds // 2, 4)
 
 
 def _unit(inputs: RoundInputs) -> int:

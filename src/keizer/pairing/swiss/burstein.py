@@ -30,14 +30,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from keizer.pairing.matching import WeightedMatching, maximum_matching
+from keizer.pairing.matching import WeightedMatching
+from keizer.pairing.swiss.compatible import ABSOLUTE, Compatible, white_by_history
 from keizer.pairing.swiss.dutch import BLACK, WHITE, NoPairing, Outcome
 
 if TYPE_CHECKING:
     from keizer.pairing.swiss import DutchInput
     from keizer.tiebreaks import Player, RoundResult, Tournament
 
-NONE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3
+NONE, MILD, STRONG = 0, 1, 2
 
 
 def seeding_rounds(rounds: int) -> int:
@@ -87,23 +88,12 @@ def pair_burstein(entrants: Iterable[BursteinEntrant], avoid: Mapping[int, Itera
     return _Round(ranked, avoid, initial_white).run()
 
 
-class _Round:
+class _Round(Compatible):
     def __init__(self, players: list[BursteinEntrant], avoid: Mapping[int, Iterable[int]], initial_white: bool):
+        super().__init__(avoid, {e.number: preference(e.colours) for e in players})
         self.players = players
         self.place = {e.number: k for k, e in enumerate(players)}
-        self.pref = {e.number: preference(e.colours) for e in players}
-        self.avoid = {n: set(v) for n, v in avoid.items()}
         self.initial_white = initial_white
-
-    def legal(self, a: BursteinEntrant, b: BursteinEntrant) -> bool:
-        if b.number in self.avoid.get(a.number, ()) or a.number in self.avoid.get(b.number, ()):
-            return False
-        (ca, sa), (cb, sb) = self.pref[a.number], self.pref[b.number]
-        return not (sa == ABSOLUTE and sb == ABSOLUTE and ca == cb)
-
-    def complete(self, group: list[BursteinEntrant]) -> bool:
-        mate = maximum_matching(len(group), lambda i, j: self.legal(group[i], group[j]))
-        return all(m != -1 for m in mate)
 
     def run(self) -> Outcome:
         left = list(self.players)
@@ -198,8 +188,7 @@ class _Round:
         elif sa != sb:
             white_a = (ca == WHITE) if sa > sb else (cb == BLACK)
         else:
-            differ = [(x, y) for x, y in zip(reversed(a.colours), reversed(b.colours)) if x != y]
-            white_a = differ[0][0] == BLACK if differ else ca == WHITE
+            white_a = white_by_history(a.colours, b.colours, ca == WHITE)
         return (a.number, b.number) if white_a else (b.number, a.number)
 
 

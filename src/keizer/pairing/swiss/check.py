@@ -195,6 +195,7 @@ def breaches(inputs: RoundInputs, boards: Sequence[Board], bye: int | None) -> t
 def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system: str = "dutch",
          rounds: int = 0) -> str:
     """The first rule on which the played pairing and the engine's differ."""
+    from keizer.pairing.swiss.burstein import seeding_rounds
     from keizer.pairing.swiss.dutch import assess
 
     data = inputs.data
@@ -213,7 +214,7 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system:
         if result.played_bye != result.engine_bye:
             return "Dubov 3.1: the pairing-allocated bye (lowest score, most games played, largest TPN)"
         return "Dubov 2.3-4.4: the quality criteria C5-C10 or the order of upfloaters, shifters and transpositions"
-    if system == "burstein" and r >= min(rounds // 2, 4):   # after the seeding rounds (C.04.4.2 1.6)
+    if system == "burstein" and r >= seeding_rounds(rounds):   # after the seeding rounds (C.04.4.2 1.6)
         if result.played_bye != result.engine_bye:
             return "Burstein 3.1: the pairing-allocated bye (lowest score, most games played, lowest ranked)"
         return "Burstein 2.3-4: the quality criteria C5-C8 or the order (the first-ranked takes the last he can)"

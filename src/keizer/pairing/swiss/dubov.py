@@ -41,14 +41,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from keizer.pairing.matching import WeightedMatching, maximum_matching
+from keizer.pairing.matching import WeightedMatching
+from keizer.pairing.swiss.compatible import ABSOLUTE, Compatible, white_by_history
 from keizer.pairing.swiss.dutch import BLACK, WHITE, NoPairing, Outcome
 
 if TYPE_CHECKING:
     from keizer.pairing.swiss import DutchInput
     from keizer.tiebreaks import Tournament
 
-MILD, STRONG, ABSOLUTE = 1, 2, 3
+MILD, STRONG = 1, 2
 
 
 @dataclass(frozen=True)
@@ -92,25 +93,14 @@ def pair_dubov(entrants: Iterable[DubovEntrant], avoid: Mapping[int, Iterable[in
                   initial_white).run()
 
 
-class _Round:
+class _Round(Compatible):
     def __init__(self, players: list[DubovEntrant], avoid: Mapping[int, Iterable[int]], rounds: int,
                  played_rounds: int, initial_white: bool):
+        super().__init__(avoid, {e.number: preference(e.colours) for e in players})
         self.players = players
-        self.pref = {e.number: preference(e.colours) for e in players}
-        self.avoid = {n: set(v) for n, v in avoid.items()}
         self.last = played_rounds + 1 >= rounds
         self.max_t = 2 + rounds // 5
         self.initial_white = initial_white
-
-    def legal(self, a: DubovEntrant, b: DubovEntrant) -> bool:
-        if b.number in self.avoid.get(a.number, ()) or a.number in self.avoid.get(b.number, ()):
-            return False
-        (ca, sa), (cb, sb) = self.pref[a.number], self.pref[b.number]
-        return not (sa == ABSOLUTE and sb == ABSOLUTE and ca == cb)
-
-    def complete(self, group: list[DubovEntrant]) -> bool:
-        mate = maximum_matching(len(group), lambda i, j: self.legal(group[i], group[j]))
-        return all(m != -1 for m in mate)
 
     def run(self) -> Outcome:
         left = list(self.players)
@@ -280,8 +270,7 @@ class _Round:
             elif sa != sb:
                 white_a = (ca == WHITE) == (sa > sb)
             else:
-                differ = [(x, y) for x, y in zip(reversed(a.colours), reversed(b.colours)) if x != y]
-                white_a = differ[0][0] == BLACK if differ else ca == WHITE
+                white_a = white_by_history(a.colours, b.colours, ca == WHITE)
         return (a.number, b.number) if white_a else (b.number, a.number)
 
 
