@@ -5,10 +5,10 @@ the two players' colours differed)."""
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from keizer.pairing.matching import maximum_matching
-from keizer.pairing.swiss.dutch import BLACK
+from keizer.pairing.swiss.dutch import BLACK, NoPairing
 
 #: A colour preference's strength, as :func:`preference` functions of both systems give it.
 ABSOLUTE = 3
@@ -17,6 +17,12 @@ ABSOLUTE = 3
 class Numbered(Protocol):
     @property
     def number(self) -> int: ...
+
+    @property
+    def eligible(self) -> bool: ...  # may receive the pairing-allocated bye (C2)
+
+
+N = TypeVar("N", bound="Numbered")
 
 
 class Compatible:
@@ -36,6 +42,19 @@ class Compatible:
         """Whether ``group`` can be paired whole without breaking C1 or C3."""
         mate = maximum_matching(len(group), lambda i, j: self.legal(group[i], group[j]))
         return all(m != -1 for m in mate)
+
+    def bye(self, players: Sequence[N], order: Callable[[N], Any]) -> N | None:
+        """The pairing-allocated bye of an odd field: the first bye-eligible player by ``order``
+        whose bye leaves the rest pairable whole (None for an even field).  Refused
+        (:class:`NoPairing`) when no choice of bye, or an even field, can be paired."""
+        if len(players) % 2:
+            for e in sorted((e for e in players if e.eligible), key=order):
+                if self.complete([p for p in players if p is not e]):
+                    return e
+            raise NoPairing(())
+        if not self.complete(players):
+            raise NoPairing(())
+        return None
 
 
 def white_by_history(higher: Sequence[int], lower: Sequence[int], otherwise: bool) -> bool:

@@ -104,15 +104,9 @@ class _Round(Compatible):
 
     def run(self) -> Outcome:
         left = list(self.players)
-        bye = None
-        if len(left) % 2:
-            order = sorted((e for e in left if e.eligible), key=lambda e: (e.score, -len(e.colours), -e.number))
-            bye = next((e for e in order if self.complete([p for p in left if p is not e])), None)
-            if bye is None:
-                raise NoPairing(())
+        bye = self.bye(left, lambda e: (e.score, -len(e.colours), -e.number))
+        if bye is not None:
             left.remove(bye)
-        elif not self.complete(left):
-            raise NoPairing(())
         pairs: list[tuple[int, int]] = []
         while left:
             made = self.bracket(left)
