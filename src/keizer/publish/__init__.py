@@ -93,7 +93,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     club = Club(settings["name"], settings["colour"], settings["accent"], lang,
                 f"logo.{logo_type}" if logo_type else None)
 
-    rows = [row for row in store.competitions() if seasons is None or row["season"] in seasons]
+    every = store.competitions()
+    rows = [row for row in every if seasons is None or row["season"] in seasons]
     if not rows:
         raise StoreError("there is no competition to publish", hint="publish_create_competition")
     if outdir.exists() and not outdir.is_dir():
@@ -151,7 +152,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         competition_pages.update({(str(name or ""), c["name"]): c["link"] for c in plan.summaries})
     # A run of some seasons (the live publish) links the careers to this database's other seasons
     # as an earlier run published them: their pages stay as they were.
-    own_seasons = {row["season"] for row in store.competitions()}
+    own_seasons = {row["season"] for row in every}
     for folder, name in archive.items():
         if folder not in summaries and name in own_seasons:
             competition_pages.update({(str(name or ""), c["name"]): c["link"]
