@@ -303,8 +303,9 @@ def test_a_club_evening_by_clicking_and_typing(server, browser, size):
     try:
         page.goto(server.url + "/")
         page.locator("#comp-1").locator("xpath=..").get_by_role("link", name="Attendance").click()
-        assert page.url == server.url + "/c/1/attendance"
+        page.wait_for_url(server.url + "/c/1/attendance")
         rows = page.locator("li.att-player")
+        rows.first.wait_for()  # the click's navigation may not have loaded the list yet (CI met an empty one)
         names = [n for n in rows.evaluate_all("rows => rows.map(r => r.dataset.name)") if "'" not in n]
         excused, latecomer = names[0], names[1]
         page.locator(f"li.att-player[data-name='{excused}'] label.choice-excused").click()

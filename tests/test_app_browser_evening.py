@@ -172,7 +172,7 @@ def test_the_members_side_as_an_officer_expects_it(server, browser, size, capsys
     try:
         page.goto(server.url + "/members")
         page.get_by_role("link", name="Members' personal links and notices of absence").click()
-        assert page.url == server.url + "/members/links"
+        page.wait_for_url(server.url + "/members/links")
 
         # Round 31 of the sample: eight players excused, one unexcused; they are not offered.
         absent = {name for name, status in _marked(server.db).items() if status != "present"}
