@@ -76,6 +76,7 @@ def test_player_page_career_and_head_to_head(server, browser, size):
         assert axe_violations(w.page) == []
         _shot(w, "career")
         w.page.get_by_role("link", name="Pieter Kuipers").click()
+        w.page.wait_for_load_state()  # count() below does not wait for the new page
         assert w.page.locator("h1").inner_text() == "Anna Hendriks – Pieter Kuipers"
         assert w.page.locator("tbody tr").count() == 3
         _fits(w)

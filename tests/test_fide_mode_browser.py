@@ -69,6 +69,7 @@ def test_refused_then_confirmed_and_the_mode_on_the_pairing_page(server, browser
         assert page.locator("form.leave-fide").is_visible()
         confirm.get_by_label("Leave the FIDE rules for this competition").check()
         confirm.get_by_role("button", name="Confirm the change").click()
+        page.wait_for_load_state()  # is_visible() and count() below do not wait for the new page
         assert page.locator(".flash.ok").first.is_visible()
         assert page.locator("form.leave-fide").count() == 0
         assert page.locator("#s-bye_points").input_value() == "1/2"

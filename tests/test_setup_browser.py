@@ -122,6 +122,7 @@ def test_a_new_club_from_nothing_to_a_published_site(browser, tmp_path, size):
             page.get_by_role("button", name="Store this pairing").click()
             shot("3-paired")
             page.get_by_role("link", name="Results").first.click()
+            page.wait_for_load_state()  # count() below does not wait for the new page
             boxes = page.locator("#results-form input[id^=r]")
             assert boxes.count() == 3  # seven present: three boards and the bye
             boxes.first.click()

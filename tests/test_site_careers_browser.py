@@ -46,6 +46,7 @@ def test_career_page_on_the_site(site, browser, size):
     page.goto(member_page(site, "Anna Hendriks").as_uri())
     page.get_by_role("link", name="Anna Hendriks bij de club, alle seizoenen").click()
     assert page.url.endswith("/careers/anna-hendriks.html")
+    page.wait_for_load_state()  # is_visible() below does not wait for the new page
     assert page.get_by_role("heading", name="Beste resultaten").is_visible()
     assert page.get_by_role("img", name="Clubrating na elke gespeelde ronde").is_visible() or \
         page.locator("figure.chart svg").first.is_visible()
