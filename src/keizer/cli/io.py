@@ -48,9 +48,9 @@ if TYPE_CHECKING:
                                            "(the feeds' links and ids; '' forgets it).")
 @click.option("--evening-time", metavar="HH:MM", help="When a club evening starts (and ends): 20:00 or 19:45-23:30 "
                                                       "(the calendar's events; '' for all-day events).")
-@click.option("--national-rating", type=click.Choice(["dwz", "none"]),
+@click.option("--national-rating", type=click.Choice(["dwz", "ecf", "none"]),
               help="The national rating whose change per game 'keizer history --rating', the app and the site "
-                   "show beside FIDE's: dwz (Deutscher Schachbund), or none.")
+                   "show beside FIDE's: dwz (Deutscher Schachbund), ecf (English Chess Federation), or none.")
 @click.option("--site-folder", type=click.Path(file_okay=False, path_type=Path),
               help="The folder the app ('keizer serve') publishes the site into; from the app, only this one "
                    "or one inside the database's folder.")
