@@ -184,3 +184,7 @@ def test_the_export_refuses_in_one_line_and_changes_nothing(tmp_path, capsys):
     assert code == 1 and err == ("error: round 3 has no date; the ECF rates each game in the month it was played; "
                                  "give the round its date ('keizer attend --round N --date YYYY-MM-DD')\n")
     assert digest(db) == before
+    # The sample's cup has no round dates, and a cup's round takes none: the refusal has no hint then.
+    code, out, err = run(capsys, db, "-c", "Clubbeker 2025-2026", "export", "--format", "ecf", *OPTIONS,
+                         "--club-code", "4ABC")
+    assert (code, err) == (1, "error: round 1 has no date; the ECF rates each game in the month it was played\n")

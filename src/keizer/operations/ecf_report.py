@@ -76,9 +76,10 @@ def ecf_submission(store: Store, comp_id: int, details: EcfDetails) -> Submissio
     members = {m["id"]: m for m in store.members()}
     played = [(rnd, g) for rnd in season.rounds for g in rnd.games if g.played_on_board and g.result in _SCORES]
     for rnd, _ in played:
-        if not rnd.date:
+        if not rnd.date:  # a cup's rounds take no date: no hint then
             raise StoreError("round %(n)s has no date; the ECF rates each game in the month it was played",
-                             hint="ecf_round_date", n=rnd.number)
+                             hint=None if systems.of(system).standing_kind == "bracket" else "ecf_round_date",
+                             n=rnd.number)
     in_file = sorted({k for _, g in played for k in (g.white, g.black)},
                      key=lambda k: (rows[k]["start_no"] if k in rows else 0, k))
     pins = {k: i for i, k in enumerate(in_file, 1)}
