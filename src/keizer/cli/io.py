@@ -387,8 +387,10 @@ def export(ctx: Context, fmt: str, trf_version: str, output: Path | None, event_
            treasurer_address: tuple[str, ...], club_code: str | None, minutes_for_game: int | None,
            seconds_per_move: int | None) -> None:
     """Export the competition as season JSON, as a FIDE TRF file (all games, e.g. for a rating
-    report), or as an ECF results submission file (the games played, checked as far as the
-    ECF's format is public)."""
+    report), or as an ECF results submission file.
+
+    The ECF file holds the games played on the board, checked as far as the ECF's format is
+    public (docs/ratings.md)."""
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
     season = store.load_season(comp_id)
