@@ -112,7 +112,7 @@ def test_the_ecf_change_on_the_cli_the_app_and_the_site(tmp_path, capsys):
     # The site (in Dutch) and the app's player page show it.
     site = published(db, tmp_path / "site", "nl")
     page = text(player_page(site, "Interne competitie 2025-2026", "Anna Hendriks"))
-    assert "ECF-ratingverandering" in page and f"ECF-rating {own}, K 20:" in page and "DWZ" not in page
+    assert "ECF-ratingwijziging" in page and f"ECF-rating {own}, K 20:" in page and "DWZ" not in page
     (tmp_path / "app").mkdir()
     app, appdb = sample_app(tmp_path / "app")
     client = client_with_csrf(app)
