@@ -121,6 +121,7 @@ def test_the_ecf_change_on_the_cli_the_app_and_the_site(tmp_path, capsys):
     refused = web_text(post(client, "/club/site", {**form, "national_rating": "knsb"}))
     assert "the national rating must be dwz, ecf or empty (none), not 'knsb'" in refused and digest(appdb) == before
     post(client, "/club/site", {**form, "national_rating": "ecf"})
+    assert '<option value="ecf" selected>' in client.get("/club").get_data(as_text=True)
     with sqlite3.connect(appdb) as conn:
         key = conn.execute("SELECT p.key FROM players p JOIN members m ON m.id = p.member_id "
                            "WHERE m.name = 'Anna Hendriks' AND p.competition_id = 1").fetchone()[0]
