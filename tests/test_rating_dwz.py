@@ -111,7 +111,7 @@ def test_the_dwz_change_on_the_cli_the_app_and_the_site(tmp_path, capsys):
     form = {"site_folder": "", "upload": "", "site": "", "evening_time": ""}
     before = digest(appdb)
     refused = web_text(post(client, "/club/site", {**form, "national_rating": "elo"}))
-    assert "the national rating must be dwz or empty (none), not 'elo'" in refused and digest(appdb) == before
+    assert "the national rating must be dwz, ecf or empty (none), not 'elo'" in refused and digest(appdb) == before
     post(client, "/club/site", {**form, "national_rating": "dwz"})
     with sqlite3.connect(appdb) as conn:
         key = conn.execute("SELECT p.key FROM players p JOIN members m ON m.id = p.member_id "

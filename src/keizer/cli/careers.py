@@ -33,15 +33,17 @@ def fide_rows(found: RatingChanges, names: dict[str, str]) -> list[dict[str, Any
              "why": g.why} for g in found.games]
 
 
-def show_fide(name: str, found: RatingChanges, names: dict[str, str], fmt: str, dwz: Any = None) -> None:
+def show_fide(name: str, found: RatingChanges, names: dict[str, str], fmt: str, dwz: Any = None,
+              ecf: Any = None) -> None:
     """``keizer history --rating``: the FIDE rating change of every game and the sum (and, in
-    JSON, the DWZ's under ``dwz`` when the club shows it)."""
+    JSON, the DWZ's under ``dwz`` or the ECF rating's under ``ecf`` when the club shows it)."""
     rows = fide_rows(found, names)
     if fmt == "json":
         click.echo(json.dumps({"name": name, "note": PROVISIONAL, "rating": found.rating, "k": found.k,
                                "games": found.counted, "delta": float(found.delta), "change": float(found.change),
                                "performance": found.performance, "rounds": rows,
-                               **({"dwz": dwz_data(dwz)} if dwz is not None else {})}, ensure_ascii=False, indent=2))
+                               **({"dwz": dwz_data(dwz)} if dwz is not None else {}),
+                               **({"ecf": ecf_data(ecf)} if ecf is not None else {})}, ensure_ascii=False, indent=2))
         return
     table = [{**r, "expected": "" if r["expected"] is None else number(g.expected, 2),
               "delta": "" if g.delta is None else number(g.delta, 2),
@@ -82,6 +84,38 @@ def show_dwz(name: str, found: Any, fmt: str) -> None:
     if fmt == "table" and r is not None:
         click.echo(f"{r.games} games counted: W {number(r.score)}, We {r.we:.3f}, E {r.e}: "
                    f"DWZ {r.ro} → {r.new} ({r.change:+d}, {PROVISIONAL})")
+
+
+def ecf_data(found: Any) -> dict[str, Any]:
+    """The ECF rating of ``keizer history --rating`` as data: each game's PD and k(s − PD), each
+    month's sums and the competition's (None: no ECF rating or no counted game)."""
+    rows = [{"round": g.round, "month": g.month, "opponent": g.opponent_name, "opponent_rating": g.opponent_rating,
+             "score": json_number(g.score), "expected": None if g.expected is None else float(g.expected),
+             "change": None if g.change is None else float(g.change)} for g in found.games]
+    months = [{"month": m.month, "games": m.games, "score": json_number(m.score), "expected": float(m.expected),
+               "change": float(m.change)} for m in found.months]
+    summary = None if found.rating is None or not found.counted else {
+        "rating": found.rating, "k": found.k, "games": found.counted, "score": json_number(found.score),
+        "expected": float(found.expected), "change": float(found.change)}
+    return {"note": PROVISIONAL, "result": summary, "months": months, "rounds": rows}
+
+
+def show_ecf(name: str, found: Any, fmt: str) -> None:
+    """``keizer history --rating`` (table or CSV) when the club shows the ECF rating."""
+    data = ecf_data(found)
+    if fmt == "table":
+        rated = f"ECF rating {found.rating}, K {found.k}" if found.rating else "no ECF rating"
+        click.echo(f"\n{name} — {rated}; ECF rating change (R1 = R0 + K(W − We)), {PROVISIONAL}")
+    click.echo(render([{**row, "expected": "" if g.expected is None else number(g.expected, 2),
+                        "change": "" if g.change is None else number(g.change, 2)}
+                       for row, g in zip(data["rounds"], found.games)],
+                      ["round", "month", "opponent", "opponent_rating", "score", "expected", "change"], fmt))
+    if fmt == "table" and data["result"] is not None:
+        for m in found.months:
+            click.echo(f"{m.month or 'no date'}: {m.games} games, W {number(m.score)}, We {number(m.expected, 2)}, "
+                       f"change {number(m.change, 2)}")
+        click.echo(f"{found.counted} games counted: W {number(found.score)}, We {number(found.expected, 2)}: "
+                   f"change {number(found.change, 2)} ({PROVISIONAL})")
 
 
 @click.command("head2head")

@@ -95,8 +95,8 @@ class _Commands(click.Group):
                    "--upload send it on to the club's web host.",
         "import": "Import a season JSON file, a FIDE TRF file, a rounds CSV or a KeizerForClubs database (.s3db) "
                   "as a new competition.",
-        "export": "Export the competition as season JSON, or as a FIDE TRF file (all games, e.g. for a rating "
-                  "report).",
+        "export": "Export the competition as season JSON, as a FIDE TRF file (all games, e.g. for a rating "
+                  "report), or as an ECF results submission file.",
     }
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -48,9 +48,9 @@ if TYPE_CHECKING:
                                            "(the feeds' links and ids; '' forgets it).")
 @click.option("--evening-time", metavar="HH:MM", help="When a club evening starts (and ends): 20:00 or 19:45-23:30 "
                                                       "(the calendar's events; '' for all-day events).")
-@click.option("--national-rating", type=click.Choice(["dwz", "none"]),
+@click.option("--national-rating", type=click.Choice(["dwz", "ecf", "none"]),
               help="The national rating whose change per game 'keizer history --rating', the app and the site "
-                   "show beside FIDE's: dwz (Deutscher Schachbund), or none.")
+                   "show beside FIDE's: dwz (Deutscher Schachbund), ecf (English Chess Federation), or none.")
 @click.option("--site-folder", type=click.Path(file_okay=False, path_type=Path),
               help="The folder the app ('keizer serve') publishes the site into; from the app, only this one "
                    "or one inside the database's folder.")
@@ -367,16 +367,40 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
 
 
 @click.command()
-@click.option("--format", "fmt", type=click.Choice(["json", "trf"]), default="json", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["json", "trf", "ecf"]), default="json", show_default=True)
 @click.option("--trf-version", type=click.Choice(["TRF26", "TRF16"]), default="TRF26", show_default=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="File (default: stdout).")
+@click.option("--event-code", default="", help="ECF: the event code (your grader prefix and a number).")
+@click.option("--submission-index", type=click.IntRange(1), default=1, show_default=True,
+              help="ECF: 1, or higher for a file that replaces an earlier one.")
+@click.option("--results-officer", default="", help="ECF: who answers for the results.")
+@click.option("--results-officer-address", multiple=True, help="ECF: their address or e-mail (repeat for lines).")
+@click.option("--treasurer", default="", help="ECF: who pays the game fees.")
+@click.option("--treasurer-address", multiple=True, help="ECF: their address or e-mail (repeat for lines).")
+@click.option("--club-code", help="ECF: the club's ECF club code, for players without an ECF code.")
+@click.option("--minutes-for-game", type=click.IntRange(1), help="ECF: minutes per player (default: the rounds' "
+                                                                  "time control, like 90+30).")
+@click.option("--seconds-per-move", type=click.IntRange(0), help="ECF: the increment (with --minutes-for-game).")
 @pass_ctx
-def export(ctx: Context, fmt: str, trf_version: str, output: Path | None) -> None:
-    """Export the competition as season JSON, or as a FIDE TRF file (all games, e.g. for a rating report)."""
+def export(ctx: Context, fmt: str, trf_version: str, output: Path | None, event_code: str, submission_index: int,
+           results_officer: str, results_officer_address: tuple[str, ...], treasurer: str,
+           treasurer_address: tuple[str, ...], club_code: str | None, minutes_for_game: int | None,
+           seconds_per_move: int | None) -> None:
+    """Export the competition as season JSON, as a FIDE TRF file (all games, e.g. for a rating
+    report), or as an ECF results submission file.
+
+    The ECF file holds the games played on the board, checked as far as the ECF's format is
+    public (docs/ratings.md)."""
     store = ctx.store()
     comp_id = ctx.comp(store)["id"]
     season = store.load_season(comp_id)
-    if fmt == "trf":
+    if fmt == "ecf":
+        from keizer.operations.ecf_report import EcfDetails, ecf_text
+
+        text = ecf_text(store, comp_id, EcfDetails(event_code, submission_index, results_officer,
+                                                   results_officer_address, treasurer, treasurer_address, club_code,
+                                                   minutes_for_game, seconds_per_move))
+    elif fmt == "trf":
         text = _trf_text(store, comp_id, season, trf_version)
         done = season.completed_rounds()
         left = [g for r in season.rounds[done:] for g in r.games if g.result is not None]

@@ -129,11 +129,15 @@ def history(ctx: Context, player_ref: str, round_no: int | None, rating: bool, f
         from keizer.cli.careers import show_fide
 
         show_fide(found["name"], found["fide"], {p["key"]: p["name"] for p in store.players(comp_id)}, fmt,
-                  found["dwz"])
+                  found["dwz"], found["ecf"])
         if found["dwz"] is not None and fmt != "json":  # the club shows the DWZ too (keizer club --national-rating)
             from keizer.cli.careers import show_dwz
 
             show_dwz(found["name"], found["dwz"], fmt)
+        if found["ecf"] is not None and fmt != "json":  # or the ECF rating
+            from keizer.cli.careers import show_ecf
+
+            show_ecf(found["name"], found["ecf"], fmt)
         return
     if found["kind"] == "points":
         _points_history(found, fmt)

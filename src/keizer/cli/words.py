@@ -64,6 +64,10 @@ HINTS: dict[str, str] = {
     "store_user_password": " with 'keizer user password %(name)s'",
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
     "ratings_set_id": "; set the %(label)s with 'keizer member edit'",
+    "ecf_details": "; give it with its option of 'keizer export --format ecf': --event-code, --results-officer, "
+                   "--results-officer-address, --treasurer, --treasurer-address or --minutes-for-game",
+    "ecf_club_code": "; set the member's ECF code with 'keizer member edit --fed-id', or give --club-code",
+    "ecf_round_date": "; give the round its date ('keizer attend --round N --date YYYY-MM-DD')",
     "ev_forbidden_pair": " ('keizer forbid')",
     "ev_repair_unplayed": " (re-pair an unplayed round with 'keizer pair --again')",
     "ev_plan_more_rounds": "; plan more with 'keizer swiss rounds N'",

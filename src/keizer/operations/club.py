@@ -46,7 +46,7 @@ CLUB_SETTINGS = {"name": "Chess club", "colour": "#1f4e79", "accent": "#c8102e",
                  "season": "", "templates": "", "upload": "", "site": "", "evening_time": "",
                  "national_rating": ""}
 #: The national ratings keizer can compute beside FIDE's (``national_rating``; "": none).
-NATIONAL_RATINGS = ("dwz",)
+NATIONAL_RATINGS = ("dwz", "ecf")
 #: The site's public address: the feeds' ids and links are made from it (stable when the club is renamed).
 _SITE = re.compile(r"https?://[^\s/?#@]+(/[^\s?#]*)?")
 #: When a club evening starts (and ends): 20:00, or 19:45-23:30.

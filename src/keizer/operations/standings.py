@@ -24,8 +24,9 @@ from keizer import systems
 from keizer.kept import Kept
 from keizer.model import Colour, Game, Player, Round, Season
 from keizer.output import json_number
-from keizer.rating import dwz
+from keizer.rating import dwz, ecf
 from keizer.rating.dwz import DwzChanges
+from keizer.rating.ecf import EcfChanges
 from keizer.rating.fide import OnRecord
 from keizer.readmodel import (RatingChanges, absence_cell, fide_changes, game_cell, games_by_player, history_line,
                               meetings, no_game)
@@ -237,11 +238,12 @@ def player_history(store: Store, comp_id: int, ref: str, round_no: int | None = 
     upto = checked_round(season, round_no)
     fide = player_fide_changes(store, comp_id, season, key, upto) if with_fide else None  # provisional
     dwz = player_dwz_changes(store, comp_id, season, key, upto) if with_fide else None
+    ecf_found = player_ecf_changes(store, comp_id, season, key, upto) if with_fide else None
     if systems.of(system).points:
         return {"kind": "points", **points_history(store, comp_id, season, key, upto), "fide": fide, "dwz": dwz,
-                "member_id": found["member_id"]}
+                "ecf": ecf_found, "member_id": found["member_id"]}
     return {"kind": "keizer", **keizer_history(store, comp_id, season, key, upto, ref), "fide": fide, "dwz": dwz,
-            "member_id": found["member_id"]}
+            "ecf": ecf_found, "member_id": found["member_id"]}
 
 
 def fide_ratings(store: Store, comp_id: int, players: list[dict[str, Any]] | None = None,
@@ -264,13 +266,10 @@ def fide_records(store: Store, comp_id: int) -> dict[str, OnRecord]:
             for r in store.players(comp_id) if r["member_id"] in members}
 
 
-def dwz_changes(store: Store, comp_id: int, season: Season) -> dict[str, DwzChanges]:
-    """Every player's DWZ change in the competition (the competition as one tournament), when
-    the club shows the DWZ (club setting ``national_rating``); else none. The DWZ is the
-    national rating: frozen with the competition if its national list orders it, else each
-    member's on record; the age is the year of the last dated round minus the year of birth."""
-    if store.get_meta("club_national_rating") != "dwz":
-        return {}
+def _national(store: Store, comp_id: int, season: Season) -> tuple[dict[str, int | None], dict[str, int | None]]:
+    """Each player's national rating for the competition (frozen with it if its national list
+    orders it, else the member's on record) and age (the year of the last dated round minus the
+    year of birth; None: unknown)."""
     rows = store.players(comp_id)
     members = {m["id"]: m for m in store.members()}
     if store.rating_list(comp_id) == "national":
@@ -278,11 +277,37 @@ def dwz_changes(store: Store, comp_id: int, season: Season) -> dict[str, DwzChan
     else:
         ratings = {r["key"]: members[r["member_id"]]["rating"] for r in rows if r["member_id"] in members}
     year = max((int(r.date[:4]) for r in season.rounds if r.date and r.date[:4].isdigit()), default=None)
-    found = {}
+    ages: dict[str, int | None] = {}
     for r in rows:
         born = members[r["member_id"]]["birth_year"] if r["member_id"] in members else None
-        found[r["key"]] = dwz.season_changes(season, ratings, r["key"], year - born if year and born else None)
-    return found
+        ages[r["key"]] = year - born if year and born else None
+    return ratings, ages
+
+
+def dwz_changes(store: Store, comp_id: int, season: Season) -> dict[str, DwzChanges]:
+    """Every player's DWZ change in the competition (the competition as one tournament), when
+    the club shows the DWZ (club setting ``national_rating``); else none. The DWZ is the
+    national rating (:func:`_national`)."""
+    if store.get_meta("club_national_rating") != "dwz":
+        return {}
+    ratings, ages = _national(store, comp_id, season)
+    return {key: dwz.season_changes(season, ratings, key, age) for key, age in ages.items()}
+
+
+def ecf_changes(store: Store, comp_id: int, season: Season) -> dict[str, EcfChanges]:
+    """Every player's ECF rating change in the competition (per game, per month, the sum),
+    when the club shows the ECF rating (club setting ``national_rating``); else none. The ECF
+    rating is the national rating (:func:`_national`); K 40 under 18."""
+    if store.get_meta("club_national_rating") != "ecf":
+        return {}
+    ratings, ages = _national(store, comp_id, season)
+    return {key: ecf.season_changes(season, ratings, key, age) for key, age in ages.items()}
+
+
+def player_ecf_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> EcfChanges | None:
+    """What a player's games up to round ``upto`` did to the ECF rating (None: the club does not show it)."""
+    shown = replace(season, rounds=tuple(r for r in season.rounds if r.number <= upto))
+    return ecf_changes(store, comp_id, shown).get(key)
 
 
 def player_dwz_changes(store: Store, comp_id: int, season: Season, key: str, upto: int) -> DwzChanges | None:

@@ -45,7 +45,7 @@ from keizer.publish.files import Folder, Kept, read_previous, write_site
 from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.careers import careers
-from keizer.operations.standings import dwz_changes, fide_ratings, fide_records
+from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
@@ -133,6 +133,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
             data, members={r["key"]: r["member_id"] for r in players if r["member_id"] is not None},
             fide=fide_ratings(store, row["id"], players, members),  # the FIDE rating changes on the player pages
             fide_k=fide_records(store, row["id"]), dwz=dwz_changes(store, row["id"], data.season),
+            ecf=ecf_changes(store, row["id"], data.season),
             finished=_finished(store, row, data), notices=_notices(store, row, data, players)))
     # The data read is the data the key was taken of (a write meanwhile: the next run starts afresh).
     steady = store.file_state() == state

@@ -55,6 +55,7 @@ class CompetitionData:
     fide: Mapping[str, int | None] = field(default_factory=dict)  # player → FIDE rating (the rating changes)
     fide_k: Mapping[str, OnRecord] = field(default_factory=dict)  # player → what K depends on (list K, birth year)
     dwz: Mapping[str, Any] = field(default_factory=dict)  # player → DWZ change (when the club shows it)
+    ecf: Mapping[str, Any] = field(default_factory=dict)  # player → ECF rating change (when the club shows it)
     finished: bool = False  # closed, or every planned round played (the app's evening view says so)
     provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
     notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
@@ -517,7 +518,8 @@ class _Competition:
                                                     "withdrawn_after": player.withdrawn_after},
             "entry": entry, "own_value": self.final.own_pricing.get(pid) if on_ladder else None,
             "lines": lines, "counts": counts, "charts": charts, "standing_round": self.played,
-            "member_link": self.member_pages.get(pid), "dwz": self.comp.dwz.get(pid), "next": self.next_for(pid),
+            "member_link": self.member_pages.get(pid), "dwz": self.comp.dwz.get(pid),
+            "ecf": self.comp.ecf.get(pid), "next": self.next_for(pid),
             "fide": fide_changes(self.season, self.comp.fide, pid, self.comp.fide_k.get(pid, OnRecord())),
         }
 

@@ -115,7 +115,7 @@ class RoundRobinPages(_Competition):
             "entry": {"rank": entry.rank, "points": entry.points}, "lines": lines, "charts": charts,
             "standing_round": self.played, "member_link": self.member_pages.get(pid),
             "fide": fide_changes(self.season, self.comp.fide, pid, self.comp.fide_k.get(pid, OnRecord())),
-            "dwz": self.comp.dwz.get(pid), "next": self.next_for(pid),
+            "dwz": self.comp.dwz.get(pid), "ecf": self.comp.ecf.get(pid), "next": self.next_for(pid),
         }
 
 

@@ -56,6 +56,9 @@ HINTS: dict[str, str] = {
     "store_user_password": N_(" on the Users page"),
     # -- operations: the club evening (attendance, pairing, results, rounds, order, cups, draws, changes, club) --
     "ratings_set_id": N_("; set the %(label)s on the member's page (Members, Edit)"),
+    "ecf_details": N_("; fill in the ECF's event details"),
+    "ecf_club_code": N_("; set the member's ECF code on the member's page (Members, Edit), or give the club's ECF club code"),
+    "ecf_round_date": N_("; give the round its date"),
     "ev_forbidden_pair": N_(" (see the forbidden pairs on the Pairing page)"),
     "ev_repair_unplayed": N_(" (a round not played yet can be paired again on the Pairing page)"),
     "ev_plan_more_rounds": N_("; it has no further round to mark"),
