@@ -46,8 +46,10 @@ atexit.register(shutil.rmtree, os.environ["KEIZER_CACHE"], True)
 # Hypothesis: the full run tries every property test's own number of examples; the quick run
 # tries a tenth of them (at least 10).  ``pytest -m "not slow"`` chooses the quick profile by
 # itself; KEIZER_HYPOTHESIS=full or =quick chooses either profile for any run.
-hypothesis_settings.register_profile("full")
-hypothesis_settings.register_profile("quick", max_examples=10)
+# No deadline: speed is measured in bench/, and on a busy machine a slow example would fail a test
+# of correctness (an ECF round trip did, with eight test runs sharing two cores).
+hypothesis_settings.register_profile("full", deadline=None)
+hypothesis_settings.register_profile("quick", max_examples=10, deadline=None)
 HYPOTHESIS_PROFILE = "full"
 T = TypeVar("T")
 
