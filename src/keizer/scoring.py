@@ -34,7 +34,8 @@ tie-breaks and finally by the start order — never by input order.
 from __future__ import annotations
 
 import math
-from operator import itemgetter, mul
+from itertools import compress
+from operator import itemgetter, mul, ne
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
@@ -44,6 +45,7 @@ from keizer.earned import (BYE, Earned, CLUB, EXCUSED, EXTERNAL, FORFEIT, GAME, 
                            items as _items)
 from keizer.ladder import ladder_values
 from keizer.model import Colour, ExternalResult, Result, Season
+from keizer.packed import pack, slot_width, unpack
 from keizer.settings import Settings
 
 if TYPE_CHECKING:
@@ -273,6 +275,9 @@ class _Chain:
     round_df: list[int]
     round_terms: list[list[list[tuple[int, int]]]]
     stats: _Stats
+    columns: list[int] | None  # fixed-point: the packed columns (:meth:`_pack`)
+    width: int  # their slots' bits
+    bound: int  # no score's size exceeds it
 
     def __init__(self, season: Season, settings: Settings, off: frozenset[str], upto: int,
                  previous: _Chain | None = None, first_changed: int = 1):
@@ -315,6 +320,7 @@ class _Chain:
                         f = scaled[it.factor] = int(it.factor * df)
                     per_player[index[pid]].append((index[it.priced], f))
             round_terms.append(per_player)
+        self._pack(own_factor)
 
         players = {p.id: p for p in season.players}
         ratings = [players[pid].rating for pid in self.ids]
@@ -358,14 +364,16 @@ class _Chain:
                     c = coef[i]
                     for j, f in terms:
                         c[j] = c.get(j, 0) + f
-                scores = self._scores(coef, values, own, own_factor)
-                new_ranking = self._rank(scores, r)
-                priced = value_maps[r - 1]
-                if settings.recalculation == "fixed-point":
+                if self.columns is not None:
+                    self._add_columns(terms_r, 1)
                     new_ranking, scores, priced, iterations, cycle = self._fixed_point(
-                        coef, own_factor, start_values, ranking, new_ranking, scores, r
+                        coef, own_factor, start_values, ranking, r
                     )
                     denominator = self.scale * max(cycle, 1)
+                else:
+                    scores = self._scores(coef, values, own, own_factor)
+                    new_ranking = self._rank(scores, r)
+                    priced = value_maps[r - 1]
                 pricing = (priced,) * r
                 own_map = value_maps[0] if settings.own_value == "start" else priced
             if own_factor == 0:
@@ -387,7 +395,16 @@ class _Chain:
         self.coef = [dict(c) for c in previous.coef]
         self.frozen_points = list(previous.frozen_points)
         frozen = self.settings.recalculation == "frozen"  # (the frozen model sums points, the others factors)
+        if self.columns is not None:
+            if previous.columns is not None and previous.width == self.width:
+                self.columns = list(previous.columns)
+            else:  # the slots' width changed: the columns again, from the sums
+                for i, c in enumerate(self.coef):
+                    for j, f in c.items():
+                        self.columns[j] += f << (self.width * i)
         for r in range(first, previous.upto + 1):
+            if self.columns is not None:
+                self._add_columns(previous.round_terms[r - 1], -1)
             priced_by = previous._values_of(previous._parts[r - 1][1])
             for i, terms in enumerate(previous.round_terms[r - 1]):
                 c = self.coef[i]
@@ -412,57 +429,74 @@ class _Chain:
             for i, c in enumerate(coef)
         ]
 
-    def _fixed_point(self, coef: Sequence[Mapping[int, int]], own_factor: int, start_values: list[int],
-                     previous: list[int], ranking: list[int], scores: list[int], r: int,
-                     ) -> tuple[list[int], list[int], dict[str, Fraction], int, int]:
-        """From the per-round pass, repeat values → scores → ranking until it repeats.
+    def _pack(self, own_factor: int) -> None:
+        """Under ``fixed-point``: a column per player j, packed (:mod:`keizer.packed`), holding in
+        slot i the factor i earns j's value with (``coef``), own value included when it is
+        the current one; the slots are wide enough for every pass's sort key (:meth:`_fixed_point`)."""
+        self.columns = None
+        if self.settings.recalculation != "fixed-point":
+            return
+        n = len(self.ids)
+        totals = [abs(own_factor)] * n
+        for terms_r in self.round_terms:
+            for i, terms in enumerate(terms_r):
+                for _, f in terms:
+                    totals[i] += abs(f)
+        self.bound = max(totals, default=0) * max(map(abs, self.position_values), default=0)
+        self.width = width = slot_width((2 * self.bound + 1) * n)
+        own = own_factor if self.settings.own_value == "current" else 0
+        self.columns = [own << (width * i) for i in range(n)]
 
-        A pass changes the values of the players whose place changed only: when those are
-        few, it updates the sums they are in by the differences (through who priced whom)
-        instead of summing everyone's again.
-        Returns (ranking, scores, pricing map, passes, cycle period).
+    def _add_columns(self, terms_r: Sequence[Sequence[tuple[int, int]]], sign: int) -> None:
+        """Add (``sign`` 1) or take away (−1) what one round earns to the packed columns."""
+        columns, width = self.columns, self.width
+        assert columns is not None
+        for i, terms in enumerate(terms_r):
+            shift = width * i
+            for j, f in terms:
+                columns[j] += sign * f << shift
+
+    def _fixed_point(self, coef: Sequence[Mapping[int, int]], own_factor: int, start_values: list[int],
+                     previous: list[int], r: int) -> tuple[list[int], list[int], dict[str, Fraction], int, int]:
+        """From the standing before (``previous``), repeat values → scores → ranking until a
+        ranking repeats (docs/scoring.md).  Returns (ranking, scores, pricing map, passes, cycle period).
+
+        The scores are kept packed: ``sums`` is Σ_j value(j)·column(j), so slot i holds player i's
+        score.  A pass moves some players; their values change and the sums change by those
+        changes times their columns, grouped by change (one addition of big integers per player
+        moved, one multiplication per distinct change).  What is unpacked is each player's sort
+        key, (bound − score)·n + the player's place by the tie-breaks: one integer per player,
+        smaller for a higher score, unique, and never negative.
         """
+        n, width, bound, pv = len(previous), self.width, self.bound, self.position_values
+        columns = self.columns
+        assert columns is not None
+        fide = self.fide
+        ties = self._ties(r) if fide is None else [0] * n
         own_is_start = self.settings.own_value == "start"
-        # Each player's sum as C-level calls: who priced them (an itemgetter of their values) and by how much.
-        sums: list[tuple[Callable[[Sequence[int]], Sequence[int]], tuple[int, ...], int]] = []
-        for i, c in enumerate(coef):
-            js, fs = tuple(c), tuple(c.values())
-            sums.append((_getter(js), fs, i))
-        priced_in: list[list[tuple[int, int]]] = [[] for _ in coef]  # j → [(i, Σ factor of i priced by j)]
-        for i, c in enumerate(coef):
-            for j, f in c.items():
-                priced_in[j].append((i, f))
-        seen = {tuple(previous): 0, tuple(ranking): 1}
-        priced_by = [previous]  # priced_by[k]: the ranking whose values priced pass k+1
-        passes = 1
-        priced_values = self._values_of(previous)  # the values ``scores`` were priced with
-        while passes < self.settings.max_iterations:
-            values = self._values_of(ranking)
-            changed = [j for j, (was, now) in enumerate(zip(priced_values, values)) if was != now]
-            if len(changed) * 3 > len(values):  # many values moved: every sum again
-                own = start_values if own_is_start else values
-                new_scores = [own_factor * own[i] + sum(map(mul, fs, get(values))) for get, fs, i in sums]
-            else:  # a few: the sums they are in change by the difference
-                new_scores = list(scores)
-                for j in changed:
-                    change = values[j] - priced_values[j]
-                    for i, f in priced_in[j]:
-                        new_scores[i] += f * change
-                    if not own_is_start:
-                        new_scores[j] += own_factor * change
-            priced_values = values
-            new = self._rank(new_scores, r)
+        start_term = [own_factor * v for v in start_values] if own_is_start else [0] * n
+        base = pack([bound * n + t - n * s for t, s in zip(ties, start_term)], width)
+        values = self._values_of(previous)
+        sums = sum(map(mul, values, columns))
+        seen: dict[tuple[int, ...], int] = {tuple(previous): 0}
+        priced_by: list[list[int]] = []  # priced_by[k]: the ranking whose values priced pass k+1
+        ranking, passes = previous, 0
+        while True:
+            keys = unpack(base - n * sums, n, width)
+            if fide is None:
+                new = sorted(ranking, key=keys.__getitem__)
+            else:
+                new = self._rank_fide([bound - k // n for k in keys], r, fide)
             passes += 1
             priced_by.append(ranking)
-            if new == ranking:
-                return new, new_scores, self._value_map(ranking), passes, 0
+            if passes > 1 and new == ranking:
+                return new, [bound - k // n for k in keys], self._value_map(ranking), passes, 0
             key = tuple(new)
-            if key in seen:
+            if passes > 1 and key in seen:
                 # Rankings seen[key]…now repeat: price with the mean of the values
                 # that priced the passes of the cycle (kept ×period to stay integer).
                 cycle = priced_by[seen[key]:]
                 period = len(cycle)
-                n = len(ranking)
                 total = [0] * n
                 for ranked in cycle:
                     for i, v in enumerate(self._values_of(ranked)):
@@ -471,23 +505,37 @@ class _Chain:
                 final_scores = self._scores(coef, total, own, own_factor)
                 mean = {pid: Fraction(total[i], self.dv * period) for i, pid in enumerate(self.ids)}
                 return self._rank(final_scores, r), final_scores, mean, passes, period
-            seen[key] = len(seen)
-            ranking, scores = new, new_scores
-        return ranking, scores, self._value_map(priced_by[-1]), passes, 0
+            seen[key] = passes
+            if passes >= self.settings.max_iterations:
+                return new, [bound - k // n for k in keys], self._value_map(ranking), passes, 0
+            moved: dict[int, list[int]] = {}  # change of value → the players whose value changed by it
+            for pos in compress(range(n), map(ne, new, ranking)):
+                j = new[pos]
+                change = pv[pos] - values[j]
+                if change:
+                    values[j] = pv[pos]
+                    moved.setdefault(change, []).append(j)
+            for change, js in moved.items():
+                sums += change * (sum(itemgetter(*js)(columns)) if len(js) > 1 else columns[js[0]])
+            ranking = new
 
-    def _rank(self, scores: Sequence[int], r: int) -> list[int]:
-        if self.fide is not None:
-            return self._rank_fide(scores, r, self.fide)
-        n = len(scores)
+    def _ties(self, r: int) -> list[int]:
+        """Each player's place by the tie-breaks of round ``r`` alone, worked out once for all its passes."""
         ties = self._tie_keys.get(r)
-        if ties is None:  # each player's place by the tie-breaks of round r alone, once for all its passes
-            stats, ratings = self.stats, self.ratings
+        if ties is None:
+            n, stats, ratings = len(self.ids), self.stats, self.ratings
             order = sorted(range(n), key=lambda i: (
                 *(ratings[i] if tb == "rating" else -stats.get(i, r, tb) for tb in self.tiebreaks), i))
             ties = self._tie_keys[r] = [0] * n
             for place, i in enumerate(order):
                 ties[i] = place
-        keys = [tie - score * n for score, tie in zip(scores, ties)]  # by score, then by that place: one int
+        return ties
+
+    def _rank(self, scores: Sequence[int], r: int) -> list[int]:
+        if self.fide is not None:
+            return self._rank_fide(scores, r, self.fide)
+        n = len(scores)
+        keys = [tie - score * n for score, tie in zip(scores, self._ties(r))]  # by score, then by that place: one int
         return sorted(range(n), key=keys.__getitem__)
 
     def _rank_fide(self, scores: Sequence[int], r: int, fide: Sequence[str]) -> list[int]:
