@@ -6,13 +6,13 @@ passes and cycles — on random seasons under every setting that touches the ite
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import examples, season
 from fixed_point_reference import ReferenceChain, reference_standings
-from keizer.scoring import _Chain, compute_standings
+from keizer.scoring import StandingEntry, _Chain, compute_standings
 from keizer.settings import Settings
 from test_scoring import random_season
 
@@ -59,3 +59,11 @@ def test_a_kept_chain_whose_slots_changed_width_packs_its_columns_again():
     went_on = _Chain(edited, edited.settings, frozenset(), 5, before, 4)
     assert [went_on.standing(r) for r in range(6)] == [ReferenceChain(edited, edited.settings, frozenset(), 5).standing(r)
                                                        for r in range(6)]
+
+
+def test_a_standings_entries_are_those_its_constructor_makes():
+    s = random_season(random.Random(3), 8, 3, recalculation="fixed-point")
+    for standing in compute_standings(s):
+        for e in standing.entries:
+            made = StandingEntry(*(getattr(e, f.name) for f in fields(StandingEntry)))
+            assert e == made and hash(e) == hash(made) and repr(e) == repr(made) and vars(e) == vars(made)

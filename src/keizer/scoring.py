@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 from itertools import compress
 from operator import itemgetter, mul, ne
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
@@ -83,6 +83,9 @@ class StandingEntry:
     def percentage(self) -> Fraction | None:
         """Game points per game played on the board (None before the first game)."""
         return Fraction(2 * self.wins + self.draws, 2 * self.games) if self.games else None
+
+
+_ENTRY_FIELDS = tuple(f.name for f in fields(StandingEntry))
 
 
 @dataclass(frozen=True)
@@ -566,13 +569,17 @@ class _Chain:
     def _standing(self, r: int, ranking: list[int], scores: list[int], denominator: int,
                   before: dict[str, Fraction], pricing: tuple[dict[str, Fraction], ...],
                   own_map: dict[str, Fraction], off: frozenset[str], iterations: int, cycle: int) -> Standing:
-        ids, table = self.ids, self.stats.table  # (the counts come in StandingEntry's field order)
-        entries = tuple(
-            StandingEntry(ids[i], pos + 1, Fraction(scores[i], denominator), self.fvalues[pos], before[ids[i]],
-                          *table[i][r])
-            for pos, i in enumerate(ranking)
-        )
-        return Standing(r, entries, pricing, own_map, off, iterations, cycle)
+        ids, table, fvalues = self.ids, self.stats.table, self.fvalues  # (the counts come in StandingEntry's field order)
+        # StandingEntry(*fields), without the frozen dataclass's __init__ (an object.__setattr__ per
+        # field): the same object, filled in at once, in half the time (31,200 entries at 600 × 52).
+        new, fill, names = object.__new__, object.__setattr__, _ENTRY_FIELDS
+        entries = []
+        for pos, i in enumerate(ranking):
+            entry = new(StandingEntry)
+            fill(entry, "__dict__", dict(zip(names, (ids[i], pos + 1, Fraction(scores[i], denominator), fvalues[pos],
+                                                     before[ids[i]], *table[i][r]))))
+            entries.append(entry)
+        return Standing(r, tuple(entries), pricing, own_map, off, iterations, cycle)
 
 
 def _getter(indices: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
