@@ -281,6 +281,7 @@ class _Chain:
     columns: list[int] | None  # fixed-point: the packed columns (:meth:`_pack`)
     width: int  # their slots' bits
     bound: int  # no score's size exceeds it
+    _carried: tuple[int, list[int], int] | None  # the last round's (number, fixed point, packed sums priced by it)
 
     def __init__(self, season: Season, settings: Settings, off: frozenset[str], upto: int,
                  previous: _Chain | None = None, first_changed: int = 1):
@@ -436,7 +437,7 @@ class _Chain:
         """Under ``fixed-point``: a column per player j, packed (:mod:`keizer.packed`), holding in
         slot i the factor i earns j's value with (``coef``), own value included when it is
         the current one; the slots are wide enough for every pass's sort key (:meth:`_fixed_point`)."""
-        self.columns = None
+        self.columns, self._carried = None, None
         if self.settings.recalculation != "fixed-point":
             return
         n = len(self.ids)
@@ -480,7 +481,17 @@ class _Chain:
         start_term = [own_factor * v for v in start_values] if own_is_start else [0] * n
         base = pack([bound * n + t - n * s for t, s in zip(ties, start_term)], width)
         values = self._values_of(previous)
-        sums = sum(map(mul, values, columns))
+        carried = self._carried
+        if carried is not None and carried[0] == r - 1 and carried[1] == previous:
+            # The fixed point before priced itself: its sums, and what round r adds priced by it.
+            added = [sum(f * values[j] for j, f in terms) for terms in self.round_terms[r - 1]]
+            if 0 <= min(added, default=0) and max(added, default=0) >> width == 0:
+                sums = carried[2] + pack(added, width)
+            else:
+                sums = carried[2] + sum(x << (width * i) for i, x in enumerate(added))
+        else:
+            sums = sum(map(mul, values, columns))
+        self._carried = None
         seen: dict[tuple[int, ...], int] = {tuple(previous): 0}
         priced_by: list[list[int]] = []  # priced_by[k]: the ranking whose values priced pass k+1
         ranking, passes = previous, 0
@@ -493,6 +504,7 @@ class _Chain:
             passes += 1
             priced_by.append(ranking)
             if passes > 1 and new == ranking:
+                self._carried = (r, new, sums)
                 return new, [bound - k // n for k in keys], self._value_map(ranking), passes, 0
             key = tuple(new)
             if passes > 1 and key in seen:
@@ -564,7 +576,7 @@ class _Chain:
         return values
 
     def _value_map(self, ranking: Sequence[int]) -> dict[str, Fraction]:
-        return {self.ids[i]: self.fvalues[pos] for pos, i in enumerate(ranking)}
+        return dict(zip(map(self.ids.__getitem__, ranking), self.fvalues))
 
     def _standing(self, r: int, ranking: list[int], scores: list[int], denominator: int,
                   before: dict[str, Fraction], pricing: tuple[dict[str, Fraction], ...],
