@@ -312,17 +312,14 @@ class _Chain:
         own_factor = 0 if settings.own_value == "none" else df
 
         # round_terms[r-1][i]: round r earns player i Σ factor×df · value[priced].
-        scaled: dict[Fraction, int] = {}
         self.round_terms = round_terms = previous.round_terms[:first - 1] if previous else []
         for r in range(first - 1, upto):
             per_player: list[list[tuple[int, int]]] = [[] for _ in range(n)]
             for pid, its in items.items():
                 it = its[r]
-                if it.priced is not None and it.factor:
-                    f = scaled.get(it.factor)
-                    if f is None:
-                        f = scaled[it.factor] = int(it.factor * df)
-                    per_player[index[pid]].append((index[it.priced], f))
+                factor = it.factor
+                if it.priced is not None and factor:  # factor × df, exactly (df is a multiple of its denominator)
+                    per_player[index[pid]].append((index[it.priced], factor.numerator * (df // factor.denominator)))
             round_terms.append(per_player)
         self._pack(own_factor)
 
@@ -538,9 +535,9 @@ class _Chain:
         """Each player's place by the tie-breaks of round ``r`` alone, worked out once for all its passes."""
         ties = self._tie_keys.get(r)
         if ties is None:
-            n, stats, ratings = len(self.ids), self.stats, self.ratings
-            order = sorted(range(n), key=lambda i: (
-                *(ratings[i] if tb == "rating" else -stats.get(i, r, tb) for tb in self.tiebreaks), i))
+            n, stats = len(self.ids), self.stats
+            by = [self.ratings if tb == "rating" else [-stats.get(i, r, tb) for i in range(n)] for tb in self.tiebreaks]
+            order = sorted(range(n), key=list(zip(*by, range(n))).__getitem__)
             ties = self._tie_keys[r] = [0] * n
             for place, i in enumerate(order):
                 ties[i] = place
