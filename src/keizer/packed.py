@@ -10,9 +10,17 @@ and multiples, whatever the signs in between; only :func:`unpack` needs every sl
 [0, 2^width), which the caller ensures with a bias.
 
 >>> w = slot_width(1000)
+>>> w
+16
 >>> v = pack([3, 0, 7], w) + 2 * pack([1, 1, 1], w)
+>>> v == 5 + (2 << 16) + (9 << 32)
+True
 >>> unpack(v, 3, w)
 [5, 2, 9]
+>>> [unpack(pack([0, 1, 2**w - 1], w), 3, w) == [0, 1, 2**w - 1] for w in (8, 24, 40, 72)]
+[True, True, True, True]
+>>> unpack(widen(pack([5, 2, 9], 16), 3, 16, 32) * 10, 3, 32)
+[50, 20, 90]
 """
 
 from __future__ import annotations
@@ -21,37 +29,71 @@ import sys
 from array import array
 from typing import Sequence
 
-#: array typecodes of unsigned machine integers by size in bytes (when the platform has them)
+#: array typecodes of unsigned machine integers of 4 and 8 bytes (when the platform has them)
 _TYPECODES = {array(code).itemsize: code for code in ("Q", "L", "I") if array(code).itemsize in (4, 8)}
+_BIG_ENDIAN = sys.byteorder == "big"
 
 
 def slot_width(bound: int) -> int:
-    """The bits of a slot that holds every integer in [0, ``bound``]: 32 or 64 when they
-    suffice (unpacked by the machine), else whole bytes."""
-    bits = max(bound, 1).bit_length()
-    for size in sorted(_TYPECODES):
-        if bits <= size * 8:
-            return size * 8
-    return (bits + 7) // 8 * 8
+    """The bits of a slot that holds every integer in [0, ``bound``], in whole bytes (the
+    narrower the slots, the cheaper an addition of packed vectors)."""
+    return (max(bound, 1).bit_length() + 7) // 8 * 8
+
+
+def _machine(size: int) -> tuple[int, str] | None:
+    """The size and typecode of the narrowest machine integer of at least ``size`` bytes."""
+    for machine in sorted(_TYPECODES):
+        if size <= machine:
+            return machine, _TYPECODES[machine]
+    return None
 
 
 def pack(numbers: Sequence[int], width: int) -> int:
     """Σ numbers[i]·2^(width·i), each number in [0, 2^width)."""
-    code = _TYPECODES.get(width // 8)
-    if code is not None:
-        return int.from_bytes(array(code, numbers).tobytes(), sys.byteorder)
-    packed = 0
-    for i, x in enumerate(numbers):
-        packed += x << (width * i)
-    return packed
+    size, n = width // 8, len(numbers)
+    machine = _machine(size)
+    if machine is None:
+        packed = 0
+        for i, x in enumerate(numbers):
+            packed += x << (width * i)
+        return packed
+    wide, code = machine
+    slots = array(code, numbers)
+    if _BIG_ENDIAN:
+        slots.byteswap()
+    raw = slots.tobytes()
+    if size < wide:  # each slot's low ``size`` bytes (the rest are 0)
+        narrow = bytearray(n * size)
+        for b in range(size):
+            narrow[b::size] = raw[b::wide]
+        raw = bytes(narrow)
+    return int.from_bytes(raw, "little")
+
+
+def widen(packed: int, n: int, width: int, wider: int) -> int:
+    """``packed``'s n slots of ``width`` bits in slots of ``wider`` bits (whole bytes both)."""
+    size, wide = width // 8, wider // 8
+    raw = packed.to_bytes(n * size, "little")
+    widened = bytearray(n * wide)
+    for b in range(size):
+        widened[b::wide] = raw[b::size]
+    return int.from_bytes(widened, "little")
 
 
 def unpack(packed: int, n: int, width: int) -> list[int]:
     """The n slots of ``packed``, each in [0, 2^width)."""
     size = width // 8
-    raw = packed.to_bytes(n * size, sys.byteorder)
-    code = _TYPECODES.get(size)
-    if code is not None:
-        return array(code, raw).tolist()
-    order = sys.byteorder
-    return [int.from_bytes(raw[k:k + size], order) for k in range(0, n * size, size)]
+    raw = packed.to_bytes(n * size, "little")
+    machine = _machine(size)
+    if machine is None:
+        return [int.from_bytes(raw[k:k + size], "little") for k in range(0, n * size, size)]
+    wide, code = machine
+    if size < wide:  # each slot widened to a machine integer
+        widened = bytearray(n * wide)
+        for b in range(size):
+            widened[b::wide] = raw[b::size]
+        raw = bytes(widened)
+    slots = array(code, raw)
+    if _BIG_ENDIAN:
+        slots.byteswap()
+    return slots.tolist()

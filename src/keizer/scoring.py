@@ -45,7 +45,7 @@ from keizer.earned import (BYE, Earned, CLUB, EXCUSED, EXTERNAL, FORFEIT, GAME, 
                            items as _items)
 from keizer.ladder import ladder_values
 from keizer.model import Colour, ExternalResult, Result, Season
-from keizer.packed import pack, slot_width, unpack
+from keizer.packed import pack, slot_width, unpack, widen
 from keizer.settings import Settings
 
 if TYPE_CHECKING:
@@ -280,6 +280,7 @@ class _Chain:
     stats: _Stats
     columns: list[int] | None  # fixed-point: the packed columns (:meth:`_pack`)
     width: int  # their slots' bits
+    key_width: int  # the bits of a slot of sort keys
     bound: int  # no score's size exceeds it
     _carried: tuple[int, list[int], int] | None  # the last round's (number, fixed point, packed sums priced by it)
 
@@ -433,7 +434,7 @@ class _Chain:
     def _pack(self, own_factor: int) -> None:
         """Under ``fixed-point``: a column per player j, packed (:mod:`keizer.packed`), holding in
         slot i the factor i earns j's value with (``coef``), own value included when it is
-        the current one; the slots are wide enough for every pass's sort key (:meth:`_fixed_point`)."""
+        the current one; the slots are wide enough for bound − score (:meth:`_fixed_point`)."""
         self.columns, self._carried = None, None
         if self.settings.recalculation != "fixed-point":
             return
@@ -444,7 +445,8 @@ class _Chain:
                 for _, f in terms:
                     totals[i] += abs(f)
         self.bound = max(totals, default=0) * max(map(abs, self.position_values), default=0)
-        self.width = width = slot_width((2 * self.bound + 1) * n)
+        self.width = width = slot_width(2 * self.bound)
+        self.key_width = slot_width((2 * self.bound + 1) * n)
         own = own_factor if self.settings.own_value == "current" else 0
         self.columns = [own << (width * i) for i in range(n)]
 
@@ -465,18 +467,22 @@ class _Chain:
         The scores are kept packed: ``sums`` is Σ_j value(j)·column(j), so slot i holds player i's
         score.  A pass moves some players; their values change and the sums change by those
         changes times their columns, grouped by change (one addition of big integers per player
-        moved, one multiplication per distinct change).  What is unpacked is each player's sort
-        key, (bound − score)·n + the player's place by the tie-breaks: one integer per player,
-        smaller for a higher score, unique, and never negative.
+        moved, one multiplication per distinct change).  The slots hold bound − score, never
+        negative, so they need no room for a sign (and the narrower they are, the cheaper an
+        addition).  A player's sort key is that times n plus their place by the tie-breaks: one
+        integer, unique, smaller for a higher score; the keys are made in wider slots by three
+        operations on packed integers, and unpacked.
         """
         n, width, bound, pv = len(previous), self.width, self.bound, self.position_values
         columns = self.columns
         assert columns is not None
         fide = self.fide
         ties = self._ties(r) if fide is None else [0] * n
+        key_width = self.key_width
+        packed_ties = pack(ties, key_width)
         own_is_start = self.settings.own_value == "start"
         start_term = [own_factor * v for v in start_values] if own_is_start else [0] * n
-        base = pack([bound * n + t - n * s for t, s in zip(ties, start_term)], width)
+        base = pack([bound - s for s in start_term], width)
         values = self._values_of(previous)
         carried = self._carried
         if carried is not None and carried[0] == r - 1 and carried[1] == previous:
@@ -493,7 +499,7 @@ class _Chain:
         priced_by: list[list[int]] = []  # priced_by[k]: the ranking whose values priced pass k+1
         ranking, passes = previous, 0
         while True:
-            keys = unpack(base - n * sums, n, width)
+            keys = unpack(n * widen(base - sums, n, width, key_width) + packed_ties, n, key_width)
             if fide is None:
                 new = sorted(ranking, key=keys.__getitem__)
             else:
@@ -528,7 +534,7 @@ class _Chain:
                     values[j] = pv[pos]
                     moved.setdefault(change, []).append(j)
             for change, js in moved.items():
-                sums += change * (sum(itemgetter(*js)(columns)) if len(js) > 1 else columns[js[0]])
+                sums += change * sum(map(columns.__getitem__, js[1:]), columns[js[0]])
             ranking = new
 
     def _ties(self, r: int) -> list[int]:
