@@ -276,7 +276,7 @@ class _Chain:
     dv: int
     earned: Earned
     round_df: list[int]
-    round_terms: list[list[list[tuple[int, int]]]]
+    round_terms: list[list[tuple[int, int, int]]]
     stats: _Stats
     columns: list[int] | None  # fixed-point: the packed columns (:meth:`_pack`)
     width: int  # their slots' bits
@@ -312,16 +312,17 @@ class _Chain:
         self.position_values = [int(v * dv) for v in self.fvalues]
         own_factor = 0 if settings.own_value == "none" else df
 
-        # round_terms[r-1][i]: round r earns player i Σ factor×df · value[priced].
+        # round_terms[r-1]: (i, j, f) when round r earns player i f × value[j] (f: the factor × df,
+        # exactly, as df is a multiple of its denominator); at most one per player.
         self.round_terms = round_terms = previous.round_terms[:first - 1] if previous else []
         for r in range(first - 1, upto):
-            per_player: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            terms_r = []
             for pid, its in items.items():
                 it = its[r]
                 factor = it.factor
-                if it.priced is not None and factor:  # factor × df, exactly (df is a multiple of its denominator)
-                    per_player[index[pid]].append((index[it.priced], factor.numerator * (df // factor.denominator)))
-            round_terms.append(per_player)
+                if it.priced is not None and factor:
+                    terms_r.append((index[pid], index[it.priced], factor.numerator * (df // factor.denominator)))
+            round_terms.append(terms_r)
         self._pack(own_factor)
 
         players = {p.id: p for p in season.players}
@@ -355,17 +356,16 @@ class _Chain:
             own = start_values if settings.own_value == "start" else values
             iterations, cycle, denominator = 1, 0, self.scale
             if settings.recalculation == "frozen":
-                for i, terms in enumerate(terms_r):
-                    frozen_points[i] += sum(f * values[j] for j, f in terms)
+                for i, j, f in terms_r:
+                    frozen_points[i] += f * values[j]
                 scores = [own_factor * own[i] + frozen_points[i] for i in range(n)]
                 new_ranking = self._rank(scores, r)
                 pricing = tuple(value_maps[:r])
                 own_map = value_maps[0] if settings.own_value == "start" else value_maps[r - 1]
             else:
-                for i, terms in enumerate(terms_r):
+                for i, j, f in terms_r:
                     c = coef[i]
-                    for j, f in terms:
-                        c[j] = c.get(j, 0) + f
+                    c[j] = c.get(j, 0) + f
                 if self.columns is not None:
                     self._add_columns(terms_r, 1)
                     new_ranking, scores, priced, iterations, cycle = self._fixed_point(
@@ -408,15 +408,14 @@ class _Chain:
             if self.columns is not None:
                 self._add_columns(previous.round_terms[r - 1], -1)
             priced_by = previous._values_of(previous._parts[r - 1][1])
-            for i, terms in enumerate(previous.round_terms[r - 1]):
-                c = self.coef[i]
-                for j, f in terms:
-                    if frozen:
-                        self.frozen_points[i] -= f * priced_by[j]
-                    else:
-                        c[j] -= f
-                        if not c[j]:
-                            del c[j]
+            for i, j, f in previous.round_terms[r - 1]:
+                if frozen:
+                    self.frozen_points[i] -= f * priced_by[j]
+                else:
+                    c = self.coef[i]
+                    c[j] -= f
+                    if not c[j]:
+                        del c[j]
 
     def standing(self, r: int) -> Standing:
         """The standing after round ``r``."""
@@ -441,23 +440,20 @@ class _Chain:
         n = len(self.ids)
         totals = [abs(own_factor)] * n
         for terms_r in self.round_terms:
-            for i, terms in enumerate(terms_r):
-                for _, f in terms:
-                    totals[i] += abs(f)
+            for i, _, f in terms_r:
+                totals[i] += abs(f)
         self.bound = max(totals, default=0) * max(map(abs, self.position_values), default=0)
         self.width = width = slot_width(2 * self.bound)
         self.key_width = slot_width((2 * self.bound + 1) * n)
         own = own_factor if self.settings.own_value == "current" else 0
         self.columns = [own << (width * i) for i in range(n)]
 
-    def _add_columns(self, terms_r: Sequence[Sequence[tuple[int, int]]], sign: int) -> None:
+    def _add_columns(self, terms_r: Sequence[tuple[int, int, int]], sign: int) -> None:
         """Add (``sign`` 1) or take away (−1) what one round earns to the packed columns."""
         columns, width = self.columns, self.width
         assert columns is not None
-        for i, terms in enumerate(terms_r):
-            shift = width * i
-            for j, f in terms:
-                columns[j] += sign * f << shift
+        for i, j, f in terms_r:
+            columns[j] += sign * f << (width * i)
 
     def _fixed_point(self, coef: Sequence[Mapping[int, int]], own_factor: int, start_values: list[int],
                      previous: list[int], r: int) -> tuple[list[int], list[int], dict[str, Fraction], int, int]:
@@ -487,7 +483,9 @@ class _Chain:
         carried = self._carried
         if carried is not None and carried[0] == r - 1 and carried[1] == previous:
             # The fixed point before priced itself: its sums, and what round r adds priced by it.
-            added = [sum(f * values[j] for j, f in terms) for terms in self.round_terms[r - 1]]
+            added = [0] * n
+            for i, j, f in self.round_terms[r - 1]:
+                added[i] += f * values[j]
             if 0 <= min(added, default=0) and max(added, default=0) >> width == 0:
                 sums = carried[2] + pack(added, width)
             else:
