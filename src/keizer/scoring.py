@@ -585,13 +585,15 @@ class _Chain:
         ids, table, fvalues = self.ids, self.stats.table, self.fvalues  # (the counts come in StandingEntry's field order)
         # StandingEntry(*fields), without the frozen dataclass's __init__ (an object.__setattr__ per
         # field): the same object, filled in at once, in half the time (31,200 entries at 600 × 52).
-        new, fill, names = object.__new__, object.__setattr__, _ENTRY_FIELDS
-        entries = []
+        new, fill, names, exact = object.__new__, object.__setattr__, _ENTRY_FIELDS, Fraction
+        entries: list[StandingEntry] = []
+        append = entries.append
         for pos, i in enumerate(ranking):
             entry = new(StandingEntry)
-            fill(entry, "__dict__", dict(zip(names, (ids[i], pos + 1, Fraction(scores[i], denominator), fvalues[pos],
-                                                     before[ids[i]], *table[i][r]))))
-            entries.append(entry)
+            pid = ids[i]
+            fill(entry, "__dict__", dict(zip(names, (pid, pos + 1, exact(scores[i], denominator), fvalues[pos],
+                                                     before[pid]) + table[i][r])))
+            append(entry)
         return Standing(r, tuple(entries), pricing, own_map, off, iterations, cycle)
 
 
