@@ -12,6 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import examples, season
 from fixed_point_reference import ReferenceChain, reference_standings
+from keizer.packed import pack, slot_width, unpack, widen
 from keizer.scoring import StandingEntry, _Chain, compute_standings
 from keizer.settings import Settings
 from test_scoring import random_season
@@ -67,3 +68,17 @@ def test_a_standings_entries_are_those_its_constructor_makes():
         for e in standing.entries:
             made = StandingEntry(*(getattr(e, f.name) for f in fields(StandingEntry)))
             assert e == made and hash(e) == hash(made) and repr(e) == repr(made) and vars(e) == vars(made)
+
+
+@hsettings(max_examples=examples(200), deadline=None)
+@given(a=st.lists(st.integers(0, 2**70), max_size=40), seed=st.integers(0, 10**6))
+def test_packed_vectors_add_as_their_slots_do(a, seed):
+    rng = random.Random(seed)
+    b = [rng.randrange(0, 2**70) for _ in a]
+    width = slot_width(max([*a, *b], default=0) * 2)
+    total = [x + y for x, y in zip(a, b)]
+    assert unpack(pack(a, width) + pack(b, width), len(a), width) == total
+    wider = width + 8 * rng.randint(0, 3)
+    assert unpack(widen(pack(total, width), len(a), width, wider), len(a), wider) == total
+    d = rng.randint(-5, 5)  # any integer combination, signs in between, as long as the slots end in range
+    assert unpack(pack(total, width) + d * pack(b, width) - d * pack(b, width), len(a), width) == total

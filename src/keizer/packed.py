@@ -21,6 +21,8 @@ True
 [True, True, True, True]
 >>> unpack(widen(pack([5, 2, 9], 16), 3, 16, 32) * 10, 3, 32)
 [50, 20, 90]
+>>> pack([-1, 1], 8) == -1 + (1 << 8) and pack([256], 8) == 256
+True
 """
 
 from __future__ import annotations
@@ -49,10 +51,11 @@ def _machine(size: int) -> tuple[int, str] | None:
 
 
 def pack(numbers: Sequence[int], width: int) -> int:
-    """Σ numbers[i]·2^(width·i), each number in [0, 2^width)."""
+    """Σ numbers[i]·2^(width·i): by the machine when every number is in [0, 2^width), else
+    one by one (any integers: a slot out of that range carries into the next)."""
     size, n = width // 8, len(numbers)
     machine = _machine(size)
-    if machine is None:
+    if machine is None or min(numbers, default=0) < 0 or max(numbers, default=0) >> width:
         packed = 0
         for i, x in enumerate(numbers):
             packed += x << (width * i)

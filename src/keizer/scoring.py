@@ -35,10 +35,10 @@ from __future__ import annotations
 
 import math
 from itertools import compress
-from operator import itemgetter, mul, ne
+from operator import mul, ne
 from dataclasses import dataclass, fields
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from keizer.earned import (BYE, Earned, CLUB, EXCUSED, EXTERNAL, FORFEIT, GAME, LATE, PENDING, UNEXCUSED, WITHDRAWN,
                            Item as _Item, Stats as _Stats, earned as _earned,
@@ -425,10 +425,7 @@ class _Chain:
 
     def _scores(self, coef: Sequence[Mapping[int, int]], values: Sequence[int], own: Sequence[int],
                 own_factor: int) -> list[int]:
-        return [
-            own_factor * own[i] + sum(f * values[j] for j, f in c.items())
-            for i, c in enumerate(coef)
-        ]
+        return [own_factor * own[i] + sum(f * values[j] for j, f in c.items()) for i, c in enumerate(coef)]
 
     def _pack(self, own_factor: int) -> None:
         """Under ``fixed-point``: a column per player j, packed (:mod:`keizer.packed`), holding in
@@ -460,14 +457,10 @@ class _Chain:
         """From the standing before (``previous``), repeat values → scores → ranking until a
         ranking repeats (docs/scoring.md).  Returns (ranking, scores, pricing map, passes, cycle period).
 
-        The scores are kept packed: ``sums`` is Σ_j value(j)·column(j), so slot i holds player i's
-        score.  A pass moves some players; their values change and the sums change by those
-        changes times their columns, grouped by change (one addition of big integers per player
-        moved, one multiplication per distinct change).  The slots hold bound − score, never
-        negative, so they need no room for a sign (and the narrower they are, the cheaper an
-        addition).  A player's sort key is that times n plus their place by the tie-breaks: one
-        integer, unique, smaller for a higher score; the keys are made in wider slots by three
-        operations on packed integers, and unpacked.
+        Packed (docs/scoring.md, "How the fixed point is computed"): ``sums`` is Σ_j value(j)·column(j)
+        and slot i of ``base − sums`` is bound − score(i), never negative; a pass adds the columns of
+        the players it moved, grouped by the change of their value.  A sort key is (bound − score)·n
+        + the place by the tie-breaks: unique, smaller for a higher score.
         """
         n, width, bound, pv = len(previous), self.width, self.bound, self.position_values
         columns = self.columns
@@ -486,10 +479,7 @@ class _Chain:
             added = [0] * n
             for i, j, f in self.round_terms[r - 1]:
                 added[i] += f * values[j]
-            if 0 <= min(added, default=0) and max(added, default=0) >> width == 0:
-                sums = carried[2] + pack(added, width)
-            else:
-                sums = carried[2] + sum(x << (width * i) for i, x in enumerate(added))
+            sums = carried[2] + pack(added, width)
         else:
             sums = sum(map(mul, values, columns))
         self._carried = None
@@ -595,13 +585,6 @@ class _Chain:
                                                      before[pid]) + table[i][r])))
             append(entry)
         return Standing(r, tuple(entries), pricing, own_map, off, iterations, cycle)
-
-
-def _getter(indices: tuple[int, ...]) -> Callable[[Sequence[int]], Sequence[int]]:
-    """The values at ``indices``, as a tuple (``itemgetter`` gives one value alone for one index)."""
-    if len(indices) > 1:
-        return itemgetter(*indices)
-    return (lambda values: (values[indices[0]],)) if indices else (lambda values: ())
 
 
 def _lcm_of(numbers: Iterable[int]) -> int:
