@@ -12,6 +12,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import examples, season
 from fixed_point_reference import ReferenceChain, reference_standings
+from keizer.earned import Item, compute_items
 from keizer.packed import pack, slot_width, unpack, widen
 from keizer.scoring import StandingEntry, _Chain, compute_standings
 from keizer.settings import Settings
@@ -82,3 +83,15 @@ def test_packed_vectors_add_as_their_slots_do(a, seed):
     assert unpack(widen(pack(total, width), len(a), width, wider), len(a), wider) == total
     d = rng.randint(-5, 5)  # any integer combination, signs in between, as long as the slots end in range
     assert unpack(pack(total, width) + d * pack(b, width) - d * pack(b, width), len(a), width) == total
+
+
+def test_the_items_a_season_earns_are_those_their_constructor_makes():
+    s = random_season(random.Random(5), 9, 4, withdrawn_opponent="1/2", absence_decay=True)
+    players = list(s.players)
+    players[2] = replace(players[2], withdrawn_after=2)
+    players[3] = replace(players[3], joined=3)
+    s = replace(s, players=tuple(players))
+    for its in compute_items(s, s.settings, frozenset({players[2].id}), 4).items.values():
+        for it in its:
+            made = Item(*(getattr(it, f.name) for f in fields(Item)))
+            assert it == made and hash(it) == hash(made) and repr(it) == repr(made) and vars(it) == vars(made)
