@@ -2,7 +2,8 @@
 
     python bench/bench_scoring.py
 
-Sizes: a realistic club (60 players, 40 rounds) and ten times that (600 players, 52 rounds),
+Sizes: the shipped sample club (its Keizer competition: 41 players, 30 rounds), a realistic
+club (60 players, 40 rounds) and ten times that (600 players, 52 rounds),
 for each recalculation model: every standing from scratch, and a kept standing
 (``keizer.kept``) after one result changes in the last round and in the middle one, which
 goes on from that round (issue 25; goal: the fixed-point model under 0.5 s at 600 × 52).
@@ -23,6 +24,7 @@ from dataclasses import replace  # noqa: E402
 from keizer.kept import Kept  # noqa: E402
 from keizer.model import Result, Season  # noqa: E402
 from keizer.scoring import compute_standings  # noqa: E402
+from keizer.store import Store  # noqa: E402
 from timing import median_cpu_ms, median_ms  # noqa: E402  (bench/ is the script's folder)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,8 +48,23 @@ def kept_ms(season: Season, number: int, runs: int) -> tuple[float, float]:
     return median_cpu_ms(lambda: kept.standing(one_result_changed(season, number, next(edits))), runs)
 
 
+def sample_season(model: str) -> Season:
+    """The sample club's Keizer competition, under ``model``."""
+    store = Store.open(ROOT / "sample_club.db")
+    try:
+        season = store.load_season(store.competitions()[0]["id"])
+    finally:
+        store.close()
+    return replace(season, settings=replace(season.settings, recalculation=model))
+
+
 def main() -> None:
-    for players, rounds, runs in ((60, 40, 21), (600, 52, 3)):
+    for model in ("per-round", "frozen", "fixed-point"):
+        season = sample_season(model)
+        wall, cpu = median_cpu_ms(lambda: compute_standings(season), 21)
+        print(f"standings sample club ({len(season.players)} players {season.completed_rounds()} rounds) {model:<11}: "
+              f"{wall:9.1f} ms, cpu {cpu:7.1f} ms (median of 21)")
+    for players, rounds, runs in ((60, 40, 21), (600, 52, 5)):
         for model in ("per-round", "frozen", "fixed-point"):
             season = synthetic_season(players, rounds, recalculation=model)
             wall, cpu = median_cpu_ms(lambda: compute_standings(season), runs)

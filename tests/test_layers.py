@@ -16,7 +16,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PURE = ("keizer.model", "keizer.colour", "keizer.i18n", "keizer.refusals", "keizer.readmodel", "keizer.ladder", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
-        "keizer.earned", "keizer.kept",
+        "keizer.earned", "keizer.kept", "keizer.packed",
         "keizer.pairing", "keizer.tiebreaks", "keizer.output", "keizer.rating")
 STORE = ("keizer.store", "keizer.formats")
 SYSTEMS = ("keizer.systems",)
