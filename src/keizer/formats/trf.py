@@ -159,6 +159,8 @@ class _Reader:
     dates: tuple[str | None, ...] = ()
     #: Games without a result, when the caller takes them (``parse_pairings``); else refused.
     pending: list[Pairing] | None = None
+    #: The rounds read so far, by their eight columns (``_player``).
+    seen: dict[str, RoundResult] = field(default_factory=dict)
 
     def tournament(self) -> Tournament:
         for number, text in enumerate(self.lines, start=1):
@@ -174,7 +176,8 @@ class _Reader:
         players = {p.start_no: p for _, p in self.players}
         self._check_players(players)
         players = _opposite_colours(players)
-        players = {n: replace(p, results=_padded(p.results, rounds)) for n, p in players.items()}
+        players = {n: p if len(p.results) == rounds else replace(p, results=_padded(p.results, rounds))
+                   for n, p in players.items()}
         info = [x for x in self.info if x.rstrip() != f"092 {_canonical_type(system, bool(teams))}"]
         boards = 0
         if teams:
@@ -191,7 +194,7 @@ class _Reader:
         if line.text.startswith("###") or code not in _MODELLED:
             self.info.append(line.text)
         elif code == "001":
-            self.players.append((line, _player(line, self.pending)))
+            self.players.append((line, _player(line, self.pending, self.seen)))
         elif code == "012":
             self.name = rest
         elif code in ("142", "XXR"):  # checked before anything is sized by it
@@ -262,10 +265,19 @@ class _Reader:
                 raise line.error(5, 8, Message("start rank %(n)s is used twice (line %(line)s)", n=p.start_no,
                                                 line=where[p.start_no].number))
             where[p.start_no] = line
+        absent = RoundResult(Code.ZPB)
         for line, p in self.players:
+            me = p.start_no
             for r, res in enumerate(p.results):
-                if res.opponent is None:
+                o = res.opponent
+                if o is None:
                     continue
+                other = players.get(o)
+                if other is not None and o != me:  # the usual case, checked at once; else said below
+                    back = other.results[r] if r < len(other.results) else absent
+                    if back.opponent == me and (res.colour is None or res.colour != back.colour) and \
+                            back.code in _COMPLEMENT.get(res.code, ()):
+                        continue
                 first = 92 + 10 * r
                 other = players.get(res.opponent)
                 if res.opponent == p.start_no:
@@ -290,44 +302,60 @@ class _Reader:
                         line=where[res.opponent].number))
 
 
-def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
+def _player(line: _Line, pending: list[Pairing] | None = None,
+            seen: dict[str, RoundResult] | None = None) -> Player:
     start = line.integer(5, 8, Word("start rank"))
     if not start:
         raise line.error(5, 8, Message("start rank is missing"))
     rating = line.integer(49, 52, Word("rating")) or None
-    results = []
     played = (len(line.text) - 91 + 9) // 10
     if played > MAX_ROUNDS:
         raise line.error(92, len(line.text), Message("%(n)s rounds; a tournament has at most %(most)s", n=played,
                                                       most=MAX_ROUNDS))
     text = line.text
-    for r in range(played):
-        first = 92 + 10 * r
-        chunk = text[first - 1:first + 3].strip()
-        if chunk.isdigit() and chunk.isascii():  # the usual case, read at once (four digits: at most 9999)
-            opponent = int(chunk) or None
-        else:
-            opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
-        colour_text = (text[first + 4:first + 5] or " ").lower()
-        if colour_text not in _COLOURS:
-            raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
-        raw = (text[first + 6:first + 7] or " ").upper()
-        code = Code.ZPB if raw == " " else _CODES.get(raw)
-        if code is None:
-            raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
-        if code.is_game and opponent is None:
-            raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
-                                                        round=r + 1, raw=raw))
-        if raw == " " and opponent is not None and pending is not None:
-            pending.append(Pairing(r + 1, start, opponent, _COLOURS[colour_text], line.number))
-            opponent, colour_text = None, " "
-        elif code.is_bye and opponent is not None:
-            raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
-                                                        raw=raw))
-        results.append(RoundResult(code, opponent, _COLOURS[colour_text]))
+    seen = {} if seen is None else seen
+    results = []
+    for at in range(91, 91 + 10 * played, 10):
+        # a round's eight columns say all the round is: read once per file, shared (results are values)
+        res = seen.get(text[at:at + 8])
+        if res is None:
+            res = _round(line, at, start, pending, seen)
+        results.append(res)
     return Player(start, line.cols(15, 47).strip(), rating, tuple(results), line.cols(10, 10).strip(),
                   line.cols(11, 13).strip(), line.cols(54, 56).strip(), line.cols(58, 68).strip(),
                   line.cols(70, 79).strip(), line.decimal(81, 84, Word("points")), line.integer(86, 89, Word("rank")))
+
+
+def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None, seen: dict[str, RoundResult]) -> RoundResult:
+    """The round whose opponent starts at index ``at`` of the line, checked; remembered in ``seen``
+    by its eight columns unless it is a pending game (which the reader collects)."""
+    text, first, r = line.text, at + 1, (at - 91) // 10
+    chunk = text[at:at + 4].strip()
+    if chunk.isdigit() and chunk.isascii():  # the usual case, read at once (four digits: at most 9999)
+        opponent = int(chunk) or None
+    else:
+        opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
+    colour_text = (text[first + 4:first + 5] or " ").lower()
+    if colour_text not in _COLOURS:
+        raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
+    raw = (text[first + 6:first + 7] or " ").upper()
+    code = Code.ZPB if raw == " " else _CODES.get(raw)
+    if code is None:
+        raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
+    if code.is_game and opponent is None:
+        raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
+                                                    round=r + 1, raw=raw))
+    if raw == " " and opponent is not None and pending is not None:
+        pending.append(Pairing(r + 1, start, opponent, _COLOURS[colour_text], line.number))
+        return _ABSENT
+    if code.is_bye and opponent is not None:
+        raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
+                                                    raw=raw))
+    res = seen[text[at:at + 8]] = RoundResult(code, opponent, _COLOURS[colour_text])
+    return res
+
+
+_ABSENT = RoundResult(Code.ZPB)
 
 
 def _numbers(line: _Line, first: int) -> list[int]:
