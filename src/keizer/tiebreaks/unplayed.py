@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
+from itertools import repeat
+from operator import and_, is_not
 from typing import Sequence
 
 from keizer.tiebreaks.codes import TieBreakError
@@ -117,14 +119,17 @@ def game_flags(field: Field, edition: Edition, purpose: Purpose,
     """:func:`counts_as_game` for every round of every participant, computed once per field."""
     if not field.system.predetermined and not (played_forfeits and purpose is Purpose.OPPONENTS):
         # a Swiss: exactly the games over the board count, for every purpose (the common case, made cheap)
-        return field.memo("games", lambda: {i: tuple([s.code in _GAMES and s.opponent is not None for s in line])
-                                            for i, line in field.slots.items()})
+        def games() -> dict[int, tuple[bool, ...]]:
+            codes, opponents = field.codes, field.opponents
+            return {i: tuple(map(and_, map(_IS_GAME, line), map(is_not, opponents[i], repeat(None))))
+                    for i, line in codes.items()}
+        return field.memo("games", games)
     return field.memo(("games", edition, purpose, played_forfeits),
                       lambda: {i: tuple([counts_as_game(s, field, edition, purpose, played_forfeits) for s in line])
                                for i, line in field.slots.items()})
 
 
-_GAMES = frozenset(code for code in Code if code.is_game)
+_IS_GAME = {code: code.is_game for code in Code}.__getitem__
 
 
 def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]:
@@ -196,12 +201,13 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
     fide_2024, fide_2026, fide_2012 = (edition is Edition.FIDE_2024, edition is Edition.FIDE_2026,
                                        edition is Edition.FIDE_2012)
     scores, points, voluntary = {}, {}, {}
+    adjusted_of, none_voluntary = adjusted.__getitem__, (False,) * rounds
     for i, line in nums.items():
         opps = opponents[i]
         if i not in cats:  # every round a game: the opponents' adjusted scores
-            scores[i] = tuple([adjusted[o] for o in opps])  # type: ignore[index]
+            scores[i] = tuple(map(adjusted_of, opps))  # type: ignore[arg-type]
             points[i] = line
-            voluntary[i] = (False,) * len(line)
+            voluntary[i] = none_voluntary if len(line) == rounds else (False,) * len(line)
             continue
         faced, scored, vur = [], list(line), []
         before = 0
