@@ -40,9 +40,10 @@ Values = dict[int, Fraction | int | None]
 
 def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False) -> dict[int, Fraction]:
     """BH (8.1): the sum of the opponents' scores, after ``low``/``high`` cuts."""
-    fraction = fractions(u.den)
-    return {i: fraction(cut_sum(scores, u.voluntary[i], low, high, voluntary_first))
-            for i, scores in u.scores.items()}
+    fraction, voluntary = fractions(u.den), u.voluntary
+    if not low and not high:
+        return {i: fraction(sum(scores)) for i, scores in u.scores.items()}
+    return {i: fraction(cut_sum(scores, voluntary[i], low, high, voluntary_first)) for i, scores in u.scores.items()}
 
 
 def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False,

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from itertools import repeat
+from itertools import compress, repeat
 from operator import and_, is_not
 from typing import Sequence
 
@@ -245,14 +245,19 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
     """
     if not low and not high:
         return sum(values)
-    n = len(values)
-    if not (voluntary_first and any(voluntary)):
+    if not (voluntary_first and True in voluntary):
         # no voluntary round to prefer: cut the ends of the values in order of significance
-        ordered = sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))]
-        first = min(low, n)
-        return sum(ordered[first:n - min(high, n - first)])
-    significance = values.__getitem__ if keys is None else (lambda k: (keys[k], values[k]))
-    left = list(range(n))
+        return _ends_cut(sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))], low, high)
+    if keys is None:
+        # significance is the value: the least value never adds more than the smallest voluntary
+        # round, so the low cuts take the voluntary rounds first, smallest first, then the least values
+        chosen = sorted(compress(values, voluntary))
+        first = min(low, len(chosen))
+        rest = chosen[first:] + [v for v, vur in zip(values, voluntary) if not vur]
+        return _ends_cut(sorted(rest), low - first, high)
+    ranked_by: Sequence[int] = keys
+    significance = (lambda k: (ranked_by[k], values[k]))  # noqa: E731
+    left = list(range(len(values)))
     for _ in range(low):
         if not left:
             break
@@ -268,3 +273,10 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
             break
         left.remove(max(left, key=significance))
     return sum(values[k] for k in left)
+
+
+def _ends_cut(ordered: Sequence[int], low: int, high: int) -> int:
+    """Σ ``ordered`` (least significant first) without its ``low`` first and then ``high`` last values."""
+    n = len(ordered)
+    first = min(low, n)
+    return sum(ordered[first:n - min(high, n - first)])
