@@ -87,8 +87,8 @@ class Field:
     @cached_property
     def scores(self) -> dict[int, Fraction]:
         """Each participant's score."""
-        fraction = fractions(self.den)
-        return {i: fraction(n) for i, n in self.totals.items()}
+        totals = self.totals
+        return dict(zip(totals, map(fractions(self.den), totals.values())))
 
     def num(self, points: Fraction) -> int:
         """``points`` (a multiple of 1/:attr:`den`) as a numerator over :attr:`den`."""
@@ -127,20 +127,27 @@ def fractions(den: int) -> Callable[[int], Fraction]:
     """``Fraction(n, den)`` for numerators ``n``, each distinct value made once and shared.
 
     A tie-break has few distinct values among many participants: sharing them
-    saves the time and memory of a Fraction per participant.
+    saves the time and memory of a Fraction per participant.  The function is a
+    dict's own look-up (a value not made yet is made by ``__missing__``), so a
+    ``map`` over it runs without a call in Python per value.
 
     >>> half = fractions(2)
     >>> half(3), half(4), half(3) is half(3)
     (Fraction(3, 2), Fraction(2, 1), True)
     """
-    made: dict[int, Fraction] = {}
+    return _Shared(den).__getitem__
 
-    def make(n: int) -> Fraction:
-        value = made.get(n)
-        if value is None:
-            value = made[n] = Fraction(n, den)
+
+class _Shared(dict[int, Fraction]):
+    """The fractions over one denominator made so far, by numerator."""
+
+    def __init__(self, den: int) -> None:
+        super().__init__()
+        self.den = den
+
+    def __missing__(self, n: int) -> Fraction:
+        value = self[n] = Fraction(n, self.den)
         return value
-    return make
 
 
 def player_field(t: Tournament, rounds: int | None = None) -> Field:

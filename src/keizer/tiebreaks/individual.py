@@ -42,7 +42,7 @@ def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = F
     """BH (8.1): the sum of the opponents' scores, after ``low``/``high`` cuts."""
     fraction, voluntary = fractions(u.den), u.voluntary
     if not low and not high:
-        return {i: fraction(sum(scores)) for i, scores in u.scores.items()}
+        return dict(zip(u.scores, map(fraction, map(sum, u.scores.values()))))
     return {i: fraction(cut_sum(scores, voluntary[i], low, high, voluntary_first)) for i, scores in u.scores.items()}
 
 

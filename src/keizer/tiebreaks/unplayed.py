@@ -209,25 +209,27 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
             points[i] = line
             voluntary[i] = none_voluntary if len(line) == rounds else (False,) * len(line)
             continue
-        faced, scored, vur = [], list(line), []
-        before = 0
-        for r, (p, c, o) in enumerate(zip(line, cats[i], opps)):
+        line_cats = cats[i]
+        faced = list(map(adjusted.get, opps))  # type: ignore[arg-type]  (games: set; the others below)
+        scored = list(line)
+        for r, c in enumerate(line_cats):
             if not c:
-                faced.append(adjusted[o])  # type: ignore[index]
-            elif fide_2024:
-                faced.append(own[i])
+                continue
+            o = opps[r]
+            if fide_2024:
+                faced[r] = own[i]
             elif fide_2026:
                 limit = adjusted[o] if c in (2, 4) and o is not None else cap
-                faced.append(min(own[i], limit))
+                faced[r] = min(own[i], limit)
             elif fide_2012:
+                p = line[r]
                 complement = draw if p == draw else win_loss - p
-                faced.append(before + complement + draw * (rounds - r - 1))
+                faced[r] = sum(line[:r]) + complement + draw * (rounds - r - 1)
             else:
-                faced.append(adjusted[i])
+                faced[r] = adjusted[i]
                 scored[r] = draw
-            vur.append(dummy and c >= 3)
-            before += p
-        scores[i], points[i], voluntary[i] = tuple(faced), tuple(scored), tuple(vur)
+        scores[i], points[i] = tuple(faced), tuple(scored)  # type: ignore[arg-type]
+        voluntary[i] = tuple([c >= 3 for c in line_cats]) if dummy else (False,) * len(line)
     return Unplayed(field.den, adjusted, scores, points, voluntary)
 
 
