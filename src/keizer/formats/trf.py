@@ -48,7 +48,7 @@ from keizer.formats.trf_records import TrfError as TrfError  # the refusal of a 
 from keizer.formats.trf_records import (MAX_NUMBER, _boards_of, _complete_teams, _dates, _default_lineup,
                                         _DIGITS, _Line, _shown, _team013, _team310, team_matches)
 from keizer.limits import MAX_ROUNDS, is_digits
-from keizer.model import Colour
+from keizer.colour import Colour
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Player, RoundResult, Scoring, System, Team, Tournament
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from keizer.formats.errors import FormatError
-from keizer.model import Colour
+from keizer.colour import Colour
 from keizer.pairing.swiss.forbidden import ForbiddenGroup
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Team
