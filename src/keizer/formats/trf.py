@@ -279,27 +279,27 @@ class _Reader:
                             back.code in _COMPLEMENT.get(res.code, ()):
                         continue
                 first = 92 + 10 * r
-                other = players.get(res.opponent)
-                if res.opponent == p.start_no:
+                other = players.get(o)
+                if o == p.start_no:
                     raise line.error(first, first + 3, Message("round %(round)s: player %(n)s is paired with himself",
                                                             round=r + 1, n=p.start_no))
                 if other is None:
                     raise line.error(first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line", round=r + 1,
-                                                            n=res.opponent))
+                                                            n=o))
                 back = other.results[r] if r < len(other.results) else RoundResult(Code.ZPB)
                 if back.opponent != p.start_no:
                     raise line.error(first, first + 3, Message(
                         "round %(round)s: player %(n)s (line %(line)s) does not name %(me)s back", round=r + 1,
-                        n=res.opponent, line=where[res.opponent].number, me=p.start_no))
+                        n=o, line=where[o].number, me=p.start_no))
                 if res.colour is not None and res.colour == back.colour:
                     raise line.error(first + 5, first + 5, Message(
                         "round %(round)s: player %(n)s (line %(line)s) has the same colour", round=r + 1,
-                        n=res.opponent, line=where[res.opponent].number))
+                        n=o, line=where[o].number))
                 if back.code not in _COMPLEMENT.get(res.code, ()):
                     raise line.error(first + 7, first + 7, Message(
                         "round %(round)s: result %(code)s against %(back)s of player %(n)s (line %(line)s)",
-                        round=r + 1, code=res.code.value, back=back.code.value, n=res.opponent,
-                        line=where[res.opponent].number))
+                        round=r + 1, code=res.code.value, back=back.code.value, n=o,
+                        line=where[o].number))
 
 
 def _player(line: _Line, pending: list[Pairing] | None = None,

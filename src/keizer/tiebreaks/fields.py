@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import repeat
 from operator import attrgetter, getitem, is_
-from typing import Callable, Iterable, Mapping, TypeVar
+from typing import Callable, Iterable, Mapping, TypeVar, cast
 
 from keizer.colour import Colour
 from keizer.tiebreaks.codes import TieBreakError
@@ -221,7 +221,8 @@ def _rounds(t: Tournament, rounds: int | None) -> int:
 def _checked(field: Field, what: str) -> Field:
     """Every opponent must be a participant whose same round names this one back."""
     opponents = field.opponents
-    nobody, line_of, rounds = (None,) * field.rounds, opponents.get, range(field.rounds)
+    nobody, rounds = (None,) * field.rounds, range(field.rounds)
+    line_of = cast("Callable[[int | None, tuple[None, ...]], tuple[int | None, ...]]", opponents.get)
     for i, line in opponents.items():
         # what each round's opponent has in that round (None where there is none): i wherever line names one
         backs = tuple(map(getitem, map(line_of, line, repeat(nobody)), rounds))

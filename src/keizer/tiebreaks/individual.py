@@ -26,7 +26,7 @@ from bisect import bisect_left
 from fractions import Fraction
 from itertools import compress
 from operator import and_, gt, truth
-from typing import Mapping
+from typing import Callable, Mapping, cast
 
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 from keizer.tiebreaks.fields import Field, fractions
@@ -246,15 +246,15 @@ def _rated_games(field: Field, edition: Edition, unrated: int | None) -> dict[in
     """
     def make() -> dict[int, tuple[tuple[int, ...], int]]:
         counted, codes = game_flags(field, edition, Purpose.RATING), field.codes
-        rating_of = field.ratings.get
+        rating_of = cast("Callable[[int | None], int | None]", field.ratings.get)  # None: no opponent
         result = {}
         for i, opponents in field.opponents.items():  # columns read with map and compress: no loop in Python
-            ratings = list(map(rating_of, opponents))  # type: ignore[arg-type]  (None: no opponent)
+            ratings = list(map(rating_of, opponents))
             if unrated:
                 ratings = [r or unrated for r in ratings]
             kept = tuple(map(and_, counted[i], map(truth, ratings)))
             result[i] = (tuple(compress(ratings, kept)), sum(compress(map(_HALVES, codes[i]), kept)))
-        return result  # type: ignore[return-value]
+        return result  # type: ignore[return-value]  # compress keeps rated opponents only
     return field.memo(("rated games", edition, unrated), make)
 
 

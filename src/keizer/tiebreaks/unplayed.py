@@ -43,7 +43,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import compress, repeat
 from operator import and_, is_not
-from typing import Sequence
+from typing import Callable, Sequence, cast
 
 from keizer.tiebreaks.codes import TieBreakError
 from keizer.tiebreaks.fields import Field, Slot
@@ -202,6 +202,7 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
                                        edition is Edition.FIDE_2012)
     scores, points, voluntary = {}, {}, {}
     adjusted_of, none_voluntary = adjusted.__getitem__, (False,) * rounds
+    adjusted_or_none = cast("Callable[[int | None], int | None]", adjusted.get)
     for i, line in nums.items():
         opps = opponents[i]
         if i not in cats:  # every round a game: the opponents' adjusted scores
@@ -210,7 +211,7 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
             voluntary[i] = none_voluntary if len(line) == rounds else (False,) * len(line)
             continue
         line_cats = cats[i]
-        faced = list(map(adjusted.get, opps))  # type: ignore[arg-type]  (games: set; the others below)
+        faced = list(map(adjusted_or_none, opps))  # games: set; the others below
         scored = list(line)
         for r, c in enumerate(line_cats):
             if not c:
