@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left
 from fractions import Fraction
-from itertools import compress
-from operator import and_, gt, truth
+from itertools import compress, repeat
+from operator import and_, eq, getitem, gt, truth
 from typing import Callable, Mapping, cast
 
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
@@ -145,13 +145,14 @@ def standard_points(field: Field) -> dict[int, Fraction]:
     A round without opponent compares with a draw's points.
     """
     nums, draw, half = field.nums, field.num(field.draw), fractions(2)
+    drawn, rounds = (draw,) * field.rounds, range(field.rounds)
+    line_of = cast("Callable[[int | None, tuple[int, ...]], tuple[int, ...]]", nums.get)
     result = {}
-    for i, line in nums.items():
-        halves = 0
-        for r, (p, o) in enumerate(zip(line, field.opponents[i])):
-            other = nums[o][r] if o is not None else draw
-            halves += 2 if p > other else 1 if p == other else 0
-        result[i] = half(halves)
+    for i, line in field.opponents.items():
+        mine = nums[i]
+        # what each round's opponent scored in it (a draw's points where there is none), read as a column
+        theirs = tuple(map(getitem, map(line_of, line, repeat(drawn)), rounds))
+        result[i] = half(2 * sum(map(gt, mine, theirs)) + sum(map(eq, mine, theirs)))
     return result
 
 
