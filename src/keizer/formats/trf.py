@@ -143,7 +143,9 @@ _162 = {"W": ("win", "forfeit_win", "fpb"), "D": ("draw", "hpb"), "L": ("loss",)
 class _Reader:
     lines: list[str]
     info: list[str] = field(default_factory=list)
-    players: list[tuple[_Line, Player]] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    #: The line number of each player's record (a line is made again only to say what is wrong in it).
+    player_lines: list[int] = field(default_factory=list)
     teams310: list[Team] = field(default_factory=list)
     teams013: list[Team] = field(default_factory=list)
     team_lines: list[str] = field(default_factory=list)
@@ -169,11 +171,11 @@ class _Reader:
         system = _system(self.info)
         teams = self.teams310 or self.teams013  # a file with both is TRF26 keeping TRF16's records
         team_only = self.byes or self.pab or self.forfeits or self.lineups  # records only a team event has
-        if teams and not team_only and not _complete_teams(teams, self.info, [p for _, p in self.players]):
+        if teams and not team_only and not _complete_teams(teams, self.info, self.players):
             teams = []  # not a team event: the records are kept as they are, as other records are
             self.info.extend(self.team_lines)
-        rounds = max([self.rounds] + [len(p.results) for _, p in self.players])
-        players = {p.start_no: p for _, p in self.players}
+        rounds = max([self.rounds] + [len(p.results) for p in self.players])
+        players = {p.start_no: p for p in self.players}
         self._check_players(players)
         players = _opposite_colours(players)
         players = {n: p if len(p.results) == rounds else replace(p, results=_padded(p.results, rounds))
@@ -194,7 +196,8 @@ class _Reader:
         if line.text.startswith("###") or code not in _MODELLED:
             self.info.append(line.text)
         elif code == "001":
-            self.players.append((line, _player(line, self.pending, self.seen)))
+            self.players.append(_player(line, self.pending, self.seen))
+            self.player_lines.append(line.number)
         elif code == "012":
             self.name = rest
         elif code in ("142", "XXR"):  # checked before anything is sized by it
@@ -253,20 +256,23 @@ class _Reader:
                 raise line.error(5, len(line.text), Message("needs a round, a team and an opponent"))
             self.lineups[(numbers[0], numbers[1])] = tuple(numbers[3:])
 
+    def _line(self, number: int) -> _Line:
+        return _Line(number, self.lines[number - 1].rstrip())
+
     def _check_players(self, players: dict[int, Player]) -> None:
         """There are players; start ranks are unique; every pairing is named from both
         sides, with matching results and opposite colours."""
         if not self.players:
             raise TrfError("line %(n)s, column 1: no player record (001) found; this is not a TRF tournament file",
                            n=len(self.lines) + 1)
-        where: dict[int, _Line] = {}
-        for line, p in self.players:
+        where: dict[int, int] = {}  # the line number of each start rank
+        for number, p in zip(self.player_lines, self.players):
             if p.start_no in where:
-                raise line.error(5, 8, Message("start rank %(n)s is used twice (line %(line)s)", n=p.start_no,
-                                                line=where[p.start_no].number))
-            where[p.start_no] = line
+                raise self._line(number).error(5, 8, Message("start rank %(n)s is used twice (line %(line)s)",
+                                                              n=p.start_no, line=where[p.start_no]))
+            where[p.start_no] = number
         absent = RoundResult(Code.ZPB)
-        for line, p in self.players:
+        for number, p in zip(self.player_lines, self.players):
             me = p.start_no
             for r, res in enumerate(p.results):
                 o = res.opponent
@@ -278,6 +284,7 @@ class _Reader:
                     if back.opponent == me and (res.colour is None or res.colour != back.colour) and \
                             back.code in _COMPLEMENT.get(res.code, ()):
                         continue
+                line = self._line(number)
                 first = 92 + 10 * r
                 other = players.get(o)
                 if o == p.start_no:
@@ -290,16 +297,16 @@ class _Reader:
                 if back.opponent != p.start_no:
                     raise line.error(first, first + 3, Message(
                         "round %(round)s: player %(n)s (line %(line)s) does not name %(me)s back", round=r + 1,
-                        n=o, line=where[o].number, me=p.start_no))
+                        n=o, line=where[o], me=p.start_no))
                 if res.colour is not None and res.colour == back.colour:
                     raise line.error(first + 5, first + 5, Message(
                         "round %(round)s: player %(n)s (line %(line)s) has the same colour", round=r + 1,
-                        n=o, line=where[o].number))
+                        n=o, line=where[o]))
                 if back.code not in _COMPLEMENT.get(res.code, ()):
                     raise line.error(first + 7, first + 7, Message(
                         "round %(round)s: result %(code)s against %(back)s of player %(n)s (line %(line)s)",
                         round=r + 1, code=res.code.value, back=back.code.value, n=o,
-                        line=where[o].number))
+                        line=where[o]))
 
 
 def _player(line: _Line, pending: list[Pairing] | None = None,
