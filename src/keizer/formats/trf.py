@@ -336,7 +336,15 @@ def _player(line: _Line, pending: list[Pairing] | None = None,
 def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None, seen: dict[str, RoundResult]) -> RoundResult:
     """The round whose opponent starts at index ``at`` of the line, checked; remembered in ``seen``
     by its eight columns unless it is a pending game (which the reader collects)."""
-    text, first, r = line.text, at + 1, (at - 91) // 10
+    text = line.text
+    kind, digits = _KINDS.get(text[at + 4:at + 8]), text[at:at + 4].lstrip(" ")
+    if kind is not None and digits.isdigit() and digits.isascii():  # the usual case: checked at once
+        code, colour, paired = kind
+        opponent = int(digits) or None
+        if paired is None or paired is (opponent is not None):
+            res = seen[text[at:at + 8]] = RoundResult(code, opponent, colour)
+            return res
+    first, r = at + 1, (at - 91) // 10
     chunk = text[at:at + 4].strip()
     if chunk.isdigit() and chunk.isascii():  # the usual case, read at once (four digits: at most 9999)
         opponent = int(chunk) or None
@@ -363,6 +371,11 @@ def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None, seen
 
 
 _ABSENT = RoundResult(Code.ZPB)
+#: A round's colour and result as they stand in its last four columns (`` w 1``), with whether it
+#: needs an opponent (a game), may not have one (a bye) or either (None: a forfeit).  A blank
+#: result (a zero-point bye, or a pairing to be played) is read by the checks in ``_round``.
+_KINDS = {f" {c} {x}": (code, _COLOURS[c.lower()], True if code.is_game else False if code.is_bye else None)
+          for c in "wWbB- " for code in Code for x in {code.value, code.value.lower()}}
 
 
 def _numbers(line: _Line, first: int) -> list[int]:
