@@ -339,10 +339,9 @@ def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None, seen
     text = line.text
     kind, digits = _KINDS.get(text[at + 4:at + 8]), text[at:at + 4].lstrip(" ")
     if kind is not None and digits.isdigit() and digits.isascii():  # the usual case: checked at once
-        code, colour, paired = kind
         opponent = int(digits) or None
-        if paired is None or paired is (opponent is not None):
-            res = seen[text[at:at + 8]] = RoundResult(code, opponent, colour)
+        if kind[2] is None or kind[2] is (opponent is not None):
+            res = seen[text[at:at + 8]] = RoundResult(kind[0], opponent, kind[1])
             return res
     first, r = at + 1, (at - 91) // 10
     chunk = text[at:at + 4].strip()
