@@ -28,8 +28,8 @@ def outcome(capsys, run, args: list[str]) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize("file", FILES, ids=lambda p: p.name)
-@pytest.mark.parametrize("options", [[], ["--format", "json"], ["--format=csv"], ["--system", "burstein"], ["--rounds", "20"],
-                                     ["--round", "2", "--rounds", "20", "--format", "table"]])
+@pytest.mark.parametrize("options", [[], ["--format", "json"], ["--format=csv"], ["--system", "burstein"],
+                                     ["--rounds", "20"], ["--round", "2", "--rounds", "20", "--format", "table"]])
 def test_the_quick_lane_prints_what_click_prints(file, options, capsys, monkeypatch):
     args = ["trf", "pair", str(file), *options]
     quick = outcome(capsys, main, args)

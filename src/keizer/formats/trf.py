@@ -291,8 +291,8 @@ class _Reader:
                     raise line.error(first, first + 3, Message("round %(round)s: player %(n)s is paired with himself",
                                                             round=r + 1, n=p.start_no))
                 if other is None:
-                    raise line.error(first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line", round=r + 1,
-                                                            n=o))
+                    raise line.error(first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line",
+                                                            round=r + 1, n=o))
                 back = other.results[r] if r < len(other.results) else RoundResult(Code.ZPB)
                 if back.opponent != p.start_no:
                     raise line.error(first, first + 3, Message(
@@ -333,7 +333,8 @@ def _player(line: _Line, pending: list[Pairing] | None = None,
                   line.cols(70, 79).strip(), line.decimal(81, 84, Word("points")), line.integer(86, 89, Word("rank")))
 
 
-def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None, seen: dict[str, RoundResult]) -> RoundResult:
+def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None,
+           seen: dict[str, RoundResult]) -> RoundResult:
     """The round whose opponent starts at index ``at`` of the line, checked; remembered in ``seen``
     by its eight columns unless it is a pending game (which the reader collects)."""
     text = line.text

@@ -105,6 +105,8 @@ class Field:
         last = self.rounds - 1
         draw = self.num(self.draw)
         slots, nums, codes = dict(self.slots), dict(self.nums), dict(self.codes)
+        games = self._memo.get("games")  # which rounds are games, as a Swiss counts them (unplayed.game_flags)
+        flags: dict[int, tuple[bool, ...]] | None = dict(games) if isinstance(games, dict) else None
         for i, line in self.slots.items():
             s = line[last] if line else None
             if s is not None and s.opponent is not None and s.code in _PAIRED:
@@ -113,8 +115,12 @@ class Field:
                 slots[i] = line[:last] + (drawn,)
                 nums[i] = nums[i][:last] + (draw,)
                 codes[i] = codes[i][:last] + (Code.DRAW,)
+                if flags is not None:
+                    flags[i] = flags[i][:last] + (True,)  # a drawn game against its opponent
         fore = replace(self, slots=slots, nums=nums)
         fore.__dict__.update(opponents=self.opponents, codes=codes)  # cached properties known already
+        if flags is not None:
+            fore._memo["games"] = flags
         return fore
 
 

@@ -235,7 +235,8 @@ def opponents_average(field: Field, edition: Edition, of: Mapping[int, Fraction 
     result: Values = {}
     value_of = of.get
     for i, opponents in field.opponents.items():
-        known = [int(v) for v in map(value_of, compress(opponents, counted[i])) if v is not None]  # type: ignore[arg-type]
+        met = compress(opponents, counted[i])
+        known = [int(v) for v in map(value_of, met) if v is not None]  # type: ignore[arg-type]
         result[i] = half_up(sum(known), len(known)) if known else None
     return result
 
