@@ -49,16 +49,25 @@ def cut_one_at_a_time(values: Sequence[int], voluntary: Sequence[bool], low: int
 
 
 @st.composite
-def cut_cases(draw: st.DrawFn) -> tuple[list[int], list[bool], int, int, bool, list[int] | None]:
-    n = draw(st.integers(0, 12))
+def cut_cases(draw: st.DrawFn, shortcut: bool = False) -> tuple[list[int], list[bool], int, int, bool,
+                                                                 list[int] | None]:
+    """Values to cut; with ``shortcut`` only the cases the shortcuts take: voluntary rounds cut
+    first, one of them at least, and a Buchholz's cuts or Sonneborn-Berger's /C1."""
+    n = draw(st.integers(1 if shortcut else 0, 12))
     values = draw(st.lists(st.integers(0, 30), min_size=n, max_size=n))
     voluntary = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     keys = draw(st.none() | st.lists(st.integers(0, 10), min_size=n, max_size=n))
-    return values, voluntary, draw(st.integers(0, 3)), draw(st.integers(0, 2)), draw(st.booleans()), keys
+    low, high, first = draw(st.integers(0, 3)), draw(st.integers(0, 2)), draw(st.booleans())
+    if shortcut:
+        voluntary[draw(st.integers(0, n - 1))] = True
+        first = True
+        if keys is not None:
+            low, high = 1, 0
+    return values, voluntary, low, high, first, keys
 
 
 @hsettings(max_examples=examples(400), deadline=None)
-@given(cut_cases())
+@given(cut_cases() | cut_cases(shortcut=True))
 def test_cut_sum_is_the_cut_one_round_at_a_time(case):
     values, voluntary, low, high, voluntary_first, keys = case
     assert cut_sum(values, voluntary, low, high, voluntary_first, keys) == \

@@ -258,6 +258,9 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
         first = min(low, len(chosen))
         rest = chosen[first:] + [v for v, vur in zip(values, voluntary) if not vur]
         return _ends_cut(sorted(rest), low - first, high)
+    if low == 1 and not high:  # the usual /C1: the smallest voluntary round, unless the least adds less
+        least, smallest = min(zip(keys, values))[1], min(compress(values, voluntary))
+        return sum(values) - (smallest if smallest >= least else least)
     ranked_by: Sequence[int] = keys
     significance = (lambda k: (ranked_by[k], values[k]))  # noqa: E731
     left = list(range(len(values)))
