@@ -8,16 +8,19 @@ sharing a round's result between the lines that hold it.
 
 from __future__ import annotations
 
+import gc
+from concurrent.futures import ThreadPoolExecutor
 from typing import Sequence
 from unittest.mock import patch
 
+import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import examples
 from keizer.colour import Colour
 from keizer.formats import trf
 from keizer.formats.trf import _Reader, dump, parse
-from keizer.tiebreaks import Code, Edition, Player, RoundResult, Tournament
+from keizer.tiebreaks import Code, Edition, Player, RoundResult, TieBreakError, Tournament, compute, rank
 from keizer.tiebreaks.fide_tables import expected
 from keizer.tiebreaks.fields import player_field
 from keizer.tiebreaks.individual import perfect_performance
@@ -127,3 +130,24 @@ def test_a_round_read_once_per_file_reads_as_every_round_read_anew(t, every_roun
     with patch.dict(trf._KINDS, clear=True):
         assert shared == _Reader(lines, seen=_Forgetful()).tournament()
     assert [p.results[:t.rounds] for p in shared.players] == [p.results for p in t.players]
+
+
+def test_the_collector_runs_again_after_a_ranking():
+    """rank and compute pause Python's cyclic collector while they run (threads share one
+    pause) and leave it as they found it, after a refusal too."""
+    t = Tournament((Player(1, results=(RoundResult(Code.WIN, 2, Colour.WHITE),)),
+                    Player(2, results=(RoundResult(Code.LOSS, 1, Colour.BLACK),))), 1)
+    assert gc.isenabled()
+    assert [s.id for s in rank(t, "BH,SB")] == [1, 2] and gc.isenabled()
+    with pytest.raises(TieBreakError):
+        compute(t, "XYZ")
+    assert gc.isenabled()
+    with ThreadPoolExecutor(4) as pool:
+        assert all(r[0].id == 1 for r in pool.map(lambda _: rank(t, "BH,SB,PS"), range(40)))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        rank(t, "BH")
+        assert not gc.isenabled()  # switched off before: left off
+    finally:
+        gc.enable()
