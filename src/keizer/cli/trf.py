@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from keizer.cli.params import RATE, RATING, ROUND, ROUND_OR_ZERO, SEED, Whole
+from keizer.cli.trf_pair import TrfUsageError as TrfUsageError  # the refusal of this group, named here as before
+from keizer.cli.trf_pair import pair_text, paired_rounds, planned_rounds
 from keizer.formats.errors import FormatError
 from keizer.formats.trf import TRF16, TRF26, dump
 from keizer.limits import MAX_PLAYERS
@@ -34,10 +36,6 @@ if TYPE_CHECKING:
     from keizer.formats.trf_standing import StandingCheck
     from keizer.pairing.swiss.check import Board, Breach, RoundCheck
     from keizer.tiebreaks.ranking import Standing
-
-
-class TrfUsageError(FormatError):
-    """A tie-break list or option that cannot be used with this file."""
 
 
 #: ``--system`` of ``trf pair`` and ``trf check``: every engine of :data:`keizer.pairing.swiss.ENGINES`.
@@ -126,45 +124,7 @@ def pair(file: str, round_no: int | None, rounds: int | None, fmt: str, pairing_
     holds for that round are ignored.  Virtual points of accelerated pairings (XXA,
     250) are added to the scores; forbidden pairs (XXP, 260) do not meet.
     """
-    from keizer.formats.trf import entered, parse, text_of
-    from keizer.formats.trf_records import forbidden_groups, virtual_points
-    from keizer.pairing.swiss import SwissError, initial_colour_of, pair_swiss, system_of, took_part
-    from keizer.pairing.swiss.forbidden import pairs_in_round
-
-    text = text_of(file)
-    t = parse(text)
-    if t.is_team:
-        raise TrfUsageError("team files cannot be paired here; a team Swiss is paired in the database "
-                            "('keizer competition create NAME --system team --schedule swiss')")
-    played = _paired_rounds(t)
-    number_ = round_no if round_no is not None else played + 1
-    if not 1 <= number_ <= played + 1:
-        raise TrfUsageError(f"round {number_} cannot be paired: the file has {played} rounds")
-    planned = _planned(file, t, rounds, number_)
-    marks = entered(text)
-    system = pairing_system or system_of(t.info)
-    r = number_ - 1
-    present = [p.start_no for p in t.players
-               if r not in marks.get(p.start_no, ()) or took_part(p, r)]
-    try:
-        found = pair_swiss(t, planned, present, r, initial_colour_of(t),
-                           pairs_in_round(forbidden_groups(text), number_), virtual_points(text), system)
-    except SwissError as e:
-        raise TrfUsageError(f"{file}: {e}") from None
-    names = {p.start_no: p.name for p in t.players}
-    if fmt == "json":
-        click.echo(json.dumps({"round": found.round, "pairs": [list(pair) for pair in found.pairs], "bye": found.bye}))
-        return
-    rows = [{"board": k, "white": w, "white_name": names[w], "black": b, "black_name": names[b]}
-            for k, (w, b) in enumerate(found.pairs, 1)]
-    if fmt == "csv" and found.bye is not None:  # the bye as a row of its own: Black 0, as pairing programs write it
-        rows.append({"board": None, "white": found.bye, "white_name": names[found.bye], "black": 0,
-                     "black_name": "(bye)"})
-    if fmt == "table":
-        click.echo(f"Round {found.round} (FIDE {system.capitalize()})")
-    click.echo(render(rows, ["board", "white", "white_name", "black", "black_name"], fmt))
-    if found.bye is not None and fmt == "table":
-        click.echo(f"bye: {found.bye} {names[found.bye]}")
+    click.echo(pair_text(file, round_no, rounds, fmt, pairing_system))
 
 
 @trf.command("generate")
@@ -324,10 +284,10 @@ def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str, pair
     t = parse(text)
     if t.is_team:
         raise TrfUsageError("team files cannot be checked here: the Dutch checker pairs individual tournaments")
-    played = _paired_rounds(t)
+    played = paired_rounds(t)
     if not played:
         raise TrfUsageError(f"{file} holds no paired round to check")
-    planned = _planned(file, t, rounds, played)
+    planned = planned_rounds(file, t, rounds, played)
     chosen = codes
     if chosen is None:  # the file's list (record 202), read as 'keizer trf standings' reads it
         taken = tiebreak_list(t)
@@ -380,23 +340,6 @@ def _say_taken(taken: TieBreakList) -> None:
         click.echo(f"note: the file's tie-break {raw!r} (Swiss-Manager's name) is read as {code}", err=True)
     for raw, _why in taken.dropped:
         click.echo(f"note: the file's tie-break {raw!r} has no equivalent in keizer: left out", err=True)
-
-
-def _paired_rounds(t: Tournament) -> int:
-    """The last round in which anyone was paired (files may announce more, or hold byes ahead)."""
-    from keizer.pairing.swiss.check import played_round
-
-    rounds = max((len(p.results) for p in t.players), default=0)
-    return max((r + 1 for r in range(rounds) if played_round(t, r)[0]), default=0)
-
-
-def _planned(file: str, t: Tournament, rounds: int | None, needed: int) -> int:
-    """The planned number of rounds (the Dutch rules treat the last round's topscorers apart)."""
-    planned = rounds or t.rounds
-    if needed > planned:
-        raise TrfUsageError(f"{file} plans {planned} rounds (record 142 or XXR, else the rounds it holds); "
-                            f"to pair round {needed} give the planned number with --rounds N")
-    return planned
 
 
 def _board(b: Board) -> str:

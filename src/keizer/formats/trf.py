@@ -48,7 +48,7 @@ from keizer.formats.trf_records import TrfError as TrfError  # the refusal of a 
 from keizer.formats.trf_records import (MAX_NUMBER, _boards_of, _complete_teams, _dates, _default_lineup,
                                         _DIGITS, _Line, _shown, _team013, _team310, team_matches)
 from keizer.limits import MAX_ROUNDS, is_digits
-from keizer.model import Colour
+from keizer.colour import Colour
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Player, RoundResult, Scoring, System, Team, Tournament
 
@@ -143,7 +143,9 @@ _162 = {"W": ("win", "forfeit_win", "fpb"), "D": ("draw", "hpb"), "L": ("loss",)
 class _Reader:
     lines: list[str]
     info: list[str] = field(default_factory=list)
-    players: list[tuple[_Line, Player]] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    #: The line number of each player's record (a line is made again only to say what is wrong in it).
+    player_lines: list[int] = field(default_factory=list)
     teams310: list[Team] = field(default_factory=list)
     teams013: list[Team] = field(default_factory=list)
     team_lines: list[str] = field(default_factory=list)
@@ -159,6 +161,8 @@ class _Reader:
     dates: tuple[str | None, ...] = ()
     #: Games without a result, when the caller takes them (``parse_pairings``); else refused.
     pending: list[Pairing] | None = None
+    #: The rounds read so far, by their eight columns (``_player``).
+    seen: dict[str, RoundResult] = field(default_factory=dict)
 
     def tournament(self) -> Tournament:
         for number, text in enumerate(self.lines, start=1):
@@ -167,14 +171,15 @@ class _Reader:
         system = _system(self.info)
         teams = self.teams310 or self.teams013  # a file with both is TRF26 keeping TRF16's records
         team_only = self.byes or self.pab or self.forfeits or self.lineups  # records only a team event has
-        if teams and not team_only and not _complete_teams(teams, self.info, [p for _, p in self.players]):
+        if teams and not team_only and not _complete_teams(teams, self.info, self.players):
             teams = []  # not a team event: the records are kept as they are, as other records are
             self.info.extend(self.team_lines)
-        rounds = max([self.rounds] + [len(p.results) for _, p in self.players])
-        players = {p.start_no: p for _, p in self.players}
+        rounds = max([self.rounds] + [len(p.results) for p in self.players])
+        players = {p.start_no: p for p in self.players}
         self._check_players(players)
         players = _opposite_colours(players)
-        players = {n: replace(p, results=_padded(p.results, rounds)) for n, p in players.items()}
+        players = {n: p if len(p.results) == rounds else replace(p, results=_padded(p.results, rounds))
+                   for n, p in players.items()}
         info = [x for x in self.info if x.rstrip() != f"092 {_canonical_type(system, bool(teams))}"]
         boards = 0
         if teams:
@@ -191,7 +196,8 @@ class _Reader:
         if line.text.startswith("###") or code not in _MODELLED:
             self.info.append(line.text)
         elif code == "001":
-            self.players.append((line, _player(line, self.pending)))
+            self.players.append(_player(line, self.pending, self.seen))
+            self.player_lines.append(line.number)
         elif code == "012":
             self.name = rest
         elif code in ("142", "XXR"):  # checked before anything is sized by it
@@ -250,84 +256,126 @@ class _Reader:
                 raise line.error(5, len(line.text), Message("needs a round, a team and an opponent"))
             self.lineups[(numbers[0], numbers[1])] = tuple(numbers[3:])
 
+    def _line(self, number: int) -> _Line:
+        return _Line(number, self.lines[number - 1].rstrip())
+
     def _check_players(self, players: dict[int, Player]) -> None:
         """There are players; start ranks are unique; every pairing is named from both
         sides, with matching results and opposite colours."""
         if not self.players:
             raise TrfError("line %(n)s, column 1: no player record (001) found; this is not a TRF tournament file",
                            n=len(self.lines) + 1)
-        where: dict[int, _Line] = {}
-        for line, p in self.players:
+        where: dict[int, int] = {}  # the line number of each start rank
+        for number, p in zip(self.player_lines, self.players):
             if p.start_no in where:
-                raise line.error(5, 8, Message("start rank %(n)s is used twice (line %(line)s)", n=p.start_no,
-                                                line=where[p.start_no].number))
-            where[p.start_no] = line
-        for line, p in self.players:
+                raise self._line(number).error(5, 8, Message("start rank %(n)s is used twice (line %(line)s)",
+                                                              n=p.start_no, line=where[p.start_no]))
+            where[p.start_no] = number
+        absent = RoundResult(Code.ZPB)
+        for number, p in zip(self.player_lines, self.players):
+            me = p.start_no
             for r, res in enumerate(p.results):
-                if res.opponent is None:
+                o = res.opponent
+                if o is None:
                     continue
+                other = players.get(o)
+                if other is not None and o != me:  # the usual case, checked at once; else said below
+                    back = other.results[r] if r < len(other.results) else absent
+                    if back.opponent == me and (res.colour is None or res.colour != back.colour) and \
+                            back.code in _COMPLEMENT.get(res.code, ()):
+                        continue
+                line = self._line(number)
                 first = 92 + 10 * r
-                other = players.get(res.opponent)
-                if res.opponent == p.start_no:
+                other = players.get(o)
+                if o == p.start_no:
                     raise line.error(first, first + 3, Message("round %(round)s: player %(n)s is paired with himself",
                                                             round=r + 1, n=p.start_no))
                 if other is None:
-                    raise line.error(first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line", round=r + 1,
-                                                            n=res.opponent))
+                    raise line.error(first, first + 3, Message("round %(round)s: opponent %(n)s has no 001 line",
+                                                            round=r + 1, n=o))
                 back = other.results[r] if r < len(other.results) else RoundResult(Code.ZPB)
                 if back.opponent != p.start_no:
                     raise line.error(first, first + 3, Message(
                         "round %(round)s: player %(n)s (line %(line)s) does not name %(me)s back", round=r + 1,
-                        n=res.opponent, line=where[res.opponent].number, me=p.start_no))
+                        n=o, line=where[o], me=p.start_no))
                 if res.colour is not None and res.colour == back.colour:
                     raise line.error(first + 5, first + 5, Message(
                         "round %(round)s: player %(n)s (line %(line)s) has the same colour", round=r + 1,
-                        n=res.opponent, line=where[res.opponent].number))
+                        n=o, line=where[o]))
                 if back.code not in _COMPLEMENT.get(res.code, ()):
                     raise line.error(first + 7, first + 7, Message(
                         "round %(round)s: result %(code)s against %(back)s of player %(n)s (line %(line)s)",
-                        round=r + 1, code=res.code.value, back=back.code.value, n=res.opponent,
-                        line=where[res.opponent].number))
+                        round=r + 1, code=res.code.value, back=back.code.value, n=o,
+                        line=where[o]))
 
 
-def _player(line: _Line, pending: list[Pairing] | None = None) -> Player:
+def _player(line: _Line, pending: list[Pairing] | None = None,
+            seen: dict[str, RoundResult] | None = None) -> Player:
     start = line.integer(5, 8, Word("start rank"))
     if not start:
         raise line.error(5, 8, Message("start rank is missing"))
     rating = line.integer(49, 52, Word("rating")) or None
-    results = []
     played = (len(line.text) - 91 + 9) // 10
     if played > MAX_ROUNDS:
         raise line.error(92, len(line.text), Message("%(n)s rounds; a tournament has at most %(most)s", n=played,
                                                       most=MAX_ROUNDS))
     text = line.text
-    for r in range(played):
-        first = 92 + 10 * r
-        chunk = text[first - 1:first + 3].strip()
-        if chunk.isdigit() and chunk.isascii():  # the usual case, read at once (four digits: at most 9999)
-            opponent = int(chunk) or None
-        else:
-            opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
-        colour_text = (text[first + 4:first + 5] or " ").lower()
-        if colour_text not in _COLOURS:
-            raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
-        raw = (text[first + 6:first + 7] or " ").upper()
-        code = Code.ZPB if raw == " " else _CODES.get(raw)
-        if code is None:
-            raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
-        if code.is_game and opponent is None:
-            raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
-                                                        round=r + 1, raw=raw))
-        if raw == " " and opponent is not None and pending is not None:
-            pending.append(Pairing(r + 1, start, opponent, _COLOURS[colour_text], line.number))
-            opponent, colour_text = None, " "
-        elif code.is_bye and opponent is not None:
-            raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
-                                                        raw=raw))
-        results.append(RoundResult(code, opponent, _COLOURS[colour_text]))
+    seen = {} if seen is None else seen
+    results = []
+    for at in range(91, 91 + 10 * played, 10):
+        # a round's eight columns say all the round is: read once per file, shared (results are values)
+        res = seen.get(text[at:at + 8])
+        if res is None:
+            res = _round(line, at, start, pending, seen)
+        results.append(res)
     return Player(start, line.cols(15, 47).strip(), rating, tuple(results), line.cols(10, 10).strip(),
                   line.cols(11, 13).strip(), line.cols(54, 56).strip(), line.cols(58, 68).strip(),
                   line.cols(70, 79).strip(), line.decimal(81, 84, Word("points")), line.integer(86, 89, Word("rank")))
+
+
+def _round(line: _Line, at: int, start: int, pending: list[Pairing] | None,
+           seen: dict[str, RoundResult]) -> RoundResult:
+    """The round whose opponent starts at index ``at`` of the line, checked; remembered in ``seen``
+    by its eight columns unless it is a pending game (which the reader collects)."""
+    text = line.text
+    kind, digits = _KINDS.get(text[at + 4:at + 8]), text[at:at + 4].lstrip(" ")
+    if kind is not None and digits.isdigit() and digits.isascii():  # the usual case: checked at once
+        opponent = int(digits) or None
+        if kind[2] is None or kind[2] is (opponent is not None):
+            res = seen[text[at:at + 8]] = RoundResult(kind[0], opponent, kind[1])
+            return res
+    first, r = at + 1, (at - 91) // 10
+    chunk = text[at:at + 4].strip()
+    if chunk.isdigit() and chunk.isascii():  # the usual case, read at once (four digits: at most 9999)
+        opponent = int(chunk) or None
+    else:
+        opponent = line.integer(first, first + 3, Word("opponent"), blank=0) or None
+    colour_text = (text[first + 4:first + 5] or " ").lower()
+    if colour_text not in _COLOURS:
+        raise line.error(first + 5, first + 5, Message("colour %(colour)s is not w, b or -", colour=repr(colour_text)))
+    raw = (text[first + 6:first + 7] or " ").upper()
+    code = Code.ZPB if raw == " " else _CODES.get(raw)
+    if code is None:
+        raise line.error(first + 7, first + 7, Message("result %(raw)s is not a TRF result code", raw=repr(raw)))
+    if code.is_game and opponent is None:
+        raise line.error(first, first + 3, Message("round %(round)s: a game (%(raw)s) without an opponent",
+                                                    round=r + 1, raw=raw))
+    if raw == " " and opponent is not None and pending is not None:
+        pending.append(Pairing(r + 1, start, opponent, _COLOURS[colour_text], line.number))
+        return _ABSENT
+    if code.is_bye and opponent is not None:
+        raise line.error(first, first + 3, Message("round %(round)s: a bye (%(raw)s) with an opponent", round=r + 1,
+                                                    raw=raw))
+    res = seen[text[at:at + 8]] = RoundResult(code, opponent, _COLOURS[colour_text])
+    return res
+
+
+_ABSENT = RoundResult(Code.ZPB)
+#: A round's colour and result as they stand in its last four columns (`` w 1``), with whether it
+#: needs an opponent (a game), may not have one (a bye) or either (None: a forfeit).  A blank
+#: result (a zero-point bye, or a pairing to be played) is read by the checks in ``_round``.
+_KINDS = {f" {c} {x}": (code, _COLOURS[c.lower()], True if code.is_game else False if code.is_bye else None)
+          for c in "wWbB- " for code in Code for x in {code.value, code.value.lower()}}
 
 
 def _numbers(line: _Line, first: int) -> list[int]:

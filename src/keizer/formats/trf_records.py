@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from keizer.formats.errors import FormatError
-from keizer.model import Colour
+from keizer.colour import Colour
 from keizer.pairing.swiss.forbidden import ForbiddenGroup
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Match, Player, RoundResult, Team
@@ -56,9 +56,18 @@ class _Line:
         raw = self.cols(first, last).strip().replace(",", ".")
         if not raw:
             return None
-        if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", raw):
-            raise self.error(first, last, Message("%(what)s %(raw)s is not a number", what=what, raw=repr(raw)))
-        return Fraction(raw)
+        value = _DECIMALS.get(raw)
+        if value is None:
+            if not _DECIMAL.fullmatch(raw):
+                raise self.error(first, last, Message("%(what)s %(raw)s is not a number", what=what, raw=repr(raw)))
+            value = Fraction(raw)
+            if len(_DECIMALS) < 1000:  # the few values a file repeats (points: 0.0 … 11.0), each made once
+                _DECIMALS[raw] = value
+        return value
+
+
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
+_DECIMALS: dict[str, Fraction] = {}
 
 
 def _shown(text: str) -> str:

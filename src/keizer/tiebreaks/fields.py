@@ -26,8 +26,11 @@ import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Callable, Iterable, Mapping, TypeVar
+from itertools import repeat
+from operator import attrgetter, getitem, is_
+from typing import Callable, Iterable, Mapping, TypeVar, cast
 
+from keizer.colour import Colour
 from keizer.tiebreaks.codes import TieBreakError
 from keizer.tiebreaks.model import Code, Match, RoundResult, Scoring, System, Tournament
 
@@ -69,13 +72,23 @@ class Field:
     @cached_property
     def opponents(self) -> dict[int, tuple[int | None, ...]]:
         """Each participant's (scheduled) opponent per round."""
-        return {i: tuple([s.opponent for s in line]) for i, line in self.slots.items()}
+        return {i: tuple(map(_OPPONENT, line)) for i, line in self.slots.items()}
+
+    @cached_property
+    def codes(self) -> dict[int, tuple[Code, ...]]:
+        """Each participant's code per round: a column the tie-breaks read with ``map`` (no loop in Python)."""
+        return {i: tuple(map(_CODE, line)) for i, line in self.slots.items()}
+
+    @cached_property
+    def blacks(self) -> dict[int, tuple[bool, ...]]:
+        """Per participant and round: whether it had Black."""
+        return {i: tuple(map(is_, map(_COLOUR, line), repeat(Colour.BLACK))) for i, line in self.slots.items()}
 
     @cached_property
     def scores(self) -> dict[int, Fraction]:
         """Each participant's score."""
-        fraction = fractions(self.den)
-        return {i: fraction(n) for i, n in self.totals.items()}
+        totals = self.totals
+        return dict(zip(totals, map(fractions(self.den), totals.values())))
 
     def num(self, points: Fraction) -> int:
         """``points`` (a multiple of 1/:attr:`den`) as a numerator over :attr:`den`."""
@@ -91,33 +104,56 @@ class Field:
         """The field Fore Buchholz uses: every paired last-round game or forfeit drawn (C.07 8.3)."""
         last = self.rounds - 1
         draw = self.num(self.draw)
-        slots, nums = dict(self.slots), dict(self.nums)
+        slots, nums, codes = dict(self.slots), dict(self.nums), dict(self.codes)
+        games = self._memo.get("games")  # which rounds are games, as a Swiss counts them (unplayed.game_flags)
+        flags: dict[int, tuple[bool, ...]] | None = dict(games) if isinstance(games, dict) else None
         for i, line in self.slots.items():
             s = line[last] if line else None
-            if s is not None and s.opponent is not None and (s.code.is_game or s.code.is_forfeit):
-                slots[i] = line[:last] + (replace(s, code=Code.DRAW),)
+            if s is not None and s.opponent is not None and s.code in _PAIRED:
+                drawn = RoundResult(Code.DRAW, s.opponent, s.colour) if type(s) is RoundResult else \
+                    replace(s, code=Code.DRAW)
+                slots[i] = line[:last] + (drawn,)
                 nums[i] = nums[i][:last] + (draw,)
-        return replace(self, slots=slots, nums=nums)
+                codes[i] = codes[i][:last] + (Code.DRAW,)
+                if flags is not None:
+                    flags[i] = flags[i][:last] + (True,)  # a drawn game against its opponent
+        fore = replace(self, slots=slots, nums=nums)
+        fore.__dict__.update(opponents=self.opponents, codes=codes)  # cached properties known already
+        if flags is not None:
+            fore._memo["games"] = flags
+        return fore
+
+
+_OPPONENT, _CODE, _COLOUR = attrgetter("opponent"), attrgetter("code"), attrgetter("colour")
+#: Codes of a paired round: a game or a forfeit.
+_PAIRED = frozenset(code for code in Code if code.is_game or code.is_forfeit)
 
 
 def fractions(den: int) -> Callable[[int], Fraction]:
     """``Fraction(n, den)`` for numerators ``n``, each distinct value made once and shared.
 
     A tie-break has few distinct values among many participants: sharing them
-    saves the time and memory of a Fraction per participant.
+    saves the time and memory of a Fraction per participant.  The function is a
+    dict's own look-up (a value not made yet is made by ``__missing__``), so a
+    ``map`` over it runs without a call in Python per value.
 
     >>> half = fractions(2)
     >>> half(3), half(4), half(3) is half(3)
     (Fraction(3, 2), Fraction(2, 1), True)
     """
-    made: dict[int, Fraction] = {}
+    return _Shared(den).__getitem__
 
-    def make(n: int) -> Fraction:
-        value = made.get(n)
-        if value is None:
-            value = made[n] = Fraction(n, den)
+
+class _Shared(dict[int, Fraction]):
+    """The fractions over one denominator made so far, by numerator."""
+
+    def __init__(self, den: int) -> None:
+        super().__init__()
+        self.den = den
+
+    def __missing__(self, n: int) -> Fraction:
+        value = self[n] = Fraction(n, self.den)
         return value
-    return make
 
 
 def player_field(t: Tournament, rounds: int | None = None) -> Field:
@@ -125,17 +161,20 @@ def player_field(t: Tournament, rounds: int | None = None) -> Field:
     n = _rounds(t, rounds)
     s = t.scoring
     den = _common_denominator(_values(s))
-    num_of = {code: _num(s.points(code), den) for code in Code}
+    num_of = {code: _num(s.points(code), den) for code in Code}.__getitem__
     absent = RoundResult(Code.ZPB)
-    slots, nums = {}, {}
+    slots, nums, codes = {}, {}, {}
     for p in t.players:
-        line = tuple(p.results[:n])
+        line = p.results if len(p.results) == n and type(p.results) is tuple else tuple(p.results[:n])
         if len(line) < n:
             line += (absent,) * (n - len(line))
         slots[p.start_no] = line
-        nums[p.start_no] = tuple([num_of[res.code] for res in line])
+        codes[p.start_no] = line_codes = tuple(map(_CODE, line))
+        nums[p.start_no] = tuple(map(num_of, line_codes))
     ratings = {p.start_no: p.rating for p in t.players}
-    return _checked(Field(slots, nums, den, n, s.win, s.draw, s.loss, s.draw, t.system, ratings), "player")
+    f = Field(slots, nums, den, n, s.win, s.draw, s.loss, s.draw, t.system, ratings)
+    f.__dict__["codes"] = codes  # computed on the way (a cached property, set once)
+    return _checked(f, "player")
 
 
 def team_field(t: Tournament, score: str, rounds: int | None = None) -> Field:
@@ -188,7 +227,13 @@ def _rounds(t: Tournament, rounds: int | None) -> int:
 def _checked(field: Field, what: str) -> Field:
     """Every opponent must be a participant whose same round names this one back."""
     opponents = field.opponents
+    nobody, rounds = (None,) * field.rounds, range(field.rounds)
+    line_of = cast("Callable[[int | None, tuple[None, ...]], tuple[int | None, ...]]", opponents.get)
     for i, line in opponents.items():
+        # what each round's opponent has in that round (None where there is none): i wherever line names one
+        backs = tuple(map(getitem, map(line_of, line, repeat(nobody)), rounds))
+        if backs.count(None) == line.count(None) and backs.count(i) + backs.count(None) == len(line):
+            continue  # the usual case, checked without a loop in Python; else the loop below says what is wrong
         for r, o in enumerate(line):
             if o is None:
                 continue

@@ -22,10 +22,12 @@ A player who beat 2 and had a half-point bye, while 2 beat 3, under the 2026 rul
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from fractions import Fraction
-from typing import Mapping
+from itertools import compress, repeat
+from operator import and_, eq, getitem, gt, truth
+from typing import Callable, Mapping, cast
 
-from keizer.model import Colour
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 from keizer.tiebreaks.fields import Field, fractions
 from keizer.tiebreaks.model import Code
@@ -38,9 +40,10 @@ Values = dict[int, Fraction | int | None]
 
 def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False) -> dict[int, Fraction]:
     """BH (8.1): the sum of the opponents' scores, after ``low``/``high`` cuts."""
-    fraction = fractions(u.den)
-    return {i: fraction(cut_sum(scores, u.voluntary[i], low, high, voluntary_first))
-            for i, scores in u.scores.items()}
+    fraction, voluntary = fractions(u.den), u.voluntary
+    if not low and not high:
+        return dict(zip(u.scores, map(fraction, map(sum, u.scores.values()))))
+    return {i: fraction(cut_sum(scores, voluntary[i], low, high, voluntary_first)) for i, scores in u.scores.items()}
 
 
 def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False,
@@ -116,23 +119,24 @@ def wins(field: Field) -> dict[int, int]:
 
 def games_won(field: Field, edition: Edition, black: bool = False) -> dict[int, int]:
     """WON (7.2), or BWG (7.4) with ``black``: games won over the board."""
-    own = game_flags(field, edition, Purpose.OWN)
-    return {i: sum(1 for s, c in zip(line, own[i]) if c and s.code in _WON and (not black or s.colour is Colour.BLACK))
-            for i, line in field.slots.items()}
+    own, codes = game_flags(field, edition, Purpose.OWN), field.codes
+    if black:
+        blacks = field.blacks
+        return {i: sum(map(and_, map(and_, own[i], blacks[i]), map(_IS_WON, line))) for i, line in codes.items()}
+    return {i: sum(map(and_, own[i], map(_IS_WON, line))) for i, line in codes.items()}
 
 
 def black_games(field: Field, edition: Edition) -> dict[int, int]:
     """BPG (7.3): games played over the board with Black."""
-    own = game_flags(field, edition, Purpose.OWN)
-    return {i: sum(1 for s, c in zip(line, own[i]) if c and s.colour is Colour.BLACK)
-            for i, line in field.slots.items()}
+    own, blacks = game_flags(field, edition, Purpose.OWN), field.blacks
+    return {i: sum(map(and_, own[i], line)) for i, line in blacks.items()}
 
 
 def rounds_elected(field: Field, edition: Edition) -> dict[int, int]:
     """REP, formerly GE (7.6): rounds minus half- and zero-point byes and forfeit losses."""
     own = game_flags(field, edition, Purpose.OWN)
-    return {i: field.rounds - sum(1 for s, c in zip(line, own[i]) if not c and s.code in _SKIPPED)
-            for i, line in field.slots.items()}
+    # a round is skipped when it is not counted as a game and its code is one of _SKIPPED: skipped > counted
+    return {i: field.rounds - sum(map(gt, map(_IS_SKIPPED, line), own[i])) for i, line in field.codes.items()}
 
 
 def standard_points(field: Field) -> dict[int, Fraction]:
@@ -141,18 +145,19 @@ def standard_points(field: Field) -> dict[int, Fraction]:
     A round without opponent compares with a draw's points.
     """
     nums, draw, half = field.nums, field.num(field.draw), fractions(2)
+    drawn, rounds = (draw,) * field.rounds, range(field.rounds)
+    line_of = cast("Callable[[int | None, tuple[int, ...]], tuple[int, ...]]", nums.get)
     result = {}
-    for i, line in nums.items():
-        halves = 0
-        for r, (p, o) in enumerate(zip(line, field.opponents[i])):
-            other = nums[o][r] if o is not None else draw
-            halves += 2 if p > other else 1 if p == other else 0
-        result[i] = half(halves)
+    for i, line in field.opponents.items():
+        mine = nums[i]
+        # what each round's opponent scored in it (a draw's points where there is none), read as a column
+        theirs = tuple(map(getitem, map(line_of, line, repeat(drawn)), rounds))
+        result[i] = half(2 * sum(map(gt, mine, theirs)) + sum(map(eq, mine, theirs)))
     return result
 
 
-_WON = frozenset(code for code in Code if code.outcome == 1)
-_SKIPPED = frozenset((Code.HPB, Code.ZPB, Code.FORFEIT_LOSS))
+_IS_WON = {code: code.outcome == 1 for code in Code}.__getitem__
+_IS_SKIPPED = {code: code in (Code.HPB, Code.ZPB, Code.FORFEIT_LOSS) for code in Code}.__getitem__
 
 
 # -- ratings (art. 10) ----------------------------------------------------------------------
@@ -204,9 +209,16 @@ def perfect_performance(field: Field, edition: Edition, unrated: int | None = No
         if not ratings:
             result[i] = None
             continue
-        needed = halves * 50
+        needed, n = halves * 50, len(ratings)
         offsets = [span - r for r in ratings]
-        lo, hi = min(ratings) - 800, max(ratings) + 800
+        low, high = min(ratings), max(ratings)
+        lo, hi = low - 800, high + 800
+        # d: the least difference whose expected score reaches the score per game. Below lowest + d
+        # every game expects less than that, from highest + d on every game at least that much
+        d = bisect_left(table, -(-needed // n)) - span
+        if d <= span:
+            hi = max(min(hi, high + d), lo)
+        lo = min(max(lo, low + d), hi)
         while lo < hi:  # the expected score grows with the rating: bisect for the first that suffices
             mid = (lo + hi) // 2
             if sum([table[mid + o] for o in offsets]) >= needed:
@@ -221,9 +233,10 @@ def opponents_average(field: Field, edition: Edition, of: Mapping[int, Fraction 
     """APRO (10.4) or APPO (10.5): the mean of the opponents' TPR or PTP, rounded half up."""
     counted = game_flags(field, edition, Purpose.RATING)
     result: Values = {}
+    value_of = of.get
     for i, opponents in field.opponents.items():
-        known = [int(v) for v in (of.get(o) for o, c in zip(opponents, counted[i]) if c)  # type: ignore[arg-type]
-                 if v is not None]
+        met = compress(opponents, counted[i])
+        known = [int(v) for v in map(value_of, met) if v is not None]  # type: ignore[arg-type]
         result[i] = half_up(sum(known), len(known)) if known else None
     return result
 
@@ -234,21 +247,20 @@ def _rated_games(field: Field, edition: Edition, unrated: int | None) -> dict[in
     Games against unrated opponents are left out unless ``unrated`` gives them a rating.
     """
     def make() -> dict[int, tuple[tuple[int, ...], int]]:
-        counted = game_flags(field, edition, Purpose.RATING)
+        counted, codes = game_flags(field, edition, Purpose.RATING), field.codes
+        rating_of = cast("Callable[[int | None], int | None]", field.ratings.get)  # None: no opponent
         result = {}
-        for i, line in field.slots.items():
-            ratings, halves = [], 0
-            for s, c in zip(line, counted[i]):
-                rating = c and (field.ratings.get(s.opponent) or unrated)  # type: ignore[arg-type]
-                if rating:
-                    ratings.append(rating)
-                    halves += _HALVES.get(s.code, 0)
-            result[i] = (tuple(ratings), halves)
-        return result
+        for i, opponents in field.opponents.items():  # columns read with map and compress: no loop in Python
+            ratings = list(map(rating_of, opponents))
+            if unrated:
+                ratings = [r or unrated for r in ratings]
+            kept = tuple(map(and_, counted[i], map(truth, ratings)))
+            result[i] = (tuple(compress(ratings, kept)), sum(compress(map(_HALVES, codes[i]), kept)))
+        return result  # type: ignore[return-value]  # compress keeps rated opponents only
     return field.memo(("rated games", edition, unrated), make)
 
 
-_HALVES = {code: int(2 * code.outcome) for code in Code if code.outcome is not None}
+_HALVES = {code: 0 if code.outcome is None else int(2 * code.outcome) for code in Code}.__getitem__
 
 
 def _numerators(values: Mapping[int, Fraction]) -> tuple[int, dict[int, int]]:

@@ -41,7 +41,9 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import Sequence
+from itertools import compress, repeat
+from operator import and_, is_not
+from typing import Callable, Sequence, cast
 
 from keizer.tiebreaks.codes import TieBreakError
 from keizer.tiebreaks.fields import Field, Slot
@@ -117,14 +119,17 @@ def game_flags(field: Field, edition: Edition, purpose: Purpose,
     """:func:`counts_as_game` for every round of every participant, computed once per field."""
     if not field.system.predetermined and not (played_forfeits and purpose is Purpose.OPPONENTS):
         # a Swiss: exactly the games over the board count, for every purpose (the common case, made cheap)
-        return field.memo("games", lambda: {i: tuple([s.code in _GAMES and s.opponent is not None for s in line])
-                                            for i, line in field.slots.items()})
+        def games() -> dict[int, tuple[bool, ...]]:
+            codes, opponents = field.codes, field.opponents
+            return {i: tuple(map(and_, map(_IS_GAME, line), map(is_not, opponents[i], repeat(None))))
+                    for i, line in codes.items()}
+        return field.memo("games", games)
     return field.memo(("games", edition, purpose, played_forfeits),
                       lambda: {i: tuple([counts_as_game(s, field, edition, purpose, played_forfeits) for s in line])
                                for i, line in field.slots.items()})
 
 
-_GAMES = frozenset(code for code in Code if code.is_game)
+_IS_GAME = {code: code.is_game for code in Code}.__getitem__
 
 
 def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]:
@@ -196,32 +201,36 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
     fide_2024, fide_2026, fide_2012 = (edition is Edition.FIDE_2024, edition is Edition.FIDE_2026,
                                        edition is Edition.FIDE_2012)
     scores, points, voluntary = {}, {}, {}
+    adjusted_of, none_voluntary = adjusted.__getitem__, (False,) * rounds
+    adjusted_or_none = cast("Callable[[int | None], int | None]", adjusted.get)
     for i, line in nums.items():
         opps = opponents[i]
         if i not in cats:  # every round a game: the opponents' adjusted scores
-            scores[i] = tuple([adjusted[o] for o in opps])  # type: ignore[index]
+            scores[i] = tuple(map(adjusted_of, opps))  # type: ignore[arg-type]
             points[i] = line
-            voluntary[i] = (False,) * len(line)
+            voluntary[i] = none_voluntary if len(line) == rounds else (False,) * len(line)
             continue
-        faced, scored, vur = [], list(line), []
-        before = 0
-        for r, (p, c, o) in enumerate(zip(line, cats[i], opps)):
+        line_cats = cats[i]
+        faced = list(map(adjusted_or_none, opps))  # games: set; the others below
+        scored = list(line)
+        for r, c in enumerate(line_cats):
             if not c:
-                faced.append(adjusted[o])  # type: ignore[index]
-            elif fide_2024:
-                faced.append(own[i])
+                continue
+            o = opps[r]
+            if fide_2024:
+                faced[r] = own[i]
             elif fide_2026:
                 limit = adjusted[o] if c in (2, 4) and o is not None else cap
-                faced.append(min(own[i], limit))
+                faced[r] = min(own[i], limit)
             elif fide_2012:
+                p = line[r]
                 complement = draw if p == draw else win_loss - p
-                faced.append(before + complement + draw * (rounds - r - 1))
+                faced[r] = sum(line[:r]) + complement + draw * (rounds - r - 1)
             else:
-                faced.append(adjusted[i])
+                faced[r] = adjusted[i]
                 scored[r] = draw
-            vur.append(dummy and c >= 3)
-            before += p
-        scores[i], points[i], voluntary[i] = tuple(faced), tuple(scored), tuple(vur)
+        scores[i], points[i] = tuple(faced), tuple(scored)  # type: ignore[arg-type]
+        voluntary[i] = tuple([c >= 3 for c in line_cats]) if dummy else (False,) * len(line)
     return Unplayed(field.den, adjusted, scores, points, voluntary)
 
 
@@ -239,14 +248,22 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
     """
     if not low and not high:
         return sum(values)
-    n = len(values)
-    if not (voluntary_first and any(voluntary)):
+    if not (voluntary_first and True in voluntary):
         # no voluntary round to prefer: cut the ends of the values in order of significance
-        ordered = sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))]
-        first = min(low, n)
-        return sum(ordered[first:n - min(high, n - first)])
-    significance = values.__getitem__ if keys is None else (lambda k: (keys[k], values[k]))
-    left = list(range(n))
+        return _ends_cut(sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))], low, high)
+    if keys is None:
+        # significance is the value: the least value never adds more than the smallest voluntary
+        # round, so the low cuts take the voluntary rounds first, smallest first, then the least values
+        chosen = sorted(compress(values, voluntary))
+        first = min(low, len(chosen))
+        rest = chosen[first:] + [v for v, vur in zip(values, voluntary) if not vur]
+        return _ends_cut(sorted(rest), low - first, high)
+    if low == 1 and not high:  # the usual /C1: the smallest voluntary round, unless the least adds less
+        least, smallest = min(zip(keys, values))[1], min(compress(values, voluntary))
+        return sum(values) - (smallest if smallest >= least else least)
+    ranked_by: Sequence[int] = keys
+    significance = (lambda k: (ranked_by[k], values[k]))  # noqa: E731
+    left = list(range(len(values)))
     for _ in range(low):
         if not left:
             break
@@ -262,3 +279,10 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
             break
         left.remove(max(left, key=significance))
     return sum(values[k] for k in left)
+
+
+def _ends_cut(ordered: Sequence[int], low: int, high: int) -> int:
+    """Σ ``ordered`` (least significant first) without its ``low`` first and then ``high`` last values."""
+    n = len(ordered)
+    first = min(low, n)
+    return sum(ordered[first:n - min(high, n - first)])
