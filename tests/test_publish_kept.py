@@ -1,8 +1,8 @@
 """The site from the kept standings (issue 25): publishing takes a Keizer competition's standings
 from what the process keeps (``operations.standings.kept``, as the app does) and keys its pages
-by their values written down (``keizer.publish.written``), not by pickled objects: a kept
-standing shares its entries with the standings before it, and is written exactly as the same
-standing computed from scratch.  Whatever the edits between two runs, the site published
+by their values written down (``keizer.publish.written``: every object written in full, never
+as a reference to one written before): a kept standing shares its entries with the standings
+before it, and is written exactly as the same standing computed from scratch.  Whatever the edits between two runs, the site published
 run after run is byte for byte the site a process that keeps nothing publishes."""
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ _fresh = count()
 
 def test_a_kept_standing_is_written_as_the_one_computed_from_scratch():
     """The kept standings after a correction share their earlier entries with the standings kept
-    before; pickled, they are other bytes than the same standings computed anew (the pages were
-    all made again); written from their values, the same."""
+    before; pickled as Python does by default, they are other bytes than the same standings
+    computed anew (the pages were all made again); written from their values, the same."""
     rng = random.Random(11)
     season = random_season(rng, 8, 5)
     kept = Kept()
@@ -47,7 +47,7 @@ def test_a_kept_standing_is_written_as_the_one_computed_from_scratch():
     ours, scratch = kept.standings(corrected), compute_standings(corrected)
     assert ours == scratch
     assert written(ours) == written(scratch)
-    assert pickle.dumps(ours) != pickle.dumps(scratch)  # why the keys are not pickles
+    assert pickle.dumps(ours) != pickle.dumps(scratch)  # why written() writes no references
 
 
 def test_written_sees_values_only():
