@@ -133,6 +133,11 @@ def build(path: Path) -> None:
         store.set_meta("current_competition", str(comp))
     # The file's random key (the venue's check-in codes) from the seeded generator: the same file every run.
     store.conn.execute("UPDATE app_secrets SET value = ? WHERE name = 'checkin'", (f"{rng.getrandbits(128):032x}",))
+    # The rounds' stamps (schema 13: random, so that no two contents of a round share one) from it too.
+    for comp_id, number in store.conn.execute("SELECT competition_id, round FROM round_stamps "
+                                              "ORDER BY competition_id, round").fetchall():
+        store.conn.execute("UPDATE round_stamps SET stamp = ? WHERE competition_id = ? AND round = ?",
+                           (rng.getrandbits(64).to_bytes(8, "big"), comp_id, number))
     store.conn.commit()
     store.conn.execute("VACUUM")
     store.close()

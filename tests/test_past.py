@@ -253,10 +253,11 @@ def test_a_player_absent_by_own_default_is_counted_apart(five, capsys):
 
 
 def content(db) -> list[str]:
-    """The database's rows, without the change log (an undo restores these exactly)."""
+    """The database's rows, without the change log and the rounds' stamps (an undo restores
+    these exactly; it stamps the rounds it writes anew, docs/database.md)."""
     with sqlite3.connect(db) as conn:
         return [line for line in conn.iterdump()
-                if not line.startswith(('INSERT INTO "changes"', 'INSERT INTO "undo_log"'))]
+                if not line.startswith(('INSERT INTO "changes"', 'INSERT INTO "undo_log"', 'INSERT INTO "round_stamps"'))]
 
 
 def paired(db) -> dict:

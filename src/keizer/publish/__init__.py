@@ -45,7 +45,7 @@ from keizer.publish.files import Folder, Kept, read_previous, write_site
 from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.careers import careers
-from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records
+from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_standings
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
@@ -54,7 +54,6 @@ from keizer.publish.member_feeds import address, identity, member_feed_paths, me
 from keizer.publish.plan import (BUILDERS, FEEDS, Club, CompetitionData, Page, SeasonPlan, plan_front,
                                  plan_season)
 from keizer.publish.slugs import CAREERS, season_slugs
-from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
 from keizer.systems import stored_points_rules
 
@@ -316,7 +315,7 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
                                rules=mode_line(store, row["id"]))
     # The standings after each complete round, and with the round being played (the results in
     # so far) the provisional one after it: one computation, as the app's results page shows it.
-    standings = compute_standings(season, provisional=True)
+    standings = kept_standings(store, row["id"], season, provisional=True)  # what the app keeps (keizer.kept)
     if season.round_in_progress() is None:
         return CompetitionData(row["name"], season, standings)
     return CompetitionData(row["name"], season, standings[:-1], provisional=standings[-1])

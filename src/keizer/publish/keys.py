@@ -1,8 +1,9 @@
 """Keys of what the site is made from, so that publishing again makes only what changed.
 
 A page's key is a SHA-256 of its template's name, its path, its template context (the
-read-model parts it shows: rows of a standing, a round's boards, a player's history) and
-the rendering's own key: keizer's code and templates, the club's templates, the language
+read-model parts it shows: rows of a standing, a round's boards, a player's history),
+written down from its values (:mod:`keizer.publish.written`: however its objects are
+shared, equal values give equal keys), and the rendering's own key: keizer's code and templates, the club's templates, the language
 and colours.  A page whose key is the one the manifest keeps for it, and whose file is as
 keizer wrote it, is not rendered again (:mod:`keizer.publish.files`, :mod:`keizer.publish.render`).
 
@@ -14,17 +15,19 @@ nothing changed stop before it loads a competition.
 from __future__ import annotations
 
 import hashlib
-import pickle
 import sys
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-#: Tables no page shows: the change log and undo, logins, personal links, mail, secrets.
+from keizer.publish.written import written as _written
+
+#: Tables no page shows: the change log and undo, logins, personal links, mail, secrets, the
+#: rounds' stamps (a write's mark, not a value: an undo brings the rows back under new stamps).
 #: A change there leaves the site's inputs as they were.
 NOT_SHOWN = frozenset({"changes", "undo_log", "logins_ended", "users", "member_links", "board_links", "mail_links",
-                       "mail_log", "app_secrets"})
+                       "mail_log", "app_secrets", "round_stamps"})
 
 
 def _files_digest(digest: Any, top: Path, suffixes: tuple[str, ...] | None = None) -> None:
@@ -65,16 +68,6 @@ def inputs_key(rendering: str, contents: str, parts: Iterable[str | bytes | None
     return digest.hexdigest()
 
 
-def _written(value: Any) -> bytes | None:
-    """``value`` written down (pickled: equal bytes mean equal values), or None when it holds
-    something that cannot be.  Values made alike from alike data are written alike; where two
-    runs share their objects differently the bytes differ, and the page is merely made again."""
-    try:
-        return pickle.dumps(value, protocol=5)
-    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
-        return None
-
-
 def page_key(rendering: str, template: str, path: str, context: Mapping[str, Any], kind: str = "context") -> str | None:
     """The key of a page rendered from ``context`` (None: it cannot be written down, and the
     page is always rendered); with ``kind="inputs"``, of a page whose context is made of
@@ -109,9 +102,9 @@ def settled_digest(base: Mapping[str, Any], comp: Any, played: int, *more: Any) 
     dates and time controls.  ``base``: what every page shows; ``more``: the builder's own
     (slugs, links).  None when something cannot be written down."""
     season = comp.season
-    shown = (base, comp.name, comp.system, comp.standings, comp.points, comp.tiebreaks, dict(comp.extra),
+    shown = (base, comp.name, comp.system, comp.points, comp.tiebreaks, dict(comp.extra),
              dict(comp.members), dict(comp.fide), comp.finished, season.name, season.settings, season.players,
-             season.rounds[:played], [(r.number, r.date, r.time_control, bool(r.games or r.byes)) for r in season.rounds],
-             played, more)
+             season.initial_order, season.rounds[:played],
+             [(r.number, r.date, r.time_control, bool(r.games or r.byes)) for r in season.rounds], played, more)
     data = _written(shown)
     return None if data is None else hashlib.sha256(data).hexdigest()

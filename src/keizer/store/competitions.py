@@ -9,9 +9,11 @@ from typing import Any, Mapping
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
 from keizer.refusals import Word
 from keizer.settings import Settings, SettingsError
+from keizer.store import rounds_read
 from keizer.store.database import StoreError, _rowid
 from keizer.store.members import Members
 from keizer.store.names import _clean, _clean_name, _id_number, pick_by_name
+from keizer.store.rounds_read import RoundKey
 
 #: The rating lists a competition can be ordered by: the member column each one fills.
 RATING_LISTS = {"national": "rating", "fide": "fide_rating"}
@@ -311,7 +313,19 @@ class Competitions(Members):
     # -- the model ----------------------------------------------------------
 
     def load_season(self, comp_id: int) -> Season:
-        """The competition as the engines see it."""
+        """The competition as the engines see it.  Only the rounds whose stamp changed since
+        this process last read the competition are read again (:mod:`keizer.store.rounds_read`);
+        the others are the ``Round`` objects read then."""
+        if self.conn.in_transaction:
+            return self._read_season(comp_id)
+        self.conn.execute("BEGIN")  # one snapshot: the stamps and the rows they stamp
+        try:
+            return self._read_season(comp_id)
+        finally:
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")
+
+    def _read_season(self, comp_id: int) -> Season:
         comp = self._row("SELECT * FROM competitions WHERE id = ?", (comp_id,))
         assert comp is not None
         settings = Settings.from_dict(json.loads(comp["settings"]))
@@ -321,25 +335,49 @@ class Competitions(Members):
             Player(r["key"], r["name"], r["rating"], r["start_no"], r["joined"], r["withdrawn_after"], r["category"])
             for r in rows
         )
+        plan = json.loads(comp["time_controls"])
+        stamps = dict(self.conn.execute("SELECT round, stamp FROM round_stamps WHERE competition_id = ?", (comp_id,)))
+        wanted: dict[int, RoundKey] = {
+            number: (stamps.get(number), date, time_control or planned_time_control(plan, number))
+            for number, date, time_control in self.conn.execute(
+                "SELECT number, date, time_control FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,))}
+        signature = tuple((r["id"], r["key"], r["start_no"]) for r in rows)
+        where = (self.path if self.path is not None else ("memory", id(self)), comp_id)
+        held = rounds_read.kept(where)
+        same, read = held.reuse(signature, wanted) if held is not None else ({}, list(wanted))
+        made = self._read_rounds(comp_id, read, len(read) == len(wanted), key_of,
+                                 {p.id: p.start_no for p in players}, wanted)
+        rounds_read.keep(where, rounds_read.RoundsKept(signature, {
+            n: (key, same[n] if n in same else made[n]) for n, key in wanted.items()}))
+        frozen = json.loads(comp["system_settings"]).get("frozen_order") if comp["started"] else None
+        order = frozen if frozen is not None else json.loads(comp["initial_order"])
+        return Season(comp["name"], settings, players, tuple(same[n] if n in same else made[n] for n in wanted),
+                      tuple(order))
+
+    def _read_rounds(self, comp_id: int, numbers: list[int], every: bool, key_of: dict[int, str],
+                     start: dict[str, int], wanted: dict[int, RoundKey]) -> dict[int, Round]:
+        """The rounds ``numbers`` read from their games and attendance (``every``: they are all
+        the competition's rounds)."""
+        if not numbers:
+            return {}
+        among = "" if every else f" AND round IN ({', '.join('?' * len(numbers))})"
+        params = (comp_id,) if every else (comp_id, *numbers)
         attendance: dict[int, dict[str, tuple[str, str | None]]] = {}
         for pid, number, status, ext in self.conn.execute(
-            "SELECT player_id, round, status, external_result FROM attendance WHERE competition_id = ?", (comp_id,)
+            "SELECT player_id, round, status, external_result FROM attendance WHERE competition_id = ?" + among, params
         ):
             attendance.setdefault(number, {})[key_of[pid]] = (status, ext)
         games: dict[int, list[Game]] = {}
         result_of = _RESULTS  # by a dict: an Enum's call costs a Python call per game
         for number, board, white, black, result, match, stage in self.conn.execute(
-            "SELECT round, board, white, black, result, match, stage FROM games WHERE competition_id = ? "
-            "ORDER BY round, board", (comp_id,),
+            "SELECT round, board, white, black, result, match, stage FROM games WHERE competition_id = ?" + among
+            + " ORDER BY round, board", params,
         ):
             outcome = (result_of.get(result) or Result(result)) if result else None
             games.setdefault(number, []).append(Game(number, board, key_of[white], key_of[black], outcome, match, stage))
-        plan = json.loads(comp["time_controls"])
-        rounds = []
-        start = {p.id: p.start_no for p in players}
-        for number, date, time_control in self.conn.execute(
-            "SELECT number, date, time_control FROM rounds WHERE competition_id = ? ORDER BY number", (comp_id,)
-        ):
+        made = {}
+        for number in numbers:
+            _, date, time_control = wanted[number]
             round_games = tuple(games.get(number, ()))
             in_game = {g.white for g in round_games} | {g.black for g in round_games}
             absent: dict[str, Absence] = {}
@@ -354,12 +392,9 @@ class Competitions(Members):
                     external[key] = ExternalResult(ext)
                 else:
                     absent[key] = _ABSENCES.get(status) or Absence(status)
-            rounds.append(Round(number, date, round_games, absent, external,
-                                tuple(sorted(present, key=start.__getitem__)),
-                                time_control or planned_time_control(plan, number)))
-        frozen = json.loads(comp["system_settings"]).get("frozen_order") if comp["started"] else None
-        order = frozen if frozen is not None else json.loads(comp["initial_order"])
-        return Season(comp["name"], settings, players, tuple(rounds), tuple(order))
+            made[number] = Round(number, date, round_games, absent, external,
+                                 tuple(sorted(present, key=start.__getitem__)), time_control)
+        return made
 
 
 #: A stored result or absence by its value (what ``Result(value)`` gives, without a call per row).

@@ -19,7 +19,7 @@ from keizer.store.database import StoreError, _code, _connect, _require_file, ex
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 _SCHEMA_V1 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
@@ -276,7 +276,26 @@ MIGRATIONS: dict[int, str] = {
     ALTER TABLE members ADD COLUMN fide_k INTEGER CHECK (fide_k IS NULL OR fide_k BETWEEN 1 AND 40);
     ALTER TABLE members ADD COLUMN career_public INTEGER NOT NULL DEFAULT 1 CHECK (career_public IN (0, 1))
     """,
+    # A stamp per round (issue 25): a random value that every write to the round's games or
+    # attendance, and making or removing the round, replaces (the triggers are _STAMPS, made
+    # with the undo triggers), so a reader reads again only the rounds whose stamp it has not
+    # seen (keizer.store.rounds_read).  Not in the change log: an undo's writes stamp anew.
+    # Every round there is gets a stamp now.
+    12: """
+    CREATE TABLE IF NOT EXISTS round_stamps (
+        competition_id INTEGER NOT NULL,
+        round INTEGER NOT NULL,
+        stamp BLOB NOT NULL,
+        PRIMARY KEY (competition_id, round)
+    );
+    INSERT OR REPLACE INTO round_stamps (competition_id, round, stamp)
+        SELECT competition_id, number, randomblob(8) FROM rounds
+    """,
 }
+
+#: The triggers that give a round a new stamp (schema 13): by table, the rows (old, new)
+#: whose round a write of each kind touches, and the column naming the round.
+_STAMPS = {"games": "round", "attendance": "round", "rounds": "number"}
 
 
 class Schema(Competitions):
@@ -401,6 +420,13 @@ class Schema(Competitions):
                 self.start(comp_id)
 
     def _install_triggers(self) -> None:
+        for table, column in _STAMPS.items():
+            for kind, rows in (("insert", ("new",)), ("update", ("old", "new")), ("delete", ("old",))):
+                self.conn.execute(f"DROP TRIGGER IF EXISTS stamp_{table}_{kind}")
+                stamps = " ".join(
+                    f"INSERT OR REPLACE INTO round_stamps (competition_id, round, stamp) "
+                    f"VALUES ({row}.competition_id, {row}.{column}, randomblob(8));" for row in rows)
+                self.conn.execute(f"CREATE TRIGGER stamp_{table}_{kind} AFTER {kind.upper()} ON {table} BEGIN {stamps} END")
         for table in _TRACKED:
             columns = [row[1] for row in self.conn.execute(f"PRAGMA table_info({table})")]
             for kind in ("insert", "update", "delete"):
