@@ -47,6 +47,11 @@ def _ics_text(value: str) -> str:
             .replace("\r\n", "\\n").replace("\n", "\\n"))
 
 
+def _octets(line: str) -> int:
+    """The line's length in UTF-8 octets (an ASCII line's is its length: no encoding needed)."""
+    return len(line) if line.isascii() else len(line.encode("utf-8"))
+
+
 def _fold(line: str) -> list[str]:
     """A content line cut into lines of at most 75 octets, continuations starting with a space
     (never inside a UTF-8 character).
@@ -55,20 +60,25 @@ def _fold(line: str) -> list[str]:
     ['SUMMARY:short']
     >>> [len(part.encode()) for part in _fold("DESCRIPTION:" + "é" * 60)]
     [74, 59]
+    >>> _fold("X" * 80)[1], [len(part.encode()) for part in _fold("😀" * 40)]
+    (' XXXXX', [72, 73, 17])
     """
-    if len(line.encode("utf-8")) <= 75:  # most lines: nothing to fold
+    if line.isascii():  # one octet a character: cut the text itself
+        if len(line) <= 75:  # most lines: nothing to fold
+            return [line]
+        return [line[:75]] + [" " + line[k:k + 74] for k in range(75, len(line), 74)]
+    data = line.encode("utf-8")
+    if len(data) <= 75:
         return [line]
-    out: list[str] = []
-    current, size = "", 0
-    for ch in line:
-        width = len(ch.encode("utf-8"))
-        if size + width > (75 if not out else 74):
-            out.append(current)
-            current, size = "", 0
-        current += ch
-        size += width
-    out.append(current)
-    return [out[0]] + [" " + part for part in out[1:]]
+    parts: list[str] = []
+    start, most = 0, 75
+    while start < len(data):
+        end = min(start + most, len(data))
+        while end < len(data) and data[end] & 0xC0 == 0x80:  # a continuation octet: cut before its character
+            end -= 1
+        parts.append(data[start:end].decode("utf-8"))
+        start, most = end, 74
+    return [parts[0]] + [" " + part for part in parts[1:]]
 
 
 def evening_hours(setting: str) -> tuple[str, str] | None:
@@ -112,8 +122,8 @@ def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None =
             lines.append(f"DESCRIPTION:{_ics_text(e.description)}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
-    return "".join(line + "\r\n" if len(line.encode("utf-8")) <= 75 else "".join(part + "\r\n" for part in _fold(line))
-                   for line in lines)  # most lines need no folding: no call for them (a site writes a million)
+    return "".join(line + "\r\n" if _octets(line) <= 75 else "".join(part + "\r\n" for part in _fold(line))
+                   for line in lines)  # most lines need no folding
 
 
 def atom(title: str, key: str, link: str, entries: Sequence[Entry]) -> str:
