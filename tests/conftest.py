@@ -32,7 +32,10 @@ def _keep_compiled_modules() -> None:
     module is compiled or read compiled changes nothing a test sees."""
     if not sys.dont_write_bytecode:
         return
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    try:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except RuntimeError:  # no home folder: compile every run, as asked
+        return
     prefix = sys.pycache_prefix or str(cache / "keizer" / "pycache")
     sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
     os.environ["PYTHONPYCACHEPREFIX"] = prefix
