@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, timedelta
 from typing import Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -101,6 +102,18 @@ def _moment(day: date, hhmm: str) -> str:
     return f"{day:%Y%m%d}T{hours:02d}{minutes:02d}00"
 
 
+@lru_cache(maxsize=4096)
+def _when(day: str, hours: tuple[str, str] | None) -> tuple[str, str, str]:
+    """An event's DTSTAMP, DTSTART and DTEND lines on ``day`` (the same few dates come in every
+    member's calendar)."""
+    start = date.fromisoformat(day)
+    if hours is None:
+        return (f"DTSTAMP:{start:%Y%m%d}T000000Z", f"DTSTART;VALUE=DATE:{start:%Y%m%d}",
+                f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}")
+    end = start + timedelta(days=1) if hours[1] <= hours[0] else start
+    return f"DTSTAMP:{start:%Y%m%d}T000000Z", f"DTSTART:{_moment(start, hours[0])}", f"DTEND:{_moment(end, hours[1])}"
+
+
 def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None = None) -> str:
     """An iCalendar file (RFC 5545), CRLF line ends: all-day events, or events at the club
     evening's ``hours`` (local time where the club is: floating, as a club evening is at 20:00
@@ -108,13 +121,7 @@ def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None =
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//keizer//club website//EN", "CALSCALE:GREGORIAN",
              f"X-WR-CALNAME:{_ics_text(name)}"]
     for e in events:
-        start = date.fromisoformat(e.day)
-        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}", f"DTSTAMP:{start:%Y%m%d}T000000Z"]
-        if hours is None:
-            lines += [f"DTSTART;VALUE=DATE:{start:%Y%m%d}", f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}"]
-        else:
-            end = start + timedelta(days=1) if hours[1] <= hours[0] else start
-            lines += [f"DTSTART:{_moment(start, hours[0])}", f"DTEND:{_moment(end, hours[1])}"]
+        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}", *_when(e.day, hours)]
         lines.append(f"SUMMARY:{_ics_text(e.summary)}")
         if e.url:
             lines.append(f"URL:{e.url}")
