@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, timedelta
 from typing import Sequence
 from xml.sax.saxutils import escape, quoteattr
@@ -47,6 +48,11 @@ def _ics_text(value: str) -> str:
             .replace("\r\n", "\\n").replace("\n", "\\n"))
 
 
+def _octets(line: str) -> int:
+    """The line's length in UTF-8 octets (an ASCII line's is its length: no encoding needed)."""
+    return len(line) if line.isascii() else len(line.encode("utf-8"))
+
+
 def _fold(line: str) -> list[str]:
     """A content line cut into lines of at most 75 octets, continuations starting with a space
     (never inside a UTF-8 character).
@@ -55,20 +61,25 @@ def _fold(line: str) -> list[str]:
     ['SUMMARY:short']
     >>> [len(part.encode()) for part in _fold("DESCRIPTION:" + "é" * 60)]
     [74, 59]
+    >>> _fold("X" * 80)[1], [len(part.encode()) for part in _fold("😀" * 40)]
+    (' XXXXX', [72, 73, 17])
     """
-    if len(line.encode("utf-8")) <= 75:  # most lines: nothing to fold
+    if line.isascii():  # one octet a character: cut the text itself
+        if len(line) <= 75:  # most lines: nothing to fold
+            return [line]
+        return [line[:75]] + [" " + line[k:k + 74] for k in range(75, len(line), 74)]
+    data = line.encode("utf-8")
+    if len(data) <= 75:
         return [line]
-    out: list[str] = []
-    current, size = "", 0
-    for ch in line:
-        width = len(ch.encode("utf-8"))
-        if size + width > (75 if not out else 74):
-            out.append(current)
-            current, size = "", 0
-        current += ch
-        size += width
-    out.append(current)
-    return [out[0]] + [" " + part for part in out[1:]]
+    parts: list[str] = []
+    start, most = 0, 75
+    while start < len(data):
+        end = min(start + most, len(data))
+        while end < len(data) and data[end] & 0xC0 == 0x80:  # a continuation octet: cut before its character
+            end -= 1
+        parts.append(data[start:end].decode("utf-8"))
+        start, most = end, 74
+    return [parts[0]] + [" " + part for part in parts[1:]]
 
 
 def evening_hours(setting: str) -> tuple[str, str] | None:
@@ -91,6 +102,18 @@ def _moment(day: date, hhmm: str) -> str:
     return f"{day:%Y%m%d}T{hours:02d}{minutes:02d}00"
 
 
+@lru_cache(maxsize=4096)
+def _when(day: str, hours: tuple[str, str] | None) -> tuple[str, str, str]:
+    """An event's DTSTAMP, DTSTART and DTEND lines on ``day`` (the same few dates come in every
+    member's calendar)."""
+    start = date.fromisoformat(day)
+    if hours is None:
+        return (f"DTSTAMP:{start:%Y%m%d}T000000Z", f"DTSTART;VALUE=DATE:{start:%Y%m%d}",
+                f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}")
+    end = start + timedelta(days=1) if hours[1] <= hours[0] else start
+    return f"DTSTAMP:{start:%Y%m%d}T000000Z", f"DTSTART:{_moment(start, hours[0])}", f"DTEND:{_moment(end, hours[1])}"
+
+
 def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None = None) -> str:
     """An iCalendar file (RFC 5545), CRLF line ends: all-day events, or events at the club
     evening's ``hours`` (local time where the club is: floating, as a club evening is at 20:00
@@ -98,13 +121,7 @@ def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None =
     lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//keizer//club website//EN", "CALSCALE:GREGORIAN",
              f"X-WR-CALNAME:{_ics_text(name)}"]
     for e in events:
-        start = date.fromisoformat(e.day)
-        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}", f"DTSTAMP:{start:%Y%m%d}T000000Z"]
-        if hours is None:
-            lines += [f"DTSTART;VALUE=DATE:{start:%Y%m%d}", f"DTEND;VALUE=DATE:{start + timedelta(days=1):%Y%m%d}"]
-        else:
-            end = start + timedelta(days=1) if hours[1] <= hours[0] else start
-            lines += [f"DTSTART:{_moment(start, hours[0])}", f"DTEND:{_moment(end, hours[1])}"]
+        lines += ["BEGIN:VEVENT", f"UID:{_ics_text(e.uid)}", *_when(e.day, hours)]
         lines.append(f"SUMMARY:{_ics_text(e.summary)}")
         if e.url:
             lines.append(f"URL:{e.url}")
@@ -112,8 +129,8 @@ def calendar(name: str, events: Sequence[Event], hours: tuple[str, str] | None =
             lines.append(f"DESCRIPTION:{_ics_text(e.description)}")
         lines.append("END:VEVENT")
     lines.append("END:VCALENDAR")
-    return "".join(line + "\r\n" if len(line.encode("utf-8")) <= 75 else "".join(part + "\r\n" for part in _fold(line))
-                   for line in lines)  # most lines need no folding: no call for them (a site writes a million)
+    return "".join(line + "\r\n" if _octets(line) <= 75 else "".join(part + "\r\n" for part in _fold(line))
+                   for line in lines)  # most lines need no folding
 
 
 def atom(title: str, key: str, link: str, entries: Sequence[Entry]) -> str:

@@ -8,6 +8,7 @@ clock, ids from the club's identity, so publishing again without a change change
 from __future__ import annotations
 
 import posixpath
+from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 from keizer.i18n import N_
@@ -40,6 +41,11 @@ def address(site: str, link: str, relative: str) -> str:
     return site + link if site else relative
 
 
+#: A page's path from a feed's folder (both relative to the site's top, so no working folder
+#: enters it): the same few round pages are asked for from every member's feed.
+_relative = lru_cache(maxsize=1 << 14)(posixpath.relpath)
+
+
 def what_text(row: dict[str, Any], gettext: Callable[[str], str]) -> str:
     """The member's round in words: "board 6, with black against Bas Dekker (½)", "a bye" …"""
     if row["kind"] == "game":
@@ -70,7 +76,7 @@ def member_feeds(title: str, folder: str, page: str, rounds: Sequence[dict[str, 
                             row.get("time_control"), url))
         if row["complete"] and row["kind"] in ("game", "bye"):
             entries.append(Entry(f"{row['link']}#{slug}", row["date"], f"{name}: {what}",
-                                 address(site, row["link"], posixpath.relpath(row["link"], folder)), what))
+                                 address(site, row["link"], _relative(row["link"], folder)), what))
     return {calendar_path: calendar(title, events, hours).encode("utf-8"),
-            feed_path: atom(title, f"{ident}/{folder}/{slug}", address(site, page, posixpath.relpath(page, folder)),
+            feed_path: atom(title, f"{ident}/{folder}/{slug}", address(site, page, _relative(page, folder)),
                                          entries).encode("utf-8")}
