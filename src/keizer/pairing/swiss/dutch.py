@@ -497,6 +497,8 @@ class _Bracket:
         own = 0
         if not self.whole and v in self.must:
             own += 1 << sh["must"]
+        if self.whole and not r.candidate(v):  # completion counts each player who may not have the bye
+            own += 1 << sh["complete"]
         if self.mode == BRACKET:
             own += self.worth_top // 2 - self.worth[v]
         if self.flag:
