@@ -1,12 +1,13 @@
 """Benchmark: one middle round of a FIDE Dutch Swiss, keizer beside bbpPairings.
 
-    python bench/bench_swiss.py [--sizes 100 1000 3000 9999] [--rounds 9] [--bbp-timeout S]
+    python bench/bench_swiss.py [--sizes 100 1000 3000 9999] [--rounds 9] [--round R] [--bbp-timeout S]
     KEIZER_BBP=/path/to/bbpPairings.exe python bench/bench_swiss.py
 
 For each size a tournament is played with keizer's engine up to the middle
 round (results drawn from ratings by a fixed seed: 30 % draws, 2 % forfeits, a
 few half-point byes and absences) and written as a TRF file with the planned
-rounds (142) and the initial colour (152).  Then the middle round is paired:
+rounds (142) and the initial colour (152).  Then the middle round (or round R:
+``--round 1`` is one bracket of everyone, ``--round 2`` three large scoregroups) is paired:
 
 * ``keizer``: the engine in this process (``pair_swiss`` on the parsed file),
   CPU seconds, and the peak memory of the process pairing it;
@@ -118,7 +119,8 @@ def child(command: list[str], timeout: float | None) -> tuple[float | None, int,
 def engine_run(file: str) -> None:
     """Pair FILE's next round in this process; print CPU seconds and the pairing (for --inner)."""
     t = read(file)
-    upto = max(r + 1 for p in t.players for r, res in enumerate(p.results) if res.opponent is not None)
+    upto = max((r + 1 for p in t.players for r, res in enumerate(p.results) if res.opponent is not None),
+               default=0)
     start = time.process_time()
     got = pair_swiss(t, t.rounds, None, upto, initial_colour_of(t))
     elapsed = time.process_time() - start
@@ -139,6 +141,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 3000, 9999])
     parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--round", type=int, help="the round to pair (default: the middle one)")
     parser.add_argument("--bbp-timeout", type=float, default=7200, help="seconds before bbp is given up")
     parser.add_argument("--keep", help="folder to keep the TRF files in")
     parser.add_argument("--inner", help=argparse.SUPPRESS)
@@ -151,7 +154,7 @@ def main() -> None:
         print("note: KEIZER_BBP is not set (the path to a local bbpPairings binary): bbp is skipped")
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bench-swiss-"))
     folder.mkdir(parents=True, exist_ok=True)
-    middle = args.rounds // 2
+    middle = args.round - 1 if args.round else args.rounds // 2
     keizer = [str(Path(sys.executable).with_name("keizer"))]
     header = f"{'players':>7}  {'keizer':>9}  {'MB':>4}  {'trf pair':>9}  {'MB':>4}"
     header += f"  {'bbp':>9}  {'MB':>4}  {'bbp/keizer':>10}  same" if bbp else ""

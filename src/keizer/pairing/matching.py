@@ -802,9 +802,11 @@ def maximum_matching(m: int, ok: Callable[[int, int], bool]) -> list[int]:
                 if mate[j] == -1 and ok(i, j):
                     mate[i], mate[j] = j, i
                     break
+    exposed = mate.count(-1)
     for v in range(m):
-        if mate[v] == -1:
-            augment(v, mate, range(m), ok)
+        if mate[v] == -1 and exposed > 1:  # a path needs another exposed vertex to end at
+            if augment(v, mate, range(m), ok)[0]:
+                exposed -= 2
     return mate
 
 
@@ -865,6 +867,34 @@ def augment(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int,
                     return True, even
                 queue.append(w)
     return False, even
+
+
+def first_exposable(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int, int], bool],
+                    order: Iterable[int], tries: int = 4) -> int | None:
+    """The first vertex of ``order`` that some maximum matching leaves exposed (None: none),
+    given a maximum matching ``mate`` of the ``alive`` vertices that leaves only ``root`` exposed.
+
+    A vertex c is such a vertex when the graph without it pairs everyone: c's mate, freed, then
+    reaches the root by an augmenting path — in a dense graph at its first step.  After ``tries``
+    vertices that are not, the whole alternating tree from the root is grown once instead
+    (:func:`augment`'s even vertices: the same answer, in one search of every edge).
+    >>> first_exposable(2, [1, 0, -1], range(3), lambda a, b: (a, b) in ((0, 1), (1, 0), (1, 2), (2, 1)), [0, 1])
+    0
+    """
+    alive = list(alive)
+    order = list(order)
+    for k, c in enumerate(order):
+        if c == root:
+            return c
+        if k >= tries:
+            _, even = augment(root, mate[:], alive, ok)
+            return next((c for c in order[k:] if even[c]), None)
+        trial = mate[:]
+        m = trial[c]
+        trial[c] = trial[m] = -1
+        if augment(m, trial, [u for u in alive if u != c], ok)[0]:
+            return c
+    return None
 
 
 def _flip(u: int, mate: list[int], parent: list[int]) -> None:

@@ -35,7 +35,7 @@ from itertools import compress
 from operator import add
 from typing import Callable, Iterable, Mapping
 
-from keizer.pairing.matching import WeightedMatching, augment, maximum_matching
+from keizer.pairing.matching import WeightedMatching, augment, first_exposable, maximum_matching
 
 WHITE, BLACK, NO_COLOUR = 0, 1, -1
 BRACKET, NEXT, WHOLE = 0, 1, 2  # what a bracket's graph holds: itself, the next scoregroup too, everyone left
@@ -119,12 +119,14 @@ def possible(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], la
 
 
 def pair(entrants: Iterable[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
-         played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
+         played_rounds: int, initial_white: bool = True, whole: bool = False, plain: bool = True) -> Outcome:
     """Pair one round.  ``avoid[n]``: the pairing numbers player n may not meet (those he
     played, a forbidden pair — both ways); ``last_round`` switches on the
     topscorer exceptions; ``played_rounds`` is the number of rounds before this one;
-    ``whole`` searches every bracket with all players still to pair (slow: for tests)."""
-    return _Round(list(entrants), avoid, last_round, played_rounds, initial_white, whole).run()
+    ``whole`` searches every bracket with all players still to pair (slow: for tests);
+    ``plain=False`` searches even the brackets whose pairing the rules give directly
+    (:meth:`_Round.plain`; for tests)."""
+    return _Round(list(entrants), avoid, last_round, played_rounds, initial_white, whole, plain).run()
 
 
 def _bits(x: int) -> int:
@@ -133,13 +135,14 @@ def _bits(x: int) -> int:
 
 class _Round:
     def __init__(self, entrants: list[Entrant], avoid: Mapping[int, Iterable[int]], last_round: bool,
-                 played_rounds: int, initial_white: bool, whole: bool = False):
+                 played_rounds: int, initial_white: bool, whole: bool = False, plain: bool = True):
         entrants.sort(key=lambda e: (-e.score, e.rank))
         self.players = [_Player(i, e) for i, e in enumerate(entrants)]
         self.n = n = len(entrants)
         self.played_rounds = played_rounds
         self.initial_white = initial_white
         self.whole = whole  # always search the whole remaining round (the reference; slow)
+        self.use_plain = plain and not whole  # pair the brackets the rules pair directly without a search
         ps = self.players
         index = {p.e.number: p.i for p in ps}
         # Who may meet whom (C.1, C.3): everyone, but not themselves, the players they may not
@@ -184,8 +187,8 @@ class _Round:
             self.later = [v for group in self.groups[g + 1:] for v in group]
             # The bracket whose end decides the bye's bracket reads the whole round's matching.
             whole = self.whole or self.flag_init or bool(n % 2 and nxt and self.bye_score >= ps[nxt[0]].score)
-            done = None
-            for mode in ((WHOLE,) if whole else (BRACKET, NEXT, WHOLE)):
+            done = self.plain(mdps, residents, nxt, flag) if self.use_plain else None
+            for mode in (() if done is not None else (WHOLE,) if whole else (BRACKET, NEXT, WHOLE)):
                 done = _Bracket(self, mdps, residents, nxt, flag, mode).run()
                 if done is not None:
                     break
@@ -204,6 +207,41 @@ class _Round:
                 pairs.append(self._colours(ps[a], ps[b]))
         return Outcome(tuple(pairs), ps[left[0]].e.number if left else None)
 
+    def plain(self, mdps: list[int], residents: list[int], nxt: list[int],
+              flag: bool) -> tuple[list[tuple[int, int]], list[int], bool] | None:
+        """The bracket's pairing when the rules give it without a search, else None.
+
+        A bracket of residents only, alike in everything an edge's weight reads (score,
+        colour preference and history, floats, games played, bye eligibility), where anyone may
+        meet anyone: every pairing of it weighs the same, so Article 4's first candidate is the
+        answer — S1 (the upper half) against S2 in order.  That holds when it pairs everyone and
+        the players below can still be paired (C.4), or when it is the last bracket of an odd
+        round and its lowest player may have the bye.  Round 1 is such a bracket (no forbidden
+        pairs), and so are many small scoregroups later."""
+        size, ps, ok = len(residents), self.players, self.ok
+        if mdps or size < 2 or (size % 2 and (nxt or self.later)):
+            return None
+        if size % 2 == 0 and (flag or self.flag_init or (self.n % 2 and nxt and self.bye_score >= ps[nxt[0]].score)):
+            return None  # the bye's bracket is decided with the whole round's matching
+        if size % 2 and not (self.n % 2 and self.candidate(residents[-1])):
+            return None
+        first = ps[residents[0]]
+        like = (first.pref, first.imbalance, first.repeated, first.f1, first.f2, first.eligible, first.e.played)
+        lo = residents[0]
+        hi = lo + size
+        if residents[-1] != hi - 1:
+            return None
+        for v in residents:
+            p = ps[v]
+            if (p.pref, p.imbalance, p.repeated, p.f1, p.f2, p.eligible, p.e.played) != like:
+                return None
+            if ok[v].count(0, lo, hi) != 1:  # v himself only
+                return None
+        if size % 2 == 0 and (nxt or self.later) and not self.completable(list(nxt)):
+            return None
+        half = size // 2
+        return list(zip(residents[:half], residents[half:])), residents[2 * half:], False
+
     def prepare(self) -> bool:
         """The bye's score (C.4: the lowest that still completes the round) and whether the
         top scoregroup holds the bye; raises NoPairing when the absolute criteria cannot hold."""
@@ -218,15 +256,16 @@ class _Round:
         if n % 2:
             if len(exposed) != 1:
                 raise NoPairing(tuple(ps[v].e.number for v in exposed))
-            found, even = augment(exposed[0], mate, range(n), allowed)
-            candidates = [v for v in range(n) if even[v] and ps[v].eligible]
-            if not candidates:
+            # The lowest score some maximum matching leaves exposed with an eligible player.
+            lowest = first_exposable(exposed[0], mate, range(n), allowed,
+                                     [v for v in range(n - 1, -1, -1) if ps[v].eligible])
+            if lowest is None:
                 raise NoPairing(tuple(ps[v].e.number for v in exposed))
-            self.bye_score = min(ps[v].score for v in candidates)
+            self.bye_score = ps[lowest].score
             counts = sorted((p.e.played for p in ps if p.score == self.bye_score), reverse=True)
             self.unplayed_rank = {c: k for k, c in enumerate(counts)}
             if self.bye_score >= ps[0].score:
-                flag = self._top_pairs_inside(candidates)
+                flag = self._top_pairs_inside()
         elif exposed:
             raise NoPairing(tuple(ps[v].e.number for v in exposed))
         self.flag_init = flag
@@ -327,13 +366,14 @@ class _Round:
                 free |= {group[j] for j, e in enumerate(even) if e}
         return {v: (group[q] if q != -1 else -1) for v, q in zip(group, local)}, sorted(free)
 
-    def _top_pairs_inside(self, candidates: list[int]) -> bool:
+    def _top_pairs_inside(self) -> bool:
         """Whether the top scoregroup (which holds the bye) can be paired among itself but for the bye."""
         top = self.groups[0]
         if len(top) % 2 == 0:
             return False
         ok = self.ok
-        rest = [v for v in range(self.n) if v not in set(top)]
+        members = set(top)
+        rest = [v for v in range(self.n) if v not in members]
         sub = lambda a, b: ok[rest[a]][rest[b]] == 1  # noqa: E731
         if -1 in maximum_matching(len(rest), sub):
             return False
@@ -342,8 +382,8 @@ class _Round:
         exposed = [v for v in range(len(top)) if mate[v] == -1]
         if len(exposed) != 1:
             return False
-        _, even = augment(exposed[0], mate, range(len(top)), inside)
-        return any(even[k] and self.players[v].eligible for k, v in enumerate(top))
+        return first_exposable(exposed[0], mate, range(len(top)), inside,
+                               [k for k, v in enumerate(top) if self.players[v].eligible]) is not None
 
     # -- colours -----------------------------------------------------------------------
 
@@ -457,6 +497,8 @@ class _Bracket:
         own = 0
         if not self.whole and v in self.must:
             own += 1 << sh["must"]
+        if self.whole and not r.candidate(v):  # completion counts each player who may not have the bye
+            own += 1 << sh["complete"]
         if self.mode == BRACKET:
             own += self.worth_top // 2 - self.worth[v]
         if self.flag:
