@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
-from keizer.model import Colour
+from keizer.colour import Colour
 from keizer.refusals import Refusal
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 

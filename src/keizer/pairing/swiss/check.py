@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from keizer.model import Colour
+from keizer.colour import Colour
 from keizer.tiebreaks import Code, Tournament
 
 if TYPE_CHECKING:
