@@ -180,7 +180,7 @@ def test_the_checker_names_c5_before_the_order():
     found = pair_burstein(field, {1: {2, 3}, 2: {1}, 3: {1}})
     assert {frozenset(p) for p in found.pairs} == {frozenset((2, 3)), frozenset((1, 6)), frozenset((4, 5))}
     v = decide(field, found.pairs, None, ((1, 4), (2, 5), (3, 6)), None)
-    assert (v.rule, v.level, v.first, v.detail) == ("C5", 2, True, ((1,), (0,)))
+    assert (v.rule, v.level, v.first, v.detail) == ("C5", 2, True, (1, 0))
     v = decide(field, found.pairs, None, ((2, 3), (1, 4), (5, 6)), None)
     assert (v.rule, v.level, v.first, v.detail) == ("Article 4", 1, True, (1, 6, 4))
     assert decide(field, found.pairs, None, found.pairs, None).rule == ""
@@ -258,3 +258,44 @@ def test_no_other_pairing_is_better_by_the_checker(players, seed):
                 continue
             v = decide(entrants, got.pairs, got.bye, option, bye)
             assert v.first, (seed, option, bye, v)
+
+
+def _played_as(t: Tournament, r: int, pairs, bye) -> Tournament:
+    """``t`` cut after round r + 1, whose round r + 1 is ``pairs`` (White wins) and ``bye``."""
+    from keizer.tiebreaks import RoundResult
+
+    out = []
+    for p in t.players:
+        res = list(p.results[:r])
+        res += [RoundResult(Code.WIN, b, Colour.WHITE) for w, b in pairs if w == p.start_no]
+        res += [RoundResult(Code.LOSS, w, Colour.BLACK) for w, b in pairs if b == p.start_no]
+        res += [RoundResult(Code.PAB)] if p.start_no == bye else []
+        out.append(Player(p.start_no, p.name, p.rating, tuple(res)))
+    return Tournament(tuple(out), t.rounds, info=t.info)
+
+
+def test_trf_check_names_the_burstein_rule(tmp_path, capsys):
+    """``keizer trf check`` on a Burstein file names the Burstein text's own rule: round 5 of
+    ``bbp/12-7-4`` as bbpPairings pairs it leaves the bracket of 3 points without a pair where
+    keizer makes one (C5); its round 2 is a seeding round, judged by the Dutch rules (1.6); a
+    rematch is C1 of the Burstein system."""
+    from test_cli import run
+
+    from keizer.formats.trf import dump
+
+    t = read(BBP / "12-7-4.trf")
+    stored = json.loads((BBP / "12-7-4.bbp.json").read_text())
+    path, db = tmp_path / "b.trf", tmp_path / "unused.db"
+    path.write_text(dump(_played_as(t, 4, [tuple(p) for p in stored["5"]["pairs"]], None)))
+    code, out, _ = run(capsys, db, "trf", "check", str(path))
+    assert code == 1
+    assert ("round 5: Burstein C5 (the most pairs in the bracket) in the bracket of 3 points: keizer's pairing is "
+            "the better (keizer 1, played 0)") in out
+    path.write_text(dump(_played_as(t, 1, [tuple(p) for p in stored["2"]["pairs"]], None)))
+    assert "round 2: Burstein 1.6 (a seeding round, paired by the Dutch system): " in run(capsys, db, "trf", "check",
+                                                                                           str(path))[1]
+    assert t.players[0].results[0].opponent == 7   # 1 and 7 met in round 1
+    path.write_text(dump(_played_as(t, 4, [(1, 7), (2, 8), (3, 9), (4, 10), (5, 11), (6, 12)], None)))
+    out = run(capsys, db, "trf", "check", str(path))[1]
+    assert "round 5: players 1 and 7 meet a second time: C1 of the Burstein system (C.04.4.2)" in out
+    assert "round 5: Burstein C1: 4 and 10 met before" in out   # the first board (by the boards' order)

@@ -41,6 +41,7 @@ class Bracket:
     made: frozenset[frozenset[int]]
     pairs: int                       # C5
     floaters: tuple[int, ...]        # C6: per score of the bracket (highest first), minus its floaters of that score
+    floating: tuple[int, ...]        # the outgoing floaters' scores, highest first
     colours: int                     # C8: minus the pairs whose players share a colour preference
     mates: dict[int, int]            # each member's opponent (in the bracket or below)
 
@@ -50,8 +51,10 @@ class Verdict:
     """The first rule on which two pairings differ: ``rule`` ("3.1", "C5" … "C8", "Article 4",
     "5.2", or "" when they are the same), the bracket's level (the residents' score in the engine's
     units; None outside a bracket), ``first`` True when the first pairing is the better by it, and
-    ``detail``: what the rule compared, the first pairing's value before the second's (for 3.1 the
-    criterion's name and the two players; for Article 4 the player and his two opponents)."""
+    ``detail``: what the rule compared, the first pairing's value before the second's (C5 the pairs,
+    C6 the outgoing floaters' scores, C7 the next bracket's pairs or else the floaters it takes,
+    C8 the pairs sharing a colour preference; for 3.1 the criterion's name and the two players; for
+    Article 4 the player and his two opponents; for 5.2 the boards of each)."""
 
     rule: str
     level: int | None = None
@@ -77,7 +80,8 @@ def brackets(entrants: Sequence[BursteinEntrant], pairs: Iterable[tuple[int, int
         floating = [es[n].score for n in res if mate.get(n) not in res]
         same = sum(1 for p in made for a, b in [tuple(p)]
                    if preference(es[a].colours)[0] == preference(es[b].colours)[0] != -1)
-        out.append(Bracket(level, res, made, len(made), tuple(-floating.count(s) for s in scores), -same,
+        out.append(Bracket(level, res, made, len(made), tuple(-floating.count(s) for s in scores),
+                           tuple(sorted(floating, reverse=True)), -same,
                            {n: mate[n] for n in res if n in mate}))
         left -= {n for p in made for n in p}
         lower = [es[n].score for n in left if es[n].score < level]
@@ -117,16 +121,19 @@ def decide(entrants: Sequence[BursteinEntrant], ours: Sequence[tuple[int, int]],
     for k, (x, y) in enumerate(zip(mine, other)):
         if x.made == y.made:
             continue
-        for rule, u, v in (("C5", (x.pairs,), (y.pairs,)), ("C6", x.floaters, y.floaters),
-                           ("C7", _next_bracket(entrants, mine, k), _next_bracket(entrants, other, k)),
-                           ("C8", (x.colours,), (y.colours,))):
+        c7, c7b = _next_bracket(entrants, mine, k), _next_bracket(entrants, other, k)
+        for rule, u, v, shown in (("C5", (x.pairs,), (y.pairs,), (x.pairs, y.pairs)),
+                                  ("C6", x.floaters, y.floaters, (x.floating, y.floating)),
+                                  ("C7", c7, c7b, (c7[:1], c7b[:1]) if c7[:1] != c7b[:1] else (c7[1:], c7b[1:])),
+                                  ("C8", (x.colours,), (y.colours,), (-x.colours, -y.colours))):
             if u != v:
-                return Verdict(rule, x.level, u > v, (u, v))
+                return Verdict(rule, x.level, u > v, shown)
         for n in sorted(x.members, key=place.__getitem__):   # 4: paired in the bracket before floating,
             m1, m2 = x.mates.get(n), y.mates.get(n)             # and with the lowest-ranked he can meet
             in1, in2 = m1 in x.members, m2 in x.members
             if m1 != m2 and (in1 or in2):
-                return Verdict("Article 4", x.level, in1 and (not in2 or place[m1] > place[m2]), (n, m1, m2))
+                lower = m1 is not None and (m2 is None or not in2 or place[m1] > place[m2])
+                return Verdict("Article 4", x.level, in1 and lower, (n, m1, m2))
     if set(ours) != set(theirs):
         return Verdict("5.2", None, True, (tuple(sorted(set(ours) - set(theirs))), tuple(sorted(set(theirs) - set(ours)))))
     return Verdict("")
