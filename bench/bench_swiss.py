@@ -1,7 +1,14 @@
 """Benchmark: one middle round of a FIDE Dutch Swiss, keizer beside bbpPairings.
 
     python bench/bench_swiss.py [--sizes 100 1000 3000 9999] [--rounds 9] [--round R] [--bbp-timeout S]
+                                [--system dutch|dubov|burstein]
     KEIZER_BBP=/path/to/bbpPairings.exe python bench/bench_swiss.py
+
+``--system`` plays and pairs the tournament by that FIDE system (the file names it in record
+192, so ``keizer trf pair`` pairs it the same way); bbpPairings is run for the Dutch system
+(``--dutch``) and the Burstein one (``--burstein``, with an ``XXA`` line of zeros so that it
+applies no acceleration of its own — it follows an earlier Burstein text, so its pairing may
+differ: docs/swiss.md), and not for Dubov, which it does not pair.
 
 For each size a tournament is played with keizer's engine up to the middle
 round (results drawn from ratings by a fixed seed: 30 % draws, 2 % forfeits, a
@@ -45,7 +52,7 @@ from pathlib import Path
 
 from keizer.formats.trf import dump, read
 from keizer.model import Colour
-from keizer.pairing.swiss import initial_colour_of, pair_swiss
+from keizer.pairing.swiss import initial_colour_of, pair_swiss, system_lines, system_of
 from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 
 
@@ -53,19 +60,19 @@ from keizer.tiebreaks import Code, Player, RoundResult, Tournament
 GOALS = {100: (0.1, None), 3000: (3, None), 9999: (30, 1024)}
 
 
-def play(players: int, rounds: int, upto: int, seed: int = 2026) -> Tournament:
-    """The tournament before round ``upto + 1``, each round paired by keizer."""
+def play(players: int, rounds: int, upto: int, seed: int = 2026, system: str = "dutch") -> Tournament:
+    """The tournament before round ``upto + 1``, each round paired by keizer (by ``system``)."""
     rnd = random.Random(seed)
     ratings = sorted((rnd.randint(1000, 2700) for _ in range(players)), reverse=True)
     results: dict[int, list[RoundResult]] = {k: [] for k in range(1, players + 1)}
 
     def tournament() -> Tournament:
         return Tournament(tuple(Player(k, f"Player {k}", ratings[k - 1], tuple(v)) for k, v in results.items()),
-                          rounds, info=("152 W",))
+                          rounds, info=("152 W", *system_lines(system)))
 
     for r in range(upto):
         present = [k for k in results if rnd.random() > 0.03]
-        got = pair_swiss(tournament(), rounds, present, r)
+        got = pair_swiss(tournament(), rounds, present, r, system=system)
         for white, black in got.pairs:
             if rnd.random() < 0.02:
                 results[white].append(RoundResult(Code.FORFEIT_WIN, black))
@@ -122,7 +129,7 @@ def engine_run(file: str) -> None:
     upto = max((r + 1 for p in t.players for r, res in enumerate(p.results) if res.opponent is not None),
                default=0)
     start = time.process_time()
-    got = pair_swiss(t, t.rounds, None, upto, initial_colour_of(t))
+    got = pair_swiss(t, t.rounds, None, upto, initial_colour_of(t), system=system_of(t.info))
     elapsed = time.process_time() - start
     print(json.dumps({"cpu": elapsed, "boards": [list(p) for p in got.pairs], "bye": got.bye}))
 
@@ -144,13 +151,17 @@ def main() -> None:
     parser.add_argument("--round", type=int, help="the round to pair (default: the middle one)")
     parser.add_argument("--bbp-timeout", type=float, default=7200, help="seconds before bbp is given up")
     parser.add_argument("--keep", help="folder to keep the TRF files in")
+    parser.add_argument("--system", choices=("dutch", "dubov", "burstein"), default="dutch",
+                        help="the FIDE Swiss system to play and pair by")
     parser.add_argument("--inner", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
         engine_run(args.inner)
         return
-    bbp = os.environ.get("KEIZER_BBP")
-    if not bbp:
+    bbp = os.environ.get("KEIZER_BBP") if args.system != "dubov" else None
+    if args.system == "dubov":
+        print("note: bbpPairings does not pair the Dubov system: bbp is skipped")
+    elif not bbp:
         print("note: KEIZER_BBP is not set (the path to a local bbpPairings binary): bbp is skipped")
     folder = Path(args.keep or tempfile.mkdtemp(prefix="bench-swiss-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -158,13 +169,17 @@ def main() -> None:
     keizer = [str(Path(sys.executable).with_name("keizer"))]
     header = f"{'players':>7}  {'keizer':>9}  {'MB':>4}  {'trf pair':>9}  {'MB':>4}"
     header += f"  {'bbp':>9}  {'MB':>4}  {'bbp/keizer':>10}  same" if bbp else ""
-    print(f"pairing round {middle + 1} of {args.rounds}")
+    print(f"pairing round {middle + 1} of {args.rounds} ({args.system})")
     print(header)
     finished: list[tuple[int, float]] = []  # (size, seconds) where bbp finished
     for size in args.sizes:
-        t = play(size, args.rounds, middle)
-        file = folder / f"swiss-{size}-round{middle + 1}.trf"
+        t = play(size, args.rounds, middle, system=args.system)
+        file = folder / f"{args.system}-{size}-round{middle + 1}.trf"
         file.write_text(dump(t), encoding="utf-8")
+        bbp_file = file
+        if bbp and args.system == "burstein":   # no acceleration of bbp's own
+            bbp_file = file.with_suffix(".bbp.trf")
+            bbp_file.write_text(dump(t) + "XXA    1" + "  0.0" * args.rounds + "\r\n", encoding="utf-8")
         _, mb, out = child([sys.executable, __file__, "--inner", str(file)], None)
         inner = json.loads(out)
         inner["mb"] = mb
@@ -172,8 +187,8 @@ def main() -> None:
         row = f"{size:>7}  {inner['cpu']:>8.3f}s  {inner['mb']:>4}  {wall:>8.3f}s  {cli_mb:>4}"
         goal = GOALS.get(size)
         if bbp:
-            result = folder / f"swiss-{size}-round{middle + 1}.bbp.txt"
-            seconds, bbp_mb, _ = child([bbp, "--dutch", str(file), "-p", str(result)], args.bbp_timeout)
+            result = folder / f"{args.system}-{size}-round{middle + 1}.bbp.txt"
+            seconds, bbp_mb, _ = child([bbp, f"--{args.system}", str(bbp_file), "-p", str(result)], args.bbp_timeout)
             if seconds is None:
                 guess = projected(finished, size)
                 shown = f"~{guess:.0f}s" if guess else ">" + format(args.bbp_timeout, ".0f") + "s"

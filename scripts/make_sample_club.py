@@ -3,7 +3,7 @@
 The Keizer competition: about 40 members, 30 played rounds with absences of
 every kind, byes, forfeits, a withdrawal, a late entrant and external games,
 and the next round's attendance entered.  Beside it, as clubs run them: a
-Swiss rapid tournament (FIDE Dutch, with a requested bye), a round-robin group
+Swiss rapid tournament (FIDE Dutch, in FIDE mode, with a requested bye), a round-robin group
 (meerkamp) and a knock-out cup with tie-break games, still under way.  The
 Keizer competition stays the one commands use by default.  Everything comes from one seeded random
 generator and the club evenings' dates, so running it again gives the same
@@ -149,12 +149,15 @@ def side_events(store: Store, ids: list[int], rng: random.Random) -> None:
     from keizer.operations.swiss import pair_next
     from keizer.systems.knockout import parse_stages
     from keizer.systems.points import POINTS_DEFAULTS
+    from keizer.systems.fide import new_mode
     from keizer.systems.swiss import SWISS_DEFAULTS
 
     store.clock = lambda: "2025-11-15T10:00:00+00:00"
     with store.change("competition create", Message("create competition %(name)s", name="Rapidtoernooi 2025")):
+        # FIDE's settings (the bye a win, a requested bye ½), so in FIDE mode as 'competition create' makes it
         rapid = store.create_competition("Rapidtoernooi 2025", "classic", {}, "swiss",
-                                         {**SWISS_DEFAULTS, "rounds": 5, "initial_colour": "white"})
+                                         new_mode("swiss", {**SWISS_DEFAULTS, "rounds": 5, "initial_colour": "white"},
+                                                  None))
         for member_id in rng.sample(ids, 17):
             store.register(rapid, member_id)
     for r in range(1, 6):

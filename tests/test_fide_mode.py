@@ -287,3 +287,37 @@ def test_a_late_entry_that_moves_pairing_numbers_after_round_4(tmp_path, capsys)
     assert "pairing numbers reassigned after round 4 was paired (a late entry in round 5)" in line
     assert run(capsys, db, "player", "add", "Gus Grof", "--leave-fide-rules", "--yes")[0] == 0
     assert _stored(db)["left_fide"] == [{"round": 5, "what": "numbers", "value": "5"}]
+
+
+def test_an_imported_swiss_gets_the_mode_its_file_says(swiss, tmp_path, capsys):
+    """A Swiss imported from a TRF file is in the mode its ``###`` lines say (keizer writes them),
+    departures and their rounds included; a file without them gets a new Swiss's default: FIDE
+    mode when its settings are FIDE's (not when its 162 record makes a requested bye worth 1)."""
+    assert run(capsys, swiss, "pair")[0] == 0
+    assert run(capsys, swiss, "result", "1=1-0", "2=½-½")[0] == 0
+    marked_yes, marked_no, unmarked = tmp_path / "a.trf", tmp_path / "b.trf", tmp_path / "c.trf"
+    marked_yes.write_text(run(capsys, swiss, "export", "--format", "trf")[1])
+    assert "### FIDE mode: yes" in marked_yes.read_text()
+    assert run(capsys, swiss, "competition", "settings", "--set", "excused_points=1", "--leave-fide-rules",
+               "--yes")[0] == 0
+    marked_no.write_text(run(capsys, swiss, "export", "--format", "trf")[1])
+    unmarked.write_text("".join(line for line in marked_no.read_text().splitlines(keepends=True)
+                                if not line.startswith("### ")))
+    departures = _stored(swiss)["left_fide"]
+    assert departures == [{"round": 2, "what": "excused_points", "value": "1"}]   # changed once round 1 was paired
+    for path, expected in ((marked_yes, {"fide": True}), (marked_no, {"fide": False, "left_fide": departures}),
+                           (unmarked, {"fide": False, "left_fide": [{**departures[0], "round": 1}]})):
+        db = tmp_path / f"{path.stem}.db"
+        code, _, err = run(capsys, db, "import", str(path))
+        assert code == 0, err
+        assert {k: _stored(db).get(k) for k in expected} == expected, path.stem
+    assert [line for line in run(capsys, tmp_path / "b.db", "export", "--format", "trf")[1].splitlines()
+            if line.startswith("###")] == ["### FIDE mode: no, not FIDE rules since round 2",
+                                           "### round 2: not FIDE rules: a requested bye is worth 1"]
+    # The generator's file: FIDE settings, no marking.
+    plain = tmp_path / "g.trf"
+    assert run(capsys, tmp_path / "unused.db", "trf", "generate", "--players", "8", "--rounds", "3", "--seed", "1",
+               "-o", str(plain))[0] == 0
+    assert "### FIDE mode" not in plain.read_text()
+    assert run(capsys, tmp_path / "g.db", "import", str(plain))[0] == 0
+    assert _stored(tmp_path / "g.db")["fide"] is True

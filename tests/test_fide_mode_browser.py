@@ -82,3 +82,29 @@ def test_refused_then_confirmed_and_the_mode_on_the_pairing_page(server, browser
         assert watched.errors == []
     finally:
         watched.close()
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_demo_swiss_is_in_fide_mode(tmp_path, browser, size):
+    """The shipped demo's Swiss (Rapidtoernooi 2025, FIDE settings) is made in FIDE mode by
+    scripts/make_sample_club.py: its pairing and standing pages say so, and fit the screen."""
+    db = tmp_path / "demo.db"
+    db.write_bytes((ROOT / "sample_club.db").read_bytes())
+    server = Server(tmp_path, db)
+    watched = Watched(browser, size, bypass_csp=True)
+    page = watched.page
+    SHOTS.mkdir(exist_ok=True)
+    try:
+        page.goto(server.url + "/competitions")
+        link = page.locator("a", has_text="Rapidtoernooi 2025").first
+        comp_id = int(link.get_attribute("href").split("/c/")[1].split("/")[0])
+        for view in ("pairing", "standings"):
+            page.goto(f"{server.url}/c/{comp_id}/{view}")
+            mode = page.locator("p.fide-mode")
+            assert mode.inner_text() == "FIDE rules" and mode.is_visible(), view
+            assert fits(page), view
+            page.screenshot(path=str(SHOTS / f"demo-{view}-{size}.png"), full_page=True)
+        assert watched.errors == []
+    finally:
+        watched.close()
+        server.stop()

@@ -234,3 +234,53 @@ def test_an_imported_dubov_file_keeps_its_system(tmp_path, capsys):
     code, out, err = run(capsys, db, "import", str(source), "--name", "Imported")
     assert code == 0, err
     assert "dubov" in run(capsys, db, "competition", "settings")[1]
+
+
+def test_trf_check_names_the_dubov_rule(tmp_path, capsys):
+    """``keizer trf check`` on a Dubov file names the Dubov text's own rule: round 3 of
+    ``9-5-13`` with py4swiss's bye (to 7, who has played one game, where 6 has played two: 3.1),
+    and round 7 of ``16-7-8`` as py4swiss pairs it (the bracket of 3 points takes upfloaters with
+    differences 3 and 0.5 where keizer's take 2 and 1: C6, the largest difference first)."""
+    from test_cli import run
+    from test_swiss_burstein import _played_as
+
+    from keizer.formats.trf import dump
+
+    db, path = tmp_path / "unused.db", tmp_path / "d.trf"
+    for name, round_, line in (
+            ("9-5-13", 3, "round 3: Dubov 3.1 (the pairing-allocated bye: the most games played): keizer gives it "
+                          "to 6, the played pairing to 7"),
+            ("16-7-8", 7, "round 7: Dubov C6 (the smallest score differences with an upfloater, the largest first) "
+                          "in the bracket of 3 points: keizer's pairing is the better (keizer 2, 1, played 3, 0.5)")):
+        t = read(DATA / f"{name}.trf")
+        ref = json.loads((DATA / f"{name}.py4swiss.json").read_text())[str(round_)]
+        path.write_text(dump(_played_as(t, round_ - 1, [tuple(p) for p in ref["pairs"]], ref["bye"])))
+        code, out, _ = run(capsys, db, "trf", "check", str(path))
+        assert code == 1 and line in out, out
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(8, 40), rounds=st.integers(3, 9), seed=st.integers(0, 10**6),
+       rates=st.sampled_from([Fraction(0), Fraction(1, 20)]))
+def test_the_near_search_pairs_as_the_whole_search(players, rounds, seed, rates):
+    """Each bracket is first searched with its residents and the next scoregroup alone in the
+    graph, and taken when it upfloats no more than the residents must, all from the next
+    scoregroup, and leaves the rest pairable; every round of random tournaments (forfeits,
+    requested byes, absences) is paired the same as by the search with everyone in the graph."""
+    from keizer.pairing.swiss import _unit, round_inputs
+    from keizer.pairing.swiss.dubov import dubov_entrants
+
+    rounds = min(rounds, players - 1)
+    try:
+        t = generate(TournamentPlan(players, rounds, seed, forfeits=rates, byes=rates, absences=rates,
+                                    options=Options(system="dubov")))
+    except GenerationError:
+        return
+    for r in range(1, rounds):
+        before = _before(t, r)
+        present = [p.start_no for p in t.players if p.results[r].opponent is not None or p.results[r].code is Code.PAB]
+        inputs = round_inputs(before, rounds, present, r)
+        entrants = dubov_entrants(before, r, inputs.numbers, inputs.data, _unit(inputs))
+        near = pair_dubov(entrants, inputs.avoid, rounds, r)
+        whole = pair_dubov(entrants, inputs.avoid, rounds, r, whole=True)
+        assert (sorted(near.pairs), near.bye) == (sorted(whole.pairs), whole.bye), (seed, r + 1)

@@ -351,6 +351,9 @@ def _import_trf(ctx: Context, file: Path, name: str | None, force: str | None = 
 
         records = SwissRecords.of_file(file, {p.start_no: p.id for p in season.players})
         settings |= records.settings()
+    from keizer.systems.fide import imported
+
+    settings = imported(system, settings, t.info)  # FIDE mode: as the file's ### lines say, else a new Swiss's default
     systems.points_system(system).rules(settings)  # refuses a list the rules forbid, before writing
     added: list[str] = []
     with writing(ctx, "import", Message("import %(name)s", name=file.name), create=True) as store:

@@ -255,8 +255,10 @@ def check(file: str, rounds: int | None, codes: str | None, fmt: str, pairing_sy
     colours and the bye, with the file's virtual points (XXA, 250) and forbidden pairs
     (XXP, 260).  For a difference it names the boards and the rule that decided: an absolute
     criterion the played pairing breaks (one line per breach, whoever made the pairing),
-    the first quality criterion (C.5–C.21) on which the two differ, or the order of the
-    candidates (Article 4) or colours (Article 5).  Then the standing after the last round:
+    the first quality criterion on which the two differ, or the order of the candidates or
+    the colours — each by the system's own text: Dutch C.5–C.21, Articles 4 and 5; Dubov
+    3.1, C5–C10, Articles 3.2–4.4 and 5.2; Burstein 3.1, C5–C8, Articles 4 and 5.2 (its
+    seeding rounds by the Dutch rules, 1.6).  Then the standing after the last round:
     each player's total against his round records, and his rank against keizer's by the
     tie-breaks of record 202 or --tiebreaks.  Exit status 0 when everything agrees, 1 when
     anything differs, 2 when the file cannot be checked (the error on stderr).
@@ -297,12 +299,13 @@ def _check_file(file: str, rounds: int | None, codes: str | None, fmt: str, pair
         standing = check_standing(t, played, chosen)
     except TieBreakError as e:
         raise TrfUsageError(f"--tiebreaks: {e}" if codes is not None else f"{file}, record 202: {e}") from None
+    system = pairing_system or system_of(t.info)
     results = check_rounds(t, planned, initial_colour_of(t), range(1, played + 1), virtual_points(text),
-                           forbidden_groups(text), pairing_system or system_of(t.info))
+                           forbidden_groups(text), system)
     bad = [c for c in results if c.differs]
     lines = _standing_lines(standing, rank_reason)
     if fmt == "json":
-        click.echo(json.dumps({"file": file, "rounds": len(results), "differences": len(bad),
+        click.echo(json.dumps({"file": file, "system": system, "rounds": len(results), "differences": len(bad),
                                "checked": [_check_json(c) for c in results],
                                "standing": {"round": standing.round, "tiebreaks": list(standing.tiebreaks),
                                             "differences": lines}}))
@@ -346,18 +349,23 @@ def _board(b: Board) -> str:
     return f"{b.white} - {b.black}" if b.coloured else f"{b.white} / {b.black} (no colours)"
 
 
+#: The texts whose own criteria a breach cites beside its number (the Dutch ones: C1-C3 alone).
+_TEXTS = {"dubov": "of the Dubov system (C.04.4.1)", "burstein": "of the Burstein system (C.04.4.2)"}
+
+
 def _breach_text(b: Breach) -> str:
     """An absolute criterion broken, as the checker reports it (after "round N: ")."""
+    rule = f"{b.rule} {_TEXTS[b.system]}" if b.system in _TEXTS else b.rule
     if b.kind == "rematch":
-        return f"players {b.players[0]} and {b.players[1]} meet a second time: {b.rule}"
+        return f"players {b.players[0]} and {b.players[1]} meet a second time: {rule}"
     if b.kind == "forbidden":
-        return f"players {b.players[0]} and {b.players[1]}, a forbidden pair, meet: {b.rule}"
+        return f"players {b.players[0]} and {b.players[1]}, a forbidden pair, meet: {rule}"
     if b.kind == "bye":
         return (f"a second pairing-allocated bye for player {b.players[0]} (who had one, or a win without "
-                f"playing, before): {b.rule}")
+                f"playing, before): {rule}")
     colour = b.colour.value if b.colour is not None else ""
-    return (f"players {b.players[0]} and {b.players[1]}, neither a topscorer, meet with the same absolute "
-            f"colour preference ({colour}): {b.rule}")
+    who = "" if b.system in _TEXTS else ", neither a topscorer,"
+    return f"players {b.players[0]} and {b.players[1]}{who} meet with the same absolute colour preference ({colour}): {rule}"
 
 
 def _check_text(c: RoundCheck) -> str:

@@ -187,3 +187,58 @@ def trf_comments(stored: Mapping[str, Any]) -> tuple[str, ...]:
     found = recorded(stored)
     head = f"### FIDE mode: no, not FIDE rules since round {found[0][0]}" if found else "### FIDE mode: no"
     return (head, *(f"### round {n}: not FIDE rules: {d.said}" for n, d in found))
+
+
+def marked(info: Sequence[str]) -> dict[str, Any] | None:
+    """The mode a TRF file's ``###`` lines say, as :func:`trf_comments` writes them: ``{"fide":
+    True}``, or ``{"fide": False, "left_fide": […]}`` with each departure it names (a line this
+    version does not know is left out); None when the file is not marked.
+
+    >>> marked(["### FIDE mode: yes"])
+    {'fide': True}
+    >>> marked(trf_comments({"fide": False, "left_fide": [{"round": 3, "what": "swap", "value": "3"}]}))
+    {'fide': False, 'left_fide': [{'round': 3, 'what': 'swap', 'value': '3'}]}
+    >>> marked(["### keizer trf generate --players 12"]) is None
+    True
+    """
+    import re
+
+    head = [line for line in info if line.startswith("### FIDE mode: ")]
+    if not head:
+        return None
+    if head[0].strip() == "### FIDE mode: yes":
+        return {"fide": True}
+    patterns = {what: re.compile("^" + re.escape(said).replace(re.escape("%(value)s"), "(.*)") + "$")
+                for what, said in SAID.items()}
+    found = []
+    for line in info:
+        if m := re.match(r"^### round (\d+): not FIDE rules: (.*)$", line.strip()):
+            for what, pattern in patterns.items():
+                if v := pattern.match(m.group(2)):
+                    found.append(Departure(what, v.group(1) if v.groups() else "").stored(int(m.group(1))))
+                    break
+    return {"fide": False, "left_fide": found}
+
+
+def imported(system: str, settings: Mapping[str, Any], info: Sequence[str]) -> dict[str, Any]:
+    """The settings of a competition imported from a TRF file (``info``: its comment lines) with
+    its mode: the one the file is marked with (``### FIDE mode``, :func:`marked`; a file marked
+    "yes" whose own settings leave the FIDE rules is out of them, as a new competition would be);
+    unmarked, a Swiss gets a new Swiss's default (FIDE mode when its settings are FIDE's) and a
+    round-robin no mode, as before FIDE mode existed.
+
+    >>> imported("swiss", {"scoring": None}, [])
+    {'scoring': None, 'fide': True}
+    >>> imported("swiss", {"scoring": None}, ["### FIDE mode: no"])
+    {'scoring': None, 'fide': False, 'left_fide': []}
+    >>> imported("roundrobin", {}, [])
+    {}
+    """
+    if system not in SYSTEMS:
+        return dict(settings)
+    mark = marked(info)
+    if mark is None:
+        return new_mode(system, settings, None) if system == "swiss" else dict(settings)
+    if mark["fide"]:
+        return new_mode(system, settings, None)
+    return {**settings, **mark}

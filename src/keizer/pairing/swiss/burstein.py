@@ -82,18 +82,22 @@ def preference(colours: tuple[int, ...]) -> tuple[int, int]:
 
 
 def pair_burstein(entrants: Iterable[BursteinEntrant], avoid: Mapping[int, Iterable[int]],
-                  initial_white: bool = True) -> Outcome:
-    """Pair a round after the seeding rounds; ``avoid[n]``: who n may not meet."""
+                  initial_white: bool = True, whole: bool = False) -> Outcome:
+    """Pair a round after the seeding rounds; ``avoid[n]``: who n may not meet.  ``whole``:
+    search every bracket with every player still to pair in the graph (the rules' own
+    formulation), never the smaller graph first (a test compares the two)."""
     ranked = sorted(entrants, key=lambda e: (-e.buchholz, -e.sonneborn, e.number))   # 1.8
-    return _Round(ranked, avoid, initial_white).run()
+    return _Round(ranked, avoid, initial_white, whole).run()
 
 
 class _Round(Compatible):
-    def __init__(self, players: list[BursteinEntrant], avoid: Mapping[int, Iterable[int]], initial_white: bool):
+    def __init__(self, players: list[BursteinEntrant], avoid: Mapping[int, Iterable[int]], initial_white: bool,
+                 whole: bool = False):
         super().__init__(avoid, {e.number: preference(e.colours) for e in players})
         self.players = players
         self.place = {e.number: k for k, e in enumerate(players)}
         self.initial_white = initial_white
+        self.whole = whole
 
     def run(self) -> Outcome:
         left = list(self.players)
@@ -103,7 +107,8 @@ class _Round(Compatible):
         pairs: list[tuple[int, int]] = []
         level = max(e.score for e in left) if left else 0
         while left:
-            made = self.bracket(left, level)
+            made = self.near(left, level)
+            made = self.bracket(left, level) if made is None else made
             pairs += [self.colours(a, b) for a, b in made]
             done = {e.number for pair in made for e in pair}
             left = [e for e in left if e.number not in done]
@@ -111,8 +116,31 @@ class _Round(Compatible):
             level = max(lower) if lower else level
         return Outcome(tuple(pairs), bye.number if bye else None)
 
-    def bracket(self, left: list[BursteinEntrant], level: int) -> list[tuple[BursteinEntrant, BursteinEntrant]]:
-        """Pair the players scoring ``level`` or more (residents and incoming floaters)."""
+    def near(self, left: list[BursteinEntrant], level: int) -> list[tuple[BursteinEntrant, BursteinEntrant]] | None:
+        """The bracket searched with the next scoregroup alone below it in the graph (a graph of
+        everyone still to pair, once a bracket, costs the cube of the field), a player of the
+        bracket who would be paired further down standing in for him: taken when the players
+        left below (those included) can still be paired (C4); otherwise None, and the bracket is
+        searched with everyone."""
+        below = [e.score for e in left if e.score < level]
+        if self.whole or not below:
+            return None
+        sub = [e for e in left if e.score >= max(below)]
+        if len(sub) == len(left):
+            return None
+        mates: dict[int, int] = {}
+        try:
+            made = self.bracket(sub, level, mates)
+        except NoPairing:
+            return None
+        return made if self.complete([e for e in left if e.number not in mates]) else None
+
+    def bracket(self, left: list[BursteinEntrant], level: int,
+                near: dict[int, int] | None = None) -> list[tuple[BursteinEntrant, BursteinEntrant]]:
+        """Pair the players scoring ``level`` or more (residents and incoming floaters).  ``near``:
+        ``left`` holds them and the next scoregroup only (:meth:`near`); the first criterion pairs
+        every player of the bracket (counted per player) instead of everyone (C4), and the dict is
+        filled with the matching found (each player's opponent)."""
         n = len(left)
         res = [k for k, e in enumerate(left) if e.score >= level]
         below = [e.score for e in left if e.score < level]
@@ -128,7 +156,8 @@ class _Round(Compatible):
         def fields(i: int, j: int) -> list[tuple[int, int]]:
             ri, rj = i in resident, j in resident
             both = ri and rj
-            out = [(1, (n + 2).bit_length()), (int(both), narrow)]                       # C4; C5
+            first = int(ri) + int(rj) if near is not None else 1     # the bracket's players paired, else the pairs (C4)
+            out = [(first, (2 * n + 2).bit_length()), (int(both), narrow)]               # C4; C5
             out += [(int(both) * ((left[i].score == s) + (left[j].score == s)), (2 * count[s] + 2).bit_length())
                     for s in scores]                                                      # C6, highest score first
             down = (ri or i in lower) and (rj or j in lower) and (i in lower or j in lower)
@@ -139,7 +168,11 @@ class _Round(Compatible):
             out.append((int(both and not (ci == cj and ci != -1)), narrow))               # C8
             return out
 
-        base = [[0] * n for _ in range(n)]
+        # near: one stand-in per player of the bracket for "paired further down", worth his being
+        # paired (the first field) and nothing else: he floats past the next scoregroup
+        extra = len(res) if near is not None and n > 1 else 0
+        total = n + extra
+        base = [[0] * total for _ in range(total)]
         for i in range(n):
             for j in range(i + 1, n):
                 if self.legal(left[i], left[j]):
@@ -147,6 +180,11 @@ class _Round(Compatible):
                     for value, width in fields(i, j):
                         w = (w << width) | value
                     base[i][j] = base[j][i] = w << low
+        if extra:
+            stand_in = 1 << (sum(width for _, width in fields(0, 1)[1:]) + low)
+            for i in res:
+                for d in range(n, total):
+                    base[i][d] = base[d][i] = stand_in
         m = WeightedMatching([row[:] for row in base])
         m.solve()
         ranked = sorted(res, key=lambda k: self.place[left[k].number])
@@ -160,10 +198,12 @@ class _Round(Compatible):
             mate = m.mate[v]
             if mate == -1:
                 raise NoPairing(())
-            m.set_weights(v, {u: 0 for u in range(n) if u != mate})
-            m.set_weights(mate, {u: 0 for u in range(n) if u != v})
+            m.set_weights(v, {u: 0 for u in range(total) if u != mate})
+            m.set_weights(mate, {u: 0 for u in range(total) if u != v})
             m.solve()
             fixed |= {v, mate}
+        if near is not None:
+            near.update({left[v].number: left[m.mate[v]].number for v in range(n) if 0 <= m.mate[v] < n})
         return [(left[v], left[m.mate[v]]) for v in ranked
                 if m.mate[v] in resident and self.place[left[v].number] < self.place[left[m.mate[v]].number]]
 

@@ -54,6 +54,8 @@ CRITERIA = {
     "down2_scores": ("C.20", "scores of the players spared the downfloat of two rounds before"),
     "up2_scores": ("C.21", "scores met by the players spared the upfloat of two rounds before"),
 }
+#: How the checker names the systems whose own texts it cites.
+_SYSTEM_NAMES = {"dubov": "Dubov", "burstein": "Burstein"}
 _COUNTS = {"pairs", "next_pairs", "top_diff", "top_three", "pref", "strong", "down1", "up1", "down2", "up2"}
 
 
@@ -83,6 +85,7 @@ class Breach:
     kind: str
     players: tuple[int, ...]
     colour: Colour | None = None
+    system: str = "dutch"   # whose text the criterion is (the Dubov and Burstein texts have no topscorer exception)
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
             continue
         inputs = round_inputs(t, rounds, present, r, pairs_in_round(forbidden, r + 1), virtual)
         boards = tuple(sorted(boards, key=lambda b: board_key((b.white, b.black), inputs.data)))
-        broken = breaches(inputs, boards, bye)
+        broken = breaches(inputs, boards, bye, _cited(system, r, rounds))
         try:
             got = pair_inputs(inputs, r, initial_colour, system, t, rounds)
         except SwissError as e:
@@ -170,25 +173,34 @@ def check(t: Tournament, rounds: int, initial_colour: Colour = Colour.WHITE,
     return out
 
 
-def breaches(inputs: RoundInputs, boards: Sequence[Board], bye: int | None) -> tuple[Breach, ...]:
-    """Every absolute criterion (C.1–C.3) the played ``boards`` and ``bye`` break.  keizer's
-    engine never makes such a pairing: the checker reports it, whoever made it."""
+def _cited(system: str, r: int, rounds: int) -> str:
+    """Whose text decides round ``r + 1`` (0-based ``r``): the Burstein system's seeding rounds are
+    paired by the Dutch system (C.04.4.2 1.6)."""
+    from keizer.pairing.swiss.burstein import seeding_rounds
+
+    return "dutch" if system == "burstein" and r < seeding_rounds(rounds) else system
+
+
+def breaches(inputs: RoundInputs, boards: Sequence[Board], bye: int | None, system: str = "dutch") -> tuple[Breach, ...]:
+    """Every absolute criterion (C.1–C.3) the played ``boards`` and ``bye`` break, by the text of
+    ``system`` (the Dubov and Burstein texts make no exception for the last round's topscorers).
+    keizer's engine never makes such a pairing: the checker reports it, whoever made it."""
     from keizer.pairing.swiss import colour_preference
 
     data = inputs.data
-    top = {e.number for e in inputs.entrants if e.topscorer}
+    top = {e.number for e in inputs.entrants if e.topscorer} if system not in ("dubov", "burstein") else set()
     out = []
     for b in boards:
         pair = (min(b.white, b.black), max(b.white, b.black))
         if b.black in data[b.white].opponents:
-            out.append(Breach("C1", "rematch", pair))
+            out.append(Breach("C1", "rematch", pair, system=system))
         elif inputs.met(b.white, b.black):
-            out.append(Breach("C1", "forbidden", pair))
+            out.append(Breach("C1", "forbidden", pair, system=system))
         mine, theirs = colour_preference(data[b.white].colours), colour_preference(data[b.black].colours)
         if mine.absolute and theirs.absolute and mine.colour is theirs.colour and not top & set(pair):
-            out.append(Breach("C3", "colour", pair, mine.colour))
+            out.append(Breach("C3", "colour", pair, mine.colour, system))
     if bye is not None and not data[bye].bye_eligible:
-        out.append(Breach("C2", "bye", (bye,)))
+        out.append(Breach("C2", "bye", (bye,), system=system))
     return tuple(out)
 
 
@@ -199,25 +211,25 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system:
     from keizer.pairing.swiss.dutch import assess
 
     data = inputs.data
+    own = system in ("dubov", "burstein") and (system == "dubov" or r >= seeding_rounds(rounds))
+    name = _SYSTEM_NAMES.get(system, "")
+    absolute = f"{name} C" if own else "C."   # the Dubov and Burstein texts number them C1-C4
     for b in result.played:
         if b.black in data[b.white].opponents:
-            return f"C.1: {b.white} and {b.black} met before"
+            return f"{absolute}1: {b.white} and {b.black} met before"
         if inputs.met(b.white, b.black):
-            return f"C.1: {b.white} and {b.black} are a forbidden pair"
+            return f"{absolute}1: {b.white} and {b.black} are a forbidden pair"
     if result.played_bye is not None and not data[result.played_bye].bye_eligible:
-        return f"C.2: {result.played_bye} had a pairing-allocated bye or a win without playing already"
+        return f"{absolute}2: {result.played_bye} had a pairing-allocated bye or a win without playing already"
     played = [(b.white, b.black) for b in result.played]
     engine = [(b.white, b.black) for b in result.engine]
+    seeding = "Burstein 1.6 (a seeding round, paired by the Dutch system): " if system == "burstein" and not own else ""
     if sorted(map(sorted, played)) == sorted(map(sorted, engine)) and result.played_bye == result.engine_bye:
-        return "Article 5: the colour allocation"
-    if system == "dubov":
-        if result.played_bye != result.engine_bye:
-            return "Dubov 3.1: the pairing-allocated bye (lowest score, most games played, largest TPN)"
-        return "Dubov 2.3-4.4: the quality criteria C5-C10 or the order of upfloaters, shifters and transpositions"
-    if system == "burstein" and r >= seeding_rounds(rounds):   # after the seeding rounds (C.04.4.2 1.6)
-        if result.played_bye != result.engine_bye:
-            return "Burstein 3.1: the pairing-allocated bye (lowest score, most games played, lowest ranked)"
-        return "Burstein 2.3-4: the quality criteria C5-C8 or the order (the first-ranked takes the last he can)"
+        return f"{name} 5.2: the colour allocation" if own else f"{seeding}Article 5: the colour allocation"
+    if own:
+        from keizer.pairing.swiss.criteria_text import system_reason
+
+        return system_reason(system, t, inputs, r, rounds, engine, result.engine_bye, played, result.played_bye)
     if system == "lim":  # no criteria to weigh: the system's own procedure decides
         return "the Lim system's procedure (scoregroups, floaters, exchanges) pairs otherwise"
     theirs = assess(inputs.entrants, inputs.avoid, inputs.last_round, r, played)
@@ -230,8 +242,8 @@ def _why(t: Tournament, inputs: RoundInputs, r: int, result: RoundCheck, system:
                 where = f"in the bracket of {_points(points[score])}"
                 better = "keizer's pairing" if value > value2 else "the played pairing"
                 counts = f" (keizer {value}, played {value2})" if name in _COUNTS else ""
-                return f"{number} ({what}) {where}: {better} has more{counts}"
-    return ("Article 4: the order of the Dutch candidates (which MDPs, exchanges, transpositions) — "
+                return f"{seeding}{number} ({what}) {where}: {better} has more{counts}"
+    return (f"{seeding}Article 4: the order of the Dutch candidates (which MDPs, exchanges, transpositions) — "
             "both pairings meet every criterion equally")
 
 

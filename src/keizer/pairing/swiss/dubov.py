@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from keizer.pairing.matching import WeightedMatching
+from keizer.pairing.matching import WeightedMatching, maximum_matching
 from keizer.pairing.swiss.compatible import ABSOLUTE, Compatible, white_by_history
 from keizer.pairing.swiss.dutch import BLACK, WHITE, NoPairing, Outcome
 
@@ -87,20 +87,23 @@ def preference(colours: tuple[int, ...]) -> tuple[int, int]:
 
 
 def pair_dubov(entrants: Iterable[DubovEntrant], avoid: Mapping[int, Iterable[int]], rounds: int,
-               played_rounds: int, initial_white: bool = True) -> Outcome:
-    """Pair round ``played_rounds + 1`` of ``rounds``; ``avoid[n]``: who n may not meet."""
+               played_rounds: int, initial_white: bool = True, whole: bool = False) -> Outcome:
+    """Pair round ``played_rounds + 1`` of ``rounds``; ``avoid[n]``: who n may not meet.
+    ``whole``: search every bracket with every player still to pair in the graph (the rules'
+    own formulation), never the smaller graph first (a test compares the two)."""
     return _Round(sorted(entrants, key=lambda e: (-e.score, e.number)), avoid, rounds, played_rounds,
-                  initial_white).run()
+                  initial_white, whole).run()
 
 
 class _Round(Compatible):
     def __init__(self, players: list[DubovEntrant], avoid: Mapping[int, Iterable[int]], rounds: int,
-                 played_rounds: int, initial_white: bool):
+                 played_rounds: int, initial_white: bool, whole: bool = False):
         super().__init__(avoid, {e.number: preference(e.colours) for e in players})
         self.players = players
         self.last = played_rounds + 1 >= rounds
         self.max_t = 2 + rounds // 5
         self.initial_white = initial_white
+        self.whole = whole
 
     def run(self) -> Outcome:
         left = list(self.players)
@@ -109,7 +112,7 @@ class _Round(Compatible):
             left.remove(bye)
         pairs: list[tuple[int, int]] = []
         while left:
-            made = self.bracket(left)
+            made = self.near(left) or self.bracket(left)
             pairs += [self.colours(a, b) for a, b in made]
             done = {e.number for pair in made for e in pair}
             left = [e for e in left if e.number not in done]
@@ -117,7 +120,37 @@ class _Round(Compatible):
 
     # -- one bracket -------------------------------------------------------------------
 
-    def bracket(self, left: list[DubovEntrant]) -> list[tuple[DubovEntrant, DubovEntrant]]:
+    def near(self, left: list[DubovEntrant]) -> list[tuple[DubovEntrant, DubovEntrant]] | None:
+        """The bracket searched with the residents and the next scoregroup alone in the graph
+        (what costs the cube of the field is a graph of everyone still to pair, once a bracket):
+        its pairing is the whole search's when it upfloats no more players than the residents
+        must (C5: those the residents cannot pair among themselves), all from the next
+        scoregroup (C6: the smallest difference there is), and the players below can still be
+        paired (C4); otherwise None, and the bracket is searched with everyone."""
+        top = left[0].score
+        residents = [e for e in left if e.score == top]
+        below = [e for e in left if e.score != top]
+        if self.whole or not below:
+            return None
+        following = [e for e in below if e.score == below[0].score]
+        if len(residents) + len(following) == len(left):
+            return None
+        try:
+            made = self.bracket(residents + following, near=True)
+        except NoPairing:
+            return None
+        among = maximum_matching(len(residents), lambda i, j: self.legal(residents[i], residents[j]))
+        must = sum(1 for k in among if k == -1)
+        ups = sum(1 for a, b in made if (a.score == top) != (b.score == top))
+        done = {e.number for pair in made for e in pair}
+        if ups != must or not self.complete([e for e in left if e.number not in done]):
+            return None
+        return made
+
+    def bracket(self, left: list[DubovEntrant], near: bool = False) -> list[tuple[DubovEntrant, DubovEntrant]]:
+        """Pair the highest scoregroup of ``left`` with the upfloaters it needs from below; ``near``:
+        ``left`` holds the residents and the next scoregroup only (:meth:`near`), and the first
+        criterion pairs every resident (counted per resident) instead of everyone (C4)."""
         top = left[0].score
         residents = [e for e in left if e.score == top]
         lower = [e for e in left if e.score != top]
@@ -131,7 +164,8 @@ class _Round(Compatible):
             """The fields (value, width) of a pair, a ranked above b, most important first."""
             ra, rb = a.score == top, b.score == top
             up = ra and not rb
-            fields = [(1, (n + 2).bit_length()), (int(ra and rb), narrow)]        # C4 pairs; C5
+            first = int(ra) + int(rb) if near else 1    # the residents paired, else the pairs (C4)
+            fields = [(first, (2 * n + 2).bit_length()), (int(ra and rb), narrow)]   # C4; C5
             fields += [(int(up and top - b.score != d), narrow) for d in diffs]    # C6, largest difference first
             fields.append((int(ra and self.pref[a.number][0] != self.pref[b.number][0]), narrow))   # C7
             if not self.last:
@@ -161,6 +195,7 @@ class _Round(Compatible):
         def nudge(v: int, to: Iterable[int], extra: int) -> None:
             m.set_weights(v, {u: m.w[v][u] // 2 + extra for u in to if m.w[v][u]})
 
+        hold = (n + 1) * max((max(row) for row in base), default=0)
         # 4.2: the upfloaters, by descending score then ascending TPN
         needed = sum(1 for v in range(r, n) if m.mate[v] in res)
         chosen: list[int] = []
@@ -176,6 +211,8 @@ class _Round(Compatible):
             if up:
                 chosen.append(v)
                 m.set_weights(v, {u: 0 for u in range(r, n) if u != v})
+                if near:   # no players below in the graph to keep him upfloated (C4): a bonus above every field
+                    m.set_weights(v, {u: m.w[v][u] // 2 + hold for u in res if m.w[v][u]})
             m.solve()
         members = sorted(res | set(chosen))
         inside = set(members)
@@ -211,6 +248,8 @@ class _Round(Compatible):
             m.set_weights(v, {u: m.w[v][u] // 2 + len(t2) - k for k, u in enumerate(t2) if m.w[v][u]})
             m.solve()
             mate = m.mate[v]
+            if mate == -1:
+                raise NoPairing(())
             m.set_weights(v, {u: 0 for u in range(n) if u != mate})
             m.set_weights(mate, {u: 0 for u in range(n) if u != v})
             m.solve()
