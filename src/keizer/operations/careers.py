@@ -383,6 +383,34 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
     """The careers of the ``wanted`` members (None: every member who played in a competition),
     with the file read once, each competition's standing computed once and the club rating
     computed once: what the published site's career pages need."""
+    read = read_careers(store, wanted)
+    choice = check_choice(store, choice)
+    first = first_games(read.games, choice)
+    history = club.history(rating_periods(read.games, choice), start_options(store, choice, list(read.every.values())))
+    mine = games_of(read.games, read.chosen)
+    return {m: career_of(read, m, mine[m], tuple(rating_point(p.label, first, p.rating, p.played)
+                                                 for p in history.get(str(m), ())))
+            for m in read.chosen}
+
+
+@dataclass(frozen=True)
+class CareersRead:
+    """What the careers are made of, read once: every competition, every game in playing
+    order, every member (id → row) and their names, each competition's members (member →
+    player key), the members whose careers are wanted and each ranked competition's ranks and
+    scores (competition → player key → rank, score)."""
+
+    data: ClubFile
+    games: list[PlayedGame]
+    every: dict[int, dict[str, Any]]
+    names: dict[int, str]
+    in_comp: dict[int, dict[int, str]]
+    chosen: list[int]
+    standings: dict[int, dict[str, tuple[int | None, Any]]]
+
+
+def read_careers(store: Store, wanted: Iterable[int] | None = None) -> CareersRead:
+    """The club's file as the careers of ``wanted`` (None: every member who played) read it."""
     data = read_club(store)
     games = played_games(data)
     every = {m["id"]: m for m in store.members()}
@@ -405,39 +433,58 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
         elif kind.player_table:
             standings[row["id"]] = {r["id"]: (r["rank"], r.get("score", r.get("points")))
                                     for r in standing_view(store, row["id"])["rows"] if r.get("id")}
-    choice = check_choice(store, choice)
+    return CareersRead(data, games, every, names, in_comp, chosen, standings)
+
+
+def first_games(games: Iterable[PlayedGame], choice: Choice) -> dict[str, PlayedGame]:
+    """Each rating period's first game (period label → game)."""
     first: dict[str, PlayedGame] = {}
     for g in games:
         first.setdefault(_period_key(g, choice.period), g)
-    history = club.history(rating_periods(games, choice), start_options(store, choice, list(every.values())))
+    return first
+
+
+def rating_point(label: str, first: dict[str, PlayedGame], rating: Rating, played: bool) -> RatingPoint:
+    return RatingPoint(label, first[label].date, first[label].competition, first[label].round, rating, played)
+
+
+def games_of(games: Iterable[PlayedGame], chosen: Iterable[int]) -> dict[int, tuple[PlayedGame, ...]]:
+    """Each chosen member's games, in playing order."""
     mine: dict[int, list[PlayedGame]] = {m: [] for m in chosen}
     for g in games:
         for side in (g.white, g.black):
             if side in mine:
                 mine[side].append(g)
-    found: dict[int, Career] = {}
-    for m in chosen:
-        lines: list[CareerLine] = []
-        by_comp: dict[int, list[PlayedGame]] = {}
-        for g in mine[m]:
-            by_comp.setdefault(g.comp_id, []).append(g)
-        for row in data.rows:
-            own = in_comp[row["id"]].get(m)
-            if own is None:
-                continue
-            rank, score = standings.get(row["id"], {}).get(own, (None, None))
-            lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
-                                    record(by_comp.get(row["id"], ()), m)))
-        against: dict[int, list[PlayedGame]] = {}
-        for g in mine[m]:
-            against.setdefault(g.opponent_of(m), []).append(g)
-        opponents = sorted((Opponent(o, names.get(o, str(o)), record(gs, m)) for o, gs in against.items()),
-                           key=lambda o: (-o.record.games, o.name, o.member))
-        points = tuple(RatingPoint(p.label, first[p.label].date, first[p.label].competition, first[p.label].round,
-                                   p.rating, p.played) for p in history.get(str(m), ()))
-        found[m] = Career(every[m], tuple(lines), record(mine[m], m), tuple(opponents), points, tuple(mine[m]),
-                          best_results(lines, mine[m], m, names))
-    return found
+    return {m: tuple(gs) for m, gs in mine.items()}
+
+
+def lines_of(read: CareersRead, m: int, mine: Sequence[PlayedGame]) -> tuple[CareerLine, ...]:
+    """A member's competitions: rank, score and record in each."""
+    lines: list[CareerLine] = []
+    by_comp: dict[int, list[PlayedGame]] = {}
+    for g in mine:
+        by_comp.setdefault(g.comp_id, []).append(g)
+    for row in read.data.rows:
+        own = read.in_comp[row["id"]].get(m)
+        if own is None:
+            continue
+        rank, score = read.standings.get(row["id"], {}).get(own, (None, None))
+        lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
+                                record(by_comp.get(row["id"], ()), m)))
+    return tuple(lines)
+
+
+def career_of(read: CareersRead, m: int, mine: tuple[PlayedGame, ...], points: tuple[RatingPoint, ...],
+              lines: tuple[CareerLine, ...] | None = None) -> Career:
+    """One member's career from what was read, the member's games and club rating over time."""
+    lines = lines_of(read, m, mine) if lines is None else lines
+    against: dict[int, list[PlayedGame]] = {}
+    for g in mine:
+        against.setdefault(g.opponent_of(m), []).append(g)
+    opponents = sorted((Opponent(o, read.names.get(o, str(o)), record(gs, m)) for o, gs in against.items()),
+                       key=lambda o: (-o.record.games, o.name, o.member))
+    return Career(read.every[m], lines, record(mine, m), tuple(opponents), points, mine,
+                  best_results(lines, mine, m, read.names))
 
 
 def rating_table(points: Sequence[RatingPoint], limit: int = 0) -> list[RatingPoint]:
