@@ -22,7 +22,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from keizer.operations.careers import (Career, Choice, RatingPoint, career_of, check_choice, first_games, games_of,
+from keizer.operations.careers import (Career, Choice, PlayedGame, RatingPoint, RoundsMemo, career_of, check_choice,
+                                       first_games, games_of,
                                        lines_of, rating_periods, rating_point, read_careers, start_options)
 from keizer.rating import club
 from keizer.store import Store
@@ -40,15 +41,20 @@ class CareersKept:
     entered: dict[str, int] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)
     found: dict[int, Career] = field(default_factory=dict)
+    #: The games of each round read before, and the rating's game of each game.
+    rounds: RoundsMemo = field(default_factory=dict)
+    club_games: dict[int, tuple[PlayedGame, club.ClubGame]] = field(default_factory=dict)
     #: How many careers the last call made again (the others were kept).
     made: int = 0
 
     def careers(self, store: Store, choice: Choice = Choice()) -> dict[int, Career]:
         """Every member's career (as :func:`keizer.operations.careers.careers` gives it)."""
-        read = read_careers(store)
+        read = read_careers(store, memo=self.rounds)
         choice = check_choice(store, choice)
         options = start_options(store, choice, list(read.every.values()))
-        periods = rating_periods(read.games, choice)
+        periods = rating_periods(read.games, choice, self.club_games)
+        if len(self.club_games) > len(read.games):  # the games of this file only
+            self.club_games = {id(g): self.club_games[id(g)] for g in read.games if id(g) in self.club_games}
         same = 0 if choice != self.choice or options != self.options else _same_prefix(self.periods, periods)
         states = self.states[:same]
         state = states[-1] if states else club.State()
