@@ -44,6 +44,8 @@ class CareersKept:
     #: The games of each round read before, and the rating's game of each game.
     rounds: RoundsMemo = field(default_factory=dict)
     club_games: dict[int, tuple[PlayedGame, club.ClubGame]] = field(default_factory=dict)
+    #: What each member's competitions were read from (its competitions, rank and score in each).
+    signs: dict[int, tuple[object, ...]] = field(default_factory=dict)
     #: How many careers the last call made again (the others were kept).
     made: int = 0
 
@@ -70,6 +72,7 @@ class CareersKept:
         mine = games_of(read.games, read.chosen)
         renamed = read.names != self.names
         found: dict[int, Career] = {}
+        signs: dict[int, tuple[object, ...]] = {}
         made = 0
         for m in read.chosen:
             me = str(m)
@@ -82,7 +85,11 @@ class CareersKept:
                     rating_point(periods[k].label, first, states[k].ratings[me],
                                  me in (played[k - same] if k >= same else _played(periods[k])))
                     for k in range(begin, len(periods)))
-            lines = lines_of(read, m, mine[m])
+            sign = tuple((row["id"], row["season"], row["name"], read.standings.get(row["id"], {}).get(own))
+                         for row in read.data.rows if (own := read.in_comp[row["id"]].get(m)) is not None)
+            lines = (old.lines if old is not None and self.signs.get(m) == sign and old.games == mine[m]
+                     else lines_of(read, m, mine[m]))  # a line's record counts the member's games
+            signs[m] = sign
             if (old is None or renamed or old.member != read.every[m] or old.lines != lines
                     or old.games != mine[m]):
                 found[m] = career_of(read, m, mine[m], points, lines)
@@ -90,7 +97,7 @@ class CareersKept:
             else:
                 found[m] = old if old.rating == points else replace(old, rating=points)
         self.choice, self.options, self.periods, self.states = choice, options, periods, states
-        self.entered, self.names, self.found, self.made = entered, read.names, found, made
+        self.entered, self.names, self.found, self.made, self.signs = entered, read.names, found, made, signs
         return found
 
 

@@ -15,7 +15,7 @@ it (standings, pairings), and in other members' records, unlinked.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -41,7 +41,7 @@ def plan_careers(club: Club, found: Mapping[int, Career], links: Mapping[int, st
     # publish gathers the links in another order than a publishing of every season).
     around = written((club, sorted(links.items()), sorted(competitions.items()), sorted(seasons.items())))
     pages: list[Page] = []
-    used: dict[int, tuple[object, bytes | None]] = {}
+    used: dict[Hashable, tuple[object, bytes | None]] = {}
     for m, path in sorted(links.items(), key=lambda mp: mp[1]):
         c = found[m]
         mine = career_digest(c, used)
@@ -57,27 +57,36 @@ def _given(inputs: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
     return inputs
 
 
-#: The digest of each career met (by the object: a career kept from run to run is the same
-#: object, :mod:`keizer.operations.kept_careers`), and of each club rating over time.
-_digests: dict[int, tuple[object, bytes | None]] = {}
+#: The digests taken: of each career met (by the object: a career kept from run to run is the
+#: same object, :mod:`keizer.operations.kept_careers`), and of each member's club rating in
+#: the periods played (by the member: kept, a played period's point is the same object).
+_digests: dict[Hashable, tuple[object, bytes | None]] = {}
 
 
-def _digest_of(value: object, make: Callable[[], object], used: dict[int, tuple[object, bytes | None]]) -> bytes | None:
-    known = _digests.get(id(value))
-    if known is None or known[0] is not value:
+def _digest_of(key: Hashable, value: object, make: Callable[[], object], used: dict[Hashable, tuple[object, bytes | None]],
+               same: Callable[[object, object], bool]) -> bytes | None:
+    known = _digests.get(key)
+    if known is None or not same(known[0], value):
         data = written(make())
         known = (value, None if data is None else hashlib.sha256(data).digest())
-    used[id(value)] = known
+    used[key] = known
     return known[1]
 
 
-def career_digest(c: Career, used: dict[int, tuple[object, bytes | None]]) -> bytes | None:
+def _same_points(a: object, b: object) -> bool:
+    """Two lists of the same rating point objects."""
+    return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def career_digest(c: Career, used: dict[Hashable, tuple[object, bytes | None]]) -> bytes | None:
     """A digest of what a career page shows of ``c`` (None: it cannot be written down): the
     member, competitions, games, opponents and best results (taken once per career object)
-    and the club rating after the periods the member played (once per rating); ``used``
-    gathers the digests taken or found."""
-    rest = _digest_of(c, lambda: (c.member, c.lines, c.total, c.opponents, c.games, c.best), used)
-    rating = _digest_of(c.rating, lambda: rating_table(c.rating), used)
+    and the club rating after the periods the member played (once per list of points);
+    ``used`` gathers the digests taken or found."""
+    rest = _digest_of(("career", id(c)), c, lambda: (c.member, c.lines, c.total, c.opponents, c.games, c.best), used,
+                      lambda a, b: a is b)
+    played = rating_table(c.rating)
+    rating = _digest_of(("rating", c.member["id"]), played, lambda: played, used, _same_points)
     return None if rest is None or rating is None else rest + rating
 
 
