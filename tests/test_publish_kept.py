@@ -163,3 +163,19 @@ def test_the_standings_of_complete_rounds_depend_on_those_rounds_only(seed, n, r
     played = season.completed_rounds()
     assert compute_standings(season)[:played + 1] == \
         compute_standings(replace(season, rounds=season.rounds[:played]))[:played + 1]
+
+
+def test_a_member_who_says_no_then_yes_and_a_new_name_publish_what_a_fresh_process_publishes(tmp_path):
+    """``--no-career`` with the careers kept: the page goes, comes back, and a new name (in every
+    opponent's record) is published as a fresh process publishes it."""
+    store, comp = small_club(tmp_path / "club.db")
+    site = tmp_path / "site"
+    publish(store, site)
+    bram = next(m["id"] for m in store.members() if m["name"] == "Bram Beer")
+    for change in ({"career_public": 0}, {"career_public": 1}, {"name": "Bram Baars"}, {"rating": 1234}):
+        with store.change("member", "member"):
+            store.update_member(bram, **change)
+        publish(store, site)
+        pages = snapshot(site)
+        assert ("careers/bram-beer.html" in pages) == (change == {"career_public": 1}), change
+        assert pages == fresh_site(store, tmp_path), change
