@@ -46,6 +46,8 @@ class CareersKept:
     club_games: dict[int, tuple[PlayedGame, club.ClubGame]] = field(default_factory=dict)
     #: What each member's competitions were read from (its competitions, rank and score in each).
     signs: dict[int, tuple[object, ...]] = field(default_factory=dict)
+    #: Each period's first game as a rating point shows it (date, competition, round), by label.
+    firsts: dict[str, tuple[str | None, str, int]] = field(default_factory=dict)
     #: How many careers the last call made again (the others were kept).
     made: int = 0
 
@@ -57,7 +59,10 @@ class CareersKept:
         periods = rating_periods(read.games, choice, self.club_games)
         if len(self.club_games) > len(read.games):  # the games of this file only
             self.club_games = {id(g): self.club_games[id(g)] for g in read.games if id(g) in self.club_games}
+        first = first_games(read.games, choice)
+        firsts = {label: (g.date, g.competition, g.round) for label, g in first.items()}  # what a point shows of it
         same = 0 if choice != self.choice or options != self.options else _same_prefix(self.periods, periods)
+        same = next((k for k in range(same) if firsts[periods[k].label] != self.firsts.get(periods[k].label)), same)
         states = self.states[:same]
         state = states[-1] if states else club.State()
         for period in periods[same:]:
@@ -68,7 +73,6 @@ class CareersKept:
             for player in states[k].ratings:
                 entered.setdefault(player, k)
         played = [_played(periods[k]) for k in range(same, len(periods))]
-        first = first_games(read.games, choice)
         mine = games_of(read.games, read.chosen)
         renamed = read.names != self.names
         found: dict[int, Career] = {}
@@ -98,6 +102,7 @@ class CareersKept:
                 found[m] = old if old.rating == points else replace(old, rating=points)
         self.choice, self.options, self.periods, self.states = choice, options, periods, states
         self.entered, self.names, self.found, self.made, self.signs = entered, read.names, found, made, signs
+        self.firsts = firsts
         return found
 
 
