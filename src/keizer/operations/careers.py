@@ -28,7 +28,7 @@ from keizer.store import Store, StoreError
 # -- every game of every season ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayedGame:
     """A game of the club between two members, as careers and the club rating read it."""
 
