@@ -22,7 +22,8 @@ from conftest import examples
 from keizer.kept import Kept
 from keizer.model import Result
 from keizer.operations.changes import last_change, undo
-from keizer.publish import publish
+from keizer.publish import publish, render
+from keizer.publish.slugs import slugify
 from keizer.publish.written import written
 from keizer.scoring import compute_standings
 from keizer.settings import Settings
@@ -97,10 +98,35 @@ def published_as_from_scratch(folder: Path, edits: list[str]) -> None:
     time the site a process that keeps nothing publishes."""
     store, comp = small_club(folder / "club.db")
     publish(store, folder / "site")
+    assert sum(rel.startswith("careers/") for rel in snapshot(folder / "site")) == 7  # the careers kept too
     for k, what in enumerate(edits):
         edit(store, comp, what, k)
         publish(store, folder / "site")
         assert snapshot(folder / "site") == fresh_site(store, folder), (edits, k)
+
+
+def test_after_a_result_only_the_career_pages_that_changed_are_made(tmp_path, monkeypatch):
+    """The career pages are keyed by what they show (each kept career's digest taken once): after
+    a result in the round being played only the careers whose page changed are made again —
+    its two players' — and the site is the one a fresh process publishes."""
+    store, comp = small_club(tmp_path / "club.db")
+    edit(store, comp, "round", 0)  # a round to play
+    site = tmp_path / "site"
+    publish(store, site)
+    before = snapshot(site)
+    made: list[str] = []
+    real = render.render_page
+    monkeypatch.setattr(render, "render_page", lambda env, page, context=None: made.append(page.path) or real(env, page, context))
+    season = store.load_season(comp)
+    game = next(g for g in season.rounds[-1].games if g.result is None and g.black)
+    edit(store, comp, "result", 1)
+    publish(store, site)
+    after = snapshot(site)
+    careers_made = {rel for rel in made if rel.startswith("careers/")}
+    players = {f"careers/{slugify(p.name)}.html" for p in season.players if p.id in (game.white, game.black)}
+    assert careers_made == players and len(players) == 2
+    monkeypatch.undo()
+    assert after == fresh_site(store, tmp_path)
 
 
 @pytest.mark.slow  # a few edit sequences, each site published twice after every edit
@@ -137,3 +163,19 @@ def test_the_standings_of_complete_rounds_depend_on_those_rounds_only(seed, n, r
     played = season.completed_rounds()
     assert compute_standings(season)[:played + 1] == \
         compute_standings(replace(season, rounds=season.rounds[:played]))[:played + 1]
+
+
+def test_a_member_who_says_no_then_yes_and_a_new_name_publish_what_a_fresh_process_publishes(tmp_path):
+    """``--no-career`` with the careers kept: the page goes, comes back, and a new name (in every
+    opponent's record) is published as a fresh process publishes it."""
+    store, comp = small_club(tmp_path / "club.db")
+    site = tmp_path / "site"
+    publish(store, site)
+    bram = next(m["id"] for m in store.members() if m["name"] == "Bram Beer")
+    for change in ({"career_public": 0}, {"career_public": 1}, {"name": "Bram Baars"}, {"rating": 1234}):
+        with store.change("member", "member"):
+            store.update_member(bram, **change)
+        publish(store, site)
+        pages = snapshot(site)
+        assert ("careers/bram-beer.html" in pages) == (change == {"career_public": 1}), change
+        assert pages == fresh_site(store, tmp_path), change

@@ -28,7 +28,7 @@ from keizer.store import Store, StoreError
 # -- every game of every season ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PlayedGame:
     """A game of the club between two members, as careers and the club rating read it."""
 
@@ -73,26 +73,50 @@ def read_club(store: Store) -> ClubFile:
     return ClubFile(rows, seasons, members)
 
 
-def played_games(data: ClubFile) -> list[PlayedGame]:
+#: Games of the rounds read before (competition → what its games were read with, and each
+#: round → the round object and its games): a round read again only when its stamp changed is
+#: the same object (:mod:`keizer.store.rounds_read`), and keeps its games' objects too.
+RoundsMemo = dict[int, tuple[tuple[Any, ...], dict[int, tuple[Any, list[tuple[tuple[str, int, int, int], "PlayedGame"]]]]]]
+
+
+def played_games(data: ClubFile, memo: RoundsMemo | None = None) -> list[PlayedGame]:
     """Every game played on the board between two members, in playing order: by the round's
     date (a round without one takes the competition's creation date), then by competition
-    (the order they were created in) and round. The same file gives the same order."""
+    (the order they were created in) and round. The same file gives the same order.
+    ``memo``: the games of the rounds read before, taken over where the round is the same
+    object (and updated)."""
     found: list[tuple[tuple[str, int, int, int], PlayedGame]] = []
     for index, row in enumerate(data.rows):
         season, member_of = data.seasons[row["id"]], data.members[row["id"]]
         rating = {p.id: p.rating or None for p in season.players}
+        sign = (index, row["season"], row["name"], row["created"], member_of, rating)
+        before = memo.get(row["id"]) if memo is not None else None
+        known = before[1] if before is not None and before[0] == sign else {}
+        now: dict[int, tuple[Any, list[tuple[tuple[str, int, int, int], PlayedGame]]]] = {}
         for rnd in season.rounds:
-            day = rnd.date or str(row["created"])[:10]
-            chapter = chapter_of(rnd.time_control)
-            for game in rnd.games:
-                if not game.played_on_board or game.white not in member_of or game.black not in member_of:
-                    continue
-                found.append(((day, index, rnd.number, game.board), PlayedGame(
-                    str(row["season"] or ""), row["name"], row["id"], rnd.number, rnd.date, chapter,
-                    member_of[game.white], member_of[game.black], game.points_of(game.white),
-                    rating.get(game.white), rating.get(game.black))))
+            had = known.get(rnd.number)
+            items = had[1] if had is not None and had[0] is rnd else _round_games(index, row, member_of, rating, rnd)
+            now[rnd.number] = (rnd, items)
+            found.extend(items)
+        if memo is not None:
+            memo[row["id"]] = (sign, now)
+    if memo is not None:
+        for gone in set(memo) - {row["id"] for row in data.rows}:
+            del memo[gone]
     found.sort(key=lambda kg: kg[0])
     return [g for _, g in found]
+
+
+def _round_games(index: int, row: dict[str, Any], member_of: dict[str, int], rating: dict[str, int | None],
+                 rnd: Any) -> list[tuple[tuple[str, int, int, int], PlayedGame]]:
+    day = rnd.date or str(row["created"])[:10]
+    chapter = chapter_of(rnd.time_control)
+    return [((day, index, rnd.number, game.board), PlayedGame(
+        str(row["season"] or ""), row["name"], row["id"], rnd.number, rnd.date, chapter,
+        member_of[game.white], member_of[game.black], game.points_of(game.white),
+        rating.get(game.white), rating.get(game.black)))
+        for game in rnd.games
+        if game.played_on_board and game.white in member_of and game.black in member_of]
 
 
 # -- the club rating -----------------------------------------------------------------------
@@ -127,12 +151,23 @@ def _period_key(g: PlayedGame, kind: PeriodKind) -> str:
     return f"{day} {g.competition} {g.round}".strip()
 
 
-def rating_periods(games: Iterable[PlayedGame], choice: Choice) -> tuple[club.Period, ...]:
-    """The chosen games grouped into rating periods, in playing order."""
+def rating_periods(games: Iterable[PlayedGame], choice: Choice,
+                   memo: dict[int, tuple[PlayedGame, club.ClubGame]] | None = None) -> tuple[club.Period, ...]:
+    """The chosen games grouped into rating periods, in playing order; ``memo``: the rating's
+    game of each game met before (by the game object; updated)."""
     wanted = set(choice.competitions)
-    return club.periods((_period_key(g, choice.period), club.ClubGame(str(g.white), str(g.black), g.score))
+    return club.periods((_period_key(g, choice.period), _club_game(g, memo))
                         for g in games if (not wanted or g.competition in wanted)
                         and (choice.chapter is None or g.chapter == choice.chapter))
+
+
+def _club_game(g: PlayedGame, memo: dict[int, tuple[PlayedGame, club.ClubGame]] | None) -> club.ClubGame:
+    if memo is None:
+        return club.ClubGame(str(g.white), str(g.black), g.score)
+    known = memo.get(id(g))
+    if known is None or known[0] is not g:
+        known = memo[id(g)] = (g, club.ClubGame(str(g.white), str(g.black), g.score))
+    return known[1]
 
 
 def start_options(store: Store, choice: Choice, members: Sequence[dict[str, Any]] | None = None) -> club.Options:
@@ -383,8 +418,37 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
     """The careers of the ``wanted`` members (None: every member who played in a competition),
     with the file read once, each competition's standing computed once and the club rating
     computed once: what the published site's career pages need."""
+    read = read_careers(store, wanted)
+    choice = check_choice(store, choice)
+    first = first_games(read.games, choice)
+    history = club.history(rating_periods(read.games, choice), start_options(store, choice, list(read.every.values())))
+    mine = games_of(read.games, read.chosen)
+    return {m: career_of(read, m, mine[m], tuple(rating_point(p.label, first, p.rating, p.played)
+                                                 for p in history.get(str(m), ())))
+            for m in read.chosen}
+
+
+@dataclass(frozen=True)
+class CareersRead:
+    """What the careers are made of, read once: every competition, every game in playing
+    order, every member (id → row) and their names, each competition's members (member →
+    player key), the members whose careers are wanted and each ranked competition's ranks and
+    scores (competition → player key → rank, score)."""
+
+    data: ClubFile
+    games: list[PlayedGame]
+    every: dict[int, dict[str, Any]]
+    names: dict[int, str]
+    in_comp: dict[int, dict[int, str]]
+    chosen: list[int]
+    standings: dict[int, dict[str, tuple[int | None, Any]]]
+
+
+def read_careers(store: Store, wanted: Iterable[int] | None = None, memo: RoundsMemo | None = None) -> CareersRead:
+    """The club's file as the careers of ``wanted`` (None: every member who played) read it
+    (``memo``: see :func:`played_games`)."""
     data = read_club(store)
-    games = played_games(data)
+    games = played_games(data, memo)
     every = {m["id"]: m for m in store.members()}
     names = {i: m["name"] for i, m in every.items()}
     in_comp: dict[int, dict[int, str]] = {}  # competition → member → the member's player key in it
@@ -405,39 +469,58 @@ def careers(store: Store, wanted: Iterable[int] | None = None, choice: Choice = 
         elif kind.player_table:
             standings[row["id"]] = {r["id"]: (r["rank"], r.get("score", r.get("points")))
                                     for r in standing_view(store, row["id"])["rows"] if r.get("id")}
-    choice = check_choice(store, choice)
+    return CareersRead(data, games, every, names, in_comp, chosen, standings)
+
+
+def first_games(games: Iterable[PlayedGame], choice: Choice) -> dict[str, PlayedGame]:
+    """Each rating period's first game (period label → game)."""
     first: dict[str, PlayedGame] = {}
     for g in games:
         first.setdefault(_period_key(g, choice.period), g)
-    history = club.history(rating_periods(games, choice), start_options(store, choice, list(every.values())))
+    return first
+
+
+def rating_point(label: str, first: dict[str, PlayedGame], rating: Rating, played: bool) -> RatingPoint:
+    return RatingPoint(label, first[label].date, first[label].competition, first[label].round, rating, played)
+
+
+def games_of(games: Iterable[PlayedGame], chosen: Iterable[int]) -> dict[int, tuple[PlayedGame, ...]]:
+    """Each chosen member's games, in playing order."""
     mine: dict[int, list[PlayedGame]] = {m: [] for m in chosen}
     for g in games:
         for side in (g.white, g.black):
             if side in mine:
                 mine[side].append(g)
-    found: dict[int, Career] = {}
-    for m in chosen:
-        lines: list[CareerLine] = []
-        by_comp: dict[int, list[PlayedGame]] = {}
-        for g in mine[m]:
-            by_comp.setdefault(g.comp_id, []).append(g)
-        for row in data.rows:
-            own = in_comp[row["id"]].get(m)
-            if own is None:
-                continue
-            rank, score = standings.get(row["id"], {}).get(own, (None, None))
-            lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
-                                    record(by_comp.get(row["id"], ()), m)))
-        against: dict[int, list[PlayedGame]] = {}
-        for g in mine[m]:
-            against.setdefault(g.opponent_of(m), []).append(g)
-        opponents = sorted((Opponent(o, names.get(o, str(o)), record(gs, m)) for o, gs in against.items()),
-                           key=lambda o: (-o.record.games, o.name, o.member))
-        points = tuple(RatingPoint(p.label, first[p.label].date, first[p.label].competition, first[p.label].round,
-                                   p.rating, p.played) for p in history.get(str(m), ()))
-        found[m] = Career(every[m], tuple(lines), record(mine[m], m), tuple(opponents), points, tuple(mine[m]),
-                          best_results(lines, mine[m], m, names))
-    return found
+    return {m: tuple(gs) for m, gs in mine.items()}
+
+
+def lines_of(read: CareersRead, m: int, mine: Sequence[PlayedGame]) -> tuple[CareerLine, ...]:
+    """A member's competitions: rank, score and record in each."""
+    lines: list[CareerLine] = []
+    by_comp: dict[int, list[PlayedGame]] = {}
+    for g in mine:
+        by_comp.setdefault(g.comp_id, []).append(g)
+    for row in read.data.rows:
+        own = read.in_comp[row["id"]].get(m)
+        if own is None:
+            continue
+        rank, score = read.standings.get(row["id"], {}).get(own, (None, None))
+        lines.append(CareerLine(str(row["season"] or ""), row["name"], row["id"], rank, score,
+                                record(by_comp.get(row["id"], ()), m)))
+    return tuple(lines)
+
+
+def career_of(read: CareersRead, m: int, mine: tuple[PlayedGame, ...], points: tuple[RatingPoint, ...],
+              lines: tuple[CareerLine, ...] | None = None) -> Career:
+    """One member's career from what was read, the member's games and club rating over time."""
+    lines = lines_of(read, m, mine) if lines is None else lines
+    against: dict[int, list[PlayedGame]] = {}
+    for g in mine:
+        against.setdefault(g.opponent_of(m), []).append(g)
+    opponents = sorted((Opponent(o, read.names.get(o, str(o)), record(gs, m)) for o, gs in against.items()),
+                       key=lambda o: (-o.record.games, o.name, o.member))
+    return Career(read.every[m], lines, record(mine, m), tuple(opponents), points, mine,
+                  best_results(lines, mine, m, read.names))
 
 
 def rating_table(points: Sequence[RatingPoint], limit: int = 0) -> list[RatingPoint]:

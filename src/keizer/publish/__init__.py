@@ -44,7 +44,7 @@ from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import Folder, Kept, read_previous, write_site
 from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
-from keizer.operations.careers import careers
+from keizer.operations.kept_careers import kept_careers
 from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_standings
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
@@ -141,7 +141,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     summaries: dict[str, list[dict[str, Any]]] = {}
     people: dict[str, list[dict[str, str]]] = {}
     plans: dict[str, SeasonPlan] = {}
-    found = careers(store)  # every member's career; the public ones get a page
+    found = kept_careers(store)  # every member's career (kept from the last run); the public ones get a page
     links = career_links(found)
     competition_pages: dict[tuple[str, str], str] = {}
     for name, competitions in by_season.items():

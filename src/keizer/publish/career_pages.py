@@ -14,13 +14,16 @@ it (standings, pairings), and in other members' records, unlinked.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import hashlib
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from keizer.operations.careers import Career, PlayedGame, RatingPoint, rating_table
 from keizer.publish.charts import line_chart
 from keizer.publish.plan import Club, Page
 from keizer.publish.slugs import CAREERS, unique_slugs
+from keizer.publish.written import written
 
 
 def career_links(found: Mapping[int, Career]) -> dict[int, str]:
@@ -34,8 +37,57 @@ def plan_careers(club: Club, found: Mapping[int, Career], links: Mapping[int, st
     """The career page of every member in ``links`` (see :func:`career_links`);
     ``competitions``: (season, competition) → the competition's page; ``seasons``: season →
     its front page."""
-    return [Page(path, "career.html", _career(club, found[m], links, competitions, seasons))
-            for m, path in sorted(links.items(), key=lambda mp: mp[1])]
+    # What every career page may show of the rest of the site, in an order of its own (a live
+    # publish gathers the links in another order than a publishing of every season).
+    around = written((club, sorted(links.items()), sorted(competitions.items()), sorted(seasons.items())))
+    pages: list[Page] = []
+    used: dict[Hashable, tuple[object, bytes | None]] = {}
+    for m, path in sorted(links.items(), key=lambda mp: mp[1]):
+        c = found[m]
+        mine = career_digest(c, used)
+        inputs = None if around is None or mine is None else (hashlib.sha256(around).digest(), mine)
+        pages.append(Page(path, "career.html", partial(_career, club, c, links, competitions, seasons),
+                          None if inputs is None else partial(_given, inputs)))
+    _digests.clear()  # those of this run only: the careers of runs before are let go
+    _digests.update(used)
+    return pages
+
+
+def _given(inputs: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
+    return inputs
+
+
+#: The digests taken: of each career met (by the object: a career kept from run to run is the
+#: same object, :mod:`keizer.operations.kept_careers`), and of each member's club rating in
+#: the periods played (by the member: kept, a played period's point is the same object).
+_digests: dict[Hashable, tuple[object, bytes | None]] = {}
+
+
+def _digest_of(key: Hashable, value: object, make: Callable[[], object], used: dict[Hashable, tuple[object, bytes | None]],
+               same: Callable[[object, object], bool]) -> bytes | None:
+    known = _digests.get(key)
+    if known is None or not same(known[0], value):
+        data = written(make())
+        known = (value, None if data is None else hashlib.sha256(data).digest())
+    used[key] = known
+    return known[1]
+
+
+def _same_points(a: object, b: object) -> bool:
+    """Two lists of the same rating point objects."""
+    return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def career_digest(c: Career, used: dict[Hashable, tuple[object, bytes | None]]) -> bytes | None:
+    """A digest of what a career page shows of ``c`` (None: it cannot be written down): the
+    member, competitions, games, opponents and best results (taken once per career object)
+    and the club rating after the periods the member played (once per list of points);
+    ``used`` gathers the digests taken or found."""
+    rest = _digest_of(("career", id(c)), c, lambda: (c.member, c.lines, c.total, c.opponents, c.games, c.best), used,
+                      lambda a, b: a is b)
+    played = rating_table(c.rating)
+    rating = _digest_of(("rating", c.member["id"]), played, lambda: played, used, _same_points)
+    return None if rest is None or rating is None else rest + rating
 
 
 def _career(club: Club, c: Career, links: Mapping[int, str], competitions: Mapping[tuple[str, str], str],
