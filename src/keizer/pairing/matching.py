@@ -132,6 +132,31 @@ class WeightedMatching:
             b = parent[b]
         return dual[u] + dual[v] + z - self.w[u][v]
 
+    def slacks(self, v: int, others: Iterable[int]) -> Iterator[int]:
+        """:meth:`slack` of the edges (v, u), u in ``others``, in turn (v's blossoms read once)."""
+        parent, dual, w = self.parent, self.dual, self.w[v]
+        above: dict[int, int] = {}   # blossom holding v -> the duals of it and those around it
+        chain = []
+        b = parent[v]
+        while b != -1:
+            chain.append(b)
+            b = parent[b]
+        total = 0
+        for b in reversed(chain):
+            total += dual[b]
+            above[b] = total
+        yv = dual[v]
+        for u in others:
+            z = 0
+            if above:
+                b = parent[u]
+                while b != -1:
+                    if b in above:
+                        z = above[b]
+                        break
+                    b = parent[b]
+            yield yv + dual[u] + z - w[u]
+
     def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
         """Give the edges (v, u) new weights; :meth:`solve` restores the optimum.
 
@@ -241,8 +266,15 @@ class WeightedMatching:
         return True
 
     def remove(self, vertices: Iterable[int]) -> None:
-        """Take vertices out of the graph (a pair that is final, for instance)."""
+        """Take vertices out of the graph (a pair that is final, for instance).
+
+        A matched pair that is a blossom's two children besides its base child leaves the
+        blossom without dissolving anything (:meth:`_lift_pair`); otherwise the blossoms
+        around each vertex are dissolved, and the vertices they leave exposed are searched
+        again."""
         gone = list(vertices)
+        if len(gone) == 2 and self.mate[gone[0]] == gone[1]:
+            self._lift_pair(gone[0], gone[1])
         for v in gone:
             if self.alive[v]:
                 self._dissolve_around(v)
@@ -263,6 +295,51 @@ class WeightedMatching:
             for u in compress(range(self.n), row):
                 w[u][v] = 0
             row[:] = bytes(self.n)
+
+    def _lift_pair(self, a: int, b: int) -> bool:
+        """Take the matched pair (a, b) out of its blossoms, keeping every other slack, the
+        matching and the blossoms around them as they are, when a and b are the two children
+        of a blossom B of three besides its base child C, and no edge of the blossoms around
+        B ends at a or b: B's dual then moves to C (whose edges inside B it covered), or is
+        dropped when C is one vertex (no edge inside B is left).  The matching stays optimal.
+        The chains of blossoms a single search grows in a dense graph are of this form.
+        Returns whether it did so (else nothing changed)."""
+        parent, children = self.parent, self.children
+        b_ = parent[a]
+        if b_ == -1 or parent[b] != b_:
+            return False
+        kids = children[b_]
+        if kids is None or len(kids) != 3 or kids[0] in (a, b):
+            return False
+        above = []
+        x = parent[b_]
+        while x != -1:
+            for e in self.edges[x]:  # type: ignore[union-attr]
+                if a in e or b in e:
+                    return False
+            above.append(x)
+            x = parent[x]
+        c = kids[0]
+        outer = parent[b_]
+        parent[c] = outer
+        if c >= self.n:
+            self.dual[c] += self.dual[b_]
+        if outer != -1:
+            siblings = children[outer]
+            siblings[siblings.index(b_)] = c  # type: ignore[union-attr]
+        else:
+            top = self.top
+            for leaf in self._leaves(c):
+                top[leaf] = c
+        for v in (a, b):
+            parent[v] = -1
+            self.top[v] = v
+        children[b_] = self.edges[b_] = None
+        parent[b_] = -1
+        self.base[b_] = -1
+        self.dual[b_] = 0
+        self.unused.append(b_)
+        return True
 
     def swap_cycle(self, v: int, u: int) -> list[int] | None:
         """Match v to u by an alternating cycle of tight edges through the other vertices
