@@ -326,7 +326,8 @@ class WeightedMatching:
             self.dual[c] += self.dual[b_]
         if outer != -1:
             siblings = children[outer]
-            siblings[siblings.index(b_)] = c  # type: ignore[union-attr]
+            assert siblings is not None
+            siblings[siblings.index(b_)] = c
         else:
             top = self.top
             for leaf in self._leaves(c):
