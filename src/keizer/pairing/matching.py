@@ -53,6 +53,10 @@ class WeightedMatching:
     taken over, not copied.  Call :meth:`solve` after construction and after changes.
     """
 
+    #: Whether a final pair leaves its blossom without dissolving it (:meth:`_lift_pair`) and
+    #: callers may read the blossoms' duals (:meth:`slacks`); False: the older way, for tests.
+    keep_blossoms = True
+
     def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = (),
                  share: list[int] | None = None, doubled: bool = False):
         """``prefer``: (vertex, partners) in the order the first greedy matching should try them
@@ -273,7 +277,7 @@ class WeightedMatching:
         around each vertex are dissolved, and the vertices they leave exposed are searched
         again."""
         gone = list(vertices)
-        if len(gone) == 2 and self.mate[gone[0]] == gone[1]:
+        if self.keep_blossoms and len(gone) == 2 and self.mate[gone[0]] == gone[1]:
             self._lift_pair(gone[0], gone[1])
         for v in gone:
             if self.alive[v]:
@@ -311,14 +315,32 @@ class WeightedMatching:
         kids = children[b_]
         if kids is None or len(kids) != 3 or kids[0] in (a, b):
             return False
-        above = []
+        # An edge of a blossom around B that ends at a or b is moved to another tight edge
+        # between the same two children (a blossom's cycle needs one, any one); the blossoms
+        # holding both ends of such an edge are that blossom and those around it.
+        chain = []
         x = parent[b_]
         while x != -1:
-            for e in self.edges[x]:  # type: ignore[union-attr]
-                if a in e or b in e:
-                    return False
-            above.append(x)
+            chain.append(x)
             x = parent[x]
+        dual, w = self.dual, self.w
+        moves = []
+        around = sum(dual[x] for x in chain)
+        for x in chain:
+            edges, kids_x = self.edges[x], children[x]
+            assert edges is not None and kids_x is not None
+            for i, (p, q) in enumerate(edges):
+                if p in (a, b) or q in (a, b):
+                    side, far = (i, q) if p in (a, b) else ((i + 1) % len(kids_x), p)
+                    row, yf = w[far], dual[far] + around
+                    v = next((v for v in self._leaves(kids_x[side])
+                              if v != a and v != b and row[v] and dual[v] + yf == row[v]), -1)
+                    if v == -1:
+                        return False
+                    moves.append((edges, i, (v, q) if p in (a, b) else (p, v)))
+            around -= dual[x]
+        for edges, i, e in moves:
+            edges[i] = e
         c = kids[0]
         outer = parent[b_]
         parent[c] = outer

@@ -763,6 +763,8 @@ class _Bracket:
         if current == -1:
             return None
         inside = top[lp] != lp
+        if inside and not m.keep_blossoms:
+            return None
         slacks = m.slacks(lp, (loc[o] for o in candidates)) if inside else None
         for o in candidates:
             slack = next(slacks) if slacks is not None else None
