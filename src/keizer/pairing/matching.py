@@ -302,18 +302,25 @@ class WeightedMatching:
 
     def _lift_pair(self, a: int, b: int) -> bool:
         """Take the matched pair (a, b) out of its blossoms, keeping every other slack, the
-        matching and the blossoms around them as they are, when a and b are the two children
-        of a blossom B of three besides its base child C, and no edge of the blossoms around
-        B ends at a or b: B's dual then moves to C (whose edges inside B it covered), or is
-        dropped when C is one vertex (no edge inside B is left).  The matching stays optimal.
-        The chains of blossoms a single search grows in a dense graph are of this form.
-        Returns whether it did so (else nothing changed)."""
+        matching and the blossoms around them as they are, when a and b are two children of
+        a blossom B (one matched edge of its cycle).  When B has three children, B's dual
+        moves to the third, its base child C (whose edges inside B it covered), or is dropped
+        when C is one vertex (no edge inside B is left); a larger B keeps its dual and closes
+        its cycle by a tight edge between the children before and after a and b.  An edge of
+        a blossom around B that ends at a or b moves to another tight edge between the same
+        two children.  Every slack of what is left is unchanged and every blossom with a dual
+        is still full, so the matching stays optimal.  The chains of blossoms a single search
+        grows in a dense graph are of this form.  Returns whether it did so (else, when no
+        such tight edge is found, nothing changed)."""
         parent, children = self.parent, self.children
         b_ = parent[a]
         if b_ == -1 or parent[b] != b_:
             return False
         kids = children[b_]
-        if kids is None or len(kids) != 3 or kids[0] in (a, b):
+        if kids is None or kids[0] in (a, b):
+            return False
+        i = kids.index(a) if kids.index(a) < kids.index(b) else kids.index(b)
+        if i % 2 == 0 or kids[i + 1] not in (a, b):
             return False
         # An edge of a blossom around B that ends at a or b is moved to another tight edge
         # between the same two children (a blossom's cycle needs one, any one); the blossoms
@@ -329,18 +336,38 @@ class WeightedMatching:
         for x in chain:
             edges, kids_x = self.edges[x], children[x]
             assert edges is not None and kids_x is not None
-            for i, (p, q) in enumerate(edges):
+            for j, (p, q) in enumerate(edges):
                 if p in (a, b) or q in (a, b):
-                    side, far = (i, q) if p in (a, b) else ((i + 1) % len(kids_x), p)
+                    side, far = (j, q) if p in (a, b) else ((j + 1) % len(kids_x), p)
                     row, yf = w[far], dual[far] + around
                     v = next((v for v in self._leaves(kids_x[side])
                               if v != a and v != b and row[v] and dual[v] + yf == row[v]), -1)
                     if v == -1:
                         return False
-                    moves.append((edges, i, (v, q) if p in (a, b) else (p, v)))
+                    moves.append((edges, j, (v, q) if p in (a, b) else (p, v)))
             around -= dual[x]
-        for edges, i, e in moves:
-            edges[i] = e
+        if len(kids) > 3:
+            # B stays, without a and b: its cycle closes by a tight edge between the children
+            # before and after them (the blossom's own dual counts too).
+            k = len(kids)
+            before, after = kids[i - 1], kids[(i + 2) % k]
+            z = dual[b_] + sum(dual[x] for x in chain)
+            ends = next(((x, y) for x in self._leaves(before) for y in self._leaves(after)
+                         if w[x][y] and dual[x] + dual[y] + z == w[x][y]), None)
+            if ends is None:
+                return False
+            for edges, j, e in moves:
+                edges[j] = e
+            own = self.edges[b_]
+            assert own is not None
+            self.edges[b_] = own[:i - 1] + [ends] + own[i + 2:]
+            children[b_] = kids[:i] + kids[i + 2:]
+            for v in (a, b):
+                parent[v] = -1
+                self.top[v] = v
+            return True
+        for edges, j, e in moves:
+            edges[j] = e
         c = kids[0]
         outer = parent[b_]
         parent[c] = outer
