@@ -105,3 +105,19 @@ def test_the_first_exposable_vertex_is_the_first_even_one_of_the_whole_tree(n, r
     expected = next((v for v in order if even[v]), None)
     for tries in (0, 1, 4, n):
         assert first_exposable(exposed[0], mate, range(n), ok, order, tries) == expected
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 20).map(lambda k: 2 * k + 1), st.integers(2, 6), st.integers(0, 10_000))
+def test_final_pairs_kept_in_their_blossoms_pair_as_before(n, rounds, seed):
+    """Odd fields (one exposed vertex: the chains of blossoms of the bye's bracket), every round
+    of a played tournament: final pairs lifted out of their blossoms (and held read through the
+    blossoms' duals) pair as dissolving the blossoms and searching again did."""
+    from keizer.pairing.matching import WeightedMatching
+    for r, inputs, got in played_inputs(n, rounds, seed):
+        WeightedMatching.keep_blossoms = False
+        try:
+            old = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True)
+        finally:
+            WeightedMatching.keep_blossoms = True
+        assert (set(old.pairs), old.bye) == (set(got.pairs), got.bye), f"round {r + 1}"

@@ -53,6 +53,10 @@ class WeightedMatching:
     taken over, not copied.  Call :meth:`solve` after construction and after changes.
     """
 
+    #: Whether a final pair leaves its blossom without dissolving it (:meth:`_lift_pair`) and
+    #: callers may read the blossoms' duals (:meth:`slacks`); False: the older way, for tests.
+    keep_blossoms = True
+
     def __init__(self, weights: list[list[int]], prefer: Iterable[tuple[int, Iterable[int]]] = (),
                  share: list[int] | None = None, doubled: bool = False):
         """``prefer``: (vertex, partners) in the order the first greedy matching should try them
@@ -131,6 +135,31 @@ class WeightedMatching:
                 z += dual[b]
             b = parent[b]
         return dual[u] + dual[v] + z - self.w[u][v]
+
+    def slacks(self, v: int, others: Iterable[int]) -> Iterator[int]:
+        """:meth:`slack` of the edges (v, u), u in ``others``, in turn (v's blossoms read once)."""
+        parent, dual, w = self.parent, self.dual, self.w[v]
+        above: dict[int, int] = {}   # blossom holding v -> the duals of it and those around it
+        chain = []
+        b = parent[v]
+        while b != -1:
+            chain.append(b)
+            b = parent[b]
+        total = 0
+        for b in reversed(chain):
+            total += dual[b]
+            above[b] = total
+        yv = dual[v]
+        for u in others:
+            z = 0
+            if above:
+                b = parent[u]
+                while b != -1:
+                    if b in above:
+                        z = above[b]
+                        break
+                    b = parent[b]
+            yield yv + dual[u] + z - w[u]
 
     def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
         """Give the edges (v, u) new weights; :meth:`solve` restores the optimum.
@@ -241,8 +270,15 @@ class WeightedMatching:
         return True
 
     def remove(self, vertices: Iterable[int]) -> None:
-        """Take vertices out of the graph (a pair that is final, for instance)."""
+        """Take vertices out of the graph (a pair that is final, for instance).
+
+        A matched pair that is a blossom's two children besides its base child leaves the
+        blossom without dissolving anything (:meth:`_lift_pair`); otherwise the blossoms
+        around each vertex are dissolved, and the vertices they leave exposed are searched
+        again."""
         gone = list(vertices)
+        if self.keep_blossoms and len(gone) == 2 and self.mate[gone[0]] == gone[1]:
+            self._lift_pair(gone[0], gone[1])
         for v in gone:
             if self.alive[v]:
                 self._dissolve_around(v)
@@ -263,6 +299,97 @@ class WeightedMatching:
             for u in compress(range(self.n), row):
                 w[u][v] = 0
             row[:] = bytes(self.n)
+
+    def _lift_pair(self, a: int, b: int) -> bool:
+        """Take the matched pair (a, b) out of its blossoms, keeping every other slack, the
+        matching and the blossoms around them as they are, when a and b are two children of
+        a blossom B (one matched edge of its cycle).  When B has three children, B's dual
+        moves to the third, its base child C (whose edges inside B it covered), or is dropped
+        when C is one vertex (no edge inside B is left); a larger B keeps its dual and closes
+        its cycle by a tight edge between the children before and after a and b.  An edge of
+        a blossom around B that ends at a or b moves to another tight edge between the same
+        two children.  Every slack of what is left is unchanged and every blossom with a dual
+        is still full, so the matching stays optimal.  The chains of blossoms a single search
+        grows in a dense graph are of this form.  Returns whether it did so (else, when no
+        such tight edge is found, nothing changed)."""
+        parent, children = self.parent, self.children
+        b_ = parent[a]
+        if b_ == -1 or parent[b] != b_:
+            return False
+        kids = children[b_]
+        if kids is None or kids[0] in (a, b):
+            return False
+        i = kids.index(a) if kids.index(a) < kids.index(b) else kids.index(b)
+        if i % 2 == 0 or kids[i + 1] not in (a, b):
+            return False
+        # An edge of a blossom around B that ends at a or b is moved to another tight edge
+        # between the same two children (a blossom's cycle needs one, any one); the blossoms
+        # holding both ends of such an edge are that blossom and those around it.
+        chain = []
+        x = parent[b_]
+        while x != -1:
+            chain.append(x)
+            x = parent[x]
+        dual, w = self.dual, self.w
+        moves = []
+        around = sum(dual[x] for x in chain)
+        for x in chain:
+            edges, kids_x = self.edges[x], children[x]
+            assert edges is not None and kids_x is not None
+            for j, (p, q) in enumerate(edges):
+                if p in (a, b) or q in (a, b):
+                    side, far = (j, q) if p in (a, b) else ((j + 1) % len(kids_x), p)
+                    row, yf = w[far], dual[far] + around
+                    v = next((v for v in self._leaves(kids_x[side])
+                              if v != a and v != b and row[v] and dual[v] + yf == row[v]), -1)
+                    if v == -1:
+                        return False
+                    moves.append((edges, j, (v, q) if p in (a, b) else (p, v)))
+            around -= dual[x]
+        if len(kids) > 3:
+            # B stays, without a and b: its cycle closes by a tight edge between the children
+            # before and after them (the blossom's own dual counts too).
+            k = len(kids)
+            before, after = kids[i - 1], kids[(i + 2) % k]
+            z = dual[b_] + sum(dual[x] for x in chain)
+            ends = next(((x, y) for x in self._leaves(before) for y in self._leaves(after)
+                         if w[x][y] and dual[x] + dual[y] + z == w[x][y]), None)
+            if ends is None:
+                return False
+            for edges, j, e in moves:
+                edges[j] = e
+            own = self.edges[b_]
+            assert own is not None
+            self.edges[b_] = own[:i - 1] + [ends] + own[i + 2:]
+            children[b_] = kids[:i] + kids[i + 2:]
+            for v in (a, b):
+                parent[v] = -1
+                self.top[v] = v
+            return True
+        for edges, j, e in moves:
+            edges[j] = e
+        c = kids[0]
+        outer = parent[b_]
+        parent[c] = outer
+        if c >= self.n:
+            self.dual[c] += self.dual[b_]
+        if outer != -1:
+            siblings = children[outer]
+            assert siblings is not None
+            siblings[siblings.index(b_)] = c
+        else:
+            top = self.top
+            for leaf in self._leaves(c):
+                top[leaf] = c
+        for v in (a, b):
+            parent[v] = -1
+            self.top[v] = v
+        children[b_] = self.edges[b_] = None
+        parent[b_] = -1
+        self.base[b_] = -1
+        self.dual[b_] = 0
+        self.unused.append(b_)
+        return True
 
     def swap_cycle(self, v: int, u: int) -> list[int] | None:
         """Match v to u by an alternating cycle of tight edges through the other vertices

@@ -760,9 +760,14 @@ class _Bracket:
         w, dual, top, mate = m.w, m.dual, m.top, m.mate
         lp = loc[p]
         current = mate[lp]
-        if current == -1 or top[lp] != lp:
+        if current == -1:
             return None
+        inside = top[lp] != lp
+        if inside and not m.keep_blossoms:
+            return None
+        slacks = m.slacks(lp, (loc[o] for o in candidates)) if inside else None
         for o in candidates:
+            slack = next(slacks) if slacks is not None else None
             if o in done:
                 continue
             lo = loc[o]
@@ -770,6 +775,10 @@ class _Bracket:
                 return o if weight(o) else None
             if not w[lp][lo] or not weight(o):
                 continue
+            if inside:  # the blossoms' duals count: a loose edge is in no optimal matching either
+                if slack:
+                    continue
+                return None
             if top[lo] != lo:
                 return None
             if dual[lp] + dual[lo] != w[lp][lo]:
