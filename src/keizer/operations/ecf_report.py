@@ -1,4 +1,4 @@
-"""The ECF results submission of a competition (``keizer export --format ecf``): the games
+"""The ECF results submission of a competition (the ECF export of each view): the games
 played on the board, the players with their ECF codes, and the event details the ECF asks for,
 checked as far as the format is public (keizer.formats.ecf). Nothing is written to the file:
 the caller writes the text.

@@ -12,6 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
+from keizer.pairing.swiss.dubov_criteria import RULES as DUBOV_RULES
+
 if TYPE_CHECKING:
     from keizer.pairing.swiss import RoundInputs
     from keizer.tiebreaks import Tournament
@@ -20,12 +22,7 @@ if TYPE_CHECKING:
 WHAT = {
     "dubov": {
         "3.1": "the pairing-allocated bye",
-        "C5": "the fewest upfloaters",
-        "C6": "the smallest score differences with an upfloater, the largest first",
-        "C7": "the most pairs granting both colour preferences",
-        "C8": "the fewest maximum upfloaters",
-        "C9": "the fewest upfloats among the maximum upfloaters",
-        "C10": "the fewest upfloaters who upfloated in the previous round",
+        **DUBOV_RULES,
         "Articles 3.2-4.4": "the order of the upfloaters, the G1/G2 shifts and the transpositions — "
                             "both pairings meet every criterion equally",
     },
