@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-from typing import Mapping
+from typing import Iterator, Mapping
 
 from keizer.colour import Colour as Colour  # the domain's colour is the board's, for all who import it here
 from keizer.settings import Settings
@@ -256,3 +256,11 @@ class Season:
         if rnd.number != number or rnd.present or not rnd.games or rnd.is_complete:
             return None
         return number
+
+    def board_games(self, player: str) -> Iterator[tuple[Round, Game, str]]:
+        """``player``'s games played on the board (no forfeit, no bye), each with its round and
+        the opponent's id, in round order: the games a rating counts."""
+        for rnd in self.rounds:
+            for game in rnd.games:
+                if player in (game.white, game.black) and game.played_on_board:
+                    yield rnd, game, game.opponent_of(player)

@@ -167,14 +167,10 @@ def season_changes(season: Season, ratings: Mapping[str, int | None], player: st
     own = ratings.get(player) or None
     names = {p.id: p.name for p in season.players}
     games: list[DwzGame] = []
-    for rnd in season.rounds:
-        for game in rnd.games:
-            if player not in (game.white, game.black) or not game.played_on_board:
-                continue
-            other = game.opponent_of(player)
-            theirs = ratings.get(other) or None
-            games.append(DwzGame(rnd.number, other, names.get(other, other), theirs, game.points_of(player),
-                                 expected(own - theirs) if own is not None and theirs is not None else None))
+    for rnd, game, other in season.board_games(player):
+        theirs = ratings.get(other) or None
+        games.append(DwzGame(rnd.number, other, names.get(other, other), theirs, game.points_of(player),
+                             expected(own - theirs) if own is not None and theirs is not None else None))
     rated = [(g.opponent_rating, g.score) for g in games if g.expected is not None and g.opponent_rating]
     result = change(Tournament(own, rated, age, index)) if own is not None and rated else None
     return DwzChanges(own, tuple(games), result)

@@ -164,16 +164,12 @@ def season_changes(season: Season, ratings: Mapping[str, int | None], player: st
     k = k_factor(age)
     names = {p.id: p.name for p in season.players}
     games: list[EcfGame] = []
-    for rnd in season.rounds:
-        for game in rnd.games:
-            if player not in (game.white, game.black) or not game.played_on_board:
-                continue
-            other = game.opponent_of(player)
-            theirs = ratings.get(other) or None
-            score = game.points_of(player)
-            pd = expected(own - theirs) if own is not None and theirs is not None else None
-            games.append(EcfGame(rnd.number, (rnd.date or "")[:7], other, names.get(other, other), theirs, score,
-                                 pd, None if pd is None else k * (score - pd)))
+    for rnd, game, other in season.board_games(player):
+        theirs = ratings.get(other) or None
+        score = game.points_of(player)
+        pd = expected(own - theirs) if own is not None and theirs is not None else None
+        games.append(EcfGame(rnd.number, (rnd.date or "")[:7], other, names.get(other, other), theirs, score,
+                             pd, None if pd is None else k * (score - pd)))
     months: dict[str, list[EcfGame]] = {}
     for g in games:
         if g.change is not None:
