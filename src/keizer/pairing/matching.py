@@ -136,19 +136,26 @@ class WeightedMatching:
             b = parent[b]
         return dual[u] + dual[v] + z - self.w[u][v]
 
-    def slacks(self, v: int, others: Iterable[int]) -> Iterator[int]:
-        """:meth:`slack` of the edges (v, u), u in ``others``, in turn (v's blossoms read once)."""
-        parent, dual, w = self.parent, self.dual, self.w[v]
-        above: dict[int, int] = {}   # blossom holding v -> the duals of it and those around it
+    def _duals_above(self, v: int) -> dict[int, int]:
+        """Each blossom holding ``v``, mapped to the sum of its dual and those of the blossoms
+        around it (what an edge of v's inside that blossom counts of them)."""
+        parent, dual = self.parent, self.dual
         chain = []
         b = parent[v]
         while b != -1:
             chain.append(b)
             b = parent[b]
+        above: dict[int, int] = {}
         total = 0
         for b in reversed(chain):
             total += dual[b]
             above[b] = total
+        return above
+
+    def slacks(self, v: int, others: Iterable[int]) -> Iterator[int]:
+        """:meth:`slack` of the edges (v, u), u in ``others``, in turn (v's blossoms read once)."""
+        parent, dual, w = self.parent, self.dual, self.w[v]
+        above = self._duals_above(v)
         yv = dual[v]
         for u in others:
             z = 0
@@ -243,16 +250,7 @@ class WeightedMatching:
         """Whether changing these edges of v (inside a blossom) touches no tight edge and keeps
         every slack non-negative: then the blossoms and the matching stay as they are."""
         parent, dual, row = self.parent, self.dual, self.w[v]
-        above: dict[int, int] = {}   # blossom holding v -> sum of the duals of it and those around it
-        chain = []
-        b = parent[v]
-        while b != -1:
-            chain.append(b)
-            b = parent[b]
-        total = 0
-        for b in reversed(chain):
-            total += dual[b]
-            above[b] = total
+        above = self._duals_above(v)
         mate = self.mate[v]
         for u, weight in items:
             if u == mate:
