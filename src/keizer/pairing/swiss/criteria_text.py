@@ -12,7 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Sequence
 
-from keizer.pairing.swiss.dubov_criteria import RULES as DUBOV_RULES
+from keizer.pairing.swiss.dubov import dubov_entrants
+from keizer.pairing.swiss.dubov_criteria import RULES as DUBOV_RULES, decide as dubov_decide
 
 if TYPE_CHECKING:
     from keizer.pairing.swiss import RoundInputs
@@ -45,9 +46,6 @@ def system_reason(system: str, t: Tournament, inputs: RoundInputs, r: int, round
 
     unit = _unit(inputs)
     if system == "dubov":
-        from keizer.pairing.swiss.dubov import dubov_entrants
-        from keizer.pairing.swiss.dubov_criteria import decide as dubov_decide
-
         v = dubov_decide(dubov_entrants(t, r, inputs.numbers, inputs.data, unit), engine, engine_bye, played,
                          played_bye, rounds, r + 1 >= rounds)
         rule, level, first, detail = v.rule, v.level, v.first, v.detail
