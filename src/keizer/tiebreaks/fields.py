@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import cached_property
 from itertools import repeat
 from operator import attrgetter, getitem, is_
-from typing import Callable, Iterable, Mapping, TypeVar, cast
+from typing import Callable, Iterable, Iterator, Mapping, TypeVar, cast
 
 from keizer.colour import Colour
 from keizer.tiebreaks.codes import TieBreakError
@@ -101,27 +101,50 @@ class Field:
         return self._memo[key]  # type: ignore[return-value]
 
     def foreseen(self) -> "Field":
-        """The field Fore Buchholz uses: every paired last-round game or forfeit drawn (C.07 8.3)."""
+        """The field Fore Buchholz uses: every paired last-round game or forfeit drawn (C.07 8.3).
+
+        Only the columns change (a round's code and points, and whether it is a game); the rounds
+        themselves are drawn when asked for (:class:`_DrawnLast`): the tie-breaks read the columns.
+        """
         last = self.rounds - 1
         draw = self.num(self.draw)
-        slots, nums, codes = dict(self.slots), dict(self.nums), dict(self.codes)
+        nums, codes, drawn = dict(self.nums), dict(self.codes), []
         games = self._memo.get("games")  # which rounds are games, as a Swiss counts them (unplayed.game_flags)
         flags: dict[int, tuple[bool, ...]] | None = dict(games) if isinstance(games, dict) else None
-        for i, line in self.slots.items():
-            s = line[last] if line else None
-            if s is not None and s.opponent is not None and s.code in _PAIRED:
-                drawn = RoundResult(Code.DRAW, s.opponent, s.colour) if type(s) is RoundResult else \
-                    replace(s, code=Code.DRAW)
-                slots[i] = line[:last] + (drawn,)
+        paired, opponents = _PAIRED, self.opponents
+        for i, line in self.codes.items():
+            if line and line[last] in paired and opponents[i][last] is not None:
+                drawn.append(i)
                 nums[i] = nums[i][:last] + (draw,)
-                codes[i] = codes[i][:last] + (Code.DRAW,)
+                codes[i] = line[:last] + (Code.DRAW,)
                 if flags is not None:
                     flags[i] = flags[i][:last] + (True,)  # a drawn game against its opponent
-        fore = replace(self, slots=slots, nums=nums)
-        fore.__dict__.update(opponents=self.opponents, codes=codes)  # cached properties known already
+        fore = replace(self, slots=_DrawnLast(self.slots, frozenset(drawn), last), nums=nums)
+        fore.__dict__.update(opponents=opponents, codes=codes)  # cached properties known already
         if flags is not None:
             fore._memo["games"] = flags
         return fore
+
+
+class _DrawnLast(Mapping[int, tuple[Slot, ...]]):
+    """A field's rounds with the last round of ``drawn`` participants drawn, each line made when read."""
+
+    def __init__(self, slots: Mapping[int, tuple[Slot, ...]], drawn: frozenset[int], last: int) -> None:
+        self._slots, self._drawn, self._last = slots, drawn, last
+
+    def __getitem__(self, i: int) -> tuple[Slot, ...]:
+        line = self._slots[i]
+        if i not in self._drawn:
+            return line
+        s = line[self._last]
+        return line[:self._last] + (RoundResult(Code.DRAW, s.opponent, s.colour) if type(s) is RoundResult else
+                                    replace(s, code=Code.DRAW),)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._slots)
+
+    def __len__(self) -> int:
+        return len(self._slots)
 
 
 _OPPONENT, _CODE, _COLOUR = attrgetter("opponent"), attrgetter("code"), attrgetter("colour")

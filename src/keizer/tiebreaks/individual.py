@@ -31,7 +31,7 @@ from typing import Callable, Mapping, cast
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 from keizer.tiebreaks.fields import Field, fractions
 from keizer.tiebreaks.model import Code
-from keizer.tiebreaks.unplayed import Edition, Purpose, Unplayed, cut_sum, game_flags
+from keizer.tiebreaks.unplayed import Edition, Purpose, Unplayed, cut_sum, ends_cut, game_flags
 
 Values = dict[int, Fraction | int | None]
 
@@ -43,7 +43,17 @@ def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = F
     fraction, voluntary = fractions(u.den), u.voluntary
     if not low and not high:
         return dict(zip(u.scores, map(fraction, map(sum, u.scores.values()))))
-    return {i: fraction(cut_sum(scores, voluntary[i], low, high, voluntary_first)) for i, scores in u.scores.items()}
+    # the cuts of a line without voluntary unplayed rounds to take first are the ends of its sorted scores:
+    # a slice, when every line is long enough to have both ends
+    ordered = u.ordered
+    if min(map(len, ordered.values()), default=0) >= low + high:
+        kept = map(getitem, ordered.values(), repeat(slice(low, -high or None)))
+        sums = dict(zip(ordered, map(sum, kept)))
+    else:
+        sums = {i: ends_cut(line, low, high) for i, line in ordered.items()}
+    for i in u.with_voluntary if voluntary_first else ():
+        sums[i] = cut_sum(u.scores[i], voluntary[i], low, high, True)
+    return dict(zip(sums, map(fraction, sums.values())))
 
 
 def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False,
@@ -54,12 +64,22 @@ def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: 
     product (TEC Ex. 13).  ``points`` takes the points from another score's
     rounds (the team ESB variants), multiplied by ``scale``.
     """
-    own = points if points is not None else u
-    factor, fraction = scale.numerator, fractions(u.den * own.den * scale.denominator)
+    factor, fraction = scale.numerator, fractions(u.den * (points or u).den * scale.denominator)
+    if points is None and factor == 1:
+        products, totals = u.products  # shared by SB and its cuts
+    else:
+        own = (points or u).points
+        products = {i: tuple([s * p * factor for s, p in zip(scores, own[i])]) for i, scores in u.scores.items()}
+        totals = dict(zip(products, map(sum, products.values())))
+    if not low and not high:
+        return dict(zip(totals, map(fraction, totals.values())))
+    first, scores, voluntary = u.with_voluntary if voluntary_first else frozenset(), u.scores, u.voluntary
     result = {}
-    for i, scores in u.scores.items():
-        products = [s * p * factor for s, p in zip(scores, own.points[i])]
-        result[i] = fraction(cut_sum(products, u.voluntary[i], low, high, voluntary_first, scores))
+    for i, line in products.items():
+        if low == 1 and not high and i not in first:  # the usual /C1: the least significant round's product
+            result[i] = fraction(totals[i] - min(zip(scores[i], line))[1] if line else 0)
+        else:
+            result[i] = fraction(cut_sum(line, voluntary[i], low, high, voluntary_first, scores[i]))
     return result
 
 
@@ -81,16 +101,26 @@ def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Editio
     With ``average`` False: their sum (Swiss-Manager's "sum of Buchholz", BHs).
     """
     d, nums = _numerators(bh)
-    counted = game_flags(field, edition, Purpose.OPPONENTS)
     hundredths, fraction = fractions(100), fractions(d)
     result: Values = {}
-    for i, opponents in field.opponents.items():
-        met = [nums[o] for o, c in zip(opponents, counted[i]) if c]  # type: ignore[index]
+    for i, met in _met(field, edition, Purpose.OPPONENTS).items():
         if not met:
             result[i] = None if average else fraction(0)
-        else:
-            result[i] = hundredths(half_up(sum(met) * 100, d * len(met))) if average else fraction(sum(met))
+            continue
+        total = sum(map(nums.__getitem__, met))
+        result[i] = hundredths(half_up(total * 100, d * len(met))) if average else fraction(total)
     return result
+
+
+def _met(field: Field, edition: Edition, purpose: Purpose) -> dict[int, tuple[int, ...]]:
+    """Per participant the opponents of its rounds counted as games for ``purpose``, computed once per field."""
+    counted = game_flags(field, edition, purpose)  # one dict for every purpose in a Swiss
+
+    def make() -> dict[int, tuple[int, ...]]:
+        opponents = cast("dict[int, tuple[int, ...]]", field.opponents)  # a round counted as a game has one
+        return {i: tuple(compress(line, counted[i])) for i, line in opponents.items()}
+    # the field keeps `counted` as long as this: its id names it
+    return field.memo(("met", id(counted)), make)
 
 
 # -- the participant's own results (art. 7) -------------------------------------------------
@@ -231,12 +261,10 @@ def perfect_performance(field: Field, edition: Edition, unrated: int | None = No
 
 def opponents_average(field: Field, edition: Edition, of: Mapping[int, Fraction | int | None]) -> Values:
     """APRO (10.4) or APPO (10.5): the mean of the opponents' TPR or PTP, rounded half up."""
-    counted = game_flags(field, edition, Purpose.RATING)
     result: Values = {}
     value_of = of.get
-    for i, opponents in field.opponents.items():
-        met = compress(opponents, counted[i])
-        known = [int(v) for v in map(value_of, met) if v is not None]  # type: ignore[arg-type]
+    for i, met in _met(field, edition, Purpose.RATING).items():
+        known = cast("list[int]", [v for v in map(value_of, met) if v is not None])  # TPR, PTP: ints
         result[i] = half_up(sum(known), len(known)) if known else None
     return result
 

@@ -42,7 +42,7 @@ from enum import Enum
 from fractions import Fraction
 from functools import cached_property
 from itertools import compress, repeat
-from operator import and_, is_not
+from operator import and_, ge, is_not, mul, not_
 from typing import Callable, Sequence, cast
 
 from keizer.tiebreaks.codes import TieBreakError
@@ -132,26 +132,28 @@ def game_flags(field: Field, edition: Edition, purpose: Purpose,
 _IS_GAME = {code: code.is_game for code in Code}.__getitem__
 
 
-def categories(line: Sequence[Slot], counted: Sequence[bool]) -> tuple[int, ...]:
-    """The C.07 16.2 category of each round; 0 for a round counted as a game.
+def categories(codes: Sequence[Code], counted: Sequence[bool]) -> tuple[int, ...]:
+    """The C.07 16.2 category of each round (by its code); 0 for a round counted as a game.
 
     1 PAB or full-point bye, 2 forfeit win, 3 requested bye followed by a round
     that is not voluntarily unplayed, 4 forfeit loss, 5 requested bye followed
     only by voluntarily unplayed rounds (withdrawals end here).
 
-    >>> from keizer.tiebreaks.model import RoundResult
-    >>> z, u = RoundResult(Code.ZPB), RoundResult(Code.PAB)
-    >>> categories([z, u, z, z], [False] * 4)
+    >>> categories([Code.ZPB, Code.PAB, Code.ZPB, Code.ZPB], [False] * 4)
     (3, 1, 5, 5)
+    >>> categories([Code.HPB, Code.WIN, Code.HPB, Code.FORFEIT_LOSS], [False, True, False, False])
+    (3, 0, 5, 4)
     """
-    cats = [0] * len(line)
+    n = len(codes)
+    cats = [0] * n
+    last_game = n - 1 - counted[::-1].index(True) if True in counted else -1
     only_voluntary_after = True
-    for r in range(len(line) - 1, -1, -1):
-        s = line[r]
-        if counted[r]:
+    # the rounds not counted as games, from the last: a line has few, and the games between them only matter
+    # as "a game comes later"
+    for r in reversed(list(compress(range(n), map(not_, counted)))):
+        if r < last_game:
             only_voluntary_after = False
-            continue
-        c = _CATEGORY.get(s.code) or (5 if only_voluntary_after else 3)  # else a requested bye: HPB, ZPB…
+        c = _CATEGORY.get(codes[r]) or (5 if only_voluntary_after else 3)  # else a requested bye: HPB, ZPB…
         cats[r] = c
         if c < 3:
             only_voluntary_after = False
@@ -179,6 +181,23 @@ class Unplayed:
     voluntary: dict[int, tuple[bool, ...]]
 
     @cached_property
+    def ordered(self) -> dict[int, list[int]]:
+        """Each participant's faced scores, least first: what a Buchholz cuts from (shared by its cuts)."""
+        return dict(zip(self.scores, map(sorted, self.scores.values())))
+
+    @cached_property
+    def with_voluntary(self) -> frozenset[int]:
+        """The participants with a voluntary unplayed round (a Cut may take it first, 16.5)."""
+        return frozenset(i for i, line in self.voluntary.items() if True in line)
+
+    @cached_property
+    def products(self) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
+        """Per participant each round's faced score × points scored, and their sum (Sonneborn-Berger's)."""
+        points = self.points
+        products = {i: tuple(map(mul, line, points[i])) for i, line in self.scores.items()}
+        return products, dict(zip(products, map(sum, products.values())))
+
+    @cached_property
     def adjusted(self) -> dict[int, Fraction]:
         """Each participant's score as it counts for its opponents (16.3), in Fractions."""
         return {i: Fraction(n, self.den) for i, n in self.adjusted_nums.items()}
@@ -191,11 +210,12 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
     draw, rounds, dummy = field.num(field.draw), field.rounds, edition.dummy
     cats: dict[int, tuple[int, ...]] = {}  # only participants with a round not counted as a game
     adjusted = dict(own)
-    for i, slots in field.slots.items():
-        if not all(counted[i]):
-            line_cats = cats[i] = categories(slots, counted[i])
-            as_draw = [k == 5 for k in line_cats] if dummy else [k > 0 for k in line_cats]
-            adjusted[i] = sum(draw if d else p for p, d in zip(nums[i], as_draw))
+    as_draw = 5 if dummy else 1  # the least category that counts as a draw for the opponents
+    for i, codes in field.codes.items():
+        if False in counted[i]:
+            line_cats = cats[i] = categories(codes, counted[i])
+            line = nums[i]
+            adjusted[i] += sum([draw - line[r] for r, c in enumerate(line_cats) if c >= as_draw])
     cap = draw * rounds
     win_loss = field.num(field.win) + field.num(field.loss)
     fide_2024, fide_2026, fide_2012 = (edition is Edition.FIDE_2024, edition is Edition.FIDE_2026,
@@ -213,10 +233,8 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
         line_cats = cats[i]
         faced = list(map(adjusted_or_none, opps))  # games: set; the others below
         scored = list(line)
-        for r, c in enumerate(line_cats):
-            if not c:
-                continue
-            o = opps[r]
+        for r in compress(range(len(line_cats)), line_cats):
+            c, o = line_cats[r], opps[r]
             if fide_2024:
                 faced[r] = own[i]
             elif fide_2026:
@@ -230,7 +248,7 @@ def unplayed(field: Field, edition: Edition, played_forfeits: bool = False) -> U
                 faced[r] = adjusted[i]
                 scored[r] = draw
         scores[i], points[i] = tuple(faced), tuple(scored)  # type: ignore[arg-type]
-        voluntary[i] = tuple([c >= 3 for c in line_cats]) if dummy else (False,) * len(line)
+        voluntary[i] = tuple(map(ge, line_cats, repeat(3))) if dummy else (False,) * len(line)
     return Unplayed(field.den, adjusted, scores, points, voluntary)
 
 
@@ -250,14 +268,14 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
         return sum(values)
     if not (voluntary_first and True in voluntary):
         # no voluntary round to prefer: cut the ends of the values in order of significance
-        return _ends_cut(sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))], low, high)
+        return ends_cut(sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))], low, high)
     if keys is None:
         # significance is the value: the least value never adds more than the smallest voluntary
         # round, so the low cuts take the voluntary rounds first, smallest first, then the least values
         chosen = sorted(compress(values, voluntary))
         first = min(low, len(chosen))
         rest = chosen[first:] + [v for v, vur in zip(values, voluntary) if not vur]
-        return _ends_cut(sorted(rest), low - first, high)
+        return ends_cut(sorted(rest), low - first, high)
     if low == 1 and not high:  # the usual /C1: the smallest voluntary round, unless the least adds less
         least, smallest = min(zip(keys, values))[1], min(compress(values, voluntary))
         return sum(values) - (smallest if smallest >= least else least)
@@ -281,7 +299,7 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
     return sum(values[k] for k in left)
 
 
-def _ends_cut(ordered: Sequence[int], low: int, high: int) -> int:
+def ends_cut(ordered: Sequence[int], low: int, high: int) -> int:
     """Σ ``ordered`` (least significant first) without its ``low`` first and then ``high`` last values."""
     n = len(ordered)
     first = min(low, n)
