@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from itertools import compress
 from typing import Callable, Sequence
 
 from keizer.tiebreaks.fields import Field
@@ -55,9 +56,12 @@ def _split(group: list[int], field: Field, edition: Edition, played_forfeits: bo
     members = set(group)
     counted = game_flags(field, edition, Purpose.OPPONENTS, played_forfeits)
     met: dict[tuple[int, int], list[int]] = {}  # points as numerators over field.den
+    opponents, nums = field.opponents, field.nums
     for i in group:
-        for o, p, c in zip(field.opponents[i], field.nums[i], counted[i]):
-            if c and o in members:
+        if members.isdisjoint(compress(opponents[i], counted[i])):
+            continue  # met nobody of the group, seen without a loop in Python
+        for o, p in compress(zip(opponents[i], nums[i]), counted[i]):  # the games counted only
+            if o in members:
                 met.setdefault((i, o), []).append(p)
     # games between the same two are averaged (6.1.2): scores over field.den × every count of games
     repeats = math.lcm(*(len(results) for results in met.values()))

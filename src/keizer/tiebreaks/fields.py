@@ -25,16 +25,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
-from itertools import repeat
+from functools import cached_property, partial
+from itertools import chain, repeat
 from operator import attrgetter, getitem, is_
-from typing import Callable, Iterable, Iterator, Mapping, TypeVar, cast
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, cast
 
 from keizer.colour import Colour
 from keizer.tiebreaks.codes import TieBreakError
 from keizer.tiebreaks.model import Code, Match, RoundResult, Scoring, System, Tournament
 
 T = TypeVar("T")
+S = TypeVar("S")
 
 #: One participant's round: a player's result or a team's match (its code, opponent and colour count here).
 Slot = RoundResult | Match
@@ -72,17 +73,17 @@ class Field:
     @cached_property
     def opponents(self) -> dict[int, tuple[int | None, ...]]:
         """Each participant's (scheduled) opponent per round."""
-        return {i: tuple(map(_OPPONENT, line)) for i, line in self.slots.items()}
+        return _columns(self.slots, self.rounds, partial(map, _OPPONENT))
 
     @cached_property
     def codes(self) -> dict[int, tuple[Code, ...]]:
         """Each participant's code per round: a column the tie-breaks read with ``map`` (no loop in Python)."""
-        return {i: tuple(map(_CODE, line)) for i, line in self.slots.items()}
+        return _columns(self.slots, self.rounds, partial(map, _CODE))
 
     @cached_property
     def blacks(self) -> dict[int, tuple[bool, ...]]:
         """Per participant and round: whether it had Black."""
-        return {i: tuple(map(is_, map(_COLOUR, line), repeat(Colour.BLACK))) for i, line in self.slots.items()}
+        return _columns(self.slots, self.rounds, _blacks)
 
     @cached_property
     def scores(self) -> dict[int, Fraction]:
@@ -148,6 +149,27 @@ class _DrawnLast(Mapping[int, tuple[Slot, ...]]):
 
 
 _OPPONENT, _CODE, _COLOUR = attrgetter("opponent"), attrgetter("code"), attrgetter("colour")
+
+
+def _columns(lines: Mapping[int, Sequence[S]], rounds: int, read: Callable[[Iterable[S]], Iterator[T]]
+             ) -> dict[int, tuple[T, ...]]:
+    """``read`` over every participant's line, as one column per participant.
+
+    When every line has ``rounds`` rounds (a field's always do), ``read`` runs once over all of
+    them in a row and the column is cut back into lines of ``rounds`` by ``zip``: no loop in
+    Python per participant.
+
+    >>> _columns({1: "ab", 2: "cd"}, 2, partial(map, str.upper))
+    {1: ('A', 'B'), 2: ('C', 'D')}
+    """
+    if rounds and set(map(len, lines.values())) == {rounds}:
+        return dict(zip(lines, zip(*[read(chain.from_iterable(lines.values()))] * rounds)))
+    return {i: tuple(read(line)) for i, line in lines.items()}
+
+
+def _blacks(slots: Iterable[Slot]) -> Iterator[bool]:
+    """Whether each round was played with Black."""
+    return map(is_, map(_COLOUR, slots), repeat(Colour.BLACK))
 #: Codes of a paired round: a game or a forfeit.
 _PAIRED = frozenset(code for code in Code if code.is_game or code.is_forfeit)
 
@@ -186,15 +208,14 @@ def player_field(t: Tournament, rounds: int | None = None) -> Field:
     den = _common_denominator(_values(s))
     num_of = {code: _num(s.points(code), den) for code in Code}.__getitem__
     absent = RoundResult(Code.ZPB)
-    slots, nums, codes = {}, {}, {}
-    for p in t.players:
-        line = p.results if len(p.results) == n and type(p.results) is tuple else tuple(p.results[:n])
-        if len(line) < n:
-            line += (absent,) * (n - len(line))
-        slots[p.start_no] = line
-        codes[p.start_no] = line_codes = tuple(map(_CODE, line))
-        nums[p.start_no] = tuple(map(num_of, line_codes))
+    slots = {p.start_no: p.results for p in t.players}
+    if set(map(len, slots.values())) - {n} or set(map(type, slots.values())) - {tuple}:
+        for i, line in slots.items():  # a round more or less than the field's: cut or padded
+            line = tuple(line[:n])
+            slots[i] = line + (absent,) * (n - len(line))
     ratings = {p.start_no: p.rating for p in t.players}
+    codes = _columns(slots, n, partial(map, _CODE))
+    nums = _columns(codes, n, partial(map, num_of))
     f = Field(slots, nums, den, n, s.win, s.draw, s.loss, s.draw, t.system, ratings)
     f.__dict__["codes"] = codes  # computed on the way (a cached property, set once)
     return _checked(f, "player")

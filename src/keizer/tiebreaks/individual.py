@@ -26,7 +26,7 @@ from bisect import bisect_left
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import and_, eq, getitem, gt, truth
-from typing import Callable, Mapping, cast
+from typing import Callable, Iterable, Mapping, cast
 
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 from keizer.tiebreaks.fields import Field, fractions
@@ -276,15 +276,18 @@ def _rated_games(field: Field, edition: Edition, unrated: int | None) -> dict[in
     """
     def make() -> dict[int, tuple[tuple[int, ...], int]]:
         counted, codes = game_flags(field, edition, Purpose.RATING), field.codes
-        rating_of = cast("Callable[[int | None], int | None]", field.ratings.get)  # None: no opponent
+        rating_of = cast("Callable[[int], int | None]", field.ratings.get)
         result = {}
-        for i, opponents in field.opponents.items():  # columns read with map and compress: no loop in Python
-            ratings = list(map(rating_of, opponents))
+        for i, met in _met(field, edition, Purpose.RATING).items():  # columns read with map: no loop in Python
+            ratings = tuple(map(rating_of, met))
+            halves: Iterable[int] = map(_HALVES, compress(codes[i], counted[i]))  # the games counted, as met
             if unrated:
-                ratings = [r or unrated for r in ratings]
-            kept = tuple(map(and_, counted[i], map(truth, ratings)))
-            result[i] = (tuple(compress(ratings, kept)), sum(compress(map(_HALVES, codes[i]), kept)))
-        return result  # type: ignore[return-value]  # compress keeps rated opponents only
+                ratings = tuple([r or unrated for r in ratings])
+            elif not all(ratings):  # unrated opponents: their games are left out
+                kept = tuple(map(truth, ratings))
+                ratings, halves = tuple(compress(ratings, kept)), compress(halves, kept)
+            result[i] = (ratings, sum(halves))
+        return result  # type: ignore[return-value]  # every rating left is an int
     return field.memo(("rated games", edition, unrated), make)
 
 

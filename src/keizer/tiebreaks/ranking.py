@@ -28,6 +28,8 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from itertools import compress, groupby, repeat
+from operator import gt, itemgetter
 from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from keizer.tiebreaks import individual as ind
@@ -204,26 +206,17 @@ def _split(group: Sequence[int], values: Mapping[int, Value], lower_is_better: b
 
     The values are compared as numerators over their common denominator: far cheaper than Fractions.
     """
-    known = [v for v in (values.get(i) for i in group) if v is not None]
+    got = list(map(values.get, group))
+    known = [v for v in got if v is not None]
     d = math.lcm(*{v.denominator for v in known})
     sign = 1 if lower_is_better else -1
-    keys = {i: None if v is None else sign * v.numerator * (d // v.denominator)
-            for i, v in ((i, values.get(i)) for i in group)}
+    # (0, key, i) for a value, (1, 0, i) for none: sorted as tuples, grouped by their first two
+    keyed = sorted([(1, 0, i) if v is None else (0, sign * v.numerator * (d // v.denominator), i)
+                    for i, v in zip(group, got)])
+    return [list(map(_LAST, same)) for _, same in groupby(keyed, _FIRST_TWO)]
 
-    def key(i: int) -> tuple[int, int, int]:
-        k = keys[i]
-        return (1, 0, i) if k is None else (0, k, i)
 
-    parts: Split = []
-    previous: object = object()
-    for i in sorted(group, key=key):
-        k = keys[i]
-        if parts and k == previous:
-            parts[-1].append(i)
-        else:
-            parts.append([i])
-        previous = k
-    return parts
+_FIRST_TWO, _LAST = itemgetter(0, 1), itemgetter(2)
 
 
 def _places(parts: Split) -> dict[int, Value]:
@@ -279,18 +272,21 @@ class _Context:
     def apply(self, tb: TieBreak, groups: Split) -> tuple[Split, Mapping[int, Value]]:
         """The tied ``groups`` split further by ``tb``, and its values."""
         split: Split = []
-        if not tb.kind.group:
-            found = self.values(tb)
-            for g in groups:
-                split.extend(_split(g, found, tb.lower_is_better) if len(g) > 1 else [g])
-            return split, found
+        previous = 0
         places: dict[int, Value] = {}
-        for g in groups:
-            parts = self.group(tb, g) if len(g) > 1 else [g]
-            if len(g) > 1:
+        found = places if tb.kind.group else self.values(tb)
+        # the groups still tied, found without a loop in Python: after the first tie-breaks most are single
+        for k in compress(range(len(groups)), map(gt, map(len, groups), repeat(1))):
+            split += groups[previous:k]
+            if tb.kind.group:
+                parts = self.group(tb, groups[k])
                 places.update(_places(parts))
-            split.extend(parts)
-        return split, places
+            else:
+                parts = _split(groups[k], found, tb.lower_is_better)
+            split += parts
+            previous = k + 1
+        split += groups[previous:]
+        return split, found
 
     def field(self, score: str) -> Field:
         if not self.t.is_team:
