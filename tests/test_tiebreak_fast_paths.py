@@ -3,14 +3,20 @@
 Each reference below is the algorithm as it was before (kept here, out of src/): the cut of a
 Buchholz with voluntary unplayed rounds one round at a time, the perfect performance bisected
 over the whole range of ratings, and a TRF file read round by round by the full checks, without
-sharing a round's result between the lines that hold it.
+sharing a round's result between the lines that hold it; then (the second pass of issue 25) a
+field's columns read line by line, the categories of unplayed rounds read round by round, the
+Buchholz and Sonneborn-Berger cuts by :func:`cut_sum` for each participant, Fore Buchholz's
+rounds drawn one by one, and the ranking's split of a tied group sorted as tuples.
 """
 
 from __future__ import annotations
 
 import gc
+import math
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Mapping, Sequence
 from unittest.mock import patch
 
 import pytest
@@ -22,9 +28,10 @@ from keizer.formats import trf
 from keizer.formats.trf import _Reader, dump, parse
 from keizer.tiebreaks import Code, Edition, Player, RoundResult, TieBreakError, Tournament, compute, rank
 from keizer.tiebreaks.fide_tables import expected
-from keizer.tiebreaks.fields import player_field
-from keizer.tiebreaks.individual import perfect_performance
-from keizer.tiebreaks.unplayed import cut_sum
+from keizer.tiebreaks.fields import _columns, player_field
+from keizer.tiebreaks.individual import buchholz, perfect_performance, sonneborn_berger
+from keizer.tiebreaks.ranking import _split
+from keizer.tiebreaks.unplayed import Unplayed, categories, cut_sum, game_flags, Purpose
 from test_tiebreaks import tournaments
 
 
@@ -151,3 +158,110 @@ def test_the_collector_runs_again_after_a_ranking():
         assert not gc.isenabled()  # switched off before: left off
     finally:
         gc.enable()
+
+
+def categories_round_by_round(codes: Sequence[Code], counted: Sequence[bool]) -> tuple[int, ...]:
+    """C.07 16.2's categories as computed before: every round from the last, games included."""
+    kinds = {Code.PAB: 1, Code.FPB: 1, Code.FORFEIT_WIN: 2, Code.FORFEIT_LOSS: 4}
+    cats = [0] * len(codes)
+    only_voluntary_after = True
+    for r in range(len(codes) - 1, -1, -1):
+        if counted[r]:
+            only_voluntary_after = False
+            continue
+        c = kinds.get(codes[r]) or (5 if only_voluntary_after else 3)
+        cats[r] = c
+        if c < 3:
+            only_voluntary_after = False
+    return tuple(cats)
+
+
+@hsettings(max_examples=examples(300), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(list(Code)), st.booleans()), max_size=12))
+def test_categories_over_the_unplayed_rounds_are_those_round_by_round(line):
+    codes, counted = [c for c, _ in line], [k for _, k in line]
+    assert categories(codes, counted) == categories_round_by_round(codes, counted)
+
+
+def split_as_tuples(group: Sequence[int], values: Mapping[int, Fraction | int | None],
+                    lower_is_better: bool) -> list[list[int]]:
+    """The ranking's split of a tied group as computed before: sorted by (no value, key, start number)."""
+    known = [v for v in (values.get(i) for i in group) if v is not None]
+    d = math.lcm(*{v.denominator for v in known})
+    sign = 1 if lower_is_better else -1
+    keys = {i: None if v is None else sign * v.numerator * (d // v.denominator)
+            for i, v in ((i, values.get(i)) for i in group)}
+    parts: list[list[int]] = []
+    previous: object = object()
+    for i in sorted(group, key=lambda i: (1, 0, i) if keys[i] is None else (0, keys[i], i)):
+        if parts and keys[i] == previous:
+            parts[-1].append(i)
+        else:
+            parts.append([i])
+        previous = keys[i]
+    return parts
+
+
+VALUE = st.none() | st.integers(-3, 6) | st.fractions(-3, 6, max_denominator=4)
+
+
+@hsettings(max_examples=examples(400), deadline=None)
+@given(st.lists(st.integers(1, 40), unique=True, min_size=1, max_size=12).flatmap(
+    lambda ids: st.tuples(st.permutations(ids), st.lists(VALUE, min_size=len(ids), max_size=len(ids)))),
+    st.booleans(), st.booleans())
+def test_the_split_of_a_tied_group_is_the_sort_as_tuples(case, lower_is_better, fractions_only):
+    group, values = case
+    found = dict(zip(sorted(group), values))
+    if fractions_only:  # every value a Fraction (their fields read directly), or ints and Fractions mixed
+        found = {i: None if v is None else Fraction(v) for i, v in found.items()}
+    assert _split(list(group), found, lower_is_better) == split_as_tuples(group, found, lower_is_better)
+
+
+@st.composite
+def faced_rounds(draw: st.DrawFn) -> Unplayed:
+    """Participants facing scores (numerators over 2) with points and voluntary rounds, of any lengths."""
+    lines = draw(st.lists(st.lists(st.tuples(st.integers(0, 20), st.integers(0, 2), st.booleans()), max_size=9),
+                          min_size=1, max_size=8))
+    return Unplayed(2, {}, {i: tuple(s for s, _, _ in line) for i, line in enumerate(lines)},
+                    {i: tuple(p for _, p, _ in line) for i, line in enumerate(lines)},
+                    {i: tuple(v for _, _, v in line) for i, line in enumerate(lines)})
+
+
+@hsettings(max_examples=examples(300), deadline=None)
+@given(faced_rounds(), st.integers(0, 3), st.integers(0, 2), st.booleans())
+def test_buchholz_and_sonneborn_berger_cuts_are_cut_sum_for_each(u, low, high, first):
+    """The shared sorted lines (a slice for each cut) and products give what cutting each
+    participant's rounds by :func:`cut_sum` gave."""
+    bh = {i: Fraction(cut_sum(line, u.voluntary[i], low, high, first), 2) for i, line in u.scores.items()}
+    sb = {i: Fraction(cut_sum([s * p for s, p in zip(line, u.points[i])], u.voluntary[i], low, high, first, line), 4)
+          for i, line in u.scores.items()}
+    assert buchholz(u, low, high, first) == bh
+    assert sonneborn_berger(u, low, high, first) == sb
+
+
+@hsettings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.text("abc", max_size=5), max_size=6), st.integers(0, 5))
+def test_columns_read_in_one_pass_are_those_read_line_by_line(lines, rounds):
+    data = dict(enumerate(lines))
+    assert _columns(data, rounds, lambda xs: map(str.upper, xs)) == {i: tuple(x.upper()) for i, x in data.items()}
+
+
+@hsettings(max_examples=examples(150), deadline=None)
+@given(tournaments(max_players=12, max_rounds=7))
+def test_a_fields_columns_and_fore_buchholz_rounds_are_those_of_each_round(t):
+    """The columns a field reads at once, and the rounds of Fore Buchholz's field (drawn when read),
+    against each round read on its own and the last round drawn as before."""
+    f = player_field(t)
+    assert f.codes == {i: tuple(s.code for s in line) for i, line in f.slots.items()}
+    assert f.opponents == {i: tuple(s.opponent for s in line) for i, line in f.slots.items()}
+    assert f.blacks == {i: tuple(s.colour is Colour.BLACK for s in line) for i, line in f.slots.items()}
+    game_flags(f, Edition.FIDE_2026, Purpose.OPPONENTS)
+    fore, last = f.foreseen(), f.rounds - 1
+    drawn = {i: line[:last] + (replace(line[last], code=Code.DRAW),)
+             if line[last].opponent is not None and (line[last].code.is_game or line[last].code.is_forfeit) else line
+             for i, line in f.slots.items()}
+    assert dict(fore.slots) == drawn
+    assert fore.codes == {i: tuple(s.code for s in line) for i, line in drawn.items()}
+    assert fore.nums == {i: tuple(f.num(t.scoring.points(s.code)) for s in line) for i, line in drawn.items()}
+    assert game_flags(fore, Edition.FIDE_2026, Purpose.OPPONENTS) == \
+        {i: tuple(s.code.is_game and s.opponent is not None for s in line) for i, line in drawn.items()}

@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import compress, groupby, repeat
-from operator import gt, itemgetter
-from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar
+from operator import attrgetter, floordiv, gt, is_, mul, neg
+from typing import Callable, Iterable, Iterator, Mapping, Sequence, TypeVar, cast
 
 from keizer.tiebreaks import individual as ind
 from keizer.tiebreaks.codes import TieBreak, TieBreakError, parse_list
@@ -206,17 +206,42 @@ def _split(group: Sequence[int], values: Mapping[int, Value], lower_is_better: b
 
     The values are compared as numerators over their common denominator: far cheaper than Fractions.
     """
+    if len(group) == 2:  # the most frequent tie, compared as it is
+        a, b = sorted(group)
+        return _split_two(a, b, values, lower_is_better)
+    if any(map(gt, group, group[1:])):
+        group = sorted(group)
     got = list(map(values.get, group))
-    known = [v for v in got if v is not None]
-    d = math.lcm(*{v.denominator for v in known})
-    sign = 1 if lower_is_better else -1
-    # (0, key, i) for a value, (1, 0, i) for none: sorted as tuples, grouped by their first two
-    keyed = sorted([(1, 0, i) if v is None else (0, sign * v.numerator * (d // v.denominator), i)
-                    for i, v in zip(group, got)])
-    return [list(map(_LAST, same)) for _, same in groupby(keyed, _FIRST_TWO)]
+    nones: list[int] = []
+    if any(map(is_, got, repeat(None))):
+        nones = [i for i, v in zip(group, got) if v is None]
+        group, got = [i for i, v in zip(group, got) if v is not None], [v for v in got if v is not None]
+    known = cast("list[Fraction | int]", got)
+    # Fraction's numerator and denominator are properties in Python: its fields are read instead, in C
+    numerator, denominator = _FRACTION_PARTS if set(map(type, known)) == {Fraction} else _PARTS
+    d = math.lcm(*set(map(denominator, known)))
+    # each value's numerator over d, negated when higher is better: the sort key, with no loop in Python
+    nums = map(numerator, known) if d == 1 else map(mul, map(numerator, known), map(floordiv, repeat(d),
+                                                                                    map(denominator, known)))
+    key = dict(zip(group, nums if lower_is_better else map(neg, nums))).__getitem__
+    # the group in start-number order sorted stably by key: by key, then start number
+    parts = [list(same) for _, same in groupby(sorted(group, key=key), key)]
+    return parts + [nones] if nones else parts
 
 
-_FIRST_TWO, _LAST = itemgetter(0, 1), itemgetter(2)
+_PARTS = attrgetter("numerator"), attrgetter("denominator")
+_FRACTION_PARTS = (attrgetter("_numerator"), attrgetter("_denominator")) if hasattr(Fraction(1), "_denominator") \
+    else _PARTS
+
+
+def _split_two(a: int, b: int, values: Mapping[int, Value], lower_is_better: bool) -> Split:
+    """:func:`_split` of two participants, ``a`` < ``b``."""
+    x, y = values.get(a), values.get(b)
+    if x == y or x is None and y is None:
+        return [[a, b]]
+    if x is None or y is not None and (x > y if lower_is_better else x < y):
+        return [[b], [a]]
+    return [[a], [b]]
 
 
 def _places(parts: Split) -> dict[int, Value]:
