@@ -3,15 +3,22 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from conftest import examples
 from keizer.cli import main
 from keizer.cli import commands, trf_pair
+from keizer.formats.trf import parse, text_of
 from keizer.output import FORMATS
+from keizer.tiebreaks import Code, RoundResult
+from test_tiebreaks import tournaments
 
 DATA = Path(__file__).parent / "data" / "swiss"
 FILES = sorted(DATA.glob("*.trf"))[:2] + sorted(DATA.glob("next/*.trf"))[:8]  # played out, and a round to pair
@@ -74,4 +81,60 @@ def test_trf_pair_starts_without_click():
              "'keizer.output')) and m != 'keizer.cli.trf_pair'))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.startswith("{\"round\": ")
+    assert out.strip().splitlines()[-1] == "LOADED []"
+
+
+def paired_rounds_by_played_round(t) -> int:
+    """The last paired round as computed before: every round's players by the checker's played_round."""
+    from keizer.pairing.swiss.check import played_round
+
+    rounds = max((len(p.results) for p in t.players), default=0)
+    return max((r + 1 for r in range(rounds) if played_round(t, r)[0]), default=0)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(tournaments(max_players=10, max_rounds=6), st.data())
+def test_the_last_paired_round_is_the_one_the_checker_finds(t, data):
+    """trf_pair.paired_rounds looks from each line's end instead of importing the checker; lines cut
+    short or ending in byes ahead are what files hold."""
+    players = tuple(replace(p, results=p.results[:data.draw(st.integers(0, len(p.results)))] +
+                            tuple(RoundResult(data.draw(st.sampled_from([Code.ZPB, Code.HPB, Code.PAB])))
+                                  for _ in range(data.draw(st.integers(0, 2)))))
+                    for p in t.players)
+    cut = replace(t, players=players)
+    assert trf_pair.paired_rounds(cut) == paired_rounds_by_played_round(cut)
+    for file in FILES:
+        parsed = parse(text_of(file))
+        assert trf_pair.paired_rounds(parsed) == paired_rounds_by_played_round(parsed)
+
+
+@pytest.mark.parametrize("file", FILES, ids=lambda p: p.name)
+def test_the_json_answer_is_what_json_dumps_writes(file):
+    """The answer is written without importing json: the same bytes as json.dumps of what it says."""
+    try:
+        out = trf_pair.pair_text(str(file), None, 20, "json", None)
+    except trf_pair.TrfUsageError:
+        pytest.skip("a file played out")
+    assert json.dumps(json.loads(out)) == out
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.binary(max_size=40) | st.text(max_size=20).map(lambda s: b"\xef\xbb\xbf" + s.encode("utf-8")))
+def test_a_file_is_read_as_the_utf_8_sig_codec_reads_it(tmp_path_factory, data):
+    path = tmp_path_factory.mktemp("text") / "x.trf"
+    path.write_bytes(data)
+    try:
+        expected = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        expected = data.decode("latin-1")
+    assert text_of(path) == expected
+
+
+def test_trf_pair_imports_no_json_nor_dates_nor_the_checker():
+    probe = ("import sys; from keizer.cli import main\n"
+             f"sys.argv = ['keizer', 'trf', 'pair', {str(FILES[-1])!r}, '--format', 'json']\n"
+             "main()\n"
+             "print('LOADED', sorted(m for m in sys.modules if m in ('json', 'datetime', 'encodings.utf_8_sig', "
+             "'keizer.pairing.swiss.check')))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "LOADED []"

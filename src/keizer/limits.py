@@ -14,11 +14,14 @@ keizer.limits.LimitError: a name must have a visible character (this one is only
 
 from __future__ import annotations
 
-import datetime
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
 from keizer.refusals import Message, Refusal, Word
+
+if TYPE_CHECKING:
+    import datetime
 
 #: What a refused value is, as a refusal names it: English (the command line), a word or a phrase of the catalog.
 What = str | Word | Message
@@ -120,6 +123,8 @@ def day(text: str) -> datetime.date:
     Traceback (most recent call last):
     keizer.limits.LimitError: '8-9-2026' is not a date like 2026-09-08
     """
+    import datetime  # here: most commands (`keizer trf pair`) read no date
+
     text = text.strip()
     try:
         if not _DAY.fullmatch(text):

@@ -13,7 +13,6 @@ refusal as every command does. The click command (:mod:`keizer.cli.trf`) calls
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import TYPE_CHECKING
@@ -56,8 +55,10 @@ def pair_text(file: str, round_no: int | None, rounds: int | None, fmt: str, pai
                            pairs_in_round(forbidden_groups(text), number_), virtual_points(text), system)
     except SwissError as e:
         raise TrfUsageError(f"{file}: {e}") from None
-    if fmt == "json":
-        return json.dumps({"round": found.round, "pairs": [list(pair) for pair in found.pairs], "bye": found.bye})
+    if fmt == "json":  # json.dumps's bytes for these numbers (tests/test_trf_pair_quick.py), without importing json
+        pairs = ", ".join(f"[{white}, {black}]" for white, black in found.pairs)
+        bye = "null" if found.bye is None else int(found.bye)
+        return f'{{"round": {int(found.round)}, "pairs": [{pairs}], "bye": {bye}}}'
     from keizer.output import render
 
     names = {p.start_no: p.name for p in t.players}
@@ -74,11 +75,19 @@ def pair_text(file: str, round_no: int | None, rounds: int | None, fmt: str, pai
 
 
 def paired_rounds(t: Tournament) -> int:
-    """The last round in which anyone was paired (files may announce more, or hold byes ahead)."""
-    from keizer.pairing.swiss.check import played_round
+    """The last round in which anyone was paired (files may announce more, or hold byes ahead):
+    a round with a game or a forfeit, or the pairing-allocated bye (who took part in it, as
+    :func:`keizer.pairing.swiss.check.played_round` counts them), looked for from each line's end."""
+    from keizer.tiebreaks.model import Code
 
-    rounds = max((len(p.results) for p in t.players), default=0)
-    return max((r + 1 for r in range(rounds) if played_round(t, r)[0]), default=0)
+    last, bye = 0, (Code.PAB, Code.FORFEIT_WIN)
+    for p in t.players:
+        line = p.results
+        for r in range(len(line), last, -1):
+            if line[r - 1].opponent is not None or line[r - 1].code in bye:
+                last = r
+                break
+    return last
 
 
 def planned_rounds(file: str, t: Tournament, rounds: int | None, needed: int) -> int:

@@ -41,8 +41,7 @@ import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from operator import attrgetter
-from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from keizer.formats.trf_records import TrfError as TrfError  # the refusal of a file, named here as before
 from keizer.formats.trf_records import (MAX_NUMBER, _boards_of, _complete_teams, _dates, _default_lineup,
@@ -51,6 +50,9 @@ from keizer.limits import MAX_ROUNDS, is_digits
 from keizer.colour import Colour
 from keizer.refusals import Message, Word
 from keizer.tiebreaks.model import Code, Player, RoundResult, Scoring, System, Team, Tournament
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TRF16, TRF26 = "TRF16", "TRF26"
 
@@ -62,9 +64,10 @@ def read(path: str | Path) -> Tournament:
 
 def text_of(path: str | Path) -> str:
     """A file's text: UTF-8 (with or without BOM), else Latin-1 as older programs write."""
-    data = Path(path).read_bytes()
+    with open(path, "rb") as f:  # not pathlib, nor the utf-8-sig codec: `keizer trf pair` imports neither
+        data = f.read()
     try:
-        return data.decode("utf-8-sig")
+        return (data[3:] if data[:3] == b"\xef\xbb\xbf" else data).decode("utf-8")  # one BOM, as utf-8-sig
     except UnicodeDecodeError:
         return data.decode("latin-1")
 

@@ -5,7 +5,6 @@ team records (013, 310) with the matches their players' games make.
 
 from __future__ import annotations
 
-import datetime
 import re
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -108,6 +107,8 @@ def _date(line: _Line, first: int, raw: str) -> str:
     found = re.fullmatch(r"([0-9]{2})[/.-]([0-9]{2})[/.-]([0-9]{2})", raw)
     if not found:
         raise line.error(first, first + 7, Message("round date %(raw)s is not YY/MM/DD", raw=repr(raw)))
+    import datetime  # here: reading a tournament without dates (and pairing it) does not import it
+
     yy, mm, dd = (int(x) for x in found.groups())
     try:
         day = datetime.date(2000 + yy if yy < 70 else 1900 + yy, mm, dd)
