@@ -68,7 +68,7 @@ class Field:
     @cached_property
     def totals(self) -> dict[int, int]:
         """Each participant's score, as a numerator over :attr:`den`."""
-        return {i: sum(line) for i, line in self.nums.items()}
+        return dict(zip(self.nums, map(sum, self.nums.values())))
 
     @cached_property
     def opponents(self) -> dict[int, tuple[int | None, ...]]:

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from functools import partial
 from fractions import Fraction
 from itertools import compress, repeat
-from operator import and_, eq, getitem, gt, truth
+from operator import and_, eq, ge, getitem, gt, mul, truth
 from typing import Callable, Iterable, Mapping, cast
 
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
@@ -92,7 +93,8 @@ def koya(field: Field, u: Unplayed, limit: int = 0) -> dict[int, Fraction]:
     threshold = (Fraction(field.win * field.rounds, 2) + limit * field.step) * u.den
     least = -(-threshold.numerator // threshold.denominator)  # the least numerator that reaches it
     fraction = fractions(u.den)
-    return {i: fraction(sum(p for s, p in zip(scores, u.points[i]) if s >= least)) for i, scores in u.scores.items()}
+    points, reaching = u.points, partial(map, ge)  # reaching(scores, repeat(least)): the rounds that count
+    return {i: fraction(sum(compress(points[i], reaching(scores, repeat(least))))) for i, scores in u.scores.items()}
 
 
 def opponents_buchholz(field: Field, bh: Mapping[int, Fraction], edition: Edition, average: bool) -> Values:
@@ -138,7 +140,8 @@ def progressive(field: Field, low: int = 0) -> dict[int, Fraction]:
     # Σ of running scores = Σ over rounds of points × (rounds still to add it to)
     weights = [n - max(r, low) for r in range(max(map(len, field.nums.values()), default=0))]
     fraction = fractions(field.den)
-    return {i: fraction(sum(p * w for p, w in zip(line, weights))) for i, line in field.nums.items()}
+    nums = field.nums
+    return dict(zip(nums, map(fraction, map(sum, map(map, repeat(mul), nums.values(), repeat(weights))))))
 
 
 def wins(field: Field) -> dict[int, int]:
