@@ -258,7 +258,8 @@ def test_a_fields_columns_and_fore_buchholz_rounds_are_those_of_each_round(t):
     game_flags(f, Edition.FIDE_2026, Purpose.OPPONENTS)
     fore, last = f.foreseen(), f.rounds - 1
     drawn = {i: line[:last] + (replace(line[last], code=Code.DRAW),)
-             if line[last].opponent is not None and (line[last].code.is_game or line[last].code.is_forfeit) else line
+             if line and line[last].opponent is not None and (line[last].code.is_game or line[last].code.is_forfeit)
+             else line
              for i, line in f.slots.items()}
     assert dict(fore.slots) == drawn
     assert fore.codes == {i: tuple(s.code for s in line) for i, line in drawn.items()}

@@ -83,8 +83,9 @@ def _rank(t: Tournament, tiebreaks: Codes, edition: Edition, rounds: int | None,
     scores = dict(primary_scores) if primary_scores is not None else ctx.field(ctx.primary).scores
     groups = _split(sorted(scores), scores, False)
     values: dict[str, Mapping[int, Value]] = {}
+    tied = None
     for tb, label in zip(tbs, labels(tbs)):
-        groups, values[label] = ctx.apply(tb, groups)
+        groups, values[label], tied = ctx.apply(tb, groups, tied)
     if lots_seed is not None and not any(tb.name == "LOT" for tb in tbs):
         lots = _lots(scores, lots_seed)
         groups = [part for g in groups for part in _split(g, lots, True)]
@@ -294,24 +295,32 @@ class _Context:
             self._cache[key] = make()
         return self._cache[key]  # type: ignore[return-value]
 
-    def apply(self, tb: TieBreak, groups: Split) -> tuple[Split, Mapping[int, Value]]:
-        """The tied ``groups`` split further by ``tb``, and its values."""
+    def apply(self, tb: TieBreak, groups: Split, tied: Sequence[int] | None = None
+              ) -> tuple[Split, Mapping[int, Value], list[int]]:
+        """The tied ``groups`` split further by ``tb``, its values, and where the groups still tied are.
+
+        ``tied`` says where the groups of more than one are (found when not given): after the
+        first tie-breaks most groups are single, and only the others are looked at.
+        """
         split: Split = []
+        still: list[int] = []
         previous = 0
         places: dict[int, Value] = {}
         found = places if tb.kind.group else self.values(tb)
-        # the groups still tied, found without a loop in Python: after the first tie-breaks most are single
-        for k in compress(range(len(groups)), map(gt, map(len, groups), repeat(1))):
+        if tied is None:  # found without a loop in Python
+            tied = list(compress(range(len(groups)), map(gt, map(len, groups), repeat(1))))
+        for k in tied:
             split += groups[previous:k]
             if tb.kind.group:
                 parts = self.group(tb, groups[k])
                 places.update(_places(parts))
             else:
                 parts = _split(groups[k], found, tb.lower_is_better)
+            still += [len(split) + n for n, part in enumerate(parts) if len(part) > 1]
             split += parts
             previous = k + 1
         split += groups[previous:]
-        return split, found
+        return split, found, still
 
     def field(self, score: str) -> Field:
         if not self.t.is_team:
