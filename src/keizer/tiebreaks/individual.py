@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Mapping, cast
 from keizer.tiebreaks.fide_tables import expected, half_up, rating_difference
 from keizer.tiebreaks.fields import Field, fractions
 from keizer.tiebreaks.model import Code
-from keizer.tiebreaks.unplayed import Edition, Purpose, Unplayed, cut_sum, ends_cut, game_flags
+from keizer.tiebreaks.unplayed import Edition, Purpose, Unplayed, cut_sum, ends_cut, game_flags, voluntary_cut
 
 Values = dict[int, Fraction | int | None]
 
@@ -41,7 +41,7 @@ Values = dict[int, Fraction | int | None]
 
 def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = False) -> dict[int, Fraction]:
     """BH (8.1): the sum of the opponents' scores, after ``low``/``high`` cuts."""
-    fraction, voluntary = fractions(u.den), u.voluntary
+    fraction = fractions(u.den)
     if not low and not high:
         return dict(zip(u.scores, map(fraction, map(sum, u.scores.values()))))
     # the cuts of a line without voluntary unplayed rounds to take first are the ends of its sorted scores:
@@ -52,8 +52,8 @@ def buchholz(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: bool = F
         sums = dict(zip(ordered, map(sum, kept)))
     else:
         sums = {i: ends_cut(line, low, high) for i, line in ordered.items()}
-    for i in u.with_voluntary if voluntary_first else ():
-        sums[i] = cut_sum(u.scores[i], voluntary[i], low, high, True)
+    for i, (chosen, others) in u.voluntary_apart.items() if voluntary_first else ():
+        sums[i] = voluntary_cut(chosen, others, low, high)
     return dict(zip(sums, map(fraction, sums.values())))
 
 

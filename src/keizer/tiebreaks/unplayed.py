@@ -191,6 +191,12 @@ class Unplayed:
         return frozenset(i for i, line in self.voluntary.items() if True in line)
 
     @cached_property
+    def voluntary_apart(self) -> dict[int, tuple[list[int], list[int]]]:
+        """For the participants with a voluntary unplayed round: its faced scores, the voluntary rounds'
+        least first and the others (what each Buchholz cut of 16.5 starts from)."""
+        return {i: voluntary_apart(self.scores[i], self.voluntary[i]) for i in self.with_voluntary}
+
+    @cached_property
     def products(self) -> tuple[dict[int, tuple[int, ...]], dict[int, int]]:
         """Per participant each round's faced score × points scored, and their sum (Sonneborn-Berger's)."""
         points = self.points
@@ -270,12 +276,7 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
         # no voluntary round to prefer: cut the ends of the values in order of significance
         return ends_cut(sorted(values) if keys is None else [v for _, v in sorted(zip(keys, values))], low, high)
     if keys is None:
-        # significance is the value: the least value never adds more than the smallest voluntary
-        # round, so the low cuts take the voluntary rounds first, smallest first, then the least values
-        chosen = sorted(compress(values, voluntary))
-        first = min(low, len(chosen))
-        rest = chosen[first:] + [v for v, vur in zip(values, voluntary) if not vur]
-        return ends_cut(sorted(rest), low - first, high)
+        return voluntary_cut(*voluntary_apart(values, voluntary), low, high)
     if low == 1 and not high:  # the usual /C1: the smallest voluntary round, unless the least adds less
         least, smallest = min(zip(keys, values))[1], min(compress(values, voluntary))
         return sum(values) - (smallest if smallest >= least else least)
@@ -297,6 +298,22 @@ def cut_sum(values: Sequence[int], voluntary: Sequence[bool], low: int, high: in
             break
         left.remove(max(left, key=significance))
     return sum(values[k] for k in left)
+
+
+def voluntary_apart(values: Sequence[int], voluntary: Sequence[bool]) -> tuple[list[int], list[int]]:
+    """The values of the voluntary unplayed rounds, least first, and the others."""
+    return sorted(compress(values, voluntary)), list(compress(values, map(not_, voluntary)))
+
+
+def voluntary_cut(chosen: list[int], others: list[int], low: int, high: int) -> int:
+    """:func:`cut_sum` of values significant by themselves, voluntary rounds first: ``chosen`` the
+    voluntary rounds' values least first, ``others`` the other values.
+
+    The least value never adds more than the smallest voluntary round, so the low cuts take the
+    voluntary rounds first, smallest first, then the least values.
+    """
+    first = min(low, len(chosen))
+    return ends_cut(sorted(chosen[first:] + others), low - first, high)
 
 
 def ends_cut(ordered: Sequence[int], low: int, high: int) -> int:
