@@ -170,6 +170,8 @@ def _columns(lines: Mapping[int, Sequence[S]], rounds: int, read: Callable[[Iter
 def _blacks(slots: Iterable[Slot]) -> Iterator[bool]:
     """Whether each round was played with Black."""
     return map(is_, map(_COLOUR, slots), repeat(Colour.BLACK))
+
+
 #: Codes of a paired round: a game or a forfeit.
 _PAIRED = frozenset(code for code in Code if code.is_game or code.is_forfeit)
 

@@ -65,12 +65,13 @@ def sonneborn_berger(u: Unplayed, low: int = 0, high: int = 0, voluntary_first: 
     product (TEC Ex. 13).  ``points`` takes the points from another score's
     rounds (the team ESB variants), multiplied by ``scale``.
     """
-    factor, fraction = scale.numerator, fractions(u.den * (points or u).den * scale.denominator)
-    if points is None and factor == 1:
+    own = points if points is not None else u
+    factor, fraction = scale.numerator, fractions(u.den * own.den * scale.denominator)
+    if own is u and factor == 1:
         products, totals = u.products  # shared by SB and its cuts
     else:
-        own = (points or u).points
-        products = {i: tuple([s * p * factor for s, p in zip(scores, own[i])]) for i, scores in u.scores.items()}
+        products = {i: tuple([s * p * factor for s, p in zip(scores, own.points[i])])
+                    for i, scores in u.scores.items()}
         totals = dict(zip(products, map(sum, products.values())))
     if not low and not high:
         return dict(zip(totals, map(fraction, totals.values())))
@@ -141,7 +142,8 @@ def progressive(field: Field, low: int = 0) -> dict[int, Fraction]:
     weights = [n - max(r, low) for r in range(max(map(len, field.nums.values()), default=0))]
     fraction = fractions(field.den)
     nums = field.nums
-    return dict(zip(nums, map(fraction, map(sum, map(map, repeat(mul), nums.values(), repeat(weights))))))
+    weighted = map(map, repeat(mul), nums.values(), repeat(weights))  # each line's points × weights, lazily
+    return dict(zip(nums, map(fraction, map(sum, weighted))))
 
 
 def wins(field: Field) -> dict[int, int]:
