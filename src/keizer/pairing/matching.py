@@ -217,10 +217,12 @@ class WeightedMatching:
         for u in others:
             row[u] = w[u][v] = 0
 
-    def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> None:
+    def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int],
+              doubled: bool = False) -> None:
         """Change many edges at once, each vertex v's dual rising by ``raise_by[v]`` (in weight
         units) with them: a good guess keeps most matched edges tight and every slack
-        non-negative, and only the vertices where it does not are re-examined."""
+        non-negative, and only the vertices where it does not are re-examined.  ``doubled``:
+        the new weights are given doubled (as they are kept: equal weights stay one number)."""
         w, dual, mate, top = self.w, self.dual, self.mate, self.top
         touched = set(changes) | set(raise_by)
         for v in touched:
@@ -229,7 +231,7 @@ class WeightedMatching:
         for v, row_changes in changes.items():
             row = w[v]
             for u, weight in row_changes.items():
-                row[u] = w[u][v] = 2 * weight
+                row[u] = w[u][v] = weight if doubled else 2 * weight
         for v, d in raise_by.items():
             dual[v] += 2 * d
         for v in touched:

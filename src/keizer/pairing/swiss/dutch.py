@@ -908,11 +908,27 @@ class _Bracket:
         if any(mate[p] not in at or at[mate[p]] < pairs for p in rem[:pairs]):
             weighed = True
             first_s2 = self.exchange(pairs, pairs, count)
-            changes = {o: {p: rem_weight(p, o) for p in rem[:i]} for i, o in enumerate(rem)}
-            rises = {p: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
+            # rem_weight(p, o) of every pair, doubled as the matching keeps them and by place, in
+            # one dict: a row's weights share their numbers (a weight is the pair's base weight,
+            # of few values, and the higher player's exchange criteria), so that a remainder of
+            # thousands does not hold a number of its own per edge.
+            twice: list[dict[int, int]] = [{} for _ in rem]
+            places = [loc[p] for p in rem]
+
+            def doubled(k: int, o: int) -> int:
+                w = base(rem[k], o)
+                if not w:
+                    return 0
+                t = twice[k].get(w)
+                if t is None:
+                    t = twice[k][w] = 2 * (w + self.exchange(k, pairs, count))
+                return t
+
+            changes = {loc[o]: {places[k]: doubled(k, o) for k in range(i)} for i, o in enumerate(rem)}
+            rises = {loc[p]: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
                      for i, p in enumerate(rem)}
-            self.m.shift({loc[o]: {loc[p]: w for p, w in row.items()} for o, row in changes.items()},
-                         {loc[p]: d for p, d in rises.items()})
+            self.m.shift(changes, rises, doubled=True)
+            del changes, twice
             self.solve()
         exchanges = sum(1 for p in rem[:pairs] if not higher(p))
         # Exchanged from S1: the lowest ones first.
