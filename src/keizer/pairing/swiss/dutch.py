@@ -908,27 +908,25 @@ class _Bracket:
         if any(mate[p] not in at or at[mate[p]] < pairs for p in rem[:pairs]):
             weighed = True
             first_s2 = self.exchange(pairs, pairs, count)
-            # rem_weight(p, o) of every pair, doubled as the matching keeps them and by place, in
-            # one dict: a row's weights share their numbers (a weight is the pair's base weight,
-            # of few values, and the higher player's exchange criteria), so that a remainder of
-            # thousands does not hold a number of its own per edge.
-            twice: list[dict[int, int]] = [{} for _ in rem]
+            # rem_weight(p, o) of every pair, doubled as the matching keeps them and by place.  The
+            # matrix still holds each pair's base weight doubled (so far only the MDPs' edges and
+            # the final pairs' changed), of few values, and the exchange criteria are the higher
+            # player's: each row is read from tables by base weight and place, whose numbers are
+            # shared (a remainder of thousands holds no number of its own per edge).
             places = [loc[p] for p in rem]
-
-            def doubled(k: int, o: int) -> int:
-                w = base(rem[k], o)
-                if not w:
-                    return 0
-                t = twice[k].get(w)
-                if t is None:
-                    t = twice[k][w] = 2 * (w + self.exchange(k, pairs, count))
-                return t
-
-            changes = {loc[o]: {places[k]: doubled(k, o) for k in range(i)} for i, o in enumerate(rem)}
+            plus = [2 * self.exchange(k, pairs, count) for k in range(count)]
+            tables: dict[int, list[int]] = {0: [0] * count}
+            current = self.m.w
+            changes: dict[int, dict[int, int]] = {}
+            for i, o in enumerate(rem):
+                olds = list(map(current[loc[o]].__getitem__, places[:i]))
+                for x in set(olds).difference(tables):
+                    tables[x] = [x + e for e in plus]
+                changes[loc[o]] = dict(zip(places, [tables[x][k] for k, x in enumerate(olds)]))
             rises = {loc[p]: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
                      for i, p in enumerate(rem)}
             self.m.shift(changes, rises, doubled=True)
-            del changes, twice
+            del changes, tables
             self.solve()
         exchanges = sum(1 for p in rem[:pairs] if not higher(p))
         # Exchanged from S1: the lowest ones first.
