@@ -250,3 +250,31 @@ def test_final_pairs_leave_the_blossoms_of_a_dense_graph(n, density, bits, seed)
         current = [[x // 2 for x in row] for row in m.w]
         assert m.weight() == reference(current, m.alive)
         certified(m)
+
+
+def test_a_chain_of_nested_blossoms_deeper_than_the_stack_is_rotated():
+    """An odd complete graph of equal weights: the search from its one exposed vertex nests a
+    blossom of three in the last, about 150 deep (at 9,999 players thousands: Python's stack
+    overflowed).  A new edge to the innermost vertex then rotates every blossom of the chain —
+    in a loop, so with a short stack too — and the matching is networkx's optimum."""
+    import sys
+
+    core = 301
+    w = [[1 if a != b and a < core and b < core else 0 for b in range(core + 1)] for a in range(core + 1)]
+    m = WeightedMatching([row[:] for row in w])
+    m.solve()
+    deepest = max(range(core), key=lambda v: len(m._duals_above(v)))
+    assert len(m._duals_above(deepest)) > 120
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth + 100)
+    try:
+        m.set_weights(core, {deepest: 5})
+        m.solve()
+    finally:
+        sys.setrecursionlimit(limit)
+    w[core][deepest] = w[deepest][core] = 5
+    assert m.mate[core] == deepest and m.weight() == reference(w) == 5 + (core - 1) // 2
+    certified(m)

@@ -121,3 +121,45 @@ def test_final_pairs_kept_in_their_blossoms_pair_as_before(n, rounds, seed):
         finally:
             WeightedMatching.keep_blossoms = True
         assert (set(old.pairs), old.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 20).map(lambda k: 2 * k + 1), st.integers(2, 6), st.integers(0, 10_000), st.booleans())
+def test_the_bye_place_pairs_as_one_exposed_player_did(n, rounds, seed, whole):
+    """Odd fields, every round of a played tournament, the bracket graphs and the whole round's
+    graph: the odd whole graph with a vertex for the bye's place (an edge of one weight to every
+    player) pairs as the graph that left one player exposed, the older way."""
+    from keizer.pairing.swiss.dutch import _Bracket
+    for r, inputs, got in played_inputs(n, rounds, seed):
+        _Bracket.bye_place = False
+        try:
+            old = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True, whole=whole)
+        finally:
+            _Bracket.bye_place = True
+        new = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True, whole=whole)
+        assert (set(old.pairs), old.bye) == (set(new.pairs), new.bye), f"round {r + 1}"
+        if not whole:
+            assert (set(new.pairs), new.bye) == (set(got.pairs), got.bye), f"round {r + 1}"
+
+
+def test_the_bye_place_is_added_to_odd_whole_graphs_only():
+    """The bye's place is one vertex more in an odd whole graph (round 1 of 7 searched, not
+    paired directly), none in an even one; the pairing is the hand-worked one either way."""
+    from keizer.pairing.swiss import dutch
+    sizes = []
+    run = dutch._Bracket.run
+
+    def counting(self: dutch._Bracket) -> object:
+        out = run(self)
+        sizes.append((len(self.vs), self.m.n, self.dummy))
+        return out
+
+    dutch._Bracket.run = counting  # type: ignore[method-assign]
+    try:
+        got = pair(field(7), {}, False, 0, whole=True, plain=False)
+        even = pair(field(8), {}, False, 0, whole=True, plain=False)
+    finally:
+        dutch._Bracket.run = run  # type: ignore[method-assign]
+    assert sorted(tuple(sorted(p)) for p in got.pairs) == [(1, 4), (2, 5), (3, 6)] and got.bye == 7
+    assert sorted(tuple(sorted(p)) for p in even.pairs) == [(1, 5), (2, 6), (3, 7), (4, 8)]
+    assert (7, 8, 7) in sizes and (8, 8, -1) in sizes

@@ -217,10 +217,12 @@ class WeightedMatching:
         for u in others:
             row[u] = w[u][v] = 0
 
-    def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> None:
+    def shift(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int],
+              doubled: bool = False) -> None:
         """Change many edges at once, each vertex v's dual rising by ``raise_by[v]`` (in weight
         units) with them: a good guess keeps most matched edges tight and every slack
-        non-negative, and only the vertices where it does not are re-examined."""
+        non-negative, and only the vertices where it does not are re-examined.  ``doubled``:
+        the new weights are given doubled (as they are kept: equal weights stay one number)."""
         w, dual, mate, top = self.w, self.dual, self.mate, self.top
         touched = set(changes) | set(raise_by)
         for v in touched:
@@ -229,7 +231,7 @@ class WeightedMatching:
         for v, row_changes in changes.items():
             row = w[v]
             for u, weight in row_changes.items():
-                row[u] = w[u][v] = 2 * weight
+                row[u] = w[u][v] = weight if doubled else 2 * weight
         for v, d in raise_by.items():
             dual[v] += 2 * d
         for v in touched:
@@ -508,13 +510,23 @@ class WeightedMatching:
         self.unused.append(b)
 
     def _rotate(self, b: int, v: int) -> None:
-        """Swap matched and unmatched edges inside blossom b so that vertex v becomes its base."""
+        """Swap matched and unmatched edges inside blossom b so that vertex v becomes its base:
+        the blossoms from v's innermost one out to b, in turn (a loop, not a recursion: a
+        chain of nested blossoms may be thousands deep)."""
+        parent = self.parent
+        t = parent[v]
+        while True:
+            self._rotate_one(t, v)
+            if t == b:
+                return
+            t = parent[t]
+
+    def _rotate_one(self, b: int, v: int) -> None:
+        """:meth:`_rotate` of blossom b whose child holding v already has v as its base."""
         n, parent, mate = self.n, self.parent, self.mate
         t = v
         while parent[t] != b:
             t = parent[t]
-        if t >= n:
-            self._rotate(t, v)
         children, edges = self.children[b], self.edges[b]
         i = current = children.index(t)  # type: ignore[union-attr]
         for step, (a, c, nxt) in enumerate(self._walk(b, i)):
@@ -901,11 +913,14 @@ class WeightedMatching:
                 self._expand_zero(b)
 
     def _expand_zero(self, b: int) -> None:
-        children = self.children[b]
-        self._release(b)
-        for c in children:  # type: ignore[union-attr]
-            if c >= self.n and self.dual[c] == 0:
-                self._expand_zero(c)
+        """Expand b and, in turn, its sub-blossoms whose dual is zero (a stack, not a recursion)."""
+        stack = [b]
+        while stack:
+            x = stack.pop()
+            children = self.children[x]
+            self._release(x)
+            # in the order of a recursion: each child's own sub-blossoms before its next sibling
+            stack.extend(reversed([c for c in children if c >= self.n and self.dual[c] == 0]))  # type: ignore[union-attr]
 
 
 def _need(row: list[int], dual: list[int]) -> int:

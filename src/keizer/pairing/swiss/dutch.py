@@ -414,6 +414,10 @@ class _Bracket:
     only when they can and the floaters are as few as the mode can weigh, else the
     bracket is searched again with the next larger graph."""
 
+    #: Whether an odd whole graph gets a vertex for the bye's place (:meth:`run`); False: the
+    #: older way (one player left exposed), for the tests that compare the two.
+    bye_place = True
+
     def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], nxt: list[int], flag: bool,
                  mode: int):
         self.r, self.mdps, self.residents, self.nxt, self.flag, self.mode = rnd, mdps, residents, nxt, flag, mode
@@ -719,8 +723,9 @@ class _Bracket:
     def solve(self) -> None:
         self.m.solve()
         vs, stable = self.vs, self.stable
-        for k, q in enumerate(self.m.mate):
-            stable[vs[k]] = vs[q] if q != -1 else -1
+        dummy = self.dummy  # the bye's place: its partner is left for the players below
+        for k, q in enumerate(self.m.mate[:len(vs)]):
+            stable[vs[k]] = vs[q] if q != -1 and q != dummy else -1
 
     def finalize(self, a: int, b: int) -> None:
         self.pairs.append((a, b))
@@ -760,7 +765,7 @@ class _Bracket:
         w, dual, top, mate = m.w, m.dual, m.top, m.mate
         lp = loc[p]
         current = mate[lp]
-        if current == -1:
+        if current == -1 or current == self.dummy:  # p has the bye in this optimum: search
             return None
         inside = top[lp] != lp
         if inside and not m.keep_blossoms:
@@ -788,8 +793,9 @@ class _Bracket:
             if changed is None:
                 return None
             vs, stable = self.vs, self.stable
-            for k in changed:
-                stable[vs[k]] = vs[mate[k]]
+            for k in changed:  # the cycle may pass the bye's place
+                if k != self.dummy:
+                    stable[vs[k]] = vs[mate[k]] if mate[k] != self.dummy else -1
             return o
         return None
 
@@ -810,13 +816,28 @@ class _Bracket:
             return edge(x, y, y in in_res)
 
         weights = self.matrix()
+        shares = [self.share(v) for v in members] + [0] * (size - len(members))
+        # An odd whole graph gets one more vertex, the bye's place: an edge of the same weight c
+        # to every player.  Every matching of the players leaves one exposed, so the optimal
+        # matchings are those of the players with the bye's place matched to the one left out
+        # (weight c more): the same pairings.  Without it the search from the one exposed player
+        # grows a chain of nested blossoms over the whole graph, and each final pair dissolves
+        # it; with it the graph is even and the duals stay flat.  Its share of each edge is the
+        # whole weight, so the players' first duals are as without it.
+        self.dummy = -1
+        if self.whole and size % 2 and self.bye_place:
+            self.dummy = size
+            c = max(map(max, weights), default=0) or 2
+            for row in weights:
+                row.append(c)
+            weights.append([c] * size + [0])
+            shares.append(c)
         # The first greedy matching tries the Dutch order: MDPs with the residents from the top,
         # then S1 (the upper half of the residents) with S2 from the top.
         half = len(residents) // 2
         everyone, s2 = [loc[o] for o in residents], [loc[o] for o in residents[half:]]  # one list each, shared
         prefer = [(loc[a], everyone) for a in mdps] + [(loc[p], s2) for p in residents[:half]]
-        self.m = WeightedMatching(weights, prefer, [self.share(v) for v in members] + [0] * (size - len(members)),
-                                  doubled=True)
+        self.m = WeightedMatching(weights, prefer, shares, doubled=True)
         self.stable: dict[int, int] = {}
         self.pairs: list[tuple[int, int]] = []
         self.done: set[int] = set()
@@ -887,11 +908,25 @@ class _Bracket:
         if any(mate[p] not in at or at[mate[p]] < pairs for p in rem[:pairs]):
             weighed = True
             first_s2 = self.exchange(pairs, pairs, count)
-            changes = {o: {p: rem_weight(p, o) for p in rem[:i]} for i, o in enumerate(rem)}
-            rises = {p: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
+            # rem_weight(p, o) of every pair, doubled as the matching keeps them and by place.  The
+            # matrix still holds each pair's base weight doubled (so far only the MDPs' edges and
+            # the final pairs' changed), of few values, and the exchange criteria are the higher
+            # player's: each row is read from tables by base weight and place, whose numbers are
+            # shared (a remainder of thousands holds no number of its own per edge).
+            places = [loc[p] for p in rem]
+            plus = [2 * self.exchange(k, pairs, count) for k in range(count)]
+            tables: dict[int, list[int]] = {0: [0] * count}
+            current = self.m.w
+            changes: dict[int, dict[int, int]] = {}
+            for i, o in enumerate(rem):
+                olds = list(map(current[loc[o]].__getitem__, places[:i]))
+                for x in set(olds).difference(tables):
+                    tables[x] = [x + e for e in plus]
+                changes[loc[o]] = dict(zip(places, [tables[x][k] for k, x in enumerate(olds)]))
+            rises = {loc[p]: (self.exchange(i, pairs, count) - first_s2 if i < pairs else first_s2)
                      for i, p in enumerate(rem)}
-            self.m.shift({loc[o]: {loc[p]: w for p, w in row.items()} for o, row in changes.items()},
-                         {loc[p]: d for p, d in rises.items()})
+            self.m.shift(changes, rises, doubled=True)
+            del changes, tables
             self.solve()
         exchanges = sum(1 for p in rem[:pairs] if not higher(p))
         # Exchanged from S1: the lowest ones first.
