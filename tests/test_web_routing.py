@@ -38,8 +38,10 @@ def apps() -> tuple[Flask, Flask, MapAdapter]:
 
 
 @settings(max_examples=examples(50))
-@given(PARTS, QUERY)
-def test_every_address_of_every_app_is_werkzeugs(parts, query):
+@given(PARTS, QUERY, st.booleans())
+def test_every_address_of_every_app_is_werkzeugs(parts, query, external):
+    """Values the rule does not name appended as a query (werkzeug's second builder) or left
+    out (its first); ``external``: the address with its scheme and host."""
     *made, expected = apps()
     assert all(isinstance(rule, LazyBuilderRule) for app in made for rule in app.url_map.iter_rules())
     for app in made:
@@ -48,9 +50,8 @@ def test_every_address_of_every_app_is_werkzeugs(parts, query):
             values = {part: parts[part] for part in rule.arguments}
             for extra in ({}, query):
                 for unknown in (False, True):
-                    for external in (False, True):
-                        asked = dict(values=dict(values, **extra), append_unknown=unknown, force_external=external)
-                        assert urls.build(rule.endpoint, **asked) == expected.build(rule.endpoint, **asked)
+                    asked = dict(values=dict(values, **extra), append_unknown=unknown, force_external=external)
+                    assert urls.build(rule.endpoint, **asked) == expected.build(rule.endpoint, **asked)
 
 
 def test_a_builder_is_compiled_when_first_used_and_once_a_process():
