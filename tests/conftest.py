@@ -13,12 +13,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TypeVar
 
-import pytest
-from hypothesis import settings as hypothesis_settings
-
-from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season
-from keizer.settings import Settings
-
 
 def _keep_compiled_modules() -> None:
     """Let the test processes keep what they compile, outside the checkout.
@@ -43,6 +37,15 @@ def _keep_compiled_modules() -> None:
 
 
 _keep_compiled_modules()
+
+# Imported once the compiled modules are kept (above): hypothesis is a pytest plugin, whose
+# modules pytest rewrites as it does the tests', and it and keizer were compiled again by
+# every run before (1.4 s of CPU in the process that runs or hands out the tests).
+import pytest  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season  # noqa: E402
+from keizer.settings import Settings  # noqa: E402
 
 #: Our own vectors and transcriptions, committed with the tests (see data/SOURCES.md).
 DATA = Path(__file__).resolve().parent / "data"

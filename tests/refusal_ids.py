@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import sources
+
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "keizer"
 #: The refusal classes, ``Message`` and ``Word``: a call of one of these names takes a message id first.
 NAMES = frozenset({"Refusal", "StoreError", "SettingsError", "FormatError", "TrfError", "MemberListError",
@@ -19,9 +21,9 @@ NAMES = frozenset({"Refusal", "StoreError", "SettingsError", "FormatError", "Trf
                    "TieBreakError", "Word", "Message", "CheckinRefused", "MailError", "LeavesFideRules"})
 
 
-def _calls(tree: ast.AST) -> list[ast.Call]:
+def _calls(module: Path) -> list[ast.Call]:
     found = []
-    for node in ast.walk(tree):
+    for node in sources.nodes(module):
         if isinstance(node, ast.Call) and node.args:
             fn = node.func
             name = fn.id if isinstance(fn, ast.Name) else fn.attr if isinstance(fn, ast.Attribute) else None
@@ -33,14 +35,14 @@ def _calls(tree: ast.AST) -> list[ast.Call]:
 def modules() -> list[Path]:
     """The modules outside the command line that raise a refusal."""
     return [f for f in sorted(PACKAGE.rglob("*.py"))
-            if "cli" not in f.relative_to(PACKAGE).parts and _calls(ast.parse(f.read_text("utf-8")))]
+            if "cli" not in f.relative_to(PACKAGE).parts and _calls(f)]
 
 
 def ids(module: Path) -> tuple[set[str], list[int]]:
     """The message ids a module's refusals are raised with, and the lines of those raised
     with something else (an f-string, a joined or computed text: no id the catalogs can hold)."""
     found, odd = set(), []
-    for call in _calls(ast.parse(module.read_text("utf-8"))):
+    for call in _calls(module):
         first = call.args[0]
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             found.add(first.value)

@@ -10,9 +10,12 @@ functions included.
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
+
+import sources
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 PURE = ("keizer.model", "keizer.colour", "keizer.i18n", "keizer.refusals", "keizer.readmodel", "keizer.ladder", "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points",
@@ -35,9 +38,11 @@ def _modules() -> dict[str, Path]:
     return found
 
 
-def _imports(name: str, path: Path, top_level_only: bool = False) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    nodes = tree.body if top_level_only else list(ast.walk(tree))
+@functools.cache
+def _imports(name: str, path: Path, top_level_only: bool = False) -> frozenset[str]:
+    """What the module imports (its imports inside functions too, unless ``top_level_only``);
+    worked out once per module and test process (sources.py keeps the parsed files)."""
+    nodes = sources.tree(path).body if top_level_only else sources.nodes(path)
     found: set[str] = set()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in nodes:
@@ -49,7 +54,7 @@ def _imports(name: str, path: Path, top_level_only: bool = False) -> set[str]:
                 base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1] + ([base] if base else []))
             found.add(base)
             found |= {f"{base}.{a.name}" for a in node.names}
-    return found
+    return frozenset(found)
 
 
 def _layer(module: str) -> str | None:

@@ -23,6 +23,7 @@ from babel.messages.pofile import read_po
 
 from crawl import WORD_RE, Crawl, Finding, cli_hints, crawl, english, findings
 from keizer.i18n import catalog_path
+import sources
 from refusal_ids import PACKAGE, ids as refusal_ids
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -130,7 +131,7 @@ def test_the_operations_refusals_are_found() -> None:
     """Every refusal of src/keizer/operations with three words or more, its fields filled in."""
     refusals = []
     for path in sorted((ROOT / "src" / "keizer" / "operations").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        for node in sources.nodes(path):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "StoreError" and node.args:
                 message = node.args[0]
                 if isinstance(message, ast.JoinedStr):

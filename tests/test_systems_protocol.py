@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import sources
 from keizer import systems
 from keizer.store.competitions import FROZEN_ORDER, SYSTEMS
 
@@ -22,12 +23,11 @@ NAMES = {"keizer", "swiss", "roundrobin", "round-robin", "knockout", "cup", "tea
 def _name_comparisons(path: Path) -> int:
     """Comparisons of a system (or kind) with a system's name, as tools/metrics.py counts them."""
     found = 0
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in sources.nodes(path):
         if isinstance(node, ast.Compare):
-            text = ast.unparse(node).lower()
             names = [x for x in ast.walk(node) if isinstance(x, ast.Constant) and isinstance(x.value, str)
                      and x.value.lower() in NAMES]
-            if names and ("system" in text or "kind" in text):
+            if names and ("system" in (text := ast.unparse(node).lower()) or "kind" in text):
                 found += 1
     return found
 

@@ -15,7 +15,7 @@ import pytest
 from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
-from web_helpers import app_hints, client_with_csrf, digest, post, sample_app, text
+from web_helpers import app_hints, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 PASSWORD = "correct horse battery"
 
@@ -266,7 +266,7 @@ def test_a_form_without_its_token_changes_nothing(tmp_path):
 def test_an_arbiter_may_mark_attendance(tmp_path, capsys):
     app, db = sample_app(tmp_path, local=False)
     store = Store.open(db)
-    with store.change("user add", "test users"):
+    with store.change("user add", "test users"), hashed_once():
         accounts.add_user(store, "Bob", "arbiter", PASSWORD)
     store.close()
     client = app.test_client()
@@ -368,7 +368,7 @@ def test_an_external_game_needs_its_result_chosen(tmp_path, capsys):
 def test_an_arbiter_cannot_withdraw_a_player(tmp_path):
     app, db = sample_app(tmp_path, local=False)
     store = Store.open(db)
-    with store.change("user add", "test users"):
+    with store.change("user add", "test users"), hashed_once():
         accounts.add_user(store, "anna", "officer", "correct horse battery")
         accounts.add_user(store, "bob", "arbiter", "correct horse battery")
     store.close()

@@ -11,7 +11,7 @@ from keizer.operations import accounts, boards as board_ops
 from keizer.store import Store
 from test_cli import run
 from test_web_printing import NASTY, rename, slip_codes
-from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import TOKEN, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 #: Round 5 of the round-robin: board → (white, black).
 BOARDS = {1: ("Łukasz Wójcik", "José Álvarez"), 2: ("Hanneke Hoekstra", "Sjoerd van 't Hof"),
@@ -245,7 +245,7 @@ def login(app, name: str):
 def test_a_board_link_needs_no_account_but_the_reports_page_does(tmp_path):
     app, db = sample_app(tmp_path, local=False)
     store = Store.open(db)
-    with store.change("user add", "users"):
+    with store.change("user add", "users"), hashed_once():
         accounts.add_user(store, "anna", "officer", "correct horse battery")
         accounts.add_user(store, "bob", "arbiter", "correct horse battery")
     store.close()

@@ -18,7 +18,7 @@ from keizer.operations import notices as notice_ops
 from keizer.i18n import format_day
 from keizer.store import Store
 from test_cli import bad, run
-from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import TOKEN, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 TODAY = date.today()
 SOON = (TODAY + timedelta(days=14)).isoformat()  # its deadline (the day before, 18:00) is well ahead
@@ -290,7 +290,7 @@ def test_names_with_markup_are_text(club):
 def test_only_an_officer_manages_links(tmp_path):
     app, db = sample_app(tmp_path, local=False)
     s = Store.open(db)
-    with s.change("user add", "users"):
+    with s.change("user add", "users"), hashed_once():
         accounts.add_user(s, "anna", "officer", "correct horse battery")
         accounts.add_user(s, "arie", "arbiter", "correct horse battery")
     s.close()

@@ -13,7 +13,7 @@ from keizer.operations import accounts
 from keizer.store import Store
 from keizer.web.views.changes import when
 from test_cli import run
-from web_helpers import TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import TOKEN, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 NASTY = "Zoë <script>alert(1)</script> \"x\" 🐴"
 
@@ -103,7 +103,7 @@ def arbiter(tmp_path):
     app, db = sample_app(tmp_path, local=False)
     s = Store.open(db)
     try:
-        with s.change("user add", "add user"):
+        with s.change("user add", "add user"), hashed_once():
             accounts.add_user(s, "scheids", "arbiter", "een lang wachtwoord")
     finally:
         s.close()

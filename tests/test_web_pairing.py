@@ -12,7 +12,7 @@ from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
 from test_web_attendance import PASSWORD, cli, cli_error, keys, twin
-from web_helpers import app_hints, client_with_csrf, digest, post, sample_app, text
+from web_helpers import app_hints, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 
 def pairings(capsys, db, comp: int = 1, *more: str) -> dict:
@@ -253,7 +253,7 @@ def test_a_swiss_round_is_proposed_and_stored_as_keizer_pair(tmp_path, capsys):
 def test_an_arbiter_may_pair(tmp_path, capsys):
     app, db = sample_app(tmp_path, local=False)
     store = Store.open(db)
-    with store.change("user add", "test users"):
+    with store.change("user add", "test users"), hashed_once():
         accounts.add_user(store, "Bob", "arbiter", PASSWORD)
     store.close()
     client = app.test_client()

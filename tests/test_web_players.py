@@ -7,7 +7,7 @@ import shutil
 
 from keizer.store import Store
 from test_cli import run
-from web_helpers import SAMPLE, client_with_csrf, digest, post, sample_app, text
+from web_helpers import SAMPLE, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 
 def player_row(db, comp: int, name: str) -> dict:
@@ -83,7 +83,7 @@ def test_an_arbiter_may_not_edit_players(tmp_path):
 
     app, db = sample_app(tmp_path, local=False)
     store = Store.open(db)
-    with store.change("user add", "test users"):
+    with store.change("user add", "test users"), hashed_once():
         accounts.add_user(store, "bob", "arbiter", "correct horse battery")
     store.close()
     client = client_with_csrf(app)

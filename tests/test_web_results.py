@@ -14,7 +14,7 @@ import pytest
 from keizer.operations import accounts
 from keizer.store import Store
 from test_cli import run
-from web_helpers import SAMPLE, TOKEN, client_with_csrf, digest, post, sample_app, text
+from web_helpers import SAMPLE, TOKEN, client_with_csrf, digest, hashed_once, post, sample_app, text
 
 ROUND_ROBIN = 3  # "Meerkamp A": round 5 paired, 0 of 3 results in
 JSON = {"X-Requested-With": "keizer"}
@@ -258,7 +258,7 @@ def test_without_the_csrf_token_nothing_is_entered(tmp_path):
 def test_an_arbiter_may_enter_results(tmp_path, capsys):
     app, db = sample_app(tmp_path, local=False)
     store = Store.open(db)
-    with store.change("user add", "test users"):
+    with store.change("user add", "test users"), hashed_once():
         accounts.add_user(store, "anna", "officer", "correct horse battery")
         accounts.add_user(store, "bob", "arbiter", "correct horse battery")
     store.close()

@@ -9,7 +9,7 @@ import pytest
 
 from test_cli import run
 from test_web_teams import team_event
-from web_helpers import client_with_csrf, post, sample_app, text
+from web_helpers import client_with_csrf, hashed_once, post, sample_app, text
 
 
 def cli_json(capsys, db, comp, *args):
@@ -106,7 +106,7 @@ def test_an_arbiter_may_watch(tmp_path, capsys):
     from keizer.store import Store
 
     s = Store.open(db)
-    with s.change("user add", "arbiter"):
+    with s.change("user add", "arbiter"), hashed_once():
         accounts.add_user(s, "scheids", "arbiter", "een lang wachtwoord 123")
     s.close()
     post(client, "/login", {"name": "scheids", "password": "een lang wachtwoord 123"})

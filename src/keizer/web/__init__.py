@@ -20,6 +20,7 @@ from pathlib import Path
 from flask import Flask
 
 from keizer.web import auth, context
+from keizer.web.routing import LazyBuilderRule
 from keizer.web.views import BLUEPRINTS, navigation
 
 
@@ -58,6 +59,7 @@ def create_app(db: str | Path, *, local: bool = True, secure_cookies: bool | Non
     every other page waits for that (:mod:`keizer.web.views.setup`).
     """
     app = Flask(__name__, static_folder=None, template_folder=None)
+    app.url_rule_class = LazyBuilderRule  # its URL builders made when first used (keizer.web.routing)
     app.config.update(
         KEIZER_DB=str(db),
         KEIZER_LOCAL=local,
