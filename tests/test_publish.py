@@ -22,6 +22,7 @@ from keizer.publish.slugs import slugify
 from keizer.publish.report import season_report
 from keizer.scoring import compute_standings
 from keizer.store import Store, StoreError
+from sites import published_once
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_club.db"
@@ -31,7 +32,7 @@ SAMPLE = ROOT / "sample_club.db"
 def sample_site(tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     store = Store.open(SAMPLE)
-    result = publish(store, out)
+    result = published_once(store, out)
     store.close()
     return out, result
 
@@ -146,7 +147,7 @@ def test_changed_result_rewrites_only_what_changed(tmp_path):
     store = Store.open(db)
     comp = store.competition()["id"]
     out = tmp_path / "site"
-    first = publish(store, out)
+    first = published_once(store, out)
     with store.change("result", "correct"):
         ops.enter_results(store, comp, {1: "0-1"}, round_no=30, correct=True)
     second = publish(store, out)
@@ -293,7 +294,7 @@ def test_pages_that_no_longer_exist_are_removed(tmp_path):
     out = tmp_path / "site"
     with store.change("pair", "pair"):
         pairing = ops.make_pairing(store, comp)
-    publish(store, out)
+    published_once(store, out)
     page = out / "2025-2026" / slugify("Interne competitie 2025-2026") / "round-31.html"
     assert page.exists()
     store.undo()
