@@ -195,3 +195,30 @@ def test_published_run_after_run_is_published_from_scratch(tmp_path_factory, edi
         publish(store, fresh)
         assert snapshot(site) == snapshot(fresh), (edits, k)
         assert (site / MANIFEST).read_bytes() == (fresh / MANIFEST).read_bytes()
+
+
+def test_a_site_copied_as_set_up_is_what_a_publish_leaves(sample, tmp_path, counted):
+    """tests/sites.py: a copy of a site published before in the process has the files and the
+    state a real publish leaves, so the next publish goes on from it as from a real one."""
+    import json
+
+    from keizer.publish.files import state_path
+
+    def state(site: Path) -> dict:
+        return json.loads(state_path(site).read_bytes())
+
+    real = publish(sample, tmp_path / "real")
+    published_once(sample, tmp_path / "first")  # published, or copied when a test did before
+    counted.clear()
+    copied = published_once(sample, tmp_path / "copy")
+    assert counted == [] and copied == real  # a copy, with what the publish returned
+    assert snapshot(tmp_path / "copy") == snapshot(tmp_path / "real")
+    assert {**state(tmp_path / "copy"), "folder": ""} == {**state(tmp_path / "real"), "folder": ""}
+    assert state(tmp_path / "copy")["folder"] == str((tmp_path / "copy").resolve())
+    again = publish(sample, tmp_path / "copy")
+    assert (again.written, again.rendered) == ((), 0)
+    page = tmp_path / "copy" / FOLDER / "crosstable.html"
+    page.write_bytes(page.read_bytes().replace(b"<main", b"<main data-x", 1))  # an edit after the copy
+    assert publish(sample, tmp_path / "copy").written == (f"{FOLDER}/crosstable.html",)
+    # A folder that is not empty is published into, as always.
+    assert published_once(sample, tmp_path / "copy").written == ()
