@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from test_cli import run
-from test_site_member import SAMPLE, keizer, member_page, published, text
+from test_site_member import SAMPLE, keizer, member_page, published, published_as_set_up, text
 from keizer.model import Game, Player, Result, Round, Season
 from keizer.operations.careers import CareerLine, PlayedGame, Record, best_results
 from keizer.publish.slugs import slugify
@@ -32,7 +32,7 @@ def club(tmp_path_factory) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("careers")
     db = tmp / "club.db"
     shutil.copy(SAMPLE, db)
-    return db, published(db, tmp / "site")
+    return db, published_as_set_up(db, tmp / "site")
 
 
 def test_every_member_who_played_has_a_career_page_linked_from_the_seasons_member_page(club):
@@ -83,7 +83,7 @@ def test_a_member_who_said_no_gets_no_page_and_no_link(club, tmp_path):
     copy = tmp_path / "club.db"
     shutil.copy(db, copy)
     out = tmp_path / "site"
-    shutil.copytree(site, out)
+    published_as_set_up(copy, out)  # the club's site as published before (the same as ``site``)
     assert career_page(out, "Bram Jacobs").exists()
     keizer(copy, "member", "edit", "Bram Jacobs", "--no-career")
     published(copy, out)

@@ -16,9 +16,9 @@ import icalendar
 import pytest
 
 from keizer.operations.club import club_settings, set_club
-from keizer.publish import publish
 from keizer.publish.slugs import slugify
 from keizer.store import Store, StoreError
+from sites import published_once
 from test_site_member import KEIZER, SAMPLE, keizer
 
 SITE = "https://schaak.example.nl/uitslagen/"
@@ -33,9 +33,11 @@ def club_copy(tmp_path: Path, name: str, *settings: str) -> Path:
 
 
 def publish_to(db: Path, out: Path) -> Path:
+    """The club published into ``out`` (the feeds' tests read what it wrote: a copy of the same
+    site published before in this process, see tests/sites.py); its season's folder."""
     store = Store.open(db)
     try:
-        publish(store, out)
+        published_once(store, out)
     finally:
         store.close()
     return out / "2025-2026"

@@ -17,6 +17,7 @@ from keizer.publish import live, publish
 from keizer.publish.files import MANIFEST, read_previous
 from keizer.publish.slugs import slugify
 from keizer.store import Store
+from sites import published_once
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_club.db"
@@ -66,7 +67,7 @@ def test_an_unchanged_publish_renders_no_page(sample, tmp_path, counted):
 
 def test_a_page_changed_by_hand_is_made_again(sample, tmp_path, counted):
     site = tmp_path / "site"
-    publish(sample, site)
+    published_once(sample, site)
     page = site / FOLDER / "crosstable.html"
     kept = page.read_bytes()
     page.write_bytes(kept.replace(b"<main", b"<main data-x", 1))  # an edit after keizer's last run
@@ -83,7 +84,7 @@ def test_a_result_renders_only_the_pages_that_show_it(sample, tmp_path, counted)
         ops.mark_attendance(sample, comp, {}, date="2026-03-31")
         ops.make_pairing(sample, comp)
     site = tmp_path / "site"
-    publish(sample, site)
+    published_once(sample, site)
     season = sample.load_season(comp)
     game = season.rounds[30].games[0]
     counted.clear()
@@ -124,12 +125,13 @@ def test_the_live_publish_publishes_the_current_season_only(tmp_path):
 def test_two_databases_in_one_folder_each_remake_what_the_other_changed(sample, tmp_path):
     older, _ = small_club(tmp_path / "older.db", season="2024-2025")
     site, fresh = tmp_path / "site", tmp_path / "fresh"
-    for store in (sample, older, sample):
+    published_once(sample, site)
+    for store in (older, sample):
         publish(store, site)
     again = publish(older, site)  # its front page (its club's name) replaces the other's, as before
     assert "index.html" in again.written
-    for store in (sample, older):
-        publish(store, fresh)
+    published_once(sample, fresh)
+    publish(older, fresh)
     assert snapshot(site) == snapshot(fresh)
     assert publish(older, site).written == ()
 
@@ -193,3 +195,30 @@ def test_published_run_after_run_is_published_from_scratch(tmp_path_factory, edi
         publish(store, fresh)
         assert snapshot(site) == snapshot(fresh), (edits, k)
         assert (site / MANIFEST).read_bytes() == (fresh / MANIFEST).read_bytes()
+
+
+def test_a_site_copied_as_set_up_is_what_a_publish_leaves(sample, tmp_path, counted):
+    """tests/sites.py: a copy of a site published before in the process has the files and the
+    state a real publish leaves, so the next publish goes on from it as from a real one."""
+    import json
+
+    from keizer.publish.files import state_path
+
+    def state(site: Path) -> dict:
+        return json.loads(state_path(site).read_bytes())
+
+    real = publish(sample, tmp_path / "real")
+    published_once(sample, tmp_path / "first")  # published, or copied when a test did before
+    counted.clear()
+    copied = published_once(sample, tmp_path / "copy")
+    assert counted == [] and copied == real  # a copy, with what the publish returned
+    assert snapshot(tmp_path / "copy") == snapshot(tmp_path / "real")
+    assert {**state(tmp_path / "copy"), "folder": ""} == {**state(tmp_path / "real"), "folder": ""}
+    assert state(tmp_path / "copy")["folder"] == str((tmp_path / "copy").resolve())
+    again = publish(sample, tmp_path / "copy")
+    assert (again.written, again.rendered) == ((), 0)
+    page = tmp_path / "copy" / FOLDER / "crosstable.html"
+    page.write_bytes(page.read_bytes().replace(b"<main", b"<main data-x", 1))  # an edit after the copy
+    assert publish(sample, tmp_path / "copy").written == (f"{FOLDER}/crosstable.html",)
+    # A folder that is not empty is published into, as always.
+    assert published_once(sample, tmp_path / "copy").written == ()

@@ -17,6 +17,7 @@ from keizer.cli import main as keizer_main
 from keizer.publish import publish
 from keizer.publish.slugs import slugify
 from keizer.store import Store
+from sites import published_once
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_club.db"
@@ -39,6 +40,17 @@ def published(db: Path, out: Path, language: str | None = None) -> Path:
     return out
 
 
+def published_as_set_up(db: Path, out: Path) -> Path:
+    """:func:`published` for the fixtures whose site is only the tests' set-up (a copy of the
+    same site published before in this process, see tests/sites.py)."""
+    store = Store.open(db)
+    try:
+        published_once(store, out)
+    finally:
+        store.close()
+    return out
+
+
 def text(page: Path | str) -> str:
     """A page (or a fragment) as a reader sees its words."""
     source = page.read_text(encoding="utf-8") if isinstance(page, Path) else page
@@ -54,12 +66,12 @@ def paired(tmp_path_factory) -> tuple[Path, Path]:
     shutil.copy(SAMPLE, db)
     keizer(db, "-c", "1", "attend", "--date", "2026-03-31")
     keizer(db, "-c", "1", "pair")
-    return db, published(db, tmp / "site")
+    return db, published_as_set_up(db, tmp / "site")
 
 
 @pytest.fixture(scope="module")
 def sample(tmp_path_factory) -> Path:
-    return published(SAMPLE, tmp_path_factory.mktemp("sample") / "site")
+    return published_as_set_up(SAMPLE, tmp_path_factory.mktemp("sample") / "site")
 
 
 def member_page(site: Path, name: str) -> Path:

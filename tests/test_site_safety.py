@@ -27,6 +27,7 @@ from keizer.publish.files import MANIFEST
 from keizer.publish.slugs import season_slugs, slugify, unique_slugs
 from keizer.store import Store
 from conftest import examples
+from sites import published_once
 from test_cli import digest, run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +105,7 @@ publish(Store.open(sys.argv[1]), Path(sys.argv[2]))
 def test_a_killed_publish_leaves_no_half_written_page(sample, tmp_path):
     site = tmp_path / "site"
     store = Store.open(sample)
-    publish(store, site)
+    published_once(store, site)
     before = snapshot(site)
     with store.change("result", "correct"):  # changes the standing: many pages are rewritten
         ops.enter_results(store, store.competition("Interne competitie 2025-2026")["id"], {1: "0-1"},
@@ -130,7 +131,7 @@ def test_a_killed_publish_leaves_no_half_written_page(sample, tmp_path):
 def test_a_failed_write_keeps_the_old_pages_and_no_temporary_files(sample, tmp_path, monkeypatch, capsys):
     site = tmp_path / "site"
     store = Store.open(sample)
-    publish(store, site)
+    published_once(store, site)
     before = snapshot(site)
     store.close()
     run(capsys, sample, "-c", "Interne competitie 2025-2026", "result", "--round", "30", "--correct", "1=0-1")
@@ -161,7 +162,7 @@ def published_with_round_31(sample: Path, tmp_path: Path) -> tuple[Store, Path, 
     site = tmp_path / "site"
     store = Store.open(sample)
     pair_round_31(store)
-    publish(store, site)
+    published_once(store, site)
     return store, site, site / INTERNE / "round-31.html"
 
 
@@ -196,7 +197,7 @@ def test_a_site_without_manifest_loses_nothing(sample, tmp_path):
     site = tmp_path / "site"
     store = Store.open(sample)
     pair_round_31(store)
-    publish(store, site)
+    published_once(store, site)
     (site / MANIFEST).unlink()
     round_31 = site / INTERNE / "round-31.html"
     store.undo()
@@ -249,7 +250,7 @@ def test_a_new_logo_type_removes_the_old_logo(sample, tmp_path):
 
 def test_a_damaged_manifest_is_refused_and_nothing_outside_is_touched(sample, tmp_path, capsys):
     site = tmp_path / "site"
-    publish(Store.open(sample), site)
+    published_once(Store.open(sample), site)
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
     (site / MANIFEST).write_text(json.dumps({"keizer_manifest": 1, "files": {"../victim.txt": digest(victim)}}))

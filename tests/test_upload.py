@@ -25,7 +25,9 @@ from keizer.formats.targets import PASSWORD_ENV, Target, UploadError, parse_targ
 from keizer.publish.files import MANIFEST, write_site
 from keizer.publish.transports import Transport, connect, temporary_path
 from keizer.publish.upload import upload
+from keizer.store import Store
 from conftest import examples
+from sites import published_once
 from test_cli import run
 from upload_servers import PASSWORD, USER, ftp_server, self_signed_certificate, sftp_server
 
@@ -341,6 +343,18 @@ def sample(tmp_path):
     return db
 
 
+def published_before(db: Path, site: Path) -> Path:
+    """The club published into ``site`` before the command a test runs, when the test is about
+    the upload after it (a copy of the same site published before in this process, see
+    tests/sites.py): the command's publish finds the site up to date and goes on to upload it."""
+    store = Store.open(db)
+    try:
+        published_once(store, site)
+    finally:
+        store.close()
+    return site
+
+
 @pytest.mark.parametrize("kind", ["ftp", "sftp"])
 def test_the_sample_club_through_the_command_line(kind, sample, tmp_path, monkeypatch, quiet_home, capsys):
     for host in _host(kind, tmp_path, monkeypatch, quiet_home):
@@ -371,7 +385,7 @@ def test_the_sample_club_through_the_command_line(kind, sample, tmp_path, monkey
 def test_an_ftp_line_that_goes_dead_mid_upload(tmp_path, monkeypatch, quiet_home, capsys, sample):
     monkeypatch.setattr("keizer.publish.upload.FLUSH_SECONDS", 0)  # loopback is fast: confirm every file
     for host in _host("ftp", tmp_path, monkeypatch, quiet_home):
-        site = tmp_path / "site"
+        site = published_before(sample, tmp_path / "site")
         # Stored: the manifest, then each page followed by the manifest confirming it; after the
         # 61st file (the manifest confirming page 30) the server hangs up.
         host.dropper.limit = 61
@@ -399,7 +413,8 @@ def one_line_error(code: int, err: str) -> str:
 def test_a_wrong_password_is_one_line(kind, sample, tmp_path, monkeypatch, quiet_home, capsys):
     for host in _host(kind, tmp_path, monkeypatch, quiet_home):
         monkeypatch.setenv(PASSWORD_ENV, "wrong")
-        err = one_line_error(*run(capsys, sample, "publish", str(tmp_path / "site"), "--upload", host.url)[::2])
+        site = published_before(sample, tmp_path / "site")
+        err = one_line_error(*run(capsys, sample, "publish", str(site), "--upload", host.url)[::2])
         assert "refused the login of webmaster" in err and PASSWORD_ENV in err
         assert on_host(host) == {}
         code, out, _ = run(capsys, sample, "club", "--format", "json")
@@ -409,7 +424,8 @@ def test_a_wrong_password_is_one_line(kind, sample, tmp_path, monkeypatch, quiet
 def test_no_password_anywhere_is_one_line(sample, tmp_path, monkeypatch, quiet_home, capsys):
     for host in _host("ftp", tmp_path, monkeypatch, quiet_home):
         monkeypatch.delenv(PASSWORD_ENV)
-        err = one_line_error(*run(capsys, sample, "publish", str(tmp_path / "site"), "--upload", host.url)[::2])
+        site = published_before(sample, tmp_path / "site")
+        err = one_line_error(*run(capsys, sample, "publish", str(site), "--upload", host.url)[::2])
         assert f"no password for {USER}@127.0.0.1" in err and "keyring set keizer" in err
 
 
@@ -466,14 +482,16 @@ def test_an_unreachable_host_is_one_line(sample, tmp_path, monkeypatch, quiet_ho
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
+    site = published_before(sample, tmp_path / "site")
     for scheme in ("ftp", "ftps", "sftp"):
-        err = one_line_error(*run(capsys, sample, "publish", str(tmp_path / "site"), "--upload",
+        err = one_line_error(*run(capsys, sample, "publish", str(site), "--upload",
                                   f"{scheme}://{USER}@127.0.0.1:{port}/x")[::2])
         assert f"127.0.0.1:{port} refused the connection" in err
 
 
 def test_a_certificate_or_host_key_that_cannot_be_checked_is_one_line(sample, tmp_path, monkeypatch, quiet_home,
                                                                         capsys):
+    published_before(sample, tmp_path / "site")
     for host in _host("ftps", tmp_path / "ftps", monkeypatch, quiet_home):
         monkeypatch.delenv("SSL_CERT_FILE")  # the self-signed certificate is not trusted then
         err = one_line_error(*run(capsys, sample, "publish", str(tmp_path / "site"), "--upload", host.url)[::2])
@@ -554,7 +572,7 @@ def test_git_commits_keizers_changes_only(tmp_path, capsys, sample, monkeypatch)
     git(repo, "add", "README.md")
     git(repo, "-c", "user.email=w@example.org", "-c", "user.name=W", "commit", "-q", "-m", "start")
     (repo / "draft.html").write_text("not ready")  # the webmaster's own work in progress
-    site = tmp_path / "site"
+    site = published_before(sample, tmp_path / "site")
     code, out, err = run(capsys, sample, "publish", str(site), "--upload", str(repo))
     assert code == 0, err
     assert "(commit " in out

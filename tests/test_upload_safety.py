@@ -23,7 +23,8 @@ from keizer.publish.transports import temporary_path
 from keizer.publish.upload import upload
 from keizer.store import StoreError
 from test_cli import run
-from test_upload import V1, Host, _host, git, on_host, quiet_home, sample, sha, site_folder, tree  # noqa: F401
+from test_upload import (V1, Host, _host, git, on_host, published_before, quiet_home, sample, sha,  # noqa: F401
+                         site_folder, tree)
 from upload_servers import PASSWORD, USER
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symbolic links"),
@@ -161,6 +162,7 @@ def test_a_link_in_the_target_is_one_line_from_the_command_line(sample, tmp_path
     www = tmp_path / "www"
     www.mkdir()
     (www / "2025-2026").symlink_to(elsewhere, target_is_directory=True)
+    published_before(sample, tmp_path / "site")
     code, out, err = run(capsys, sample, "publish", str(tmp_path / "site"), "--upload", str(www))
     assert code == 1 and err.count("\n") == 1 and "Traceback" not in err
     assert err == f"error: {www / '2025-2026'} {LINK} upload folder: remove the link or upload elsewhere\n"

@@ -5,7 +5,19 @@ publish changes nothing; officers only."""
 from __future__ import annotations
 
 from keizer.store import Store
+from sites import published_once
 from web_helpers import client_with_csrf, digest, post, sample_app, text
+
+
+def published_before(db) -> None:
+    """The club's site published before into 'site' next to the database, for a test of the
+    upload after the publish (a copy of the same site published before, see tests/sites.py):
+    the page's publish finds it up to date and goes on to send it."""
+    store = Store.open(db)
+    try:
+        published_once(store, db.parent / "site")
+    finally:
+        store.close()
 
 
 def test_the_page_offers_the_folder_next_to_the_database(tmp_path):
@@ -85,6 +97,7 @@ def test_publish_sends_the_site_on_to_the_web_host_and_remembers_it(tmp_path, ca
     host = tmp_path / "host" / "public_html"
     host.mkdir(parents=True)
     (host / "club-photo.jpg").write_bytes(b"not keizer's")
+    published_before(db)
     page = post(client, "/publish", {"folder": "", "upload": "on", "target": str(host)})
     site = db.parent / "site"
     shown = text(page)
@@ -119,6 +132,7 @@ def test_files_keizer_did_not_put_on_the_host_are_replaced_only_when_ticked(tmp_
     host = tmp_path / "host" / "public_html"
     host.mkdir(parents=True)
     (host / "index.html").write_bytes(b"<p>the old club site</p>")
+    published_before(db)
     page = post(client, "/publish", {"folder": "", "upload": "on", "target": str(host)})
     assert ("would be replaced (the first: index.html); upload into a folder of its own (…/schaak), or tick "
             "'Replace files keizer did not put there' if they are an old copy of the site") in text(page)

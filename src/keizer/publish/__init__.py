@@ -40,7 +40,7 @@ from keizer.publish.colours import palette
 from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
                                  format_percentage, translations)
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
-from keizer.publish.render import PageError, render_pages
+from keizer.publish.render import PageError, SiteTemplate, render_pages
 from keizer.publish.files import Folder, Kept, read_previous, write_site
 from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
@@ -428,7 +428,10 @@ class _SiteEnvironment(Environment):
     dicts, and Jinja's default (an attribute first, the key after the AttributeError) costs a
     large site a second in raised exceptions; the plan has no key that shadows a dict method a
     template calls (``items``, ``get``).  And it translates the templates' ``_()`` as it
-    compiles them (:class:`_Translated`)."""
+    compiles them (:class:`_Translated`).  Its templates print values as escaped text
+    (:class:`~keizer.publish.render.SiteTemplate`)."""
+
+    template_class = SiteTemplate
 
     def __init__(self, *args: Any, gettext: Callable[[str], str], **kwargs: Any):
         super().__init__(*args, **kwargs)

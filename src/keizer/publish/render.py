@@ -19,13 +19,51 @@ import multiprocessing
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from jinja2 import Environment, TemplateError
+from jinja2 import Environment, Template, TemplateError
+from markupsafe import escape
 
 from keizer.limits import is_digits
 from keizer.publish.keys import page_key
 from keizer.publish.plan import Page
+
+try:  # the C function markupsafe's escape() wraps (markupsafe 3)
+    from markupsafe import _escape_inner as _escape_str  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - another markupsafe: its escape(), as text
+    def _escape_str(text: str, /) -> str:
+        return str(escape(text))
+
+
+def escaped_text(value: object) -> str:
+    """The text of ``markupsafe.escape(value)``, without making it a ``Markup``.
+
+    >>> escaped_text("Dirk O'Neill <b>"), escaped_text(12), escaped_text(escape("<i>"))
+    ('Dirk O&#39;Neill &lt;b&gt;', '12', '&lt;i&gt;')
+    """
+    if type(value) is str:
+        return _escape_str(value)
+    if type(value) is int:  # digits and a sign: nothing to escape
+        return str(value)
+    html = getattr(value, "__html__", None)
+    return str(html()) if html is not None else _escape_str(str(value))
+
+
+class SiteTemplate(Template):
+    """A site template whose printed values (``{{ x }}``) are escaped as text.
+
+    Jinja's compiled templates escape each value they print with ``escape``, which makes a
+    ``Markup`` string of it, only for the value to be joined into the page's text: a large
+    share of a fresh publish (some 100,000 values for the sample club's 200 pages).  A printed
+    value goes nowhere but into that text (a macro's or block's output is made ``Markup``
+    after it is joined), so the template's ``escape`` is :func:`escaped_text`: the same
+    characters, without the object.  The pages come out byte for byte as before."""
+
+    @classmethod
+    def _from_namespace(cls, environment: Environment, namespace: Any, globals: Any) -> Any:
+        namespace["escape"] = escaped_text
+        return super()._from_namespace(environment, namespace, globals)
+
 
 #: Below this many pages a site is rendered in the process itself.
 PARALLEL_FROM = 400
