@@ -22,8 +22,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from keizer.operations.careers import (Career, Choice, PlayedGame, RatingPoint, RoundsMemo, career_of, check_choice,
-                                       first_games, games_of,
+from keizer.operations.careers import (Career, Choice, PlayedGame, RatingPoint, RoundsMemo, career, career_of,
+                                       check_choice, first_games, games_of,
                                        lines_of, rating_periods, rating_point, read_careers, start_options)
 from keizer.rating import club
 from keizer.store import Store
@@ -142,6 +142,16 @@ def kept_careers(store: Store) -> dict[int, Career]:
             with _kept_lock:
                 _kept.pop(key, None)
             raise
+
+
+def kept_career(store: Store, ref: str) -> Career:
+    """:func:`keizer.operations.careers.career` (the default choice) from the kept careers: the
+    app's career page, asked again and again, makes a member's career again only when it
+    changed, and the club rating only from the period that did (a member who played in no
+    competition: computed as before)."""
+    member = store.find_member(ref)
+    found = kept_careers(store).get(member["id"])
+    return found if found is not None else career(store, f"#{member['id']}")
 
 
 def careers_kept(store: Store) -> CareersKept | None:

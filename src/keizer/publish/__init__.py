@@ -44,7 +44,6 @@ from keizer.publish.render import PageError, render_pages
 from keizer.publish.files import Folder, Kept, kept_path, read_previous, write_site
 from keizer.publish.keys import NOT_SHOWN, code_key, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
-from keizer.operations import kept_file
 from keizer.operations.kept_careers import kept_careers
 from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_standings
 from keizer.operations.club import club_settings
@@ -131,6 +130,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     carried = kept_path(store.path) if remember and store.path is not None else None
     before: Hashable = None
     if carried is not None:
+        from keizer.operations import kept_file  # (not loaded when nothing changed)
+
         restored, extra = kept_file.restore(store, carried, code_key())
         if restored:
             take_digests(extra)
@@ -212,6 +213,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         raise StoreError("cannot write the site to %(folder)s: %(why)s (%(file)s); check that the folder is writable",
                          folder=outdir, why=e.strerror or str(e), file=e.filename) from None
     if carried is not None:
+        from keizer.operations import kept_file
+
         if kept_file.mark(store) != before and kept_file.worth_keeping(store):
             kept_file.keep(store, carried, code_key(), kept_digests())
         kept_file.release()
