@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -23,6 +24,7 @@ from conftest import examples
 from keizer.operations import kept_careers as kept_careers_module, kept_file, standings as standings_module
 from keizer.operations.careers import careers
 from keizer.operations.kept_careers import kept_careers
+from keizer.operations.setup import change_settings
 from keizer.operations.standings import kept_standings
 from keizer.publish import career_pages
 from keizer.scoring import compute_standings
@@ -61,8 +63,11 @@ def command(db: Path, path: Path, comp: int, write: bool = True) -> tuple[bool, 
     return restored, store
 
 
-def through_commands(folder: Path, edits: list[str], writes: list[bool]) -> None:
+def through_commands(folder: Path, edits: list[str], writes: list[bool],
+                     prepare: Callable[[Store, int], None] | None = None) -> None:
     store, comp = small_club(folder / "club.db")
+    if prepare is not None:
+        prepare(store, comp)
     store.close()
     path = folder / "kept.pickle"
     restored, store = command(folder / "club.db", path, comp)
@@ -85,6 +90,21 @@ def test_taken_from_the_file_after_any_edits_as_computed_from_scratch(tmp_path_f
 def test_by_hand_results_a_correction_another_program_an_undo(tmp_path):
     through_commands(tmp_path, ["round", "result", "result", "correct", "other program", "undo", "setting",
                                 "attendance", "round", "result"], [False])
+
+
+def test_fide_tie_breaks_kept_too(tmp_path):
+    """A standing ranked by FIDE tie-breaks keeps the tournaments they were computed on."""
+    def ranked_by_tie_breaks(store: Store, comp: int) -> None:
+        with store.change("setting", "setting"):
+            change_settings(store, comp, {"tiebreaks": "SB,wins"})
+
+    through_commands(tmp_path, ["result", "correct", "round", "result"], [True], ranked_by_tie_breaks)
+    a_new_process()
+    store = Store.open(tmp_path / "club.db")
+    found = kept_file.read(store, tmp_path / "kept.pickle", VERSION)
+    store.close()
+    assert found is not None and any(chain._tournaments for kept in found["standings"].values()
+                                     for chain, _ in kept._chains.values())
 
 
 def kept_once(tmp_path: Path) -> tuple[Path, Path, int]:
@@ -177,6 +197,12 @@ def test_the_unpickler_finds_keizers_data_classes_only(tmp_path):
         with pytest.raises(pickle.UnpicklingError):
             found.find_class(module, name)
     assert found.find_class("keizer.model", "Season").__name__ == "Season"
+
+
+def test_the_classes_named_are_those_of_the_pure_layer():
+    from test_layers import PURE
+
+    assert kept_file._PURE == PURE
 
 
 def test_another_databases_file_is_not_taken(tmp_path):

@@ -66,14 +66,16 @@ from keizer.store import Store
 MAGIC = b"keizer kept read models\n"
 FORMAT = 1
 
-#: The modules whose classes a kept file may name: keizer's data, no input or output.
-_DATA_MODULES = frozenset({
-    "keizer.model", "keizer.settings", "keizer.scoring", "keizer.earned", "keizer.kept", "keizer.points",
-    "keizer.packed", "keizer.readmodel", "keizer.ladder", "keizer.i18n", "keizer.refusals",
-    "keizer.rating.club", "keizer.rating.glicko2", "keizer.rating.fide",
-    "keizer.tiebreaks", "keizer.tiebreaks.rules", "keizer.tiebreaks.tournament",
-    "keizer.operations.careers", "keizer.operations.kept_careers",
-})
+#: The modules whose classes a kept file may name: keizer's pure layer (data and engines, no
+#: database, file, terminal or template: ``tests/test_layers.py``) and the careers' data.
+_PURE = ("keizer.model", "keizer.colour", "keizer.i18n", "keizer.refusals", "keizer.readmodel", "keizer.ladder",
+         "keizer.limits", "keizer.settings", "keizer.scoring", "keizer.points", "keizer.earned", "keizer.kept",
+         "keizer.packed", "keizer.pairing", "keizer.tiebreaks", "keizer.output", "keizer.rating")
+_DATA = ("keizer.operations.careers", "keizer.operations.kept_careers")
+
+
+def _data_module(module: str) -> bool:
+    return module in _DATA or any(module == p or module.startswith(p + ".") for p in _PURE)
 
 
 def _fraction(numerator: int, denominator: int) -> Fraction:
@@ -104,7 +106,7 @@ class _Reader(pickle.Unpickler):
         helper = _HELPERS.get((module, name))
         if helper is not None:
             return helper
-        if module in _DATA_MODULES and name.isidentifier():
+        if _data_module(module) and name.isidentifier():
             found = getattr(importlib.import_module(module), name, None)
             if isinstance(found, type) and found.__module__ == module:
                 return found
