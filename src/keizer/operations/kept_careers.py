@@ -61,7 +61,7 @@ class CareersKept:
             self.club_games = {id(g): self.club_games[id(g)] for g in read.games if id(g) in self.club_games}
         first = first_games(read.games, choice)
         firsts = {label: (g.date, g.competition, g.round) for label, g in first.items()}  # what a point shows of it
-        same = 0 if choice != self.choice or options != self.options else _same_prefix(self.periods, periods)
+        same = 0 if choice != self.choice or options != self.options else same_prefix(self.periods, periods)
         same = next((k for k in range(same) if firsts[periods[k].label] != self.firsts.get(periods[k].label)), same)
         states = self.states[:same]
         state = states[-1] if states else club.State()
@@ -110,7 +110,7 @@ def _played(period: club.Period) -> set[str]:
     return {p for g in period.games for p in (g.white, g.black)}
 
 
-def _same_prefix(old: tuple[club.Period, ...], new: tuple[club.Period, ...]) -> int:
+def same_prefix(old: tuple[club.Period, ...], new: tuple[club.Period, ...]) -> int:
     """How many periods ``old`` and ``new`` share from the first."""
     for k, (a, b) in enumerate(zip(old, new)):
         if a != b:

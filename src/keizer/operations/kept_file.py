@@ -57,7 +57,7 @@ from typing import Any, Callable, Hashable
 
 from keizer.kept import Kept, first_change
 from keizer.model import Season
-from keizer.operations.kept_careers import CareersKept, adopt_careers, careers_kept
+from keizer.operations.kept_careers import CareersKept, same_prefix, adopt_careers, careers_kept
 from keizer.operations.standings import adopt, kept_of
 from keizer.rating import club
 from keizer.store import Store
@@ -122,7 +122,7 @@ def _writer(out: io.BytesIO) -> pickle.Pickler:
 
 
 def _header(store: Store, version: str, data: bytes) -> dict[str, Any]:
-    return {"format": FORMAT, "version": version, "python": sys.version, "database": str(store.path),
+    return {"format": FORMAT, "version": version, "python": sys.version, "database": str(Path(str(store.path)).resolve()),
             "length": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
@@ -240,18 +240,11 @@ def worth_keeping(store: Store) -> bool:
             return True
     careers = careers_kept(store)
     if careers is not None:
-        if periods is None or _shared(periods, careers.periods) < len(careers.periods) - 1:
+        if periods is None or same_prefix(periods, careers.periods) < len(careers.periods) - 1:
             return True
         if careers.made > MADE_AGAIN:
             return True
     return False
-
-
-def _shared(old: tuple[club.Period, ...], new: tuple[club.Period, ...]) -> int:
-    for k, (a, b) in enumerate(zip(old, new)):
-        if a != b:
-            return k
-    return min(len(old), len(new))
 
 
 def read(store: Store, path: Path, version: str) -> dict[str, Any] | None:
