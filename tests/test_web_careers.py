@@ -104,3 +104,41 @@ def test_the_member_form_sets_year_of_birth_k_and_the_career_page(tmp_path):
         assert conn.execute("SELECT birth_year, fide_k, career_public FROM members WHERE id = ?",
                             (anna,)).fetchone() == (2010, 40, 0)
     assert "checked" in client.get(f"/members/{anna}/edit").get_data(as_text=True).split('name="no_career"')[1][:12]
+
+
+def test_the_career_page_takes_the_kept_careers(tmp_path, capsys, monkeypatch):
+    """The app's career page reads the careers kept from request to request (issue 25): the
+    club rating is not rated again, nor a member's career made again, unless they changed; after
+    a result the page is the one a new app shows on a copy of the file."""
+    import shutil
+
+    from keizer.operations import careers, kept_careers
+    from keizer.rating import club
+
+    app, db = _app(tmp_path)
+    client = app.test_client()
+    anna, pieter = _member(db, "Anna Hendriks"), _member(db, "Pieter Kuipers")
+    client.get(f"/members/{anna}/career")
+    rated, made = [], []
+    monkeypatch.setattr(club, "rate_period", lambda *a, real=club.rate_period: rated.append(1) or real(*a))
+    monkeypatch.setattr(kept_careers, "career_of", lambda *a, real=careers.career_of: made.append(1) or real(*a))
+    page = text(client.get(f"/members/{pieter}/career"))
+    assert rated == [] and made == [] and "Pieter Kuipers" in page
+    run(capsys, db, "-c", "1", "result", "--round", "30", "--correct", "1=0-1")  # another process writes
+    page = text(client.get(f"/members/{anna}/career"))
+    # the rating from the changed period on; the careers whose games or ranks changed, not all
+    assert 0 < len(rated) and 0 < len(made) < len(careers.careers(_store(db)))
+    shutil.copy(db, tmp_path / "copy.db")
+    assert page == text(create_copy_app(tmp_path / "copy.db").test_client().get(f"/members/{anna}/career"))
+
+
+def _store(db):
+    from keizer.store import Store
+
+    return Store.open(db)
+
+
+def create_copy_app(db):
+    from keizer.web import create_app
+
+    return create_app(db, local=True)

@@ -10,6 +10,7 @@ program starts it once per round.
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,13 @@ def main(argv: list[str] | None = None) -> None:
             return
     from keizer.cli.commands import main as run
 
-    run(args)
+    try:
+        run(args)
+    finally:
+        if argv is None:  # the command's own process, about to end
+            # The collector's last passes would walk every object the command made, for nothing:
+            # 0.8 s of CPU after a publish at 600 players × 52 rounds (the standings and careers).
+            gc.freeze()
 
 
 def __getattr__(name: str) -> Any:

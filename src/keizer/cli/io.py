@@ -159,7 +159,7 @@ def publish(ctx: Context, outdir: Path, templates: Path | None, language: str | 
             raise StoreError("no upload target: give one (--upload ftps://user@host/public_html) or keep one with "
                              "'keizer club --upload URL'")
         target = parse_target(given)
-    result = publish_site(store, outdir, templates, language)
+    result = publish_site(store, outdir, templates, language, remember=True)
     click.echo(f"published {', '.join(result.seasons)} to {outdir}: {len(result.written)} files written, "
                f"{result.unchanged} unchanged")
     if target is not None:

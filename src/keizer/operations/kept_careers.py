@@ -22,8 +22,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
-from keizer.operations.careers import (Career, Choice, PlayedGame, RatingPoint, RoundsMemo, career_of, check_choice,
-                                       first_games, games_of,
+from keizer.operations.careers import (Career, Choice, PlayedGame, RatingPoint, RoundsMemo, career, career_of,
+                                       check_choice, first_games, games_of,
                                        lines_of, rating_periods, rating_point, read_careers, start_options)
 from keizer.rating import club
 from keizer.store import Store
@@ -61,7 +61,7 @@ class CareersKept:
             self.club_games = {id(g): self.club_games[id(g)] for g in read.games if id(g) in self.club_games}
         first = first_games(read.games, choice)
         firsts = {label: (g.date, g.competition, g.round) for label, g in first.items()}  # what a point shows of it
-        same = 0 if choice != self.choice or options != self.options else _same_prefix(self.periods, periods)
+        same = 0 if choice != self.choice or options != self.options else same_prefix(self.periods, periods)
         same = next((k for k in range(same) if firsts[periods[k].label] != self.firsts.get(periods[k].label)), same)
         states = self.states[:same]
         state = states[-1] if states else club.State()
@@ -110,7 +110,7 @@ def _played(period: club.Period) -> set[str]:
     return {p for g in period.games for p in (g.white, g.black)}
 
 
-def _same_prefix(old: tuple[club.Period, ...], new: tuple[club.Period, ...]) -> int:
+def same_prefix(old: tuple[club.Period, ...], new: tuple[club.Period, ...]) -> int:
     """How many periods ``old`` and ``new`` share from the first."""
     for k, (a, b) in enumerate(zip(old, new)):
         if a != b:
@@ -127,7 +127,7 @@ _kept_lock = threading.Lock()
 def kept_careers(store: Store) -> dict[int, Career]:
     """Every member's career, kept from the last call for this database (one call at a time per
     database; the careers are those :func:`keizer.operations.careers.careers` computes)."""
-    key = str(store.path) if store.path is not None else f"memory {id(store)}"
+    key = _where(store)
     with _kept_lock:
         entry = _kept.get(key)
         if entry is None:
@@ -142,3 +142,35 @@ def kept_careers(store: Store) -> dict[int, Career]:
             with _kept_lock:
                 _kept.pop(key, None)
             raise
+
+
+def kept_career(store: Store, ref: str) -> Career:
+    """:func:`keizer.operations.careers.career` (the default choice) from the kept careers: the
+    app's career page, asked again and again, makes a member's career again only when it
+    changed, and the club rating only from the period that did (a member who played in no
+    competition: computed as before)."""
+    member = store.find_member(ref)
+    found = kept_careers(store).get(member["id"])
+    return found if found is not None else career(store, f"#{member['id']}")
+
+
+def careers_kept(store: Store) -> CareersKept | None:
+    """What this process keeps of ``store``'s careers (for :mod:`keizer.operations.kept_file`)."""
+    with _kept_lock:
+        entry = _kept.get(_where(store))
+    return None if entry is None else entry[1]
+
+
+def adopt_careers(store: Store, kept: CareersKept) -> bool:
+    """Hold ``kept`` as ``store``'s kept careers, unless this process holds some already (True: taken)."""
+    with _kept_lock:
+        if _where(store) in _kept:
+            return False
+        _kept[_where(store)] = (threading.Lock(), kept)
+        while len(_kept) > KEPT_CLUBS:
+            _kept.popitem(last=False)
+    return True
+
+
+def _where(store: Store) -> str:
+    return str(store.path) if store.path is not None else f"memory {id(store)}"

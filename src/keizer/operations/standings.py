@@ -71,6 +71,27 @@ def kept(store: Store, comp_id: int) -> Iterator[Kept]:
         yield found[1]
 
 
+def kept_of(store: Store) -> dict[int, Kept]:
+    """The kept standings this process holds of ``store``'s file, by competition (for
+    :mod:`keizer.operations.kept_file`, which carries them to the next process)."""
+    where = str(store.path) if store.path is not None else f"memory {id(store)}"
+    with _kept_lock:
+        return {comp: found[1] for (path, comp), found in _kept.items() if path == where}
+
+
+def adopt(store: Store, comp_id: int, standings: Kept) -> bool:
+    """Hold ``standings`` as the competition's kept standings, unless this process holds some
+    already (True: taken)."""
+    key = (str(store.path) if store.path is not None else f"memory {id(store)}", comp_id)
+    with _kept_lock:
+        if key in _kept:
+            return False
+        _kept[key] = (threading.Lock(), standings)
+        while len(_kept) > KEPT_COMPETITIONS:
+            _kept.popitem(last=False)
+    return True
+
+
 def kept_standing(store: Store, comp_id: int, season: Season, upto: int | None = None,
                   provisional: bool = False) -> Standing:
     """:func:`keizer.scoring.standing_after` of a stored Keizer competition, from what is kept."""

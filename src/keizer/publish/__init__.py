@@ -25,14 +25,14 @@ from functools import lru_cache, partial
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Hashable
 
 from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, nodes,
                     pass_context, select_autoescape)
 from jinja2.visitor import NodeTransformer
 
 from keizer import systems
-from keizer.publish.career_pages import career_links, plan_careers
+from keizer.publish.career_pages import career_links, kept_digests, plan_careers, take_digests
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.points_pages import RoundRobinPages, SwissPages
 from keizer.publish.team_pages import TeamPages, team_competition_data
@@ -41,8 +41,8 @@ from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, RO
                                  format_percentage, translations)
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, SiteTemplate, render_pages
-from keizer.publish.files import Folder, Kept, read_previous, write_site
-from keizer.publish.keys import NOT_SHOWN, inputs_key, page_key, rendering_key
+from keizer.publish.files import Folder, Kept, kept_path, read_previous, write_site
+from keizer.publish.keys import NOT_SHOWN, code_key, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.kept_careers import kept_careers
 from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_standings
@@ -78,8 +78,12 @@ class Published:
 
 
 def publish(store: Store, outdir: Path, templates: Path | None = None, language: str | None = None,
-            seasons: Collection[str] | None = None) -> Published:
-    """Publish the competitions of the database (with ``seasons``: of those seasons only) into ``outdir``."""
+            seasons: Collection[str] | None = None, remember: bool = False) -> Published:
+    """Publish the competitions of the database (with ``seasons``: of those seasons only) into ``outdir``.
+
+    ``remember``: a process of its own (a command): the kept standings and careers are taken
+    from the cache folder where an earlier command left them, and left there for the next
+    (:mod:`keizer.operations.kept_file`)."""
     settings = club_settings(store)
     lang = language or settings["language"]
     if lang not in LANGUAGES:
@@ -123,6 +127,15 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     if listed and previous.inputs.get(scope) == key and len(intact) == len(listed):
         return Published((), len(listed), tuple(names))
 
+    carried = kept_path(store.path) if remember and store.path is not None else None
+    before: Hashable = None
+    if carried is not None:
+        from keizer.operations import kept_file  # (not loaded when nothing changed)
+
+        restored, extra = kept_file.restore(store, carried, code_key())
+        if restored:
+            take_digests(extra)
+        before = kept_file.mark(store) if restored else None
     by_season: dict[str, list[CompetitionData]] = {}
     members = store.members()  # for the FIDE ratings on record: read once
     for row in rows:  # in id order: a season's competitions keep their folders as more are added
@@ -199,6 +212,12 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     except OSError as e:
         raise StoreError("cannot write the site to %(folder)s: %(why)s (%(file)s); check that the folder is writable",
                          folder=outdir, why=e.strerror or str(e), file=e.filename) from None
+    if carried is not None:
+        from keizer.operations import kept_file
+
+        if kept_file.mark(store) != before and kept_file.worth_keeping(store):
+            kept_file.keep(store, carried, code_key(), kept_digests())
+        kept_file.release()
     return Published(tuple(written), len(files) + len(rendered.kept) + len(feeds.kept) - len(written), tuple(by_season),
                      len(pages) - len(rendered.kept))
 

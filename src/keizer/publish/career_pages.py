@@ -63,6 +63,30 @@ def _given(inputs: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
 _digests: dict[Hashable, tuple[object, bytes | None]] = {}
 
 
+def kept_digests() -> list[tuple[Hashable, object, bytes | None]]:
+    """The digests taken by the last run, to be carried to the next process with the careers
+    they were taken of (:mod:`keizer.operations.kept_file`, in the same pickle: a career's
+    digest is found by the career object)."""
+    return [(("career", None) if key[0] == "career" else key, value, made)  # type: ignore[index]
+            for key, (value, made) in _digests.items()]
+
+
+def take_digests(entries: object) -> None:
+    """Take the digests :func:`kept_digests` gave in another process (with the careers restored
+    with them); anything else is ignored."""
+    if not isinstance(entries, list):
+        return
+    taken: dict[Hashable, tuple[object, bytes | None]] = {}
+    for entry in entries:
+        if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], tuple) and len(entry[0]) == 2
+                and entry[0][0] in ("career", "rating") and (entry[2] is None or type(entry[2]) is bytes)):
+            return
+        key, value, made = entry
+        taken[("career", id(value)) if key[0] == "career" else key] = (value, made)
+    _digests.clear()
+    _digests.update(taken)
+
+
 def _digest_of(key: Hashable, value: object, make: Callable[[], object], used: dict[Hashable, tuple[object, bytes | None]],
                same: Callable[[object, object], bool]) -> bytes | None:
     known = _digests.get(key)

@@ -85,12 +85,22 @@ class Previous:
                 and found[rel][1] <= self.written}
 
 
+def cache_folder() -> Path:
+    """keizer's cache folder: ``$KEIZER_CACHE``, else ``$XDG_CACHE_HOME/keizer``, else ``~/.cache/keizer``."""
+    return Path(os.environ.get("KEIZER_CACHE") or str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+                                                      / "keizer"))
+
+
 def state_path(outdir: Path) -> Path:
     """Where what a run knows of the site in ``outdir`` is kept: in keizer's cache folder
-    (``$KEIZER_CACHE``, else ``$XDG_CACHE_HOME/keizer``, else ``~/.cache/keizer``), not in
-    the site, which is copied to the web host as it is."""
-    cache = os.environ.get("KEIZER_CACHE") or str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "keizer")
-    return Path(cache) / f"site-{hashlib.sha256(str(outdir.resolve()).encode()).hexdigest()[:32]}.json"
+    (:func:`cache_folder`), not in the site, which is copied to the web host as it is."""
+    return cache_folder() / f"site-{hashlib.sha256(str(outdir.resolve()).encode()).hexdigest()[:32]}.json"
+
+
+def kept_path(database: Path) -> Path:
+    """Where the kept standings and careers of ``database`` are carried from one command to the
+    next (:mod:`keizer.operations.kept_file`): in the cache folder, by the database's path."""
+    return cache_folder() / f"kept-{hashlib.sha256(str(database.resolve()).encode()).hexdigest()[:32]}.pickle"
 
 
 def read_previous(outdir: Path) -> Previous:

@@ -10,7 +10,11 @@ rendered one after the other.  ``$KEIZER_PUBLISH_WORKERS`` sets the number of wo
 (1: one after the other).
 
 A page whose key (:func:`keizer.publish.keys.page_key`: its template, path and context) is the
-one given as known for it is not rendered: its file stays as it is.
+one given as known for it is not rendered: its file stays as it is.  When keys are known (a
+run before this one), the pages keyed by their inputs are looked at in this process first,
+and workers are forked only when many pages are then sure to be rendered (after one result a
+dozen are: forking four workers over the heap of kept standings and careers cost 0.3 s of CPU
+at 600 players × 52 rounds, more than the pages).
 """
 
 from __future__ import annotations
@@ -106,6 +110,11 @@ def render_pages(env: Environment, pages: Sequence[Page], rendering: str = "",
     known = known or {}
     out = Rendered()
     workers = _workers(len(pages))
+    if workers > 1 and known and rendering and not _forced():
+        pages = _unsure(out, pages, rendering, known)
+        certain = sum(1 for page in pages if page.inputs is not None or page.path not in known)
+        if certain < PARALLEL_FROM:  # few pages to render: forking workers over a large heap would cost more
+            workers = 1
     if workers == 1:
         for page in pages:
             _take(out, page.path, _key_or_render(env, page, rendering, known))
@@ -162,6 +171,26 @@ def _render_one(k: int) -> tuple[str | None, bytes | None] | PageError:
         return _key_or_render(env, pages[k], rendering, known)
     except PageError as e:
         return e
+
+
+def _unsure(out: Rendered, pages: Sequence[Page], rendering: str, known: Mapping[str, str]) -> list[Page]:
+    """The pages whose inputs' key is the one known for them are taken as kept (in this process:
+    the key of inputs is cheap); the others, to be looked at further, in their order."""
+    rest: list[Page] = []
+    for page in pages:
+        if page.inputs is not None and page.path in known:
+            key = page_key(rendering, page.template, page.path, {"inputs": page.inputs()}, "inputs")
+            if key is not None and known[page.path] == key:
+                out.kept[page.path] = key
+                continue
+        rest.append(page)
+    return rest
+
+
+def _forced() -> bool:
+    """Whether ``KEIZER_PUBLISH_WORKERS`` sets the number of workers."""
+    wanted = os.environ.get("KEIZER_PUBLISH_WORKERS", "").strip()
+    return is_digits(wanted, 4) and int(wanted) >= 1
 
 
 def _workers(pages: int) -> int:

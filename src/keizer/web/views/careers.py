@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, request
 
 from keizer.operations import careers
+from keizer.operations.kept_careers import kept_career
 from keizer.web.access import arbiter
 from keizer.web.context import _, render, store
 
@@ -18,7 +19,7 @@ bp = Blueprint("careers", __name__)
 @bp.route("/members/<int:member_id>/career")
 @arbiter
 def career(member_id: int) -> Any:
-    found = careers.career(store(), f"#{member_id}")
+    found = kept_career(store(), f"#{member_id}")  # kept: made again only when it changed
     heading = _("Career")
     played = careers.rating_table(found.rating)
     return render("app/career.html", nav="members", title=f"{found.member['name']} · {heading}", career=found,
