@@ -46,6 +46,7 @@ from hypothesis import settings as hypothesis_settings  # noqa: E402
 
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season  # noqa: E402
 from keizer.settings import Settings  # noqa: E402
+import old_runs  # noqa: E402
 
 #: Our own vectors and transcriptions, committed with the tests (see data/SOURCES.md).
 DATA = Path(__file__).resolve().parent / "data"
@@ -106,6 +107,16 @@ def sampled(values: Sequence[T]) -> list[T]:
         return list(values)
     step = max(1, min(10, len(values) // 10))
     return list(values[::step])
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        old_runs.start_removing(session.config)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    old_runs.finish_removing()
 
 
 def pytest_report_header(config: pytest.Config) -> str:
@@ -187,3 +198,4 @@ def ranking(standing) -> list[str]:
 @pytest.fixture
 def F():
     return Fraction
+
