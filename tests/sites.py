@@ -42,6 +42,16 @@ atexit.register(shutil.rmtree, _KEPT, True)
 _SITES: dict[str, tuple[Path, dict[str, object], Published]] = {}
 
 
+def published_from_file(db: Path, outdir: Path) -> Path:
+    """:func:`published_once` of the club in the file ``db`` into ``outdir``; ``outdir``."""
+    store = Store.open(db)
+    try:
+        published_once(store, outdir)
+    finally:
+        store.close()
+    return outdir
+
+
 def published_once(store: Store, outdir: Path, language: str | None = None,
                    seasons: Collection[str] | None = None) -> Published:
     """``publish(store, outdir, language=language, seasons=seasons)`` for a test that needs the

@@ -18,7 +18,7 @@ import pytest
 from keizer.operations.club import club_settings, set_club
 from keizer.publish.slugs import slugify
 from keizer.store import Store, StoreError
-from sites import published_once
+from sites import published_from_file
 from test_site_member import KEIZER, SAMPLE, keizer
 
 SITE = "https://schaak.example.nl/uitslagen/"
@@ -35,12 +35,7 @@ def club_copy(tmp_path: Path, name: str, *settings: str) -> Path:
 def publish_to(db: Path, out: Path) -> Path:
     """The club published into ``out`` (the feeds' tests read what it wrote: a copy of the same
     site published before in this process, see tests/sites.py); its season's folder."""
-    store = Store.open(db)
-    try:
-        published_once(store, out)
-    finally:
-        store.close()
-    return out / "2025-2026"
+    return published_from_file(db, out) / "2025-2026"
 
 
 def events(path: Path) -> list:

@@ -17,7 +17,7 @@ from keizer.cli import main as keizer_main
 from keizer.publish import publish
 from keizer.publish.slugs import slugify
 from keizer.store import Store
-from sites import published_once
+from sites import published_from_file
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_club.db"
@@ -43,12 +43,7 @@ def published(db: Path, out: Path, language: str | None = None) -> Path:
 def published_as_set_up(db: Path, out: Path) -> Path:
     """:func:`published` for the fixtures whose site is only the tests' set-up (a copy of the
     same site published before in this process, see tests/sites.py)."""
-    store = Store.open(db)
-    try:
-        published_once(store, out)
-    finally:
-        store.close()
-    return out
+    return published_from_file(db, out)
 
 
 def text(page: Path | str) -> str:

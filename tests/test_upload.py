@@ -25,9 +25,8 @@ from keizer.formats.targets import PASSWORD_ENV, Target, UploadError, parse_targ
 from keizer.publish.files import MANIFEST, write_site
 from keizer.publish.transports import Transport, connect, temporary_path
 from keizer.publish.upload import upload
-from keizer.store import Store
 from conftest import examples
-from sites import published_once
+from sites import published_from_file
 from test_cli import run
 from upload_servers import PASSWORD, USER, ftp_server, self_signed_certificate, sftp_server
 
@@ -347,12 +346,7 @@ def published_before(db: Path, site: Path) -> Path:
     """The club published into ``site`` before the command a test runs, when the test is about
     the upload after it (a copy of the same site published before in this process, see
     tests/sites.py): the command's publish finds the site up to date and goes on to upload it."""
-    store = Store.open(db)
-    try:
-        published_once(store, site)
-    finally:
-        store.close()
-    return site
+    return published_from_file(db, site)
 
 
 @pytest.mark.parametrize("kind", ["ftp", "sftp"])
