@@ -127,7 +127,7 @@ _kept_lock = threading.Lock()
 def kept_careers(store: Store) -> dict[int, Career]:
     """Every member's career, kept from the last call for this database (one call at a time per
     database; the careers are those :func:`keizer.operations.careers.careers` computes)."""
-    key = _where(store)
+    key = store.place
     with _kept_lock:
         entry = _kept.get(key)
         if entry is None:
@@ -157,20 +157,16 @@ def kept_career(store: Store, ref: str) -> Career:
 def careers_kept(store: Store) -> CareersKept | None:
     """What this process keeps of ``store``'s careers (for :mod:`keizer.operations.kept_file`)."""
     with _kept_lock:
-        entry = _kept.get(_where(store))
+        entry = _kept.get(store.place)
     return None if entry is None else entry[1]
 
 
 def adopt_careers(store: Store, kept: CareersKept) -> bool:
     """Hold ``kept`` as ``store``'s kept careers, unless this process holds some already (True: taken)."""
     with _kept_lock:
-        if _where(store) in _kept:
+        if store.place in _kept:
             return False
-        _kept[_where(store)] = (threading.Lock(), kept)
+        _kept[store.place] = (threading.Lock(), kept)
         while len(_kept) > KEPT_CLUBS:
             _kept.popitem(last=False)
     return True
-
-
-def _where(store: Store) -> str:
-    return str(store.path) if store.path is not None else f"memory {id(store)}"

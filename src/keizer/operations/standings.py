@@ -59,7 +59,7 @@ def kept(store: Store, comp_id: int) -> Iterator[Kept]:
     inside a transaction not committed yet nor after a rollback or another program's write,
     and a write to another competition or table costs nothing.  A view may key what it builds
     from a standing by ``Kept.version`` (the crosstable's rows)."""
-    key = (str(store.path) if store.path is not None else f"memory {id(store)}", comp_id)
+    key = (store.place, comp_id)
     with _kept_lock:
         found = _kept.get(key)
         if found is None:
@@ -74,15 +74,15 @@ def kept(store: Store, comp_id: int) -> Iterator[Kept]:
 def kept_of(store: Store) -> dict[int, Kept]:
     """The kept standings this process holds of ``store``'s file, by competition (for
     :mod:`keizer.operations.kept_file`, which carries them to the next process)."""
-    where = str(store.path) if store.path is not None else f"memory {id(store)}"
+    where = store.place
     with _kept_lock:
-        return {comp: found[1] for (path, comp), found in _kept.items() if path == where}
+        return {comp: found[1] for (place, comp), found in _kept.items() if place == where}
 
 
 def adopt(store: Store, comp_id: int, standings: Kept) -> bool:
     """Hold ``standings`` as the competition's kept standings, unless this process holds some
     already (True: taken)."""
-    key = (str(store.path) if store.path is not None else f"memory {id(store)}", comp_id)
+    key = (store.place, comp_id)
     with _kept_lock:
         if key in _kept:
             return False

@@ -158,15 +158,7 @@ class WeightedMatching:
         above = self._duals_above(v)
         yv = dual[v]
         for u in others:
-            z = 0
-            if above:
-                b = parent[u]
-                while b != -1:
-                    if b in above:
-                        z = above[b]
-                        break
-                    b = parent[b]
-            yield yv + dual[u] + z - w[u]
+            yield yv + dual[u] + (_shared_duals(parent, above, u) if above else 0) - w[u]
 
     def set_weights(self, v: int, changes: Mapping[int, int] | Iterable[tuple[int, int]]) -> None:
         """Give the edges (v, u) new weights; :meth:`solve` restores the optimum.
@@ -257,14 +249,7 @@ class WeightedMatching:
         for u, weight in items:
             if u == mate:
                 return False
-            z = 0
-            b = parent[u]
-            while b != -1:
-                if b in above:
-                    z = above[b]
-                    break
-                b = parent[b]
-            slack = dual[v] + dual[u] + z
+            slack = dual[v] + dual[u] + _shared_duals(parent, above, u)
             if slack - row[u] <= 0 or slack - weight < 0:
                 return False
         return True
@@ -921,6 +906,17 @@ class WeightedMatching:
             self._release(x)
             # in the order of a recursion: each child's own sub-blossoms before its next sibling
             stack.extend(reversed([c for c in children if c >= self.n and self.dual[c] == 0]))  # type: ignore[union-attr]
+
+
+def _shared_duals(parent: list[int], above: dict[int, int], u: int) -> int:
+    """The duals an edge (v, u) counts of the blossoms around v (``above``: from
+    :meth:`WeightedMatching._duals_above`): those of the innermost one that holds u too."""
+    b = parent[u]
+    while b != -1:
+        if b in above:
+            return above[b]
+        b = parent[b]
+    return 0
 
 
 def _need(row: list[int], dual: list[int]) -> int:

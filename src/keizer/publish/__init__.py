@@ -212,9 +212,7 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     except OSError as e:
         raise StoreError("cannot write the site to %(folder)s: %(why)s (%(file)s); check that the folder is writable",
                          folder=outdir, why=e.strerror or str(e), file=e.filename) from None
-    if carried is not None:
-        from keizer.operations import kept_file
-
+    if carried is not None:  # kept_file imported above
         if kept_file.mark(store) != before and kept_file.worth_keeping(store):
             kept_file.keep(store, carried, code_key(), kept_digests())
         kept_file.release()

@@ -60,6 +60,12 @@ class Database:
         #: Who makes the changes (user on computer): a message the app words; the demo season sets its own too.
         self.origin: Callable[[], str | Message] = _origin
 
+    @property
+    def place(self) -> str:
+        """Which database this is, for what a process keeps of it (standings, careers): its
+        file's path, or this object for a database in memory."""
+        return str(self.path) if self.path is not None else f"memory {id(self)}"
+
     def close(self) -> None:
         self.conn.close()
 
