@@ -62,15 +62,17 @@ from types import MappingProxyType
 from typing import Any, Callable, Hashable
 
 from keizer.kept import Kept, first_change
-from keizer.model import Season
+from keizer.model import Round, Season
+from keizer.operations.careers import PlayedGame
 from keizer.operations.kept_careers import CareersKept, same_prefix, adopt_careers, careers_kept
 from keizer.operations.standings import adopt, kept_of
 from keizer.rating import club
-from keizer.store import Store
+from keizer.store import Store, rounds_read
+from keizer.store.rounds_read import RoundsKept
 
 #: The first line of a kept file, and the format of what follows.
 MAGIC = b"keizer kept read models\n"
-FORMAT = 1
+FORMAT = 2
 
 #: The modules whose classes a kept file may name: keizer's pure layer (data and engines, no
 #: database, file, terminal or template: ``tests/test_layers.py``) and the careers' data.
@@ -155,11 +157,18 @@ def keep(store: Store, path: Path, version: str, extra: object = None) -> bool:
         mine.memo = {}  # what views made of the version: their own objects
         standings[comp] = mine
     careers = careers_kept(store)
-    if careers is not None:  # what is kept by object identity means nothing to another process
-        careers = replace(careers, rounds={}, club_games={})
+    club_games = []
+    if careers is not None:  # the rating's game of each game: by the game's id, which is the process's own
+        club_games = list(careers.club_games.values())
+        careers = replace(careers, club_games={})
+    # The rounds read (by their stamps), in the same pickle as the standings and careers made
+    # of them: the next process reads only the rounds whose stamp changed, and the rounds it
+    # takes are the objects the kept seasons and the careers' games hold.
+    rounds = {comp: (held.players, held.rounds) for comp, held in rounds_read.held_for(store.path).items()}
     out = io.BytesIO()
     try:
-        _writer(out).dump({"standings": standings, "careers": careers, "extra": extra})
+        _writer(out).dump({"standings": standings, "careers": careers, "extra": extra, "rounds": rounds,
+                           "club_games": club_games})
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return False
     data = out.getvalue()
@@ -202,9 +211,12 @@ def restore(store: Store, path: Path, version: str) -> tuple[bool, object]:
     found = read(store, path, version)
     if found is None:
         return False, None
+    for comp, (players, rounds) in found["rounds"].items():
+        rounds_read.take(store.path, comp, RoundsKept(players, rounds))
     for comp, kept in found["standings"].items():
         adopt(store, comp, kept)
     if found["careers"] is not None:
+        found["careers"].club_games = {id(game): (game, made) for game, made in found["club_games"]}
         adopt_careers(store, found["careers"])
     _note(store, found["standings"], found["careers"])
     return True, found["extra"]
@@ -287,9 +299,29 @@ def read(store: Store, path: Path, version: str) -> dict[str, Any] | None:
     if not _frozen:  # and they live as long as the run: no collection looks at them again until release()
         gc.freeze()
         _frozen.append(True)
-    if not (isinstance(found, dict) and set(found) == {"standings", "careers", "extra"}
+    if not (isinstance(found, dict) and set(found) == {"standings", "careers", "extra", "rounds", "club_games"}
             and isinstance(found["standings"], dict)
             and all(type(c) is int and type(k) is Kept for c, k in found["standings"].items())
-            and (found["careers"] is None or type(found["careers"]) is CareersKept)):
+            and (found["careers"] is None or type(found["careers"]) is CareersKept)
+            and _rounds_read(found["rounds"]) and _club_games(found["club_games"])):
         return None
     return found
+
+
+def _rounds_read(found: object) -> bool:
+    """Whether ``found`` is what :func:`keep` writes of the rounds read: by competition, the
+    players they were read with and each round's key (a stamp, its date and time control) and round."""
+    return isinstance(found, dict) and all(
+        type(comp) is int and type(held) is tuple and len(held) == 2 and type(held[0]) is tuple
+        and type(held[1]) is dict
+        and all(type(n) is int and type(r) is tuple and len(r) == 2 and type(r[1]) is Round
+                and type(r[0]) is tuple and len(r[0]) == 3 and type(r[0][0]) is bytes
+                and all(part is None or type(part) is str for part in r[0][1:]) for n, r in held[1].items())
+        for comp, held in found.items())
+
+
+def _club_games(found: object) -> bool:
+    """Whether ``found`` is what :func:`keep` writes of the rating's games: (game, the rating's game) pairs."""
+    return isinstance(found, list) and all(
+        type(pair) is tuple and len(pair) == 2 and type(pair[0]) is PlayedGame and type(pair[1]) is club.ClubGame
+        for pair in found)

@@ -57,18 +57,19 @@ def _given(inputs: tuple[bytes, bytes]) -> tuple[bytes, bytes]:
     return inputs
 
 
-#: The digests taken: of each career met (by the object: a career kept from run to run is the
-#: same object, :mod:`keizer.operations.kept_careers`), and of each member's club rating in
-#: the periods played (by the member: kept, a played period's point is the same object).
+#: The digests taken, by member: of what each career page shows of the career but its club
+#: rating (found again while the career's parts are the same objects: a career kept from run
+#: to run keeps them, :mod:`keizer.operations.kept_careers`, also when only its rating points
+#: are new), and of the member's club rating in the periods played (kept, a played period's
+#: point is the same object).
 _digests: dict[Hashable, tuple[object, bytes | None]] = {}
 
 
 def kept_digests() -> list[tuple[Hashable, object, bytes | None]]:
     """The digests taken by the last run, to be carried to the next process with the careers
-    they were taken of (:mod:`keizer.operations.kept_file`, in the same pickle: a career's
-    digest is found by the career object)."""
-    return [(("career", None) if key[0] == "career" else key, value, made)  # type: ignore[index]
-            for key, (value, made) in _digests.items()]
+    they were taken of (:mod:`keizer.operations.kept_file`, in the same pickle: a digest is
+    found again while the career's parts are the objects it was taken of)."""
+    return [(key, value, made) for key, (value, made) in _digests.items()]
 
 
 def take_digests(entries: object) -> None:
@@ -79,10 +80,11 @@ def take_digests(entries: object) -> None:
     taken: dict[Hashable, tuple[object, bytes | None]] = {}
     for entry in entries:
         if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], tuple) and len(entry[0]) == 2
-                and entry[0][0] in ("career", "rating") and (entry[2] is None or type(entry[2]) is bytes)):
+                and entry[0][0] in ("career", "rating") and type(entry[0][1]) is int
+                and (entry[2] is None or type(entry[2]) is bytes)):
             return
         key, value, made = entry
-        taken[("career", id(value)) if key[0] == "career" else key] = (value, made)
+        taken[key] = (value, made)
     _digests.clear()
     _digests.update(taken)
 
@@ -97,20 +99,21 @@ def _digest_of(key: Hashable, value: object, make: Callable[[], object], used: d
     return known[1]
 
 
-def _same_points(a: object, b: object) -> bool:
-    """Two lists of the same rating point objects."""
-    return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(x is y for x, y in zip(a, b))
+def _same_objects(a: object, b: object) -> bool:
+    """Two lists or tuples of the same objects (a career's parts, a member's rating points)."""
+    return type(a) is type(b) and isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) \
+        and len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def career_digest(c: Career, used: dict[Hashable, tuple[object, bytes | None]]) -> bytes | None:
     """A digest of what a career page shows of ``c`` (None: it cannot be written down): the
-    member, competitions, games, opponents and best results (taken once per career object)
-    and the club rating after the periods the member played (once per list of points);
-    ``used`` gathers the digests taken or found."""
-    rest = _digest_of(("career", id(c)), c, lambda: (c.member, c.lines, c.total, c.opponents, c.games, c.best), used,
-                      lambda a, b: a is b)
+    member, competitions, games, opponents and best results (taken once while they are the
+    same objects) and the club rating after the periods the member played (once per list of
+    points); ``used`` gathers the digests taken or found."""
+    parts = (c.member, c.lines, c.total, c.opponents, c.games, c.best)
+    rest = _digest_of(("career", c.member["id"]), parts, lambda: parts, used, _same_objects)
     played = rating_table(c.rating)
-    rating = _digest_of(("rating", c.member["id"]), played, lambda: played, used, _same_points)
+    rating = _digest_of(("rating", c.member["id"]), played, lambda: played, used, _same_objects)
     return None if rest is None or rating is None else rest + rating
 
 

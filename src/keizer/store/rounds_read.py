@@ -75,3 +75,23 @@ def forget() -> None:
     """Drop every round kept (a test that wants to read from scratch)."""
     with _LOCK:
         _KEPT.clear()
+
+
+def held_for(file: object) -> dict[int, RoundsKept]:
+    """The rounds kept of ``file`` (a database's path), by competition, for another process of
+    the same keizer to take (:func:`take`): those with a stamp only."""
+    with _LOCK:
+        return {comp: RoundsKept(rounds.players, {n: held for n, held in rounds.rounds.items() if held[0][0] is not None})
+                for (path, comp), rounds in _KEPT.items() if path == file}
+
+
+def take(file: object, comp: int, rounds: RoundsKept) -> bool:
+    """Hold ``rounds`` as the rounds read of ``file``'s competition ``comp`` (another process
+    read them, :func:`held_for`), unless this process holds some already (True: taken).  A
+    round is taken over only while the file holds its stamp, as a round this process read."""
+    with _LOCK:
+        if (file, comp) in _KEPT:
+            return False
+    keep((file, comp), RoundsKept(rounds.players, {n: held for n, held in rounds.rounds.items()
+                                                   if held[0][0] is not None}))
+    return True

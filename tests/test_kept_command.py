@@ -1,0 +1,123 @@
+"""What one ``keizer publish`` leaves the next in keizer's cache folder besides the kept
+standings and careers (issue 25, ``keizer.operations.kept_file``): the rounds read (by their
+stamps, ``keizer.store.rounds_read``) and the career pages' digests.  The next command, a new
+process, reads only the rounds whose stamp changed and takes the digest of every career whose
+parts are those it was taken of; after any edits, each published by a command of its own, the
+site is the one a process that keeps nothing publishes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from conftest import examples
+from keizer.publish import career_pages, publish
+from keizer.store import Store
+from keizer.store.competitions import Competitions
+from test_kept_file import a_new_process
+from test_publish_kept import EDITS, edit, fresh_site
+from test_site_incremental import small_club, snapshot
+
+
+class _Cache:
+    """``$KEIZER_CACHE`` set to a folder of the test's own while it runs."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def __enter__(self) -> None:
+        self.before = os.environ.get("KEIZER_CACHE")
+        os.environ["KEIZER_CACHE"] = str(self.folder)
+
+    def __exit__(self, *_: object) -> None:
+        if self.before is None:
+            os.environ.pop("KEIZER_CACHE", None)
+        else:
+            os.environ["KEIZER_CACHE"] = self.before
+
+
+def a_command(db: Path, site: Path) -> Store:
+    """``keizer publish`` in a process of its own: nothing kept but what the cache folder holds."""
+    a_new_process()
+    store = Store.open(db)
+    publish(store, site, remember=True)
+    return store
+
+
+@pytest.fixture
+def read_rounds(monkeypatch) -> Iterator[list[int]]:
+    """The numbers of the rounds read from their rows (not taken as kept)."""
+    numbers: list[int] = []
+    real = Competitions._read_rounds
+
+    def counted(self, comp_id, wanted, *args):  # type: ignore[no-untyped-def]
+        numbers.extend(wanted)
+        return real(self, comp_id, wanted, *args)
+
+    monkeypatch.setattr(Competitions, "_read_rounds", counted)
+    yield numbers
+
+
+def test_the_next_command_reads_only_the_round_that_changed(tmp_path, read_rounds):
+    store, comp = small_club(tmp_path / "club.db")
+    edit(store, comp, "round", 0)  # round 3 being played
+    store.close()
+    with _Cache(tmp_path / "cache"):
+        a_command(tmp_path / "club.db", tmp_path / "site").close()
+        assert sorted(set(read_rounds)) == [1, 2, 3]
+        store = Store.open(tmp_path / "club.db")
+        edit(store, comp, "result", 1)
+        store.close()
+        read_rounds.clear()
+        store = a_command(tmp_path / "club.db", tmp_path / "site")
+    assert read_rounds == [3]
+    assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
+    store.close()
+    a_new_process()
+
+
+def test_after_one_result_the_next_command_takes_every_other_careers_digest(tmp_path, monkeypatch):
+    """The round being played had no result when the file was written: its first result adds a
+    rating period, so every member's career gets a new point (a new career object); the career
+    pages' digests are still those of the same parts, and only the two players' are taken again."""
+    store, comp = small_club(tmp_path / "club.db")
+    edit(store, comp, "round", 0)
+    store.close()
+    with _Cache(tmp_path / "cache"):
+        a_command(tmp_path / "club.db", tmp_path / "site").close()
+        store = Store.open(tmp_path / "club.db")
+        edit(store, comp, "result", 1)
+        store.close()
+        taken: list[object] = []
+        real = career_pages.written
+        monkeypatch.setattr(career_pages, "written", lambda value: taken.append(value) or real(value))
+        store = a_command(tmp_path / "club.db", tmp_path / "site")
+        monkeypatch.undo()
+    # what every career page shows of the site once, the two players' careers and club ratings
+    assert len(taken) == 1 + 2 + 2
+    assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
+    store.close()
+    a_new_process()
+
+
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=EDITS)
+def test_each_edit_published_by_a_command_of_its_own_is_published_from_scratch(tmp_path_factory, edits):
+    """Random edits (results, new rounds, corrections, an undo, another program's SQL, attendance,
+    a setting), each followed by ``keizer publish`` in a new process that takes the file."""
+    folder = tmp_path_factory.mktemp("club")
+    store, comp = small_club(folder / "club.db")
+    store.close()
+    with _Cache(folder / "cache"):
+        store = a_command(folder / "club.db", folder / "site")
+        for k, what in enumerate(edits):
+            edit(store, comp, what, k)
+            store.close()
+            store = a_command(folder / "club.db", folder / "site")
+            assert snapshot(folder / "site") == fresh_site(store, folder), (edits, k)
+    store.close()
+    a_new_process()
