@@ -8,18 +8,24 @@ site is the one a process that keeps nothing publishes."""
 from __future__ import annotations
 
 import os
+import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import examples
+from keizer.kept import Kept
+from keizer.model import Result
+from keizer.scoring import all_round_scores, round_scores
 from keizer.publish import career_pages, publish
 from keizer.store import Store
 from keizer.store.competitions import Competitions
 from test_kept_file import a_new_process
 from test_publish_kept import EDITS, edit, fresh_site
+from test_scoring import random_season
 from test_site_incremental import small_club, snapshot
 
 
@@ -121,3 +127,33 @@ def test_each_edit_published_by_a_command_of_its_own_is_published_from_scratch(t
             assert snapshot(folder / "site") == fresh_site(store, folder), (edits, k)
     store.close()
     a_new_process()
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(3, 9), rounds=st.integers(1, 6),
+       model=st.sampled_from(["per-round", "fixed-point"]), edits=st.integers(0, 3))
+def test_the_histories_from_the_kept_items_are_those_worked_out_from_the_season(seed, n, rounds, model, edits):
+    """The site's player pages take the rounds' items behind a kept standing
+    (``Kept.items_of``); every player's history from them is the one worked out from the season,
+    after corrections too (the chain redone from the changed round)."""
+    rng = random.Random(seed)
+    season = random_season(rng, n, rounds)
+    season = replace(season, settings=replace(season.settings, recalculation=model))
+    kept = Kept()
+    for k in range(edits + 1):
+        if k:  # a correction in a random round
+            r = rng.randrange(len(season.rounds))
+            rnd = season.rounds[r]
+            if rnd.games:
+                game = rnd.games[0]
+                fixed = replace(game, result=Result.DRAW if game.result != Result.DRAW else Result.WHITE_WIN)
+                season = replace(season, rounds=season.rounds[:r] + (replace(rnd, games=(fixed,) + rnd.games[1:]),)
+                                 + season.rounds[r + 1:])
+        standings = kept.standings(season)
+        for standing in standings:
+            items = kept.items_of(season, standing)
+            assert items is not None
+            for p in season.players:
+                if p.id not in standing.off_ladder:
+                    assert all_round_scores(season, standing, (p.id,), items)[p.id] == round_scores(season, standing, p.id)
+    assert Kept().items_of(season, standings[-1]) is None  # nothing kept: nothing computed

@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from itertools import count
-from typing import Any, Hashable
+from typing import Any, Hashable, Mapping, Sequence
 
 from keizer.model import Season
 from keizer.scoring import RoundScore, Standing, _Chain, _off_ladder, all_round_scores
@@ -111,6 +111,15 @@ class Kept:
         """:func:`keizer.scoring.round_scores` of a standing :meth:`standing` gave."""
         chain = self._chain(season, standing.off_ladder)
         return all_round_scores(season, standing, (player,), chain.earned.items)[player]
+
+    def items_of(self, season: Season, standing: Standing) -> Mapping[str, Sequence[Any]] | None:
+        """The rounds as items (:mod:`keizer.earned`) behind a standing :meth:`standing` gave of
+        ``season``, as :func:`keizer.scoring.all_round_scores` takes them, when they are kept
+        (None: not kept, nothing is computed)."""
+        held = self._chains.get(standing.off_ladder)
+        if season is not self.season or held is None or held[1] is not None or held[0].upto < standing.round:
+            return None
+        return held[0].earned.items
 
     def _chain(self, season: Season, off: frozenset[str]) -> _Chain:
         top = _top(season)

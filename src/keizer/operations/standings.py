@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
@@ -104,6 +104,13 @@ def kept_standings(store: Store, comp_id: int, season: Season, provisional: bool
     standing), from what is kept: for the site, which shows them all."""
     with kept(store, comp_id) as standings:
         return standings.standings(season, provisional)
+
+
+def kept_items(store: Store, comp_id: int, season: Season, standing: Standing) -> Mapping[str, Sequence[Any]] | None:
+    """The items behind a kept standing of ``season`` (:meth:`keizer.kept.Kept.items_of`), for
+    its histories: None when they are not kept."""
+    with kept(store, comp_id) as standings:
+        return standings.items_of(season, standing)
 
 
 def checked_round(season: Season, round_no: int | None) -> int:

@@ -45,7 +45,7 @@ from keizer.publish.files import Folder, Kept, kept_path, read_previous, write_s
 from keizer.publish.keys import NOT_SHOWN, code_key, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.kept_careers import kept_careers
-from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_standings
+from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_items, kept_standings
 from keizer.operations.club import club_settings
 from keizer.operations.evening import is_finished, planned_rounds
 from keizer.operations.notices import round_notices
@@ -333,9 +333,12 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     # The standings after each complete round, and with the round being played (the results in
     # so far) the provisional one after it: one computation, as the app's results page shows it.
     standings = kept_standings(store, row["id"], season, provisional=True)  # what the app keeps (keizer.kept)
+    final = standings[season.completed_rounds()]  # the players' histories are of it (keizer.publish.plan)
+    items = kept_items(store, row["id"], season, final)
+    kept = None if items is None else (final, items)
     if season.round_in_progress() is None:
-        return CompetitionData(row["name"], season, standings)
-    return CompetitionData(row["name"], season, standings[:-1], provisional=standings[-1])
+        return CompetitionData(row["name"], season, standings, items=kept)
+    return CompetitionData(row["name"], season, standings[:-1], provisional=standings[-1], items=kept)
 
 
 def _finished(store: Store, row: dict[str, Any], data: CompetitionData) -> bool:

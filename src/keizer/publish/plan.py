@@ -60,6 +60,9 @@ class CompetitionData:
     provisional: Standing | None = None  # a Keizer standing with the results in so far of the round being played
     notices: frozenset[str] = frozenset()  # players who sent notice of absence for the next round's date
     rules: Message | None = None  # FIDE mode: "FIDE rules", or since when not (None: a competition without a mode)
+    #: A Keizer standing of ``standings`` and the rounds as items behind it, kept (its players'
+    #: histories are taken from them, not worked out again from the season).
+    items: tuple[Standing, Mapping[str, Sequence[Any]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -496,7 +499,8 @@ class _Competition:
         if on_ladder:
             dates = {r.number: r.date for r in self.season.rounds}
             names = {p: q.name for p, q in self.players.items()}
-            for line in all_round_scores(self.season, self.final, (pid,))[pid]:  # for one page: a page not made again costs nothing
+            kept = self.comp.items[1] if self.comp.items is not None and self.comp.items[0] is self.final else None
+            for line in all_round_scores(self.season, self.final, (pid,), kept)[pid]:  # for one page: a page not made again costs nothing
                 row = history_line(line, names)
                 lines.append({**row, "date": dates.get(line.round),
                               "link": self.player_link(line.opponent) if line.opponent else None})
