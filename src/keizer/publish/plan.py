@@ -488,8 +488,9 @@ class _Competition:
 
     def _player_inputs(self, settled: Callable[..., tuple[Any, ...]], pid: str) -> tuple[Any, ...]:
         """A player's page shows the complete rounds, his next game, and the FIDE rating change of
-        each of his games (the round being played's too)."""
-        return settled("player", pid, self.next_for(pid), [g.get(pid) for g in self.game_of])
+        each of his games (the round being played's too): of his games those of the complete
+        rounds are in ``settled`` already, the others are written here."""
+        return settled("player", pid, self.next_for(pid), [g.get(pid) for g in self.game_of[self.played:]])
 
     def _player_context(self, pid: str, ctx: dict[str, Any]) -> dict[str, Any]:
         player = self.players[pid]
