@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import examples
+from keizer.formats.text import xml_escape, xml_quoteattr
 from keizer.kept import Kept
 from keizer.model import Result
 from keizer.scoring import all_round_scores, round_scores
@@ -157,3 +158,13 @@ def test_the_histories_from_the_kept_items_are_those_worked_out_from_the_season(
                 if p.id not in standing.off_ladder:
                     assert all_round_scores(season, standing, (p.id,), items)[p.id] == round_scores(season, standing, p.id)
     assert Kept().items_of(season, standings[-1]) is None  # nothing kept: nothing computed
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(text=st.text(alphabet=st.sampled_from("ab &<>\"'\n\r\t;é")))
+def test_xml_text_and_attributes_are_written_as_the_standard_library_writes_them(text):
+    """The feeds and logos escape with keizer.formats.text, not xml.sax.saxutils (whose imports
+    every command paid for): the same characters."""
+    from xml.sax.saxutils import escape, quoteattr
+
+    assert xml_escape(text) == escape(text) and xml_quoteattr(text) == quoteattr(text)

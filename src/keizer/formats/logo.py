@@ -17,8 +17,8 @@ import struct
 from pathlib import Path
 from typing import Callable, NoReturn
 from xml.parsers import expat
-from xml.sax.saxutils import escape, quoteattr
 
+from keizer.formats.text import xml_escape as escape, xml_quoteattr as quoteattr
 from keizer.refusals import Message
 from keizer.store import StoreError
 

@@ -40,3 +40,32 @@ def decode(data: bytes) -> str:
 
 def _line_at(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1
+
+
+
+def xml_escape(text: str) -> str:
+    """Text in XML (the feeds' and logos'): ``&``, ``<`` and ``>`` as entities, as
+    ``xml.sax.saxutils.escape`` writes it (that module imports ``urllib.request``, ``http.client``
+    and ``ssl``: 15-20 ms that every command paid for).
+
+    >>> xml_escape("Zwart & <Wit>")
+    'Zwart &amp; &lt;Wit&gt;'
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def xml_quoteattr(text: str) -> str:
+    """An XML attribute's value with its quotes, as ``xml.sax.saxutils.quoteattr`` writes it:
+    escaped, line breaks and tabs as character references, in double quotes unless it holds
+    one and no single quote.
+
+    >>> both = "'a' " + '"b"'
+    >>> print(xml_quoteattr("a & b"), xml_quoteattr('say "hi"'), xml_quoteattr(both))
+    "a &amp; b" 'say "hi"' "'a' &quot;b&quot;"
+    """
+    text = xml_escape(text).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in text:
+        return f'"{text}"'
+    if "'" not in text:
+        return f"'{text}'"
+    return '"' + text.replace('"', "&quot;") + '"'

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from datetime import date, timedelta
 from typing import Sequence
-from xml.sax.saxutils import escape, quoteattr
+
+from keizer.formats.text import xml_escape as escape, xml_quoteattr as quoteattr
 
 
 @dataclass(frozen=True)

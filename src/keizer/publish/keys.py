@@ -40,10 +40,13 @@ def _files_digest(digest: Any, top: Path, suffixes: tuple[str, ...] | None = Non
 @lru_cache(maxsize=1)
 def code_key() -> str:
     """keizer's own code, catalogs and site templates, the Python, Jinja and MarkupSafe they run
-    on: a new keizer makes every page again."""
-    from importlib.metadata import version
+    on: a new keizer makes every page again.  (Jinja by its version, MarkupSafe by its code:
+    asking ``importlib.metadata`` for their versions cost every command 20 ms of imports.)"""
+    import jinja2
+    import markupsafe
 
-    digest = hashlib.sha256(f"{sys.version}\0{version('jinja2')}\0{version('markupsafe')}\0".encode())
+    digest = hashlib.sha256(f"{sys.version}\0{jinja2.__version__}\0".encode())
+    _files_digest(digest, Path(markupsafe.__file__).resolve().parent, (".py",))
     _files_digest(digest, Path(__file__).resolve().parents[1], (".py", ".po", ".mo"))
     _files_digest(digest, Path(str(resources.files("keizer.templates"))))
     return digest.hexdigest()

@@ -293,6 +293,13 @@ MIGRATIONS: dict[int, str] = {
     """,
 }
 
+def _database(conn: sqlite3.Connection) -> sqlite_utils.Database:
+    """sqlite-utils over the club's connection, without its plugins: keizer uses none, no
+    package installed beside it may change the club's connection, and looking for them
+    (``importlib.metadata`` over every installed package) cost every command 20-30 ms."""
+    return sqlite_utils.Database(conn, execute_plugins=False)
+
+
 #: The triggers that give a round a new stamp (schema 13): by table, the rows (old, new)
 #: whose round a write of each kind touches, and the column naming the round.
 _STAMPS = {"games": "round", "attendance": "round", "rounds": "number"}
@@ -320,7 +327,7 @@ class Schema(Competitions):
                 _require_file(path)
             if path.exists():
                 path.unlink()  # an empty file is not a database yet
-            store = cls(sqlite_utils.Database(_connect(path)))
+            store = cls(_database(_connect(path)))
             store.path = path
             try:
                 store._create()
@@ -330,7 +337,7 @@ class Schema(Competitions):
                 raise
             return store
         conn, version = _check(path)
-        store = cls(sqlite_utils.Database(conn))
+        store = cls(_database(conn))
         store.path = path
         if version < SCHEMA_VERSION:
             store._migrate(version, commit=not defer_upgrade)
@@ -354,7 +361,7 @@ class Schema(Competitions):
 
     @classmethod
     def memory(cls) -> Self:
-        store = cls(sqlite_utils.Database(memory=True))
+        store = cls(sqlite_utils.Database(memory=True, execute_plugins=False))
         store._create()
         return store
 
