@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterator
@@ -168,3 +169,24 @@ def test_xml_text_and_attributes_are_written_as_the_standard_library_writes_them
     from xml.sax.saxutils import escape, quoteattr
 
     assert xml_escape(text) == escape(text) and xml_quoteattr(text) == quoteattr(text)
+
+
+@pytest.mark.parametrize("sql", [
+    "UPDATE games SET result = '0-1' WHERE competition_id = ? AND round = 1 AND board = 1",
+    "DELETE FROM games WHERE competition_id = ? AND round = 2 AND board = 3",
+    "UPDATE attendance SET status = 'excused' WHERE competition_id = ? AND round = 2 AND status = 'bye'",
+    "DELETE FROM attendance WHERE competition_id = ? AND round = 1 AND status = 'bye'"])
+def test_another_programs_write_to_games_or_attendance_is_published(tmp_path, sql):
+    """The publishing's inputs key reads the rounds' stamps for the games and attendance
+    (``keys.STAMPED``): a write by another program, in plain SQL, stamps the round too, and the
+    site is published again (not left as it was), as a fresh process publishes it."""
+    store, comp = small_club(tmp_path / "club.db")
+    edit(store, comp, "round", 0)
+    publish(store, tmp_path / "site")
+    assert publish(store, tmp_path / "site").written == ()
+    with sqlite3.connect(store.path) as conn:
+        assert conn.execute(sql, (comp,)).rowcount == 1
+    conn.close()
+    published = publish(store, tmp_path / "site")
+    assert published.written and snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
+    store.close()

@@ -42,7 +42,7 @@ from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, RO
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, SiteTemplate, render_pages
 from keizer.publish.files import Folder, Kept, kept_path, read_previous, write_site
-from keizer.publish.keys import NOT_SHOWN, code_key, inputs_key, page_key, rendering_key
+from keizer.publish.keys import code_key, inputs_contents, inputs_key, page_key, rendering_key
 from keizer.formats.logo import clean_svg
 from keizer.operations.kept_careers import kept_careers
 from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_items, kept_standings
@@ -232,7 +232,7 @@ def _inputs(store: Store, outdir: Path, rendering: str, archive: dict[str, str],
     parts: list[str | bytes | None] = [json.dumps(sorted(folders.items())), json.dumps(sorted(every.items()))]
     if newest not in ours:
         parts += [_read_bytes(outdir / newest / SUMMARY), _read_bytes(outdir / newest / PEOPLE)]
-    return ",".join(ours), inputs_key(rendering, store.contents_digest(NOT_SHOWN), parts)
+    return ",".join(ours), inputs_key(rendering, store.contents_digest(inputs_contents()), parts)
 
 
 def _read_bytes(path: Path) -> bytes | None:
