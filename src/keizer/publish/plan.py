@@ -384,7 +384,8 @@ class _Competition:
                           partial(self._with, ctx, "crosstable", self._crosstable),
                           partial(settled, "crosstable") if settled else None))
         pages.append(Page(f"{self.folder}/attendance.html", "attendance.html",
-                          partial(self._with, ctx, "attendance", self._attendance)))
+                          partial(self._with, ctx, "attendance", self._attendance),
+                          partial(self._attendance_inputs, settled) if settled else None))
         pages.append(Page(f"{self.folder}/report.html", "report.html",
                           partial(self._with, ctx, "report", self._report), partial(settled, "report") if settled else None))
         pages.append(self._embed_page(ctx))
@@ -465,6 +466,12 @@ class _Competition:
                          "value_before": e.value_before, "value": e.value})
         return {"rounds": shown, "rows": rows, "standing_round": self.played, "parts": print_parts(len(shown)),
                 "legend": cell_legend(every)}
+
+    def _attendance_inputs(self, settled: Callable[..., tuple[Any, ...]]) -> tuple[Any, ...]:
+        """The attendance grid shows the complete rounds (in ``settled``) and of each round after
+        them who has a game (not its result) and why the others have none."""
+        return settled("attendance", [(sorted(self.game_of[r.number - 1]), r.absent, r.external, r.present)
+                                      for r in self.season.rounds[self.played:]])
 
     def _attendance(self) -> dict[str, Any]:
         shown = [r.number for r in self.season.rounds]
