@@ -38,8 +38,13 @@ them three times over, 0.86 → 0.3 s) and they are frozen out of its sight unti
 (:func:`release`).  :func:`worth_keeping` says when a run should write the file again: once a
 round, not once a result.
 
-What views made of a version (``Kept.memo``) and what the careers keep by object identity (the
-rounds read by this process) are not written: they mean nothing to another process.
+The rounds read (:mod:`keizer.store.rounds_read`, each with its stamp) are written in the same
+pickle as the standings and careers made of them: the next process reads only the rounds whose
+stamp changed, and the rounds it takes are the objects its kept seasons and the careers' games
+of each round hold, compared by identity (a round is taken only while the file holds its stamp;
+a round without one is not written).  What views made of a version (``Kept.memo``) is not
+written; the rating's game of each game is written as pairs (the process keeps it by the game's
+id, which is its own).
 """
 
 from __future__ import annotations
