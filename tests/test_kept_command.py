@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import examples
 from keizer.formats.text import xml_escape, xml_quoteattr
 from keizer.kept import Kept
-from keizer.model import Result
+from keizer.model import Result, Round
 from keizer.scoring import all_round_scores, round_scores
-from keizer.publish import career_pages, publish
+from keizer.publish import career_pages, keys, publish
 from keizer.store import Store
 from keizer.store.competitions import Competitions
 from test_kept_file import a_new_process
@@ -190,3 +190,31 @@ def test_another_programs_write_to_games_or_attendance_is_published(tmp_path, sq
     published = publish(store, tmp_path / "site")
     assert published.written and snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
     store.close()
+
+
+def _holds_a_round(value: object) -> bool:
+    if isinstance(value, Round):
+        return True
+    return isinstance(value, (tuple, list)) and any(_holds_a_round(v) for v in value)
+
+
+def test_after_one_result_the_next_command_writes_no_complete_round_down_again(tmp_path, monkeypatch):
+    """The settled pages' digest writes each complete round once (``keys._round_digest``, by the
+    round object): the next command takes the digests with the rounds from the file."""
+    store, comp = small_club(tmp_path / "club.db")
+    edit(store, comp, "round", 0)
+    store.close()
+    with _Cache(tmp_path / "cache"):
+        a_command(tmp_path / "club.db", tmp_path / "site").close()
+        store = Store.open(tmp_path / "club.db")
+        edit(store, comp, "result", 1)
+        store.close()
+        values: list[object] = []
+        real = keys._written
+        monkeypatch.setattr(keys, "_written", lambda value: values.append(value) or real(value))
+        store = a_command(tmp_path / "club.db", tmp_path / "site")
+        monkeypatch.undo()
+    assert values and not any(_holds_a_round(v) for v in values)
+    assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
+    store.close()
+    a_new_process()

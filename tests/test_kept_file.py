@@ -26,7 +26,7 @@ from keizer.operations.careers import careers
 from keizer.operations.kept_careers import kept_careers
 from keizer.operations.setup import change_settings
 from keizer.operations.standings import kept_standings
-from keizer.publish import career_pages
+from keizer.publish import career_pages, keys
 from keizer.scoring import compute_standings
 from keizer.store import Store, rounds_read
 from test_publish_kept import EDITS, edit
@@ -40,6 +40,7 @@ def a_new_process() -> None:
     standings_module._kept.clear()
     kept_careers_module._kept.clear()
     career_pages._digests.clear()
+    keys._rounds.clear()
     kept_file._restored.clear()
     kept_file.release()
     rounds_read.forget()

@@ -248,7 +248,7 @@ def _day(text: str | None) -> date | None:
         return None
 
 
-def next_game(season: Season, pid: str, played: int | None = None) -> dict[str, Any] | None:
+def next_game(season: Season, pid: str, played: int | None = None, player: Player | None = None) -> dict[str, Any] | None:
     """What a player does in the round after the last complete one, as a member asks on the
     afternoon before: the game (board, colour, opponent, and its result once in), a bye, a
     notice of absence, club duty, an external game, no game in a paired round, or the round
@@ -267,7 +267,7 @@ def next_game(season: Season, pid: str, played: int | None = None) -> dict[str, 
     if played is None:  # a caller that asks for every player knows it already (the site's 600 pages)
         played = season.completed_rounds()
     number = played + 1
-    if not season.player(pid).active_in(number):
+    if not (player if player is not None else season.player(pid)).active_in(number):  # (the player: found already)
         return None
     if len(season.rounds) <= played:
         return {"kind": "not_paired", "round": number, "date": None}

@@ -32,6 +32,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSyst
 from jinja2.visitor import NodeTransformer
 
 from keizer import systems
+from keizer.model import Round
 from keizer.publish.career_pages import career_links, kept_digests, plan_careers, take_digests
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.points_pages import RoundRobinPages, SwissPages
@@ -42,7 +43,8 @@ from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, RO
 from keizer.publish.legend import grouped_tiebreak, tiebreak_title
 from keizer.publish.render import PageError, SiteTemplate, render_pages
 from keizer.publish.files import Folder, Kept, kept_path, read_previous, write_site
-from keizer.publish.keys import code_key, inputs_contents, inputs_key, page_key, rendering_key
+from keizer.publish.keys import (code_key, inputs_contents, inputs_key, kept_round_digests, page_key, rendering_key,
+                                 take_round_digests)
 from keizer.formats.logo import clean_svg
 from keizer.operations.kept_careers import kept_careers
 from keizer.operations.standings import dwz_changes, ecf_changes, fide_ratings, fide_records, kept_items, kept_standings
@@ -133,8 +135,9 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
         from keizer.operations import kept_file  # (not loaded when nothing changed)
 
         restored, extra = kept_file.restore(store, carried, code_key())
-        if restored:
-            take_digests(extra)
+        if restored and isinstance(extra, dict):  # the digests taken of the careers and rounds kept
+            take_digests(extra.get("careers"))
+            take_round_digests(extra.get("rounds"), Round)
         before = kept_file.mark(store) if restored else None
     by_season: dict[str, list[CompetitionData]] = {}
     members = store.members()  # for the FIDE ratings on record: read once
@@ -214,7 +217,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
                          folder=outdir, why=e.strerror or str(e), file=e.filename) from None
     if carried is not None:  # kept_file imported above
         if kept_file.mark(store) != before and kept_file.worth_keeping(store):
-            kept_file.keep(store, carried, code_key(), kept_digests())
+            published = [rnd for competitions in by_season.values() for c in competitions for rnd in c.season.rounds]
+            kept_file.keep(store, carried, code_key(), {"careers": kept_digests(), "rounds": kept_round_digests(published)})
         kept_file.release()
     return Published(tuple(written), len(files) + len(rendered.kept) + len(feeds.kept) - len(written), tuple(by_season),
                      len(pages) - len(rendered.kept))

@@ -273,7 +273,7 @@ class _Competition:
 
     def next_for(self, pid: str) -> dict[str, Any] | None:
         """A player's next round (:func:`keizer.readmodel.next_game`), with names and links."""
-        found = next_game(self.season, pid, self.played)
+        found = next_game(self.season, pid, self.played, self.players[pid])  # (not looked for among 600 per page)
         if found is None:
             return None
         if found["kind"] == "not_paired" and pid in self.comp.notices:  # sent through the member's link
