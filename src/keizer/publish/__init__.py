@@ -36,7 +36,6 @@ from keizer.model import Round
 from keizer.publish.career_pages import career_links, kept_digests, plan_careers, take_digests
 from keizer.publish.cup_pages import CupPages, cup_competition_data
 from keizer.publish.points_pages import RoundRobinPages, SwissPages
-from keizer.publish.team_pages import TeamPages, team_competition_data
 from keizer.publish.colours import palette
 from keizer.i18n import (CELL_LETTERS, CELL_WORDS, COLOUR_LETTERS, LANGUAGES, ROW_WORDS, catalog_path, format_day, format_number,
                                  format_percentage, translations)
@@ -62,7 +61,6 @@ from keizer.systems import stored_points_rules
 BUILDERS["roundrobin"] = RoundRobinPages
 BUILDERS["swiss"] = SwissPages
 BUILDERS["knockout"] = CupPages
-BUILDERS["team"] = TeamPages
 
 SEASONS = "seasons.json"
 SUMMARY = "summary.json"  # per season: what its front page shows, for the club's front page
@@ -321,7 +319,10 @@ def _competition_data(store: Store, row: dict[str, Any]) -> CompetitionData:
     kind = systems.of(row["system"]).standing_kind
     if kind == "bracket":
         return cup_competition_data(store, row)
-    if kind == "matches":
+    if kind == "matches":  # (a team event's modules imported only for one: the matches' pairing is large)
+        from keizer.publish.team_pages import TeamPages, team_competition_data
+
+        BUILDERS["team"] = TeamPages
         return team_competition_data(store, row)
     season = store.load_season(row["id"])
     if systems.of(row["system"]).points:
