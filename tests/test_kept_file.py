@@ -160,11 +160,14 @@ def damaged(how: str, path: Path, tmp_path: Path) -> None:
     elif how == "another format":
         path.write_bytes(whole.replace(f'"format": {kept_file.FORMAT}'.encode(), b'"format": 0', 1))
     elif how == "code planted":
-        rewritten(path, pickle.dumps({"standings": {}, "careers": None, "extra": _Planted(tmp_path / "ran"), "rounds": {}, "club_games": []}))
+        rewritten(path, pickle.dumps({"standings": {}, "careers": None, "extra": _Planted(tmp_path / "ran"),
+                                       "rounds": {}, "club_games": []}))
     elif how == "another shape":
-        rewritten(path, pickle.dumps({"standings": {1: "not kept"}, "careers": None, "extra": None, "rounds": {}, "club_games": []}))
+        rewritten(path, pickle.dumps({"standings": {1: "not kept"}, "careers": None, "extra": None,
+                                       "rounds": {}, "club_games": []}))
     elif how == "a function named":
-        rewritten(path, pickle.dumps({"standings": {}, "careers": None, "extra": len, "rounds": {}, "club_games": []}))
+        rewritten(path, pickle.dumps({"standings": {}, "careers": None, "extra": len,
+                                       "rounds": {}, "club_games": []}))
     elif how == "not a fraction":
         rewritten(path, data.replace(b"_fraction", b"_fractioN"))
     elif how == "writable by others":

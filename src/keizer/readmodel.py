@@ -248,7 +248,8 @@ def _day(text: str | None) -> date | None:
         return None
 
 
-def next_game(season: Season, pid: str, played: int | None = None, player: Player | None = None) -> dict[str, Any] | None:
+def next_game(season: Season, pid: str, played: int | None = None,
+              player: Player | None = None) -> dict[str, Any] | None:
     """What a player does in the round after the last complete one, as a member asks on the
     afternoon before: the game (board, colour, opponent, and its result once in), a bye, a
     notice of absence, club duty, an external game, no game in a paired round, or the round

@@ -216,7 +216,8 @@ def publish(store: Store, outdir: Path, templates: Path | None = None, language:
     if carried is not None:  # kept_file imported above
         if kept_file.mark(store) != before and kept_file.worth_keeping(store):
             published = [rnd for competitions in by_season.values() for c in competitions for rnd in c.season.rounds]
-            kept_file.keep(store, carried, code_key(), {"careers": kept_digests(), "rounds": kept_round_digests(published)})
+            digests = {"careers": kept_digests(), "rounds": kept_round_digests(published)}
+            kept_file.keep(store, carried, code_key(), digests)
         kept_file.release()
     return Published(tuple(written), len(files) + len(rendered.kept) + len(feeds.kept) - len(written), tuple(by_season),
                      len(pages) - len(rendered.kept))

@@ -508,7 +508,8 @@ class _Competition:
             dates = {r.number: r.date for r in self.season.rounds}
             names = {p: q.name for p, q in self.players.items()}
             kept = self.comp.items[1] if self.comp.items is not None and self.comp.items[0] is self.final else None
-            for line in all_round_scores(self.season, self.final, (pid,), kept)[pid]:  # for one page: a page not made again costs nothing
+            # for one page (a page not made again costs nothing), from the kept items where there are
+            for line in all_round_scores(self.season, self.final, (pid,), kept)[pid]:
                 row = history_line(line, names)
                 lines.append({**row, "date": dates.get(line.round),
                               "link": self.player_link(line.opponent) if line.opponent else None})

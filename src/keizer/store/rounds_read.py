@@ -81,7 +81,8 @@ def held_for(file: object) -> dict[int, RoundsKept]:
     """The rounds kept of ``file`` (a database's path), by competition, for another process of
     the same keizer to take (:func:`take`): those with a stamp only."""
     with _LOCK:
-        return {comp: RoundsKept(rounds.players, {n: held for n, held in rounds.rounds.items() if held[0][0] is not None})
+        return {comp: RoundsKept(rounds.players, {n: held for n, held in rounds.rounds.items()
+                                                  if held[0][0] is not None})
                 for (path, comp), rounds in _KEPT.items() if path == file}
 
 
