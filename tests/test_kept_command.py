@@ -219,3 +219,21 @@ def test_after_one_result_the_next_command_writes_no_complete_round_down_again(t
     assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
     store.close()
     a_new_process()
+
+
+@pytest.mark.parametrize("change", [{"fide_k": 40}, {"birth_year": 2012}])
+def test_a_members_fide_k_or_year_of_birth_is_published(tmp_path, change):
+    """A player's page shows the FIDE rating change of each of his games, with the K that the
+    member's record gives (the K of FIDE's list, the year of birth): its inputs hold that record,
+    so a change to it makes the page again (it was left as it was)."""
+    store, comp = small_club(tmp_path / "club.db")
+    with store.change("fide", "fide"):
+        for m in store.members():
+            store.update_member(m["id"], fide_rating=2000 + 10 * m["id"])
+        store.conn.execute("UPDATE rounds SET date = '2026-0' || (number + 1) || '-15'")
+    publish(store, tmp_path / "site")
+    with store.change("member", "member"):
+        store.update_member(store.members()[0]["id"], **change)
+    assert publish(store, tmp_path / "site").written
+    assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
+    store.close()

@@ -495,9 +495,12 @@ class _Competition:
 
     def _player_inputs(self, settled: Callable[..., tuple[Any, ...]], pid: str) -> tuple[Any, ...]:
         """A player's page shows the complete rounds, his next game, and the FIDE rating change of
-        each of his games (the round being played's too): of his games those of the complete
-        rounds are in ``settled`` already, the others are written here."""
-        return settled("player", pid, self.next_for(pid), [g.get(pid) for g in self.game_of[self.played:]])
+        each of his games (the round being played's too) with the K his member's record gives,
+        and his DWZ and ECF changes where the club shows them: of his games those of the
+        complete rounds are in ``settled`` already, the others are written here."""
+        comp = self.comp
+        return settled("player", pid, self.next_for(pid), [g.get(pid) for g in self.game_of[self.played:]],
+                       comp.fide_k.get(pid), comp.dwz.get(pid), comp.ecf.get(pid))
 
     def _player_context(self, pid: str, ctx: dict[str, Any]) -> dict[str, Any]:
         player = self.players[pid]
