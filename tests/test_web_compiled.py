@@ -1,11 +1,10 @@
 """The app's templates are compiled once and kept (keizer.web.compiled): a new process loads
 what another compiled, an edited template or an environment set up otherwise is compiled
-again, and an unreadable cache file is compiled over."""
+again, and an unreadable cache file is compiled over.  That a new `keizer serve` loads the
+templates of its first pages: tests/test_serve_start.py."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from unittest import mock
 
@@ -64,19 +63,3 @@ def test_the_next_app_of_the_process_compiles_nothing(tmp_path):
     with mock.patch.object(Environment, "_compile", autospec=True, side_effect=Environment._compile) as compiled:
         assert second.test_client().get("/").status_code == 200
     assert compiled.call_count == 0
-
-
-def test_a_new_server_process_compiles_none_of_the_pages_another_compiled(tmp_path):
-    """What `keizer serve` does at its first page, in a new Python: the home page's templates
-    come from the disk (this test process rendered it before, so they are there)."""
-    from web_helpers import sample_app
-
-    app, db = sample_app(tmp_path)
-    assert app.test_client().get("/").status_code == 200
-    probe = ("import sys\nfrom unittest import mock\nfrom jinja2 import Environment\nfrom keizer.web import create_app\n"
-             f"app = create_app({str(db)!r}, local=True, secret_key='x')\n"
-             "with mock.patch.object(Environment, '_compile', autospec=True, side_effect=Environment._compile) as c:\n"
-             "    status = app.test_client().get('/').status_code\n"
-             "print(status, c.call_count)\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["200", "0"]
