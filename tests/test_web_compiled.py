@@ -47,9 +47,11 @@ def test_a_template_is_compiled_once_and_loaded_by_the_next_process(tmp_path):
     (templates / "page.html").write_text(PAGE.replace("<li>", "<li class=x>"), encoding="utf-8")
     edited = _rendered(templates, cache, trim_blocks=True)
     assert edited == (_jinjas_own(templates, trim_blocks=True), 1) and "class=x" in edited[0]
-    for kept in cache.iterdir():
-        kept.write_bytes(b"not jinja's")
-    assert _rendered(templates, cache, trim_blocks=True)[1] == 1
+    for garbled in (lambda data: b"not jinja's", lambda data: data[:len(data) // 3], lambda data: data[:-7]):
+        for kept in cache.iterdir():  # another file, one cut short, one that lost its end
+            kept.write_bytes(garbled(kept.read_bytes()))
+        again = _rendered(templates, cache, trim_blocks=True)
+        assert again == (_jinjas_own(templates, trim_blocks=True), 1)
 
 
 def test_the_next_app_of_the_process_compiles_nothing(tmp_path):

@@ -70,7 +70,7 @@ class Compiled(BytecodeCache):
         if disk is not None:
             try:
                 disk.load_bytecode(bucket)
-            except (OSError, EOFError, ValueError, TypeError):  # an unreadable file: compiled again
+            except Exception:  # noqa: BLE001 - a cut or garbled file (pickle's, marshal's errors): compiled again
                 bucket.reset()
             if bucket.code is not None:
                 self._kept[bucket.key] = bucket.bytecode_to_string()
