@@ -15,9 +15,9 @@ upload only), else, for the club's own upload address only, from ``$KEIZER_UPLOA
 or the system keyring of the server.  A folder on the server as the address is, again, the
 club's own or one inside the database's folder.
 
-The site generator (:mod:`keizer.publish`, a third of what the app's modules take to import)
-is imported when a page publishes, not when ``keizer serve`` starts: most evenings' requests
-never need it (tests/test_serve_start.py).
+The site generator (:mod:`keizer.publish`, a third of what the app's modules took to import)
+is imported when this page publishes or the first result is entered (:func:`after_result`
+asks it whether to publish live), not when ``keizer serve`` starts (tests/test_serve_start.py).
 """
 
 from __future__ import annotations
