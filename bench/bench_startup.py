@@ -10,7 +10,9 @@ less) and the peak memory, with the goal beside each:
 * ``keizer --help``: the list of commands (goal < 0.15 s), read from a table of their
   summaries, without importing their modules;
 * ``keizer trf pair`` of a round of ``--players`` players (goal < 0.1 s at 100; the file is
-  made by bench_swiss.py's tournament, round 5 of 9).
+  made by bench_swiss.py's tournament, round 5 of 9);
+* ``keizer serve`` on a copy of the sample club, from its start to its first answer (the login
+  page, then the home page; the CPU column is the server's, both pages included).
 
 Then ``python -X importtime`` of the two commands: the time spent importing and the five
 modules of keizer that take longest themselves.
@@ -25,8 +27,11 @@ as an installed package runs them: the compiled modules are cached (in a tempora
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import re
+import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -55,6 +60,42 @@ def measure(command: list[str], runs: int, env: dict[str, str]) -> tuple[float, 
             raise SystemExit(f"{' '.join(command)} failed")
         cpus.append(usage.ru_utime + usage.ru_stime)
         peak = max(peak, usage.ru_maxrss // 1024)
+    return statistics.median(walls), min(walls), statistics.median(cpus), peak
+
+
+def serve_start(runs: int, env: dict[str, str], folder: Path) -> tuple[float, float, float, int]:
+    """Median wall time from ``keizer serve``'s start to its first answer, the best, the median
+    CPU seconds of the server (its start and two pages) and its peak memory (MB)."""
+    db = folder / "club.db"
+    shutil.copyfile(Path(__file__).resolve().parent.parent / "sample_club.db", db)
+    walls, cpus, peak = [], [], 0
+    for run in range(runs + 1):  # the first warms the caches
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        start = time.perf_counter()
+        process = subprocess.Popen([KEIZER, "--db", str(db), "serve", "--port", str(port)], env=env,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while True:
+            try:
+                for page in ("/login", "/"):
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    conn.request("GET", page)
+                    conn.getresponse().read()
+                    conn.close()
+                    if page == "/login":
+                        wall = time.perf_counter() - start
+                break
+            except OSError:
+                if process.poll() is not None:
+                    raise SystemExit("keizer serve stopped")
+                time.sleep(0.005)
+        process.terminate()
+        _, _, usage = os.wait4(process.pid, 0)
+        if run:
+            walls.append(wall)
+            cpus.append(usage.ru_utime + usage.ru_stime)
+            peak = max(peak, usage.ru_maxrss // 1024)
     return statistics.median(walls), min(walls), statistics.median(cpus), peak
 
 
@@ -91,6 +132,8 @@ def main() -> None:
         wall, best, cpu, mb = measure(command, args.runs, env)
         aim = f"< {goal:.2f} s {'(met)' if wall < goal else '(not met)'}" if goal else ""
         print(f"{label:<36}{wall:7.3f}s  {best:6.3f}s  {cpu:6.3f}s  {mb:>4}  {aim}")
+    wall, best, cpu, mb = serve_start(args.runs, env, folder)
+    print(f"{'keizer serve, to its first answer':<36}{wall:7.3f}s  {best:6.3f}s  {cpu:6.3f}s  {mb:>4}")
     for label, command, _ in rows[1:]:
         total, slowest = import_profile(["-m", "keizer", *command[1:]], env)
         print(f"\n{label}: {total:.3f} s importing; keizer's slowest modules:")

@@ -1,5 +1,6 @@
 """The app's URL builders are made when first used (keizer.web.routing) and shared by the
-apps of a process: every address the app builds is the one werkzeug's own rules build."""
+apps of a process, and its paths parsed once a process: every address the app builds is the
+one werkzeug's own rules build, and every address leads where werkzeug's own rules lead."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from unittest import mock
 from flask import Flask
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, MapAdapter, Rule
 
 from conftest import examples
@@ -52,6 +54,29 @@ def test_every_address_of_every_app_is_werkzeugs(parts, query, external):
                 for unknown in (False, True):
                     asked = dict(values=dict(values, **extra), append_unknown=unknown, force_external=external)
                     assert urls.build(rule.endpoint, **asked) == expected.build(rule.endpoint, **asked)
+
+
+@settings(max_examples=examples(10))  # each example matches every rule's address 6 times
+@given(PARTS, st.sampled_from(["", "/", "x", "/x", ".json"]))
+def test_every_address_leads_where_werkzeugs_rules_lead(parts, tail):
+    """Each rule's address (and the address with something after it: a slash, another word) is
+    matched by every app as by werkzeug's own rules: the same page and values, or the same
+    refusal (not found, a redirect to the address with its slash, a method not allowed)."""
+    *made, expected = apps()
+
+    def led(urls: MapAdapter, path: str, method: str) -> object:
+        try:
+            return urls.match(path, method)
+        except HTTPException as e:  # werkzeug's RequestRedirect, NotFound, MethodNotAllowed
+            return type(e).__name__, getattr(e, "new_url", None), getattr(e, "valid_methods", None)
+
+    for rule in made[0].url_map.iter_rules():
+        path = expected.build(rule.endpoint, {part: parts[part] for part in rule.arguments}) + tail
+        for method in ("GET", "POST"):
+            wanted = led(expected, path.removeprefix("/keizer"), method)
+            for app in made:
+                assert led(app.url_map.bind("club.example", script_name="/keizer"), path.removeprefix("/keizer"),
+                           method) == wanted, (path, method)
 
 
 def test_a_builder_is_compiled_when_first_used_and_once_a_process():

@@ -22,8 +22,7 @@ from urllib.parse import urlsplit
 
 from flask import (Flask, Response, current_app, flash, g, make_response, redirect, render_template, request,
                    send_from_directory, session)
-from jinja2 import BytecodeCache, ChoiceLoader, FileSystemLoader, StrictUndefined
-from jinja2.bccache import Bucket
+from jinja2 import ChoiceLoader, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 from werkzeug.routing import IntegerConverter, Map
 from werkzeug.wrappers.response import Response as Redirect
@@ -35,6 +34,7 @@ from keizer.operations.notices import LinkRefused
 from keizer.refusals import LeavesFideRules, Message, Refusal
 from keizer.store import Store, StoreError, explained
 from keizer.web.access import public
+from keizer.web.compiled import COMPILED
 from keizer.web.words import FIELDS, HINTS
 
 #: Errors a user can fix: shown as their one line, never as a server error.
@@ -236,32 +236,11 @@ class RowId(IntegerConverter):
         super().__init__(url_map, *args, **kwargs)
 
 
-class _Compiled(BytecodeCache):
-    """The app's templates compiled once per process, shared by every app it makes (one for a
-    server; hundreds for the tests, where compiling a page's templates took longer than
-    rendering it).  Jinja checks each against its source's checksum, and the app's templates
-    compile alike for every app: they translate when rendered, not when compiled."""
-
-    def __init__(self) -> None:
-        self._kept: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: Bucket) -> None:
-        data = self._kept.get(bucket.key)
-        if data is not None:
-            bucket.bytecode_from_string(data)
-
-    def dump_bytecode(self, bucket: Bucket) -> None:
-        self._kept[bucket.key] = bucket.bytecode_to_string()
-
-
-_COMPILED = _Compiled()
-
-
 def install(app: Flask) -> None:
     app.url_map.converters["int"] = RowId
     folder = templates_folder()
     app.jinja_env.loader = ChoiceLoader([FileSystemLoader(str(folder))])
-    app.jinja_env.bytecode_cache = _COMPILED
+    app.jinja_env.bytecode_cache = COMPILED  # compiled once (keizer.web.compiled)
     app.jinja_env.undefined = StrictUndefined
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

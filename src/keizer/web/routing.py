@@ -11,6 +11,13 @@ app's rule serves the same rule of every app the process makes after it.  Should
 compiling its builders through ``Rule._compile_builder``, the override is never called and
 every rule works as werkzeug's own.
 
+Werkzeug also parses each rule's path into the parts its matcher walks (regular expressions
+and their weights), again for every app: ``create_app`` took 4.5 ms of CPU, 3.3 ms without.
+:meth:`LazyBuilderRule._parse_rule` keeps what werkzeug's parse of a path gave (its parts, the
+trace the builders are made of, the converters it asked for) per path and set of converters,
+and gives a rule of the next app the same: new parts with the same values, and converters
+made for that app's map by werkzeug's own ``get_converter``.
+
 >>> from werkzeug.routing import Map
 >>> urls = Map([LazyBuilderRule("/c/<int:cid>/round/<int:n>", endpoint="round")]).bind("club")
 >>> urls.build("round", {"cid": 3, "n": 2})
@@ -21,10 +28,12 @@ every rule works as werkzeug's own.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from werkzeug.routing import Rule
+from werkzeug.routing import BaseConverter, Rule
+from werkzeug.routing.rules import RulePart
 
 Builder = Callable[..., tuple[str, str]]
 
@@ -41,8 +50,52 @@ def _key(rule: Rule, append_unknown: bool) -> Hashable | None:
     return rule.rule, append_unknown, tuple(trace)
 
 
+@dataclass(frozen=True)
+class _Parsed:
+    """What werkzeug's parse of one path gave: the parts' fields, the entries it added to the
+    rule's trace, and the converters it asked for (variable, converter, its arguments)."""
+
+    parts: tuple[tuple[Any, ...], ...]
+    trace: tuple[tuple[bool, str], ...]
+    converters: tuple[tuple[str, str, tuple[Any, ...], tuple[tuple[str, Any], ...]], ...]
+
+
+#: The paths parsed so far in this process, by path and the map's converters.
+_PARSED: dict[Hashable, _Parsed] = {}
+
+
 class LazyBuilderRule(Rule):
-    """A werkzeug rule whose URL builders are compiled on their first use."""
+    """A werkzeug rule whose URL builders are compiled on their first use, and whose path is
+    parsed once per process."""
+
+    _asked: list[tuple[str, str, tuple[Any, ...], tuple[tuple[str, Any], ...]]] | None = None
+
+    def get_converter(self, variable_name: str, converter_name: str, args: tuple[Any, ...],
+                      kwargs: Mapping[str, Any]) -> BaseConverter:
+        if self._asked is not None:
+            self._asked.append((variable_name, converter_name, args, tuple(kwargs.items())))
+        return super().get_converter(variable_name, converter_name, args, kwargs)
+
+    def _parse_rule(self, rule: str) -> Iterable[RulePart]:
+        assert self.map is not None
+        key = (rule, frozenset(self.map.converters.items()))
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            start, self._asked = len(self._trace), []
+            try:
+                parts = tuple(super()._parse_rule(rule))
+                parsed = _Parsed(tuple((p.content, p.final, p.static, p.suffixed, p.weight) for p in parts),
+                                 tuple(self._trace[start:]), tuple(self._asked))
+            finally:
+                self._asked = None
+            _PARSED[key] = parsed
+            return parts
+        self._trace.extend(parsed.trace)
+        for variable, converter, args, kwargs in parsed.converters:
+            self._converters[variable] = self.get_converter(variable, converter, args, dict(kwargs))
+            self.arguments.add(variable)
+        return [RulePart(content, final, static, suffixed, weight)
+                for content, final, static, suffixed, weight in parsed.parts]
 
     def _compile_builder(self, append_unknown: bool = True) -> Builder:
         compile_now = super()._compile_builder

@@ -1,6 +1,9 @@
 """A member's career at the club (every competition of every season, the club rating over
 time, the record against every opponent) and two members' meetings: ``keizer career`` and
-``keizer head2head``. Read-only; the club rating is provisional, not official."""
+``keizer head2head``. Read-only; the club rating is provisional, not official.
+
+The careers' operations (the club rating's history) are imported with the first of these
+pages, not when ``keizer serve`` starts (tests/test_serve_start.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +11,6 @@ from typing import Any
 
 from flask import Blueprint, request
 
-from keizer.operations import careers
-from keizer.operations.kept_careers import kept_career
 from keizer.web.access import arbiter
 from keizer.web.context import _, render, store
 
@@ -19,6 +20,9 @@ bp = Blueprint("careers", __name__)
 @bp.route("/members/<int:member_id>/career")
 @arbiter
 def career(member_id: int) -> Any:
+    from keizer.operations import careers
+    from keizer.operations.kept_careers import kept_career
+
     found = kept_career(store(), f"#{member_id}")  # kept: made again only when it changed
     heading = _("Career")
     played = careers.rating_table(found.rating)
@@ -48,6 +52,8 @@ def rating_chart(ratings: list[float], width: int = 600, height: int = 160, pad:
 @arbiter
 def head2head(member_id: int) -> Any:
     """``?member=``: the other member (id or name, as ``keizer head2head`` takes it)."""
+    from keizer.operations import careers
+
     found = careers.head_to_head(store(), f"#{member_id}", request.args.get("member", ""))
     return render("app/head2head.html", nav="members",
                   title=f"{found.first['name']} – {found.second['name']}", h2h=found)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import date as _date, datetime as _datetime, timezone as _timezone
 from typing import Any
 
-import segno
 from flask import Blueprint, flash, g, make_response, redirect, request, url_for
 from markupsafe import Markup
 
@@ -89,6 +88,8 @@ def member_link_new() -> Any:
     with writing("member-link", Message("personal link for %(name)s", name=person['name'])) as s:
         token = notice_ops.new_link(s, person["id"])
     url = url_for("member_links.member", token=token, _external=True)
+    import segno  # imported when a link is made, not when the server starts (keizer.web.qr)
+
     qr = Markup('<img class="qr" alt="" src="{}">').format(segno.make(url, error="m").svg_data_uri(scale=4))
     return private(make_response(_member_links_page({"name": person["name"], "url": url, "qr": qr})))
 

@@ -14,6 +14,10 @@ new one is remembered after a good upload.  The password comes from the form (us
 upload only), else, for the club's own upload address only, from ``$KEIZER_UPLOAD_PASSWORD``
 or the system keyring of the server.  A folder on the server as the address is, again, the
 club's own or one inside the database's folder.
+
+The site generator (:mod:`keizer.publish`, a third of what the app's modules took to import)
+is imported when this page publishes or the first result is entered (:func:`after_result`
+asks it whether to publish live), not when ``keizer serve`` starts (tests/test_serve_start.py).
 """
 
 from __future__ import annotations
@@ -24,11 +28,7 @@ from typing import Any
 from flask import Blueprint, current_app, request
 
 from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
-from keizer.publish import publish as publish_site
-from keizer.publish import live
-from keizer.publish.files import read_manifest
 from keizer.formats.targets import parse_target
-from keizer.publish.upload import upload
 from keizer.refusals import Message
 from keizer.store import StoreError
 from keizer.web.context import _, render, store, writing
@@ -81,6 +81,8 @@ def _folder(text: str) -> Path:
 def after_result() -> None:
     """A result was entered: the site is published again and sent to the club's web host in the
     background, when the club has an upload address the app may use by itself (keizer.publish.live)."""
+    from keizer.publish import live
+
     live.result_entered(store(), Path(current_app.config["KEIZER_DB"]))
 
 
@@ -90,6 +92,10 @@ def index() -> Any:
     if request.method == "GET":
         return render("app/publish.html", title=_("Publish"), nav="publish", folder=str(default_folder()), result=None,
                       target=target, sent=None)
+    from keizer.publish import publish as publish_site
+    from keizer.publish.files import read_manifest
+    from keizer.publish.upload import upload
+
     folder = _folder(request.form.get("folder", ""))
     wanted = request.form.get("target", "").strip() if request.form.get("upload") == "on" else None
     host = parse_target(wanted) if wanted else None  # a bad address is refused before anything is written

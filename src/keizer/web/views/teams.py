@@ -1,6 +1,9 @@
 """A team event: teams and their boards, the schedule, line-ups, board results, the
 team standing (a knock-out: the bracket) and the next round — the operations of
 ``keizer team …`` and ``keizer result``.
+
+The team event's operations are imported by the forms that write, not when ``keizer serve``
+starts (tests/test_serve_start.py).
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from typing import Any
 from flask import Blueprint, abort, flash, request
 
 from keizer import systems
-from keizer.operations import teamevent as ops
 from keizer.operations.brackets import team_overview
 from keizer.refusals import Message
 from keizer.refusals import Word
@@ -41,6 +43,8 @@ def index(comp_id: int) -> Any:
 
 @bp.route("/c/<int:comp_id>/teams/add", methods=["POST"])
 def add(comp_id: int) -> Any:
+    from keizer.operations import teamevent as ops
+
     _event(comp_id)
     name = request.form.get("name", "").strip()
     boards = [x.strip() for x in request.form.get("boards", "").splitlines() if x.strip()]
@@ -55,6 +59,8 @@ def add(comp_id: int) -> Any:
 @bp.route("/c/<int:comp_id>/teams/schedule", methods=["POST"])
 @arbiter
 def schedule(comp_id: int) -> Any:
+    from keizer.operations import teamevent as ops
+
     _event(comp_id)
     first = _date("first_date")
     every = _whole("every") if request.form.get("every", "").strip() else 7
@@ -68,6 +74,8 @@ def schedule(comp_id: int) -> Any:
 @bp.route("/c/<int:comp_id>/teams/lineup", methods=["POST"])
 @arbiter
 def lineup(comp_id: int) -> Any:
+    from keizer.operations import teamevent as ops
+
     _event(comp_id)
     round_no = _whole("round")
     team = request.form.get("team", "").strip()
@@ -92,6 +100,8 @@ def result(comp_id: int) -> Any:
 @bp.route("/c/<int:comp_id>/teams/next", methods=["POST"])
 @arbiter
 def next_round(comp_id: int) -> Any:
+    from keizer.operations import teamevent as ops
+
     _event(comp_id)
     when = _date("date")
     with writing("team next", Message("team event: next round")) as s:
@@ -106,6 +116,8 @@ def next_round(comp_id: int) -> Any:
 @bp.route("/c/<int:comp_id>/teams/award", methods=["POST"])
 @arbiter
 def award(comp_id: int) -> Any:
+    from keizer.operations import teamevent as ops
+
     _event(comp_id)
     round_no, match = _whole("round"), _whole("match")
     team = request.form.get("team", "").strip()
