@@ -57,6 +57,13 @@ def club_settings(store: Store) -> dict[str, str]:
     return {k: store.get_meta(f"club_{k}") or v for k, v in CLUB_SETTINGS.items()}
 
 
+def live_target(store: Store) -> str | None:
+    """The upload address the app sends the site to by itself, or None: the club's upload
+    address when a terminal set or used it (the server's own password may go only there)."""
+    target = club_settings(store)["upload"]
+    return target if target and target == (store.get_meta(PASSWORD_TARGET) or "") else None
+
+
 def club_view(store: Store) -> dict[str, str]:
     """The club's settings as the club page shows them: with the logo's type (``""``: none) and
     the site folder (``""``: the default, ``site`` beside the database)."""

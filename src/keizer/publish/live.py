@@ -23,19 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from keizer.formats.targets import parse_target
-from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings
+from keizer.operations.club import SITE_FOLDER, club_settings, live_target
 from keizer.publish import publish
 from keizer.publish.upload import Uploaded, upload
 from keizer.store import Store
 
 log = logging.getLogger(__name__)
-
-
-def live_target(store: Store) -> str | None:
-    """The upload address the app sends the site to by itself, or None: the club's upload
-    address when a terminal set or used it (the server's own password may go only there)."""
-    target = club_settings(store)["upload"]
-    return target if target and target == (store.get_meta(PASSWORD_TARGET) or "") else None
 
 
 def site_folder(store: Store, db: Path) -> Path:

@@ -16,8 +16,8 @@ or the system keyring of the server.  A folder on the server as the address is, 
 club's own or one inside the database's folder.
 
 The site generator (:mod:`keizer.publish`, a third of what the app's modules took to import)
-is imported when this page publishes or the first result is entered (:func:`after_result`
-asks it whether to publish live), not when ``keizer serve`` starts (tests/test_serve_start.py).
+is imported when this page publishes or a result is entered in a club that publishes live
+(:func:`after_result`), not when ``keizer serve`` starts (tests/test_serve_start.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, request
 
-from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, set_club
+from keizer.operations.club import PASSWORD_TARGET, SITE_FOLDER, club_settings, live_target, set_club
 from keizer.formats.targets import parse_target
 from keizer.refusals import Message
 from keizer.store import StoreError
@@ -81,6 +81,8 @@ def _folder(text: str) -> Path:
 def after_result() -> None:
     """A result was entered: the site is published again and sent to the club's web host in the
     background, when the club has an upload address the app may use by itself (keizer.publish.live)."""
+    if live_target(store()) is None:
+        return
     from keizer.publish import live
 
     live.result_entered(store(), Path(current_app.config["KEIZER_DB"]))
