@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections import deque
 from itertools import compress, repeat
-from operator import sub
+from operator import itemgetter, sub
 from typing import Callable, Iterable, Iterator, Mapping
 
 
@@ -85,9 +85,8 @@ class WeightedMatching:
         # keeps the duals feasible; a good one makes many edges tight for the greedy start.
         share = [0] * n if share is None else share
         self.dual = dual = [0] * (2 * n)
-        for v, row in enumerate(weights):
+        for v, rest in enumerate(_largest_rests(weights, share)):
             sv = share[v]
-            rest = max(map(sub, compress(row, row), compress(share, row)), default=None)
             dual[v] = max(0, sv + (rest - sv + 1) // 2) if rest is not None else 0
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
@@ -620,11 +619,21 @@ class WeightedMatching:
                     continue
                 yv = dual[v]
                 row = w[v]
-                for u, weight, bu in zip(range(n), row, top):
-                    if not weight or bu == bv:
+                # The duals do not change during a scan, so the slack of v's best edge to another
+                # outer blossom is kept, and each comparison drops the end both sides share.
+                b3 = best3[v]
+                held = None if b3 == -1 else yv + dual[b3] - row[b3]
+                for u, weight in zip(compress(range(n), row), compress(row, row)):
+                    bu = top[u]
+                    if bu == bv:
                         continue
                     slack = yv + dual[u] - weight
+                    lu = label[bu]
                     if slack == 0:
+                        if lu == 2:  # an inner vertex: remember where it was reached from
+                            if reach[u] == -1:
+                                reach[u] = v
+                            continue
                         matched = mate[v]
                         if follow(v, u):
                             self._end_stage()
@@ -632,19 +641,18 @@ class WeightedMatching:
                         if mate[v] != matched or label[top[v]] != 1:
                             break  # an augmentation changed v's tree: finish its scan later
                         bv = top[v]
-                    elif label[bu] == 1:
-                        b3 = best3[v]
-                        if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
-                            best3[v] = u
+                    elif lu == 1:
+                        if held is None or slack < held:
+                            best3[v], held = u, slack
                         b3 = best3[u]
-                        if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
+                        if b3 == -1 or yv - weight < dual[b3] - w[u][b3]:
                             best3[u] = v
                     else:
                         b2 = best2[u]
                         if b2 == -1:
                             best2[u] = v
                             touched.append(u)
-                        elif slack < dual[b2] + dual[u] - w[b2][u]:
+                        elif yv - weight < dual[b2] - w[b2][u]:
                             best2[u] = v
                 else:
                     continue
@@ -653,6 +661,7 @@ class WeightedMatching:
 
             # No tight edge left to follow: the largest dual step that keeps every slack.
             kind, step, at, other = 1, None, -1, -1
+            outer: tuple[list[int], list[int]] | None = None  # the outer vertices, once a lookup needs them
             for v in tree:
                 b = top[v]
                 if label[b] == 1:
@@ -661,7 +670,8 @@ class WeightedMatching:
                     u = best3[v]
                     if u != -1:
                         if top[u] == b or label[top[u]] != 1:
-                            best3[v] = u = self._nearest_outer(v)
+                            outer = outer or self._outer()
+                            best3[v] = u = self._nearest_outer(v, outer)
                         if u != -1:
                             s = (dual[v] + dual[u] - w[v][u]) // 2
                             if s < step:
@@ -670,7 +680,8 @@ class WeightedMatching:
                 if label[top[v]] == 0:
                     u = best2[v]
                     if u == -1 or label[top[u]] != 1:
-                        best2[v] = u = self._nearest_outer(v)
+                        outer = outer or self._outer()
+                        best2[v] = u = self._nearest_outer(v, outer)
                         if u == -1:
                             continue
                     s = dual[u] + dual[v] - w[u][v]
@@ -727,24 +738,35 @@ class WeightedMatching:
                 via[b] = None
                 owner[b] = -1
         freed = [v for v in self._tree if not label[top[v]]]
+        outer = self._outer()
         for v in freed:
             intree[v] = 0
             reach[v] = -1
             best3[v] = -1
             was = best2[v]
-            best2[v] = self._nearest_outer(v)
+            best2[v] = self._nearest_outer(v, outer)
             if was == -1 and best2[v] != -1:
                 touched.append(v)
         self._tree[:] = [v for v in self._tree if intree[v]]
 
-    def _nearest_outer(self, v: int) -> int:
-        """v's least-slack edge to an outer vertex of another blossom (-1: none)."""
-        top, label, dual, row = self.top, self._label, self.dual, self.w[v]
-        bv, yv, best, found = top[v], self.dual[v], None, -1
-        for u in range(self.n):
+    def _outer(self) -> tuple[list[int], list[int]]:
+        """The outer vertices in increasing order and their duals, for a batch of
+        :meth:`_nearest_outer` lookups between which no label or dual changes (every outer
+        vertex was labelled in this stage, so it is in the stage's tree)."""
+        label, top, dual = self._label, self.top, self.dual
+        outer = sorted([v for v in self._tree if label[top[v]] == 1])
+        return outer, [dual[v] for v in outer]
+
+    def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
+        """v's least-slack edge to an outer vertex of another blossom (-1: none); the lowest
+        such vertex among equal slacks.  ``outer``: :meth:`_outer`, read since the last change
+        (v's own dual is common to every edge, so the slacks are compared without it)."""
+        top, row = self.top, self.w[v]
+        bv, best, found = top[v], None, -1
+        for u, du in zip(*outer):
             weight = row[u]
-            if weight and top[u] != bv and label[top[u]] == 1:
-                s = yv + dual[u] - weight
+            if weight and top[u] != bv:
+                s = du - weight
                 if best is None or s < best:
                     best, found = s, u
         return found
@@ -917,6 +939,28 @@ def _shared_duals(parent: list[int], above: dict[int, int], u: int) -> int:
             return above[b]
         b = parent[b]
     return 0
+
+
+def _largest_rests(weights: list[list[int]], share: list[int]) -> Iterator[int | None]:
+    """Each row's largest weight less the other end's share, over its edges (None: no edge).
+    Shares take few values: the columns of each are gathered at C speed, and their largest
+    weight (0: none of them is an edge) less that share is the group's; many values: the
+    differences edge by edge."""
+    groups: dict[int, list[int]] = {}
+    for u, su in enumerate(share):
+        groups.setdefault(su, []).append(u)
+    if len(groups) > 8:
+        for row in weights:
+            yield max(map(sub, compress(row, row), compress(share, row)), default=None)
+        return
+    gathers = [(su, itemgetter(*columns, columns[0])) for su, columns in groups.items()]  # a tuple even of one
+    for row in weights:
+        rest = None
+        for su, gather in gathers:
+            top = max(gather(row))
+            if top and (rest is None or top - su > rest):
+                rest = top - su
+        yield rest
 
 
 def _need(row: list[int], dual: list[int]) -> int:
