@@ -564,6 +564,7 @@ class WeightedMatching:
         touched: list[int] = []               # vertices given a best2
         self._label, self._via, self._queue, self._owner = label, via, queue, owner
         self._tree, self._intree, self._blist = tree, intree, blist
+        self._reach, self._best2, self._best3, self._touched = reach, best2, best3, touched
         live = set()
 
         for r in roots:
@@ -614,48 +615,14 @@ class WeightedMatching:
         while live:
             while queue:
                 v = queue.popleft()
-                bv = top[v]
-                if label[bv] != 1:
+                if label[top[v]] != 1:
                     continue
-                yv = dual[v]
-                row = w[v]
-                # The duals do not change during a scan, so the slack of v's best edge to another
-                # outer blossom is kept, and each comparison drops the end both sides share.
-                b3 = best3[v]
-                held = None if b3 == -1 else yv + dual[b3] - row[b3]
-                for u, weight in zip(compress(range(n), row), compress(row, row)):
-                    bu = top[u]
-                    if bu == bv:
-                        continue
-                    slack = yv + dual[u] - weight
-                    lu = label[bu]
-                    if slack == 0:
-                        if lu == 2:  # an inner vertex: remember where it was reached from
-                            if reach[u] == -1:
-                                reach[u] = v
-                            continue
-                        matched = mate[v]
-                        if follow(v, u):
-                            self._end_stage()
-                            return
-                        if mate[v] != matched or label[top[v]] != 1:
-                            break  # an augmentation changed v's tree: finish its scan later
-                        bv = top[v]
-                    elif lu == 1:
-                        if held is None or slack < held:
-                            best3[v], held = u, slack
-                        b3 = best3[u]
-                        if b3 == -1 or yv - weight < dual[b3] - w[u][b3]:
-                            best3[u] = v
-                    else:
-                        b2 = best2[u]
-                        if b2 == -1:
-                            best2[u] = v
-                            touched.append(u)
-                        elif yv - weight < dual[b2] - w[b2][u]:
-                            best2[u] = v
-                else:
+                ended = self._scan(v, follow)
+                if ended is None:
                     continue
+                if ended:
+                    self._end_stage()
+                    return
                 if label[top[v]] == 1:
                     queue.appendleft(v)  # the scan stopped at an augmentation: finish it later
 
@@ -725,6 +692,53 @@ class WeightedMatching:
             else:
                 self._expand_t(at, reach)
         self._end_stage()
+
+    def _scan(self, v: int, follow: Callable[[int, int], bool]) -> bool | None:
+        """Look at every edge of outer vertex v in turn: follow each tight one (an inner vertex
+        only notes where it was reached from), and keep for each other end its least-slack edge
+        to an outer vertex (``best2``, ``best3``: the first found among equal slacks).  None:
+        every edge was seen; True: following one ended the stage; False: an augmentation changed
+        v's tree, and the scan stopped there."""
+        n, w, dual, top, mate, label = self.n, self.w, self.dual, self.top, self.mate, self._label
+        reach, best2, best3, touched = self._reach, self._best2, self._best3, self._touched
+        bv, yv, row = top[v], dual[v], w[v]
+        # The duals do not change during a scan: an edge's slack less v's dual is compared (a
+        # tight edge: -yv), the slack of v's best edge to another outer blossom is kept, and
+        # each comparison drops the end both sides share.  Missing edges are skipped at C speed.
+        b3 = best3[v]
+        held = None if b3 == -1 else dual[b3] - row[b3]
+        less = -yv
+        for u, weight in zip(compress(range(n), row), compress(row, row)):
+            bu = top[u]
+            if bu == bv:
+                continue
+            slack = dual[u] - weight
+            lu = label[bu]
+            if slack == less:
+                if lu == 2:  # an inner vertex: remember where it was reached from
+                    if reach[u] == -1:
+                        reach[u] = v
+                    continue
+                matched = mate[v]
+                if follow(v, u):
+                    return True
+                if mate[v] != matched or label[top[v]] != 1:
+                    return False
+                bv = top[v]
+            elif lu == 1:
+                if held is None or slack < held:
+                    best3[v], held = u, slack
+                b3 = best3[u]
+                if b3 == -1 or yv - weight < dual[b3] - w[u][b3]:
+                    best3[u] = v
+            else:
+                b2 = best2[u]
+                if b2 == -1:
+                    best2[u] = v
+                    touched.append(u)
+                elif yv - weight < dual[b2] - w[b2][u]:
+                    best2[u] = v
+        return None
 
     def _detach(self, dead: set[int], best2: list[int], best3: list[int], reach: list[int],
                 touched: list[int]) -> None:

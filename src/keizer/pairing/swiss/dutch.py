@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import compress
 from operator import add
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 from keizer.pairing.matching import WeightedMatching, augment, first_exposable, maximum_matching
 
@@ -417,6 +417,9 @@ class _Bracket:
     #: Whether an odd whole graph gets a vertex for the bye's place (:meth:`run`); False: the
     #: older way (one player left exposed), for the tests that compare the two.
     bye_place = True
+    #: Whether :meth:`matrix` adds a row's keys byte by byte in one number (when they fit in a
+    #: byte); False: one by one, for the test that compares the two.
+    byte_keys = True
 
     def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], nxt: list[int], flag: bool,
                  mode: int):
@@ -598,15 +601,17 @@ class _Bracket:
         along = vs == list(range(first, first + len(vs)))  # the usual case: who may meet whom is a slice
         # A column's key plus the row's 0/1 of who may meet whom, all at once: the keys as the
         # bytes of one number, so the sum adds them byte by byte (no carry: each stays < 256).
-        fits = width <= 256 and 2 * len(ocodes_of) <= 256
+        fits = self.byte_keys and width <= 256 and 2 * len(ocodes_of) <= 256
         base_key = int.from_bytes(bytes(codes + ocodes[count:]) if fits else b"", "big")
         base_okey = int.from_bytes(bytes(ocodes) if fits else b"", "big")
         inside, outside = slice(0, count), slice(count, len(vs))
         for j, y in enumerate(vs):
             ok = r.ok[y][first:first + len(vs)] if along else bytes(map(r.ok[y].__getitem__, vs))
+            keys: Sequence[int]
+            okeys: Sequence[int]
             if j >= count:  # beyond the bracket: outside edges only
                 okeys = ((base_okey + int.from_bytes(ok, "big")).to_bytes(len(vs), "big") if fits
-                         else map(add, ocodes, ok))
+                         else list(map(add, ocodes, ok)))
                 rows.append(list(map(otable(ocodes[j]).__getitem__, okeys)))
                 continue
             if fits:
