@@ -283,11 +283,15 @@ def test_a_chain_of_nested_blossoms_deeper_than_the_stack_is_rotated():
 class OldSearch(WeightedMatching):
     """The search as it was before its scan and least-slack lookups were made quicker (December
     2026): each edge's slack computed in full and an inner vertex's tight edge followed like any
-    other; each lookup of a least-slack edge to an outer vertex reading every vertex.  The
-    quicker ones must make exactly the same choices (which optimum is found depends on them)."""
+    other; each lookup of a least-slack edge to an outer vertex reading every vertex; a shift
+    reading the whole row of each vertex it touched.  The quicker ones must make exactly the
+    same choices (which optimum is found depends on them)."""
 
     def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
         return old_nearest_outer(self, v)
+
+    def _changes_feasible(self, changes, raise_by):  # type: ignore[no-untyped-def]
+        return False  # each shifted vertex's whole row read, as before
 
     def _scan(self, v, follow):  # type: ignore[no-untyped-def]
         n, w, dual, top, mate, label = self.n, self.w, self.dual, self.top, self.mate, self._label

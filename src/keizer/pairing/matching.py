@@ -229,15 +229,29 @@ class WeightedMatching:
             row, m = w[v], mate[v]
             if m != -1 and (not row[m] or dual[v] + dual[m] != row[m]):
                 self._unmatch(v)
+        # Every slack was non-negative before (the duals are always kept feasible) and counts no
+        # blossom now, so rising duals keep the unchanged edges feasible: when the changed ones
+        # are too, only a vertex whose dual is negative needs the edges of its whole row read.
+        feasible = self._changes_feasible(changes, raise_by)
         for v in touched:
             row, yv = w[v], dual[v]
-            need = max(_need(row, dual), 0)
+            if feasible and yv >= 0:
+                need = 0  # every edge's slack is non-negative: the need is at most yv
+            else:
+                need = max(_need(row, dual), 0)
             if need > yv or yv < 0:
                 dual[v] = max(need, 0)
                 if mate[v] != -1:
                     self._unmatch(v)
             if mate[v] == -1 and dual[v] > 0:
                 self.roots.add(v)
+
+    def _changes_feasible(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> bool:
+        """Whether :meth:`shift`'s duals rose (none fell) and its changed edges, already written,
+        have non-negative slacks."""
+        w, dual = self.w, self.dual
+        return (all(d >= 0 for d in raise_by.values())
+                and all(_feasible(w[v], dual, v, row_changes) for v, row_changes in changes.items()))
 
     def _loose(self, v: int, items: list[tuple[int, int]]) -> bool:
         """Whether changing these edges of v (inside a blossom) touches no tight edge and keeps
@@ -975,6 +989,15 @@ def _largest_rests(weights: list[list[int]], share: list[int]) -> Iterator[int |
             if top and (rest is None or top - su > rest):
                 rest = top - su
         yield rest
+
+
+def _feasible(row: list[int], dual: list[int], v: int, others: Iterable[int]) -> bool:
+    """Whether every edge (v, u), u in ``others``, has a non-negative slack (the duals of
+    blossoms aside: none holds v), read at C speed."""
+    keys = list(others)
+    edges = list(compress(keys, map(row.__getitem__, keys)))
+    least = min(map(sub, map(dual.__getitem__, edges), map(row.__getitem__, edges)), default=None)
+    return least is None or dual[v] + least >= 0
 
 
 def _need(row: list[int], dual: list[int]) -> int:
