@@ -23,6 +23,18 @@ def random_weights(n: int, density: float, bits: int, rng: random.Random) -> lis
     return w
 
 
+def random_changes(rng: random.Random, alive: list[int], v: int, bits: int) -> dict[int, int]:
+    """New weights for about half of v's edges (a fifth of them taken out)."""
+    return {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits) for u in alive if u != v and rng.random() < 0.5}
+
+
+def random_shift(rng: random.Random, alive: list[int], bits: int) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+    """A shift's arguments: up to five vertices, some of their edges new weights, their duals raised."""
+    some = rng.sample(alive, min(len(alive), 5))
+    changes = {x: {u: rng.randint(1, 2 ** bits) for u in alive if u != x and rng.random() < 0.3} for x in some}
+    return changes, {x: rng.randint(0, 2 ** bits) for x in some}
+
+
 def reference(w: list[list[int]], alive: list[bool] | None = None) -> int:
     graph = nx.Graph()
     for a in range(len(w)):
@@ -167,13 +179,9 @@ def test_changes_keep_the_matching_optimal(n, density, bits, seed):
         v = rng.choice(alive)
         op = rng.random()
         if op < 0.6:
-            m.set_weights(v, {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits)
-                              for u in alive if u != v and rng.random() < 0.5})
+            m.set_weights(v, random_changes(rng, alive, v, bits))
         elif op < 0.8:
-            some = rng.sample(alive, min(len(alive), 5))
-            changes = {x: {u: rng.randint(1, 2 ** bits) for u in alive if u != x and rng.random() < 0.3}
-                       for x in some}
-            m.shift(changes, {x: rng.randint(0, 2 ** bits) for x in some})
+            m.shift(*random_shift(rng, alive, bits))
         else:
             mate = m.mate[v]
             m.remove([v] if mate == -1 or rng.random() < 0.5 else [v, mate])
@@ -374,13 +382,9 @@ def same_course(n: int, density: float, bits: int, seed: int, kinds: list[type[W
         v = rng.choice(alive)
         op = rng.random()
         if op < 0.35:
-            step("set_weights", v, {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits)
-                                    for u in alive if u != v and rng.random() < 0.5})
+            step("set_weights", v, random_changes(rng, alive, v, bits))
         elif op < 0.5:
-            some = rng.sample(alive, min(len(alive), 5))
-            changes = {x: {u: rng.randint(1, 2 ** bits) for u in alive if u != x and rng.random() < 0.3}
-                       for x in some}
-            step("shift", changes, {x: rng.randint(0, 2 ** bits) for x in some})
+            step("shift", *random_shift(rng, alive, bits))
         elif op < 0.65:
             step("drop", v, [u for u in alive if u != v and m.w[v][u] and rng.random() < 0.4])
         elif op < 0.8:
