@@ -292,7 +292,7 @@ class OldSearch(WeightedMatching):
     """The search as it was before its scan and least-slack lookups were made quicker (December
     2026): each edge's slack computed in full and an inner vertex's tight edge followed like any
     other; each lookup of a least-slack edge to an outer vertex reading every vertex; a shift
-    reading the whole row of each vertex it touched.  The quicker ones must make exactly the
+    reading the whole row of each vertex it touched; a blossom's vertices walked each time.  The quicker ones must make exactly the
     same choices (which optimum is found depends on them)."""
 
     def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
@@ -300,6 +300,9 @@ class OldSearch(WeightedMatching):
 
     def _changes_feasible(self, changes, raise_by):  # type: ignore[no-untyped-def]
         return False  # each shifted vertex's whole row read, as before
+
+    def _leaves(self, b: int) -> list[int]:
+        return [b] if b < self.n else self._gather(b)  # every blossom walked again
 
     def _scan(self, v, follow):  # type: ignore[no-untyped-def]
         n, w, dual, top, mate, label = self.n, self.w, self.dual, self.top, self.mate, self._label
@@ -357,6 +360,15 @@ class CheckedLookups(WeightedMatching):
         return got
 
 
+class CheckedLeaves(WeightedMatching):
+    """Every blossom's vertices, kept or not, compared with a walk of the blossom as it is."""
+
+    def _leaves(self, b: int) -> list[int]:
+        got = super()._leaves(b)
+        assert b < self.n or got == self._gather(b)
+        return got
+
+
 def same_course(n: int, density: float, bits: int, seed: int, kinds: list[type[WeightedMatching]]) -> None:
     """A cold start, then changes (edges of one vertex, many at once, removed vertices and pairs,
     dropped edges, swapped cycles), each followed by a solve, in each kind of matching: the same
@@ -405,8 +417,9 @@ def test_the_quicker_scan_and_lookups_find_the_same_matching(n, density, bits, s
     """Dense graphs of few weights (many equal slacks: which edge is followed first decides
     which optimum is found) and sparser ones of many weights, through every kind of change:
     the search as it is and the older one reach the same mates and duals after every solve,
-    and every least-slack lookup equals the older one's in the state it is made in."""
-    same_course(n, density, bits, seed, [WeightedMatching, OldSearch, CheckedLookups])
+    every least-slack lookup equals the older one's in the state it is made in, and every
+    blossom's vertices as kept equal a walk of it."""
+    same_course(n, density, bits, seed, [WeightedMatching, OldSearch, CheckedLookups, CheckedLeaves])
 
 
 def test_the_lookups_are_exercised():

@@ -42,7 +42,7 @@ with :func:`augment` and :func:`first_exposable`, and is re-exported here.
 from __future__ import annotations
 
 from collections import deque
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter, sub
 from typing import Callable, Iterable, Iterator, Mapping
 
@@ -98,6 +98,9 @@ class WeightedMatching:
         self.children: list[list[int] | None] = [None] * (2 * n)
         self.edges: list[list[tuple[int, int]] | None] = [None] * (2 * n)
         self.base = list(range(n)) + [-1] * n
+        # The vertices of each outermost blossom in :meth:`_leaves`' order, once gathered (a
+        # chain of blossoms gathers its inner ones' again for each new one around them).
+        self._ordered: dict[int, list[int]] = {}
         self.unused = list(range(2 * n - 1, n - 1, -1))
         dual, mate = self.dual, self.mate
         skip: dict[int, int] = {}  # a partner list shared by many vertices: how many of its first are matched
@@ -316,6 +319,7 @@ class WeightedMatching:
         grows in a dense graph are of this form.  Returns whether it did so (else, when no
         such tight edge is found, nothing changed)."""
         parent, children = self.parent, self.children
+        self._ordered.pop(self.top[a], None)  # the outermost blossom may lose a and b
         b_ = parent[a]
         if b_ == -1 or parent[b] != b_:
             return False
@@ -449,8 +453,15 @@ class WeightedMatching:
     # -- blossoms --------------------------------------------------------------------
 
     def _leaves(self, b: int) -> list[int]:
+        """The vertices of b, innermost blossoms' in turn from its last child to its first
+        (the order the searches read them in); an outermost blossom's kept once gathered."""
         if b < self.n:
             return [b]
+        kept = self._ordered.get(b)
+        return kept if kept is not None else self._gather(b)
+
+    def _gather(self, b: int) -> list[int]:
+        """:meth:`_leaves` of blossom b, its blossoms walked from the last child to the first."""
         out, stack, children = [], [b], self.children
         while stack:
             x = stack.pop()
@@ -504,7 +515,16 @@ class WeightedMatching:
 
     def _release(self, b: int) -> None:
         """Make b's children top-level (b must be top-level) and free its id."""
-        for c in self.children[b]:  # type: ignore[union-attr]
+        kept = self._ordered.pop(b, None)
+        kids = self.children[b]
+        assert kids is not None
+        inner = [j for j, c in enumerate(kids) if c >= self.n]
+        if kept is not None and len(inner) == 1:
+            # One child is a blossom (a link of a chain): its vertices, in its own order, are
+            # b's but for the other children's, one each before and after them.
+            j = inner[0]
+            self._ordered[kids[j]] = kept[len(kids) - 1 - j:len(kept) - j]
+        for c in kids:
             self.parent[c] = -1
             for leaf in self._leaves(c):
                 self.top[leaf] = c
@@ -516,6 +536,7 @@ class WeightedMatching:
         """Swap matched and unmatched edges inside blossom b so that vertex v becomes its base:
         the blossoms from v's innermost one out to b, in turn (a loop, not a recursion: a
         chain of nested blossoms may be thousands deep)."""
+        self._ordered.pop(b, None)  # its vertices' order turns with it
         parent = self.parent
         t = parent[v]
         while True:
@@ -881,17 +902,21 @@ class WeightedMatching:
         via[b] = via[bb]
         self._owner[b] = self._owner[bb]
         self._blist.append(b)
+        ordered, parts = self._ordered, []
         for c in children:
             parent[c] = b
-            leaves = self._leaves(c)
+            leaves = ordered.pop(c, None) or self._leaves(c)
+            parts.append(leaves)
             if label[c] == 2:
                 self._queue.extend(leaves)
             for leaf in leaves:
                 top[leaf] = b
+        ordered[b] = list(chain.from_iterable(reversed(parts)))  # as :meth:`_gather` walks b
 
     def _expand_t(self, b: int, reach: list[int]) -> None:
         """An inner blossom whose dual reached 0: its children take its place in the tree."""
         top, label, via = self.top, self._label, self._via
+        self._ordered.pop(b, None)
         children = self.children[b]
         entry_edge = via[b]
         for c in children:  # type: ignore[union-attr]
