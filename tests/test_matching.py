@@ -25,7 +25,8 @@ def random_weights(n: int, density: float, bits: int, rng: random.Random) -> lis
 
 def random_changes(rng: random.Random, alive: list[int], v: int, bits: int) -> dict[int, int]:
     """New weights for about half of v's edges (a fifth of them taken out)."""
-    return {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits) for u in alive if u != v and rng.random() < 0.5}
+    return {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits)
+            for u in alive if u != v and rng.random() < 0.5}
 
 
 def random_shift(rng: random.Random, alive: list[int], bits: int) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
@@ -292,8 +293,9 @@ class OldSearch(WeightedMatching):
     """The search as it was before its scan and least-slack lookups were made quicker (December
     2026): each edge's slack computed in full and an inner vertex's tight edge followed like any
     other; each lookup of a least-slack edge to an outer vertex reading every vertex; a shift
-    reading the whole row of each vertex it touched; a blossom's vertices walked each time.  The quicker ones must make exactly the
-    same choices (which optimum is found depends on them)."""
+    reading the whole row of each vertex it touched; a blossom's vertices walked each time.
+    The quicker ones must make exactly the same choices (which optimum is found depends on
+    them)."""
 
     def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
         return old_nearest_outer(self, v)

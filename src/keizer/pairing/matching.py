@@ -1011,7 +1011,8 @@ def _largest_rests(weights: list[list[int]], share: list[int]) -> Iterator[int |
         for row in weights:
             yield max(map(sub, compress(row, row), compress(share, row)), default=None)
         return
-    gathers = [(su, itemgetter(*columns, columns[0])) for su, columns in groups.items()]  # a tuple even of one
+    # (the first column twice: a gather of one column still gives a tuple)
+    gathers = [(su, itemgetter(*columns, columns[0])) for su, columns in groups.items()]
     for row in weights:
         rest = None
         for su, gather in gathers:
