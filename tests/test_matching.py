@@ -23,6 +23,19 @@ def random_weights(n: int, density: float, bits: int, rng: random.Random) -> lis
     return w
 
 
+def random_changes(rng: random.Random, alive: list[int], v: int, bits: int) -> dict[int, int]:
+    """New weights for about half of v's edges (a fifth of them taken out)."""
+    return {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits)
+            for u in alive if u != v and rng.random() < 0.5}
+
+
+def random_shift(rng: random.Random, alive: list[int], bits: int) -> tuple[dict[int, dict[int, int]], dict[int, int]]:
+    """A shift's arguments: up to five vertices, some of their edges new weights, their duals raised."""
+    some = rng.sample(alive, min(len(alive), 5))
+    changes = {x: {u: rng.randint(1, 2 ** bits) for u in alive if u != x and rng.random() < 0.3} for x in some}
+    return changes, {x: rng.randint(0, 2 ** bits) for x in some}
+
+
 def reference(w: list[list[int]], alive: list[bool] | None = None) -> int:
     graph = nx.Graph()
     for a in range(len(w)):
@@ -167,13 +180,9 @@ def test_changes_keep_the_matching_optimal(n, density, bits, seed):
         v = rng.choice(alive)
         op = rng.random()
         if op < 0.6:
-            m.set_weights(v, {u: 0 if rng.random() < 0.2 else rng.randint(1, 2 ** bits)
-                              for u in alive if u != v and rng.random() < 0.5})
+            m.set_weights(v, random_changes(rng, alive, v, bits))
         elif op < 0.8:
-            some = rng.sample(alive, min(len(alive), 5))
-            changes = {x: {u: rng.randint(1, 2 ** bits) for u in alive if u != x and rng.random() < 0.3}
-                       for x in some}
-            m.shift(changes, {x: rng.randint(0, 2 ** bits) for x in some})
+            m.shift(*random_shift(rng, alive, bits))
         else:
             mate = m.mate[v]
             m.remove([v] if mate == -1 or rng.random() < 0.5 else [v, mate])
@@ -278,3 +287,146 @@ def test_a_chain_of_nested_blossoms_deeper_than_the_stack_is_rotated():
     w[core][deepest] = w[deepest][core] = 5
     assert m.mate[core] == deepest and m.weight() == reference(w) == 5 + (core - 1) // 2
     certified(m)
+
+
+class OldSearch(WeightedMatching):
+    """The search as it was before its scan and least-slack lookups were made quicker (December
+    2026): each edge's slack computed in full and an inner vertex's tight edge followed like any
+    other; each lookup of a least-slack edge to an outer vertex reading every vertex; a shift
+    reading the whole row of each vertex it touched; a blossom's vertices walked each time.
+    The quicker ones must make exactly the same choices (which optimum is found depends on
+    them)."""
+
+    def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
+        return old_nearest_outer(self, v)
+
+    def _changes_feasible(self, changes, raise_by):  # type: ignore[no-untyped-def]
+        return False  # each shifted vertex's whole row read, as before
+
+    def _leaves(self, b: int) -> list[int]:
+        return [b] if b < self.n else self._gather(b)  # every blossom walked again
+
+    def _scan(self, v, follow):  # type: ignore[no-untyped-def]
+        n, w, dual, top, mate, label = self.n, self.w, self.dual, self.top, self.mate, self._label
+        reach, best2, best3, touched = self._reach, self._best2, self._best3, self._touched
+        bv, yv, row = top[v], dual[v], w[v]
+        for u, weight, bu in zip(range(n), row, top):
+            if not weight or bu == bv:
+                continue
+            slack = yv + dual[u] - weight
+            if slack == 0:
+                matched = mate[v]
+                if follow(v, u):
+                    return True
+                if mate[v] != matched or label[top[v]] != 1:
+                    return False
+                bv = top[v]
+            elif label[bu] == 1:
+                b3 = best3[v]
+                if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
+                    best3[v] = u
+                b3 = best3[u]
+                if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
+                    best3[u] = v
+            else:
+                b2 = best2[u]
+                if b2 == -1:
+                    best2[u] = v
+                    touched.append(u)
+                elif slack < dual[b2] + dual[u] - w[b2][u]:
+                    best2[u] = v
+        return None
+
+
+def old_nearest_outer(m: WeightedMatching, v: int) -> int:
+    """v's least-slack edge to an outer vertex of another blossom, every vertex read in turn."""
+    top, label, dual, row = m.top, m._label, m.dual, m.w[v]
+    bv, yv, best, found = top[v], m.dual[v], None, -1
+    for u in range(m.n):
+        weight = row[u]
+        if weight and top[u] != bv and label[top[u]] == 1:
+            s = yv + dual[u] - weight
+            if best is None or s < best:
+                best, found = s, u
+    return found
+
+
+class CheckedLookups(WeightedMatching):
+    """Every least-slack lookup compared with the old one, in the state it is made in."""
+    lookups = 0
+
+    def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
+        got = super()._nearest_outer(v, outer)
+        assert got == old_nearest_outer(self, v)
+        CheckedLookups.lookups += 1
+        return got
+
+
+class CheckedLeaves(WeightedMatching):
+    """Every blossom's vertices, kept or not, compared with a walk of the blossom as it is."""
+
+    def _leaves(self, b: int) -> list[int]:
+        got = super()._leaves(b)
+        assert b < self.n or got == self._gather(b)
+        return got
+
+
+def same_course(n: int, density: float, bits: int, seed: int, kinds: list[type[WeightedMatching]]) -> None:
+    """A cold start, then changes (edges of one vertex, many at once, removed vertices and pairs,
+    dropped edges, swapped cycles), each followed by a solve, in each kind of matching: the same
+    mates and duals after every step."""
+    rng = random.Random(seed)
+    w = random_weights(n, density, bits, rng)
+    ms = [kind([row[:] for row in w]) for kind in kinds]
+
+    def step(op: str, *args: object) -> None:
+        for m in ms:
+            getattr(m, op)(*args)
+            m.solve()
+        first = ms[0]
+        for m in ms[1:]:
+            assert (m.mate, m.dual) == (first.mate, first.dual), op
+
+    step("solve")
+    for _ in range(12):
+        m = ms[0]
+        alive = [v for v in range(n) if m.alive[v]]
+        if len(alive) < 2:
+            break
+        v = rng.choice(alive)
+        op = rng.random()
+        if op < 0.35:
+            step("set_weights", v, random_changes(rng, alive, v, bits))
+        elif op < 0.5:
+            step("shift", *random_shift(rng, alive, bits))
+        elif op < 0.65:
+            step("drop", v, [u for u in alive if u != v and m.w[v][u] and rng.random() < 0.4])
+        elif op < 0.8:
+            u = rng.choice(alive)
+            if u != v and m.w[v][u]:
+                for x in ms:
+                    x.swap_cycle(v, u)
+                step("solve")
+        else:
+            inside = [x for x in alive if m.parent[x] != -1 and m.mate[x] != -1]
+            x = rng.choice(inside) if inside and rng.random() < 0.7 else v
+            step("remove", [x] if m.mate[x] == -1 or rng.random() < 0.3 else [x, m.mate[x]])
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.integers(3, 45), st.floats(0.3, 1.0), st.sampled_from([1, 2, 3, 8]), st.integers(0, 10 ** 6))
+def test_the_quicker_scan_and_lookups_find_the_same_matching(n, density, bits, seed):
+    """Dense graphs of few weights (many equal slacks: which edge is followed first decides
+    which optimum is found) and sparser ones of many weights, through every kind of change:
+    the search as it is and the older one reach the same mates and duals after every solve,
+    every least-slack lookup equals the older one's in the state it is made in, and every
+    blossom's vertices as kept equal a walk of it."""
+    same_course(n, density, bits, seed, [WeightedMatching, OldSearch, CheckedLookups, CheckedLeaves])
+
+
+def test_the_lookups_are_exercised():
+    """The comparison above is not empty: graphs like its own make lookups of both kinds."""
+    CheckedLookups.lookups = 0
+    for seed in range(40):
+        same_course(31, 0.9, 2, seed, [CheckedLookups])
+    assert CheckedLookups.lookups > 100

@@ -163,3 +163,36 @@ def test_the_bye_place_is_added_to_odd_whole_graphs_only():
     assert sorted(tuple(sorted(p)) for p in got.pairs) == [(1, 4), (2, 5), (3, 6)] and got.bye == 7
     assert sorted(tuple(sorted(p)) for p in even.pairs) == [(1, 5), (2, 6), (3, 7), (4, 8)]
     assert (7, 8, 7) in sizes and (8, 8, -1) in sizes
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 40), st.integers(2, 6), st.integers(0, 10_000), st.booleans())
+def test_a_matrix_of_keys_added_byte_by_byte_is_the_same(n, rounds, seed, whole):
+    """Every round of a played tournament, brackets and the whole round's graph: each graph's
+    weight matrix built from keys added byte by byte in one number equals the one built key
+    by key, and so does the pairing."""
+    from keizer.pairing.swiss import dutch
+    matrix = dutch._Bracket.matrix
+    built: list[list[list[int]]] = []
+
+    def kept(self: dutch._Bracket) -> list[list[int]]:
+        rows = matrix(self)
+        built.append([row[:] for row in rows])
+        return rows
+
+    dutch._Bracket.matrix = kept  # type: ignore[method-assign]
+    try:
+        for r, inputs, got in played_inputs(n, rounds, seed):
+            built.clear()
+            new = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True, whole=whole)
+            by_bytes = built[:]
+            built.clear()
+            dutch._Bracket.byte_keys = False
+            try:
+                old = pair(inputs.entrants, inputs.avoid, inputs.last_round, r, True, whole=whole)
+            finally:
+                dutch._Bracket.byte_keys = True
+            assert by_bytes == built, f"round {r + 1}"
+            assert (set(old.pairs), old.bye) == (set(new.pairs), new.bye), f"round {r + 1}"
+    finally:
+        dutch._Bracket.matrix = matrix  # type: ignore[method-assign]

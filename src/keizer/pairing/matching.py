@@ -27,7 +27,8 @@ tree is handled by swapping along the even path to that vertex (it gains
 weight) — the case a cold start never meets.
 
 :func:`maximum_matching` is the unweighted version (Edmonds' blossom search
-with a greedy start), for feasibility questions.
+with a greedy start), for feasibility questions: it lives in :mod:`keizer.pairing.cardinality`,
+with :func:`augment` and :func:`first_exposable`, and is re-exported here.
 
 >>> m = WeightedMatching([[0, 5, 1, 0], [5, 0, 4, 2], [1, 4, 0, 6], [0, 2, 6, 0]])
 >>> m.solve(); m.mate
@@ -41,9 +42,13 @@ with a greedy start), for feasibility questions.
 from __future__ import annotations
 
 from collections import deque
-from itertools import compress, repeat
-from operator import sub
+from itertools import chain, compress, repeat
+from operator import itemgetter, sub
 from typing import Callable, Iterable, Iterator, Mapping
+
+from keizer.pairing.cardinality import augment, first_exposable, maximum_matching
+
+__all__ = ["WeightedMatching", "augment", "first_exposable", "maximum_matching"]
 
 
 class WeightedMatching:
@@ -85,15 +90,17 @@ class WeightedMatching:
         # keeps the duals feasible; a good one makes many edges tight for the greedy start.
         share = [0] * n if share is None else share
         self.dual = dual = [0] * (2 * n)
-        for v, row in enumerate(weights):
+        for v, rest in enumerate(_largest_rests(weights, share)):
             sv = share[v]
-            rest = max(map(sub, compress(row, row), compress(share, row)), default=None)
             dual[v] = max(0, sv + (rest - sv + 1) // 2) if rest is not None else 0
         self.top = list(range(n))            # outermost blossom of each vertex
         self.parent = [-1] * (2 * n)          # enclosing blossom
         self.children: list[list[int] | None] = [None] * (2 * n)
         self.edges: list[list[tuple[int, int]] | None] = [None] * (2 * n)
         self.base = list(range(n)) + [-1] * n
+        # The vertices of each outermost blossom in :meth:`_leaves`' order, once gathered (a
+        # chain of blossoms gathers its inner ones' again for each new one around them).
+        self._ordered: dict[int, list[int]] = {}
         self.unused = list(range(2 * n - 1, n - 1, -1))
         dual, mate = self.dual, self.mate
         skip: dict[int, int] = {}  # a partner list shared by many vertices: how many of its first are matched
@@ -230,15 +237,29 @@ class WeightedMatching:
             row, m = w[v], mate[v]
             if m != -1 and (not row[m] or dual[v] + dual[m] != row[m]):
                 self._unmatch(v)
+        # Every slack was non-negative before (the duals are always kept feasible) and counts no
+        # blossom now, so rising duals keep the unchanged edges feasible: when the changed ones
+        # are too, only a vertex whose dual is negative needs the edges of its whole row read.
+        feasible = self._changes_feasible(changes, raise_by)
         for v in touched:
             row, yv = w[v], dual[v]
-            need = max(_need(row, dual), 0)
+            if feasible and yv >= 0:
+                need = 0  # every edge's slack is non-negative: the need is at most yv
+            else:
+                need = max(_need(row, dual), 0)
             if need > yv or yv < 0:
                 dual[v] = max(need, 0)
                 if mate[v] != -1:
                     self._unmatch(v)
             if mate[v] == -1 and dual[v] > 0:
                 self.roots.add(v)
+
+    def _changes_feasible(self, changes: Mapping[int, Mapping[int, int]], raise_by: Mapping[int, int]) -> bool:
+        """Whether :meth:`shift`'s duals rose (none fell) and its changed edges, already written,
+        have non-negative slacks."""
+        w, dual = self.w, self.dual
+        return (all(d >= 0 for d in raise_by.values())
+                and all(_feasible(w[v], dual, v, row_changes) for v, row_changes in changes.items()))
 
     def _loose(self, v: int, items: list[tuple[int, int]]) -> bool:
         """Whether changing these edges of v (inside a blossom) touches no tight edge and keeps
@@ -298,6 +319,7 @@ class WeightedMatching:
         grows in a dense graph are of this form.  Returns whether it did so (else, when no
         such tight edge is found, nothing changed)."""
         parent, children = self.parent, self.children
+        self._ordered.pop(self.top[a], None)  # the outermost blossom may lose a and b
         b_ = parent[a]
         if b_ == -1 or parent[b] != b_:
             return False
@@ -431,8 +453,15 @@ class WeightedMatching:
     # -- blossoms --------------------------------------------------------------------
 
     def _leaves(self, b: int) -> list[int]:
+        """The vertices of b, innermost blossoms' in turn from its last child to its first
+        (the order the searches read them in); an outermost blossom's kept once gathered."""
         if b < self.n:
             return [b]
+        kept = self._ordered.get(b)
+        return kept if kept is not None else self._gather(b)
+
+    def _gather(self, b: int) -> list[int]:
+        """:meth:`_leaves` of blossom b, its blossoms walked from the last child to the first."""
         out, stack, children = [], [b], self.children
         while stack:
             x = stack.pop()
@@ -486,7 +515,16 @@ class WeightedMatching:
 
     def _release(self, b: int) -> None:
         """Make b's children top-level (b must be top-level) and free its id."""
-        for c in self.children[b]:  # type: ignore[union-attr]
+        kept = self._ordered.pop(b, None)
+        kids = self.children[b]
+        assert kids is not None
+        inner = [j for j, c in enumerate(kids) if c >= self.n]
+        if kept is not None and len(inner) == 1:
+            # One child is a blossom (a link of a chain): its vertices, in its own order, are
+            # b's but for the other children's, one each before and after them.
+            j = inner[0]
+            self._ordered[kids[j]] = kept[len(kids) - 1 - j:len(kept) - j]
+        for c in kids:
             self.parent[c] = -1
             for leaf in self._leaves(c):
                 self.top[leaf] = c
@@ -498,6 +536,7 @@ class WeightedMatching:
         """Swap matched and unmatched edges inside blossom b so that vertex v becomes its base:
         the blossoms from v's innermost one out to b, in turn (a loop, not a recursion: a
         chain of nested blossoms may be thousands deep)."""
+        self._ordered.pop(b, None)  # its vertices' order turns with it
         parent = self.parent
         t = parent[v]
         while True:
@@ -565,6 +604,7 @@ class WeightedMatching:
         touched: list[int] = []               # vertices given a best2
         self._label, self._via, self._queue, self._owner = label, via, queue, owner
         self._tree, self._intree, self._blist = tree, intree, blist
+        self._reach, self._best2, self._best3, self._touched = reach, best2, best3, touched
         live = set()
 
         for r in roots:
@@ -615,44 +655,20 @@ class WeightedMatching:
         while live:
             while queue:
                 v = queue.popleft()
-                bv = top[v]
-                if label[bv] != 1:
+                if label[top[v]] != 1:
                     continue
-                yv = dual[v]
-                row = w[v]
-                for u, weight, bu in zip(range(n), row, top):
-                    if not weight or bu == bv:
-                        continue
-                    slack = yv + dual[u] - weight
-                    if slack == 0:
-                        matched = mate[v]
-                        if follow(v, u):
-                            self._end_stage()
-                            return
-                        if mate[v] != matched or label[top[v]] != 1:
-                            break  # an augmentation changed v's tree: finish its scan later
-                        bv = top[v]
-                    elif label[bu] == 1:
-                        b3 = best3[v]
-                        if b3 == -1 or slack < dual[v] + dual[b3] - row[b3]:
-                            best3[v] = u
-                        b3 = best3[u]
-                        if b3 == -1 or slack < dual[u] + dual[b3] - w[u][b3]:
-                            best3[u] = v
-                    else:
-                        b2 = best2[u]
-                        if b2 == -1:
-                            best2[u] = v
-                            touched.append(u)
-                        elif slack < dual[b2] + dual[u] - w[b2][u]:
-                            best2[u] = v
-                else:
+                ended = self._scan(v, follow)
+                if ended is None:
                     continue
+                if ended:
+                    self._end_stage()
+                    return
                 if label[top[v]] == 1:
                     queue.appendleft(v)  # the scan stopped at an augmentation: finish it later
 
             # No tight edge left to follow: the largest dual step that keeps every slack.
             kind, step, at, other = 1, None, -1, -1
+            outer: tuple[list[int], list[int]] | None = None  # the outer vertices, once a lookup needs them
             for v in tree:
                 b = top[v]
                 if label[b] == 1:
@@ -661,7 +677,8 @@ class WeightedMatching:
                     u = best3[v]
                     if u != -1:
                         if top[u] == b or label[top[u]] != 1:
-                            best3[v] = u = self._nearest_outer(v)
+                            outer = outer or self._outer()
+                            best3[v] = u = self._nearest_outer(v, outer)
                         if u != -1:
                             s = (dual[v] + dual[u] - w[v][u]) // 2
                             if s < step:
@@ -670,7 +687,8 @@ class WeightedMatching:
                 if label[top[v]] == 0:
                     u = best2[v]
                     if u == -1 or label[top[u]] != 1:
-                        best2[v] = u = self._nearest_outer(v)
+                        outer = outer or self._outer()
+                        best2[v] = u = self._nearest_outer(v, outer)
                         if u == -1:
                             continue
                     s = dual[u] + dual[v] - w[u][v]
@@ -715,6 +733,53 @@ class WeightedMatching:
                 self._expand_t(at, reach)
         self._end_stage()
 
+    def _scan(self, v: int, follow: Callable[[int, int], bool]) -> bool | None:
+        """Look at every edge of outer vertex v in turn: follow each tight one (an inner vertex
+        only notes where it was reached from), and keep for each other end its least-slack edge
+        to an outer vertex (``best2``, ``best3``: the first found among equal slacks).  None:
+        every edge was seen; True: following one ended the stage; False: an augmentation changed
+        v's tree, and the scan stopped there."""
+        n, w, dual, top, mate, label = self.n, self.w, self.dual, self.top, self.mate, self._label
+        reach, best2, best3, touched = self._reach, self._best2, self._best3, self._touched
+        bv, yv, row = top[v], dual[v], w[v]
+        # The duals do not change during a scan: an edge's slack less v's dual is compared (a
+        # tight edge: -yv), the slack of v's best edge to another outer blossom is kept, and
+        # each comparison drops the end both sides share.  Missing edges are skipped at C speed.
+        b3 = best3[v]
+        held = None if b3 == -1 else dual[b3] - row[b3]
+        less = -yv
+        for u, weight in zip(compress(range(n), row), compress(row, row)):
+            bu = top[u]
+            if bu == bv:
+                continue
+            slack = dual[u] - weight
+            lu = label[bu]
+            if slack == less:
+                if lu == 2:  # an inner vertex: remember where it was reached from
+                    if reach[u] == -1:
+                        reach[u] = v
+                    continue
+                matched = mate[v]
+                if follow(v, u):
+                    return True
+                if mate[v] != matched or label[top[v]] != 1:
+                    return False
+                bv = top[v]
+            elif lu == 1:
+                if held is None or slack < held:
+                    best3[v], held = u, slack
+                b3 = best3[u]
+                if b3 == -1 or yv - weight < dual[b3] - w[u][b3]:
+                    best3[u] = v
+            else:
+                b2 = best2[u]
+                if b2 == -1:
+                    best2[u] = v
+                    touched.append(u)
+                elif yv - weight < dual[b2] - w[b2][u]:
+                    best2[u] = v
+        return None
+
     def _detach(self, dead: set[int], best2: list[int], best3: list[int], reach: list[int],
                 touched: list[int]) -> None:
         """Unlabel the trees of these roots; their vertices are free again, each with its
@@ -727,24 +792,35 @@ class WeightedMatching:
                 via[b] = None
                 owner[b] = -1
         freed = [v for v in self._tree if not label[top[v]]]
+        outer = self._outer()
         for v in freed:
             intree[v] = 0
             reach[v] = -1
             best3[v] = -1
             was = best2[v]
-            best2[v] = self._nearest_outer(v)
+            best2[v] = self._nearest_outer(v, outer)
             if was == -1 and best2[v] != -1:
                 touched.append(v)
         self._tree[:] = [v for v in self._tree if intree[v]]
 
-    def _nearest_outer(self, v: int) -> int:
-        """v's least-slack edge to an outer vertex of another blossom (-1: none)."""
-        top, label, dual, row = self.top, self._label, self.dual, self.w[v]
-        bv, yv, best, found = top[v], self.dual[v], None, -1
-        for u in range(self.n):
+    def _outer(self) -> tuple[list[int], list[int]]:
+        """The outer vertices in increasing order and their duals, for a batch of
+        :meth:`_nearest_outer` lookups between which no label or dual changes (every outer
+        vertex was labelled in this stage, so it is in the stage's tree)."""
+        label, top, dual = self._label, self.top, self.dual
+        outer = sorted([v for v in self._tree if label[top[v]] == 1])
+        return outer, [dual[v] for v in outer]
+
+    def _nearest_outer(self, v: int, outer: tuple[list[int], list[int]]) -> int:
+        """v's least-slack edge to an outer vertex of another blossom (-1: none); the lowest
+        such vertex among equal slacks.  ``outer``: :meth:`_outer`, read since the last change
+        (v's own dual is common to every edge, so the slacks are compared without it)."""
+        top, row = self.top, self.w[v]
+        bv, best, found = top[v], None, -1
+        for u, du in zip(*outer):
             weight = row[u]
-            if weight and top[u] != bv and label[top[u]] == 1:
-                s = yv + dual[u] - weight
+            if weight and top[u] != bv:
+                s = du - weight
                 if best is None or s < best:
                     best, found = s, u
         return found
@@ -826,17 +902,21 @@ class WeightedMatching:
         via[b] = via[bb]
         self._owner[b] = self._owner[bb]
         self._blist.append(b)
+        ordered, parts = self._ordered, []
         for c in children:
             parent[c] = b
-            leaves = self._leaves(c)
+            leaves = ordered.pop(c, None) or self._leaves(c)
+            parts.append(leaves)
             if label[c] == 2:
                 self._queue.extend(leaves)
             for leaf in leaves:
                 top[leaf] = b
+        ordered[b] = list(chain.from_iterable(reversed(parts)))  # as :meth:`_gather` walks b
 
     def _expand_t(self, b: int, reach: list[int]) -> None:
         """An inner blossom whose dual reached 0: its children take its place in the tree."""
         top, label, via = self.top, self._label, self._via
+        self._ordered.pop(b, None)
         children = self.children[b]
         entry_edge = via[b]
         for c in children:  # type: ignore[union-attr]
@@ -919,152 +999,39 @@ def _shared_duals(parent: list[int], above: dict[int, int], u: int) -> int:
     return 0
 
 
+def _largest_rests(weights: list[list[int]], share: list[int]) -> Iterator[int | None]:
+    """Each row's largest weight less the other end's share, over its edges (None: no edge).
+    Shares take few values: the columns of each are gathered at C speed, and their largest
+    weight (0: none of them is an edge) less that share is the group's; many values: the
+    differences edge by edge."""
+    groups: dict[int, list[int]] = {}
+    for u, su in enumerate(share):
+        groups.setdefault(su, []).append(u)
+    if len(groups) > 8:
+        for row in weights:
+            yield max(map(sub, compress(row, row), compress(share, row)), default=None)
+        return
+    # (the first column twice: a gather of one column still gives a tuple)
+    gathers = [(su, itemgetter(*columns, columns[0])) for su, columns in groups.items()]
+    for row in weights:
+        rest = None
+        for su, gather in gathers:
+            top = max(gather(row))
+            if top and (rest is None or top - su > rest):
+                rest = top - su
+        yield rest
+
+
+def _feasible(row: list[int], dual: list[int], v: int, others: Iterable[int]) -> bool:
+    """Whether every edge (v, u), u in ``others``, has a non-negative slack (the duals of
+    blossoms aside: none holds v), read at C speed."""
+    keys = list(others)
+    edges = list(compress(keys, map(row.__getitem__, keys)))
+    least = min(map(sub, map(dual.__getitem__, edges), map(row.__getitem__, edges)), default=None)
+    return least is None or dual[v] + least >= 0
+
+
 def _need(row: list[int], dual: list[int]) -> int:
     """The largest weight less the other end's dual over a vertex's edges (the least dual
     that keeps them all feasible; 0 for none), at C speed: rows are long and mostly equal."""
     return max(map(sub, compress(row, row), compress(dual, row)), default=0)
-
-
-# -- maximum matchings (no weights) ---------------------------------------------------------------
-
-
-def maximum_matching(m: int, ok: Callable[[int, int], bool]) -> list[int]:
-    """A maximum matching of vertices 0..m-1 where ``ok(a, b)`` says an edge exists:
-    a greedy start, then one augmenting search per exposed vertex."""
-    mate = [-1] * m
-    for i in range(m):
-        if mate[i] == -1:
-            for j in range(i + 1, m):
-                if mate[j] == -1 and ok(i, j):
-                    mate[i], mate[j] = j, i
-                    break
-    exposed = mate.count(-1)
-    for v in range(m):
-        if mate[v] == -1 and exposed > 1:  # a path needs another exposed vertex to end at
-            if augment(v, mate, range(m), ok)[0]:
-                exposed -= 2
-    return mate
-
-
-def augment(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int, int], bool]) -> tuple[bool, list[bool]]:
-    """Search an augmenting path from exposed ``root`` among ``alive`` vertices and flip it.
-
-    Returns (found, even): when nothing is found, ``even[v]`` marks the vertices an
-    even alternating path from the root reaches — those that could be left exposed
-    instead of the root in a maximum matching."""
-    alive = list(alive)
-    free = [u for u in alive if mate[u] == -1 and u != root]  # no mate changes until a path is flipped
-    size = len(mate)
-    parent = [-1] * size
-    base = list(range(size))
-    even = [False] * size
-    even[root] = True
-    members: dict[int, list[int]] = {}
-    queue = deque([root])
-
-    def reaches_free(w: int) -> bool:
-        """Augment at once when the new even vertex is next to an exposed one: in the dense
-        graphs of club pairings that happens long before the whole tree is grown."""
-        for u in free:
-            if ok(w, u):
-                parent[u] = w
-                _flip(u, mate, parent)
-                return True
-        return False
-
-    if reaches_free(root):
-        return True, even
-    while queue:
-        v = queue.popleft()
-        for u in alive:
-            if u == v or base[u] == base[v] or mate[v] == u or not ok(v, u):
-                continue
-            if u == root or (mate[u] != -1 and parent[mate[u]] != -1):
-                # Both ends even: an odd cycle.  Shrink it into one blossom.
-                top = _blossom_base(v, u, mate, parent, base)
-                inside: set[int] = set()
-                _mark_blossom(v, u, top, mate, parent, base, inside)
-                _mark_blossom(u, v, top, mate, parent, base, inside)
-                group = members.setdefault(top, [top])
-                for old in inside:
-                    for w in members.pop(old, [old]):
-                        base[w] = top
-                        group.append(w)
-                        if not even[w]:
-                            even[w] = True
-                            if reaches_free(w):
-                                return True, even
-                            queue.append(w)
-            elif parent[u] == -1 and mate[u] != -1:
-                parent[u] = v
-                w = mate[u]
-                even[w] = True
-                if reaches_free(w):
-                    return True, even
-                queue.append(w)
-    return False, even
-
-
-def first_exposable(root: int, mate: list[int], alive: Iterable[int], ok: Callable[[int, int], bool],
-                    order: Iterable[int], tries: int = 4) -> int | None:
-    """The first vertex of ``order`` that some maximum matching leaves exposed (None: none),
-    given a maximum matching ``mate`` of the ``alive`` vertices that leaves only ``root`` exposed.
-
-    A vertex c is such a vertex when the graph without it pairs everyone: c's mate, freed, then
-    reaches the root by an augmenting path — in a dense graph at its first step.  After ``tries``
-    vertices that are not, the whole alternating tree from the root is grown once instead
-    (:func:`augment`'s even vertices: the same answer, in one search of every edge).
-    >>> first_exposable(2, [1, 0, -1], range(3), lambda a, b: (a, b) in ((0, 1), (1, 0), (1, 2), (2, 1)), [0, 1])
-    0
-    """
-    alive = list(alive)
-    order = list(order)
-    for k, c in enumerate(order):
-        if c == root:
-            return c
-        if k >= tries:
-            _, even = augment(root, mate[:], alive, ok)
-            return next((c for c in order[k:] if even[c]), None)
-        trial = mate[:]
-        m = trial[c]
-        trial[c] = trial[m] = -1
-        if augment(m, trial, [u for u in alive if u != c], ok)[0]:
-            return c
-    return None
-
-
-def _flip(u: int, mate: list[int], parent: list[int]) -> None:
-    """Swap matched and unmatched edges along the path from exposed `u` to the root."""
-    while u != -1:
-        p = parent[u]
-        after = mate[p]
-        mate[u], mate[p] = p, u
-        u = after
-
-
-def _blossom_base(a: int, b: int, mate: list[int], parent: list[int], base: list[int]) -> int:
-    """The nearest common even ancestor of two even vertices (by blossom base)."""
-    path: set[int] = set()
-    while True:
-        a = base[a]
-        path.add(a)
-        if mate[a] == -1:
-            break
-        a = parent[mate[a]]
-    while True:
-        b = base[b]
-        if b in path:
-            return b
-        b = parent[mate[b]]
-
-
-def _mark_blossom(v: int, child: int, top: int, mate: list[int], parent: list[int],
-                  base: list[int], inside: set[int]) -> None:
-    """Walk from v up to the blossom base, recording bases and re-pointing parents
-    so paths through the blossom can later be flipped from either side."""
-    while base[v] != top:
-        inside.add(base[v])
-        inside.add(base[mate[v]])
-        parent[v] = child
-        child = mate[v]
-        v = parent[mate[v]]

@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import compress
 from operator import add
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 from keizer.pairing.matching import WeightedMatching, augment, first_exposable, maximum_matching
 
@@ -417,6 +417,9 @@ class _Bracket:
     #: Whether an odd whole graph gets a vertex for the bye's place (:meth:`run`); False: the
     #: older way (one player left exposed), for the tests that compare the two.
     bye_place = True
+    #: Whether :meth:`matrix` adds a row's keys byte by byte in one number (when they fit in a
+    #: byte); False: one by one, for the test that compares the two.
+    byte_keys = True
 
     def __init__(self, rnd: _Round, mdps: list[int], residents: list[int], nxt: list[int], flag: bool,
                  mode: int):
@@ -596,11 +599,26 @@ class _Bracket:
         rows = []
         first = vs[0] if vs else 0
         along = vs == list(range(first, first + len(vs)))  # the usual case: who may meet whom is a slice
+        # A column's key plus the row's 0/1 of who may meet whom, all at once: the keys as the
+        # bytes of one number, so the sum adds them byte by byte (no carry: each stays < 256).
+        fits = self.byte_keys and width <= 256 and 2 * len(ocodes_of) <= 256
+        base_key = int.from_bytes(bytes(codes + ocodes[count:]) if fits else b"", "big")
+        base_okey = int.from_bytes(bytes(ocodes) if fits else b"", "big")
+        inside, outside = slice(0, count), slice(count, len(vs))
         for j, y in enumerate(vs):
             ok = r.ok[y][first:first + len(vs)] if along else bytes(map(r.ok[y].__getitem__, vs))
+            keys: Sequence[int]
+            okeys: Sequence[int]
             if j >= count:  # beyond the bracket: outside edges only
-                rows.append(list(map(otable(ocodes[j]).__getitem__, map(add, ocodes, ok))))
+                okeys = ((base_okey + int.from_bytes(ok, "big")).to_bytes(len(vs), "big") if fits
+                         else list(map(add, ocodes, ok)))
+                rows.append(list(map(otable(ocodes[j]).__getitem__, okeys)))
                 continue
+            if fits:
+                summed = (base_key + int.from_bytes(ok, "big")).to_bytes(len(vs), "big")
+                keys, okeys = summed[inside], summed[outside]
+            else:
+                keys, okeys = list(map(add, codes, ok[:count])), list(map(add, ocodes[count:], ok[count:]))
             ky, in_y = kinds[j], y in in_res
             high = highs.get(ky)
             if high is None:
@@ -608,7 +626,6 @@ class _Bracket:
                 for k, x in reps.items():
                     high[4 * k + 1] = 2 * weight(y, x, False)
                     high[4 * k + 3] = 2 * weight(y, x, True)
-            keys = list(map(add, codes, ok[:count]))
             if j < bracket_end:  # MDPs do not meet each other
                 row = [0] * bracket_end + list(map(high.__getitem__, keys[bracket_end:]))
             else:
@@ -619,7 +636,7 @@ class _Bracket:
                         low[4 * k + 1] = low[4 * k + 3] = 2 * weight(x, y, in_y)
                 row = list(map(low.__getitem__, keys[:j])) + list(map(high.__getitem__, keys[j:]))
             if count < len(vs):
-                row += map(otable(ocodes[j]).__getitem__, map(add, ocodes[count:], ok[count:]))
+                row += map(otable(ocodes[j]).__getitem__, okeys)
             rows.append(row)
         return rows
 
