@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from keizer.formats.trf import read
@@ -304,6 +304,7 @@ def test_trf_check_names_the_burstein_rule(tmp_path, capsys):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(8, 40), rounds=st.integers(3, 9), seed=st.integers(0, 10**6),
        rates=st.sampled_from([Fraction(0), Fraction(1, 20)]))
+@example(players=12, rounds=5, seed=143697, rates=Fraction(0))   # a floater's opponent fixed too soon
 def test_the_near_search_is_never_worse_than_the_whole_search(players, rounds, seed, rates):
     """Each bracket is first searched with the next scoregroup alone below it (a stand-in for
     each of its players who would be paired further down) and taken when the rest stays
@@ -326,3 +327,27 @@ def test_the_near_search_is_never_worse_than_the_whole_search(players, rounds, s
         near = pair_burstein(entrants, inputs.avoid)
         whole = pair_burstein(entrants, inputs.avoid, whole=True)
         assert decide(entrants, near.pairs, near.bye, whole.pairs, whole.bye).first, (seed, r + 1)
+
+
+def test_a_player_who_floats_leaves_his_opponent_to_the_next_bracket():
+    """Article 4 orders the pairs made IN a bracket; a player who floats out of it is paired in
+    the next.  Round 5 of a 12-player tournament (hypothesis found it): the bracket of 3 points
+    holds 2 (4 points, who met 1, 3 and 5) and, by opposition index, 3, 1 and 5; 1 can meet
+    nobody of 2 points but 9.  The search used to fix 2's opponent below (9) while it ordered
+    the bracket, so 3 could no longer take 5, the lowest-ranked he can meet: 1 had to stay to
+    meet 3, and 5 floated.  Now 3 meets 5, 1 floats to 9 and 2 meets 4, by the near search and
+    the whole search alike, and the checker finds nothing better."""
+    from keizer.pairing.swiss.burstein_criteria import decide
+
+    t = generate(TournamentPlan(12, 5, 143697, forfeits=Fraction(0), byes=Fraction(0), absences=Fraction(0),
+                                options=Options(system="burstein")))
+    before = _before(t, 4)
+    inputs = round_inputs(before, 5, [p.start_no for p in t.players], 4)
+    entrants = burstein_entrants(before, 4, inputs.numbers, inputs.data, _unit(inputs))
+    ranked = [e.number for e in sorted(entrants, key=lambda e: (-e.buchholz, -e.sonneborn, e.number))]
+    assert [n for n in ranked if next(e for e in entrants if e.number == n).score >= 6] == [2, 3, 1, 5]
+    assert {o for o in (4, 6, 9) if o not in inputs.avoid.get(1, ())} == {9}
+    for whole in (False, True):
+        made = pair_burstein(entrants, inputs.avoid, whole=whole)
+        assert {frozenset(p) for p in made.pairs} >= {frozenset((3, 5)), frozenset((1, 9)), frozenset((2, 4))}
+        assert decide(entrants, made.pairs, made.bye, made.pairs, made.bye).rule == ""

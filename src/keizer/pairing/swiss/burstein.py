@@ -15,7 +15,8 @@ rules' text on keizer's exact matcher, as :mod:`keizer.pairing.swiss.dubov` is:
   the outgoing floaters (the highest first), C7 the next bracket as good as it can be (its
   pairs, then the scores of the floaters it takes), C8 the fewest players without their
   colour preference.
-* **Order** (4): the first-ranked player takes the lowest-ranked he can, and so on.
+* **Order** (4): the first-ranked player takes the lowest-ranked he can, and so on; one who
+  floats out of the bracket is paired in the next, not while this one is ordered.
 * **Colours** (5.2): as in the Dubov system, except that a player without a game has no
   preference (1.5.4).
 
@@ -198,6 +199,11 @@ class _Round(Compatible):
             mate = m.mate[v]
             if mate == -1:
                 raise NoPairing(())
+            if mate not in resident:   # he floats: who meets him below is the next bracket's choice
+                m.set_weights(v, {u: 0 for u in later})
+                m.solve()
+                fixed.add(v)
+                continue
             m.set_weights(v, {u: 0 for u in range(total) if u != mate})
             m.set_weights(mate, {u: 0 for u in range(total) if u != v})
             m.solve()
