@@ -231,6 +231,7 @@ def _pairings(players: list[int]):
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.integers(5, 9), seed=st.integers(0, 10**6))
+@example(players=8, seed=1831)   # Article 4 broken by a floater's opponent fixed too soon (now left to the next bracket)
 def test_no_other_pairing_is_better_by_the_checker(players, seed):
     """The engine's pairing of a round after the seeding rounds against every other pairing that
     keeps the absolute criteria (C1, C2, C3): the checker finds the engine's the better by the
