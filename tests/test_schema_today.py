@@ -81,22 +81,22 @@ def tables_of(version: int) -> set[str]:
 
 
 def test_an_older_file_upgraded_has_the_schema_of_a_new_one(tmp_path, monkeypatch):
-    """A file of every earlier version (made as the keizer of that version made it: schema 1 and
-    the migrations up to it, the undo triggers of its tables) and the committed file of schema 1,
-    upgraded."""
+    """A database of every earlier version (made as the keizer of that version made it: schema 1
+    and the migrations up to it, the undo triggers of its tables; in memory, upgraded as
+    ``Store.open`` upgrades a file) and the committed file of schema 1, upgraded."""
     new = Store.open(tmp_path / "new.db", create=True)
     for version in range(1, SCHEMA_VERSION):
+        older = Store(sqlite_utils.Database(memory=True))
         with monkeypatch.context() as m:
             m.setattr(schema, "SCHEMA_VERSION", version)
             m.setattr(schema, "_TRACKED", tuple(t for t in schema._TRACKED if t in tables_of(version)))
-            older = made_the_long_way(tmp_path / f"v{version}.db")
+            older._build()
             assert settings(older.conn)["user_version"] == version
-            older.close()
-        upgraded = Store.open(tmp_path / f"v{version}.db")
-        assert objects(upgraded.conn) == objects(new.conn), version
-        assert settings(upgraded.conn, pages=False) == settings(new.conn, pages=False), version
-        assert rows(upgraded.conn) == rows(new.conn), version
-        upgraded.close()
+        older._migrate(version)
+        assert objects(older.conn) == objects(new.conn), version
+        assert settings(older.conn, pages=False) == settings(new.conn, pages=False) | {"journal_mode": "memory"}, version
+        assert rows(older.conn) == rows(new.conn), version
+        older.close()
     shutil.copy(DATA / "schema-v1.db", tmp_path / "committed.db")
     upgraded = Store.open(tmp_path / "committed.db")
     assert objects(upgraded.conn) == objects(new.conn)
@@ -122,9 +122,10 @@ def evening(store: Store) -> None:
     store.undo()
 
 
-def test_a_new_database_behaves_as_one_made_the_long_way(tmp_path):
-    new = Store.open(tmp_path / "new.db", create=True)
-    old = made_the_long_way(tmp_path / "old.db")
+def test_a_new_database_behaves_as_one_made_the_long_way():
+    new = Store.memory()
+    old = Store(sqlite_utils.Database(memory=True))
+    old._build()
     for store in (new, old):
         evening(store)
     assert rows(new.conn) == rows(old.conn)

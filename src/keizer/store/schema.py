@@ -16,7 +16,7 @@ import sqlite_utils
 
 from keizer.limits import is_digits
 from keizer.store.competitions import Competitions, season_of
-from keizer.store.database import StoreError, _code, _connect, _require_file, explained
+from keizer.store.database import StoreError, _code, _connect, _require_file, explained, read_between_commits
 
 #: PRAGMA application_id of a keizer database ("KZR1").
 APPLICATION_ID = 0x4B5A5231
@@ -488,11 +488,11 @@ def _today(version: int, migrations: tuple[tuple[int, str], ...], first: str) ->
 
 def _check(path: Path) -> tuple[sqlite3.Connection, int]:
     """A connection to the keizer database at ``path`` and its schema version; files that
-    are not SQLite, not keizer's or from a newer keizer are refused without a change."""
+    are not SQLite, not keizer's or from a newer keizer are refused without a change.  The
+    file is read between a busy writer's commits (:func:`~keizer.store.database.read_between_commits`)."""
     conn = _connect(path)
     try:
-        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        (app_id,), (version,) = read_between_commits(conn, "PRAGMA application_id", "PRAGMA user_version")
     except sqlite3.DatabaseError as e:
         conn.close()
         if _code(e) == sqlite3.SQLITE_NOTADB:
