@@ -427,6 +427,25 @@ def test_a_backup_gets_in_between_the_commits_of_a_busy_writer(club, tmp_path, c
         assert sqlite3.connect(tmp_path / f"copy{n}.db").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
+def test_keizer_commits_wait_for_the_disk(tmp_path, monkeypatch):
+    """The tests' transactions commit without waiting for the disk (tests/disk_sync.py);
+    keizer's own do wait: it leaves SQLite's ``synchronous = FULL`` and a rollback journal, and
+    sets neither anywhere."""
+    import disk_sync
+    from keizer.store.changes import Changes
+    from keizer.store.schema import Schema
+
+    monkeypatch.setattr(Changes, "_write_transaction", disk_sync.WRITE_TRANSACTION)
+    monkeypatch.setattr(Schema, "_schema_change", disk_sync.SCHEMA_CHANGE)
+    store = Store.open(tmp_path / "club.db", create=True)
+    with store.change("member add", "add"):
+        store.add_member("Anna")
+    assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    sources = Path(__file__).resolve().parents[1] / "src" / "keizer"
+    assert not [p for p in sources.rglob("*.py") if "synchronous" in p.read_text(encoding="utf-8").lower()]
+
+
 # -- imports stay linear ------------------------------------------------------------
 
 
