@@ -47,6 +47,10 @@ from hypothesis import settings as hypothesis_settings  # noqa: E402
 from keizer.model import Absence, ExternalResult, Game, Player, Result, Round, Season  # noqa: E402
 from keizer.settings import Settings  # noqa: E402
 import old_runs  # noqa: E402
+import disk_sync  # noqa: E402
+
+# The tests' commits do not wait for the disk (tests/disk_sync.py says why that keeps them honest).
+disk_sync.commit_without_waiting()
 
 #: Our own vectors and transcriptions, committed with the tests (see data/SOURCES.md).
 DATA = Path(__file__).resolve().parent / "data"

@@ -392,6 +392,60 @@ def test_backup_while_another_process_writes_is_consistent(club, tmp_path, capsy
         writer.join()
 
 
+def test_a_backup_gets_in_between_the_commits_of_a_busy_writer(club, tmp_path, capsys):
+    """A writer that leaves the file free only for moments (here 2 ms after each 30 ms it holds
+    it, as a writer committing again and again does): the backup reads in one of those moments.
+    SQLite's own wait tries ever more seldom (after 1, 2, 5 … ms, then every 100 ms) and missed
+    them for seconds (1.5 s on average for each backup here); the backup tries every
+    millisecond."""
+    stop = threading.Event()
+    holding = threading.Event()
+
+    def hold() -> None:
+        conn = sqlite3.connect(club, isolation_level=None)
+        while not stop.is_set():
+            conn.execute("BEGIN EXCLUSIVE")
+            holding.set()
+            time.sleep(0.030)
+            conn.execute("COMMIT")
+            time.sleep(0.002)
+        conn.close()
+
+    writer = threading.Thread(target=hold)
+    writer.start()
+    try:
+        holding.wait()
+        started = time.monotonic()
+        for n in range(3):
+            assert run(capsys, club, "backup", str(tmp_path / f"copy{n}.db"))[0] == 0
+        took = time.monotonic() - started
+    finally:
+        stop.set()
+        writer.join()
+    assert took < 1.5, took
+    for n in range(3):
+        assert sqlite3.connect(tmp_path / f"copy{n}.db").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_keizer_commits_wait_for_the_disk(tmp_path, monkeypatch):
+    """The tests' transactions commit without waiting for the disk (tests/disk_sync.py);
+    keizer's own do wait: it leaves SQLite's ``synchronous = FULL`` and a rollback journal, and
+    sets neither anywhere."""
+    import disk_sync
+    from keizer.store.changes import Changes
+    from keizer.store.schema import Schema
+
+    monkeypatch.setattr(Changes, "_write_transaction", disk_sync.WRITE_TRANSACTION)
+    monkeypatch.setattr(Schema, "_schema_change", disk_sync.SCHEMA_CHANGE)
+    store = Store.open(tmp_path / "club.db", create=True)
+    with store.change("member add", "add"):
+        store.add_member("Anna")
+    assert store.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    sources = Path(__file__).resolve().parents[1] / "src" / "keizer"
+    assert not [p for p in sources.rglob("*.py") if "synchronous" in p.read_text(encoding="utf-8").lower()]
+
+
 # -- imports stay linear ------------------------------------------------------------
 
 

@@ -507,6 +507,10 @@ def _environment(own: Path | None, lang: str) -> Environment:
         undefined=StrictUndefined,
         gettext=translations(lang).gettext,
         bytecode_cache=_bytecode_cache(lang),
+        # One environment per publish: each template is read once and every page of the site is
+        # made with that one (Jinja would look at the template's file again for each page, and a
+        # club's own template edited during a publish would give its pages two versions).
+        auto_reload=False,
     )
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
 

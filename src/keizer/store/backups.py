@@ -10,7 +10,7 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
-from keizer.store.database import StoreError, _busy, _require_file, busy_timeout, explained
+from keizer.store.database import StoreError, _busy, _require_file, busy_timeout, explained, read_between_commits
 from keizer.store.schema import _check
 
 
@@ -50,6 +50,12 @@ def backup(path: Path, target: Path, overwrite: bool = False) -> None:
                          folder=target.parent)
     _require_file(path)
     conn, version = _check(path)
+    try:  # the copy is made in one read (one state of the file), between a busy writer's commits
+        conn.execute("BEGIN")
+        read_between_commits(conn, "SELECT count(*) FROM sqlite_master")
+    except sqlite3.Error as e:
+        conn.close()
+        raise explained(e, path) or StoreError("cannot read %(path)s: %(why)s", path=path, why=str(e)) from None
     part = _beside(target, ".part")
     waiting = _patient(path)
     try:

@@ -13,6 +13,7 @@ import os
 import pickle
 import socket
 import sqlite3
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
@@ -141,6 +142,37 @@ def busy_timeout() -> float:
         raise StoreError("KEIZER_BUSY_TIMEOUT=%(text)s: give the seconds to wait for another writer, e.g. 30",
                          text=repr(text))
     return seconds
+
+
+#: Seconds between a reader's tries while a writer holds the file (:func:`read_between_commits`).
+READ_TRY = 0.001
+
+
+def read_between_commits(conn: sqlite3.Connection, *statements: str) -> list[tuple[Any, ...]]:
+    """The first row each statement reads, each read in a moment no writer holds the file
+    (SQLite's shared lock, kept to the end of a transaction begun before), trying every
+    millisecond up to the busy timeout; SQLite's error (busy, not a database) if it cannot.
+
+    SQLite's own wait tries after 1, 2, 5, 10 … ms and then every 100 ms; a writer that commits
+    again and again (the app on a busy evening, a script adding members one by one) leaves the
+    file free only for the moment between two commits, and those tries missed it for seconds
+    (a backup waited 1.5 s on average, and longer on a busy machine; tests/test_robustness.py)."""
+    deadline = time.monotonic() + busy_timeout()
+    rows: list[tuple[Any, ...]] = []
+    conn.execute("PRAGMA busy_timeout = 0")
+    try:
+        for sql in statements:
+            while True:
+                try:
+                    rows.append(conn.execute(sql).fetchone())
+                    break
+                except sqlite3.OperationalError as e:
+                    if _code(e) not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or time.monotonic() > deadline:
+                        raise
+                time.sleep(READ_TRY)
+    finally:
+        conn.execute(f"PRAGMA busy_timeout = {round(busy_timeout() * 1000)}")
+    return rows
 
 
 def _require_file(path: Path) -> None:
