@@ -88,10 +88,9 @@ def test_the_next_command_reads_only_the_round_that_changed(tmp_path, read_round
     a_new_process()
 
 
-def test_after_one_result_the_next_command_takes_every_other_careers_digest(tmp_path, monkeypatch):
-    """The round being played had no result when the file was written: its first result adds a
-    rating period, so every member's career gets a new point (a new career object); the career
-    pages' digests are still those of the same parts, and only the two players' are taken again."""
+def _written_after_one_result(tmp_path, monkeypatch, module: object, name: str) -> tuple[list[object], Store]:
+    """A round begun and published by one command, its first result entered by another: what the
+    next command hands to ``module.name`` (a digest's writer), and that command's store."""
     store, comp = small_club(tmp_path / "club.db")
     edit(store, comp, "round", 0)
     store.close()
@@ -100,11 +99,19 @@ def test_after_one_result_the_next_command_takes_every_other_careers_digest(tmp_
         store = Store.open(tmp_path / "club.db")
         edit(store, comp, "result", 1)
         store.close()
-        taken: list[object] = []
-        real = career_pages.written
-        monkeypatch.setattr(career_pages, "written", lambda value: taken.append(value) or real(value))
+        values: list[object] = []
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda value: values.append(value) or real(value))
         store = a_command(tmp_path / "club.db", tmp_path / "site")
         monkeypatch.undo()
+    return values, store
+
+
+def test_after_one_result_the_next_command_takes_every_other_careers_digest(tmp_path, monkeypatch):
+    """The round being played had no result when the file was written: its first result adds a
+    rating period, so every member's career gets a new point (a new career object); the career
+    pages' digests are still those of the same parts, and only the two players' are taken again."""
+    taken, store = _written_after_one_result(tmp_path, monkeypatch, career_pages, "written")
     # what every career page shows of the site once, the two players' careers and club ratings
     assert len(taken) == 1 + 2 + 2
     assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
@@ -202,19 +209,7 @@ def _holds_a_round(value: object) -> bool:
 def test_after_one_result_the_next_command_writes_no_complete_round_down_again(tmp_path, monkeypatch):
     """The settled pages' digest writes each complete round once (``keys._round_digest``, by the
     round object): the next command takes the digests with the rounds from the file."""
-    store, comp = small_club(tmp_path / "club.db")
-    edit(store, comp, "round", 0)
-    store.close()
-    with _Cache(tmp_path / "cache"):
-        a_command(tmp_path / "club.db", tmp_path / "site").close()
-        store = Store.open(tmp_path / "club.db")
-        edit(store, comp, "result", 1)
-        store.close()
-        values: list[object] = []
-        real = keys._written
-        monkeypatch.setattr(keys, "_written", lambda value: values.append(value) or real(value))
-        store = a_command(tmp_path / "club.db", tmp_path / "site")
-        monkeypatch.undo()
+    values, store = _written_after_one_result(tmp_path, monkeypatch, keys, "_written")
     assert values and not any(_holds_a_round(v) for v in values)
     assert snapshot(tmp_path / "site") == fresh_site(store, tmp_path)
     store.close()
