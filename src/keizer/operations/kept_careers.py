@@ -18,13 +18,12 @@ The process-wide memory, by database, is :func:`kept_careers`.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 from keizer.operations.careers import (Career, Choice, PlayedGame, RatingPoint, RoundsMemo, career, career_of,
                                        check_choice, first_games, games_of,
                                        lines_of, rating_periods, rating_point, read_careers, start_options)
+from keizer.operations.held import Held
 from keizer.rating import club
 from keizer.store import Store
 
@@ -120,27 +119,18 @@ def same_prefix(old: tuple[club.Period, ...], new: tuple[club.Period, ...]) -> i
 
 #: How many databases' careers a process keeps.
 KEPT_CLUBS = 4
-_kept: OrderedDict[str, tuple[threading.Lock, CareersKept]] = OrderedDict()
-_kept_lock = threading.Lock()
+_kept: Held[str, CareersKept] = Held(KEPT_CLUBS)
 
 
 def kept_careers(store: Store) -> dict[int, Career]:
     """Every member's career, kept from the last call for this database (one call at a time per
     database; the careers are those :func:`keizer.operations.careers.careers` computes)."""
-    key = store.place
-    with _kept_lock:
-        entry = _kept.get(key)
-        if entry is None:
-            entry = _kept[key] = (threading.Lock(), CareersKept())
-        _kept.move_to_end(key)
-        while len(_kept) > KEPT_CLUBS:
-            _kept.popitem(last=False)
-    with entry[0]:
+    lock, kept = _kept.entry(store.place, CareersKept)
+    with lock:
         try:
-            return entry[1].careers(store)
+            return kept.careers(store)
         except BaseException:  # a half-made memory is not kept
-            with _kept_lock:
-                _kept.pop(key, None)
+            _kept.drop(store.place)
             raise
 
 
@@ -156,17 +146,9 @@ def kept_career(store: Store, ref: str) -> Career:
 
 def careers_kept(store: Store) -> CareersKept | None:
     """What this process keeps of ``store``'s careers (for :mod:`keizer.operations.kept_file`)."""
-    with _kept_lock:
-        entry = _kept.get(store.place)
-    return None if entry is None else entry[1]
+    return _kept.get(store.place)
 
 
 def adopt_careers(store: Store, kept: CareersKept) -> bool:
     """Hold ``kept`` as ``store``'s kept careers, unless this process holds some already (True: taken)."""
-    with _kept_lock:
-        if store.place in _kept:
-            return False
-        _kept[store.place] = (threading.Lock(), kept)
-        while len(_kept) > KEPT_CLUBS:
-            _kept.popitem(last=False)
-    return True
+    return _kept.adopt(store.place, kept)

@@ -12,8 +12,6 @@ or ``number``, the app in the club's language).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -23,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from keizer import systems
 from keizer.kept import Kept
 from keizer.model import Colour, Game, Player, Round, Season
+from keizer.operations.held import Held
 from keizer.output import json_number
 from keizer.rating import dwz, ecf
 from keizer.rating.dwz import DwzChanges
@@ -42,11 +41,10 @@ if TYPE_CHECKING:
 BRACKET = "knockout"
 
 
-#: Each competition's kept standings, by database and competition (:func:`kept`).
-_kept: OrderedDict[tuple[str, int], tuple[threading.Lock, Kept]] = OrderedDict()
-_kept_lock = threading.Lock()
 #: How many competitions' standings a process keeps (the least recently asked for goes first).
 KEPT_COMPETITIONS = 64
+#: Each competition's kept standings, by database and competition (:func:`kept`).
+_kept: Held[tuple[str, int], Kept] = Held(KEPT_COMPETITIONS)
 
 
 @contextmanager
@@ -59,37 +57,22 @@ def kept(store: Store, comp_id: int) -> Iterator[Kept]:
     inside a transaction not committed yet nor after a rollback or another program's write,
     and a write to another competition or table costs nothing.  A view may key what it builds
     from a standing by ``Kept.version`` (the crosstable's rows)."""
-    key = (store.place, comp_id)
-    with _kept_lock:
-        found = _kept.get(key)
-        if found is None:
-            found = _kept[key] = (threading.Lock(), Kept())
-        _kept.move_to_end(key)
-        while len(_kept) > KEPT_COMPETITIONS:
-            _kept.popitem(last=False)
-    with found[0]:
-        yield found[1]
+    lock, standings = _kept.entry((store.place, comp_id), Kept)
+    with lock:
+        yield standings
 
 
 def kept_of(store: Store) -> dict[int, Kept]:
     """The kept standings this process holds of ``store``'s file, by competition (for
     :mod:`keizer.operations.kept_file`, which carries them to the next process)."""
     where = store.place
-    with _kept_lock:
-        return {comp: found[1] for (place, comp), found in _kept.items() if place == where}
+    return {comp: standings for (place, comp), standings in _kept.items() if place == where}
 
 
 def adopt(store: Store, comp_id: int, standings: Kept) -> bool:
     """Hold ``standings`` as the competition's kept standings, unless this process holds some
     already (True: taken)."""
-    key = (store.place, comp_id)
-    with _kept_lock:
-        if key in _kept:
-            return False
-        _kept[key] = (threading.Lock(), standings)
-        while len(_kept) > KEPT_COMPETITIONS:
-            _kept.popitem(last=False)
-    return True
+    return _kept.adopt((store.place, comp_id), standings)
 
 
 def kept_standing(store: Store, comp_id: int, season: Season, upto: int | None = None,
