@@ -324,21 +324,25 @@ class Schema(Competitions):
         newer keizer, without changing them.  An older schema is upgraded; with
         ``defer_upgrade`` the upgrade stays uncommitted until :meth:`commit_upgrade`
         (a command that fails leaves the old file as it was: :meth:`rollback_upgrade`).
+        A new schema too: with ``defer_upgrade`` the new file's schema and the command's
+        change are one transaction, and a rollback leaves the file as it was before, 0 bytes
+        (the caller removes a file it made; an empty file 'keizer init' was given stays).
         """
         path = Path(path)
         if not path.exists() or path.stat().st_size == 0:
             if not create or (path.exists() and not replace_empty):
                 _require_file(path)
-            if path.exists():
-                path.unlink()  # an empty file is not a database yet
+            existed = path.exists()  # an empty file becomes the database in place: a rollback leaves it empty
             store = cls(_database(_connect(path)))
             store.path = path
             try:
-                store._create()
+                store._create(commit=not defer_upgrade)
             except BaseException:  # e.g. a full disk: leave no half-made file behind
                 store.close()
-                path.unlink(missing_ok=True)
+                if not existed:
+                    path.unlink(missing_ok=True)
                 raise
+            store._upgrading = defer_upgrade
             return store
         conn, version = _check(path)
         store = cls(_database(conn))
@@ -353,8 +357,17 @@ class Schema(Competitions):
         return self._upgrading
 
     def commit_upgrade(self) -> None:
+        """Commit the upgrade (or new schema) and what the command wrote inside it; a commit that
+        fails (a full disk) is rolled back and raised as the refusal that says so."""
         if self._upgrading:
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error as e:
+                self.rollback_upgrade()
+                refusal = explained(e, self.path) if self.path is not None else None
+                if refusal is not None:
+                    raise refusal from None
+                raise
             self._upgrading = False
 
     def rollback_upgrade(self) -> None:
@@ -369,14 +382,14 @@ class Schema(Competitions):
         store._create()
         return store
 
-    def _create(self) -> None:
+    def _create(self, commit: bool = True) -> None:
         """Today's schema in a new database, in one transaction: the tables, indexes and
         triggers of a database made at version 1 and upgraded (:func:`_today`, recorded once
         per process), and the rows a new database starts with (:data:`_FIRST_ROWS`).  The
         same file as making it at version 1 and upgrading it, in about half the CPU time (the
         triggers are most of what is left; tests/test_schema_today.py holds the two equal)."""
         objects, triggers = _today(SCHEMA_VERSION, tuple(MIGRATIONS.items()), _SCHEMA_V1)
-        with self._schema_change():
+        with self._schema_change(commit):
             for statement in (*objects, *_FIRST_ROWS, *triggers):
                 self.conn.execute(statement)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
