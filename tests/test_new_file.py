@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from keizer.store import Store
 from keizer.operations.members import add_member
 from keizer.refusals import Message
@@ -148,3 +150,21 @@ def test_init_makes_a_new_file_in_one_transaction(tmp_path):
     assert commits(db) == 1 and leftovers(tmp_path) == ["club.db"]
     assert keizer("--db", str(db), "init").stdout == f"{db} is already a keizer database\n"
     assert commits(db) == 1
+
+
+def test_a_command_meanwhile_waits_for_the_new_file(tmp_path):
+    """While the first command makes the file (nothing committed, 0 bytes and a journal), another
+    command waits for it, as for any writer, and then reads what it made."""
+    db = tmp_path / "new.db"
+    maker = Store.open(db, create=True, defer_upgrade=True)
+    with maker.change("member add", Message("add member %(name)s", name="Anna")):
+        add_member(maker, "Anna", None, None, None, None, False)
+    assert db.stat().st_size == 0 and (tmp_path / "new.db-journal").exists()
+    reader = subprocess.Popen([sys.executable, "-m", "keizer", "--db", str(db), "member", "list", "--format", "csv"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with pytest.raises(subprocess.TimeoutExpired):  # it waits (before, it said at once: "new.db is empty")
+        reader.wait(timeout=1.5)
+    maker.commit_upgrade()
+    maker.close()
+    out, err = reader.communicate(timeout=30)
+    assert reader.returncode == 0 and err == "" and out.splitlines()[1].startswith("1,Anna,")

@@ -329,6 +329,7 @@ class Schema(Competitions):
         (the caller removes a file it made; an empty file 'keizer init' was given stays).
         """
         path = Path(path)
+        _wait_for_maker(path)
         if not path.exists() or path.stat().st_size == 0:
             if not create or (path.exists() and not replace_empty):
                 _require_file(path)
@@ -526,6 +527,22 @@ def _check(path: Path) -> tuple[sqlite3.Connection, int]:
         raise StoreError("%(path)s was written by a newer keizer (schema %(version)s, this program reads %(reads)s); "
                          "upgrade keizer", path=path, version=version, reads=SCHEMA_VERSION)
     return conn, version
+
+
+def _wait_for_maker(path: Path) -> None:
+    """An empty file with a journal beside it is being made by another command, whose schema and
+    change are not committed yet (:meth:`Schema.open`): wait for it, up to the busy timeout, as
+    for any writer, rather than call the file empty."""
+    if not (path.exists() and path.stat().st_size == 0 and Path(f"{path}-journal").exists()):
+        return
+    conn = _connect(path)
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # the writer's lock, once it has committed (or rolled back)
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as e:
+        raise explained(e, path) or StoreError("cannot read %(path)s: %(why)s", path=path, why=str(e)) from None
+    finally:
+        conn.close()
 
 
 def _split_sql(script: str) -> list[str]:
