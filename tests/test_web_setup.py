@@ -94,6 +94,7 @@ def test_the_link_creates_the_club_once_and_logs_its_officer_in(new_club, tmp_pa
         assert conn.execute("SELECT name, preset FROM competitions").fetchall() == [("Interne 2026-2027", "knsb-sixths")]
         assert dict(conn.execute("SELECT key, value FROM meta WHERE key LIKE 'club_%'").fetchall())["club_language"] == "nl"
         assert conn.execute("SELECT command FROM changes").fetchall() == [("club create",)]
+    assert int.from_bytes(db.read_bytes()[24:28], "big") == 1  # the schema and the club: one transaction
     before = digest(db)
     # The link is spent: not for this browser, not for another, not by a replayed form.
     assert officer.get(link).status == 404

@@ -28,6 +28,7 @@ class Context:
         self.db = Path(db)
         self.competition_ref = competition
         self._store: Store | None = None
+        #: The command made the file (it did not exist): a command that fails removes it again.
         self.created = False
         self.writing = False  # inside writing(): the competition a command fetches is the one it writes
 
@@ -35,7 +36,9 @@ class Context:
         from keizer.store import Store
 
         if self._store is None:
-            existed = self.db.exists() and self.db.stat().st_size > 0
+            # A new file's schema stays uncommitted like an upgrade (defer_upgrade): it is
+            # committed with the command's change, in one transaction, when the command succeeds.
+            existed = self.db.exists()
             self._store = Store.open(self.db, create=create, defer_upgrade=True, replace_empty=replace_empty)
             self.created = not existed
         return self._store

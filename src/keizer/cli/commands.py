@@ -210,13 +210,30 @@ def log(ctx: Context, limit: int, fmt: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the CLI; user errors become one line on stderr and exit status 1."""
+    """Run the CLI; user errors become one line on stderr and exit status 1.  Whatever ends
+    the command but success (a refusal, Ctrl-C, a fault) rolls back what it left uncommitted
+    and removes a file it made (:func:`_cleanup`)."""
     _OPENED.clear()
+    done = False
+    try:
+        _main(argv)
+        done = True
+    except SystemExit as e:
+        done = not e.code
+        raise
+    finally:
+        if not done:
+            _cleanup(_OPENED)
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         with cli.make_context("keizer", list(sys.argv[1:] if argv is None else argv)) as ctx:
             cli.invoke(ctx)
         _finish(_OPENED)  # committing an upgrade can fail too (a full disk): handled below
     except click.exceptions.Exit as e:
+        if not e.exit_code:
+            _finish(_OPENED)
         sys.exit(e.exit_code)
     except click.UsageError as e:
         # One line, like every other refusal (click's usual three-line usage block is noise here).
@@ -229,9 +246,15 @@ def main(argv: list[str] | None = None) -> None:
     except click.Abort:
         click.echo("aborted: nothing was changed", err=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C: what the command had not committed is rolled back, a new file removed
+        _cleanup(_OPENED)
+        click.echo("interrupted", err=True)
+        sys.exit(130)
     except BrokenPipeError:
-        # The reader went away (e.g. `keizer standings | head`): stop quietly.
+        # The reader went away (e.g. `keizer standings | head`): stop quietly, keeping what the
+        # command wrote before it printed (a new file's schema and change, an upgrade).
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _finish(_OPENED)
         sys.exit(0)
     except Refusal as e:  # the store's, the settings', a file's: what is wrong and what would fix it
         _fail(f"error: {say(e)}")
@@ -265,8 +288,9 @@ def _finish(holder: list[Context]) -> None:
 
 
 def _cleanup(holder: list[Context]) -> None:
-    """A failed command leaves no trace: an upgrade is rolled back, and a database
-    this command created is removed again.  The connection is closed: a caller that
+    """A failed or interrupted command leaves no trace: an upgrade, or a new file's schema,
+    is rolled back, and a database file this command created is removed again (an empty
+    file 'keizer init' was given stays, empty).  The connection is closed: a caller that
     goes on (a test, a script calling main) keeps no lock or deleted file open."""
     for ctx in holder:
         if ctx._store is not None:

@@ -93,13 +93,14 @@ def _create() -> Any:
     db = Path(current_app.config["KEIZER_DB"])
     name = form.get("name", "")
     part = db.with_name(f".{db.name}.{secrets.token_hex(6)}.new")
-    made = Store.open(part, create=True)
+    made = Store.open(part, create=True, defer_upgrade=True)  # the schema and the club: one transaction
     try:
         made.origin = lambda: g.get("origin", "web")
         with made.change("club create", Message("new club %(name)s", name=name)):
             club.found_club(made, name=name, language=form.get("language", "en"), colour=form.get("colour"),
                             logo=logo, competition=form.get("competition", ""), preset=form.get("preset", "classic"),
                             officer=form.get("officer", ""), password=form.get("password", ""))
+        made.commit_upgrade()
         made.close()
         _link(part, db)
     finally:
