@@ -19,12 +19,14 @@ from keizer.operations import competition as ops
 from keizer.operations.changes import last_change, undo
 from keizer.operations.club import set_club
 from keizer.operations.members import edit_member
-from keizer.operations.seasons import new_season
+from keizer.operations.seasons import close_season, new_season, reopen_season
 from keizer.operations.setup import change_settings, set_player, set_time_control, withdraw_player
 from keizer.publish import publish
 from keizer.publish.files import MANIFEST
 from keizer.refusals import Refusal
+from keizer.settings import OWN_VALUES
 from keizer.store import Store
+from test_kept_command import _Cache, a_command
 
 NAMES = ["Anna Aap", "Bram Beer", "Cor Das", "Dirk Eend", "Eva Fret"]
 OLD, NEW = "Interne", "Interne 2025-2026"
@@ -76,13 +78,14 @@ def club(folder: Path) -> tuple[Store, int]:
 KINDS = ["result", "correct", "pair", "attendance", "name", "rating", "fide_rating", "birth_year", "fide_k",
          "fide_id", "fed_id", "career", "category", "joined", "withdraw", "decimals", "points", "tiebreaks",
          "time_control", "club_name", "season_name", "colour", "language", "site", "evening", "national", "undo",
-         "old_result"]
+         "old_result", "fide_tiebreaks", "external", "close", "accent", "rating_list", "second", "date",
+         "max_excused", "own_value", "noshow"]
 
 
 def edit(store: Store, comp: int, what: str, k: int) -> None:
     """One edit of kind ``what`` (``k`` varies its value); an edit the state refuses does nothing."""
     season = store.load_season(comp)
-    member = NAMES[k % len(NAMES)] if what != "name" else store.members()[k % len(NAMES)]["name"]
+    member = store.members()[k % len(NAMES)]["name"]
     player = season.players[k % len(season.players)].id
     if what == "undo":
         change = last_change(store)
@@ -127,6 +130,31 @@ def edit(store: Store, comp: int, what: str, k: int) -> None:
             change_settings(store, comp, {"win": ("1", "2")[k % 2]})
         elif what == "tiebreaks":
             change_settings(store, comp, {"tiebreaks": ("wins", "rating,games")[k % 2]})
+        elif what == "fide_tiebreaks":
+            change_settings(store, comp, {"tiebreaks": ("SB,BH", "WIN,SB")[k % 2]})
+        elif what == "external" and season.round_in_progress() is None:
+            ops.mark_attendance(store, comp, {}, external={player: ("win", "draw", "loss")[k % 3]})
+        elif what == "close":
+            (close_season if not store.system_settings(store.competition(OLD)["id"]).get("closed") else reopen_season)(
+                store, "2024-2025")
+        elif what == "accent":
+            set_club(store, accent=("#c8102e", "#205020")[k % 2])
+        elif what == "rating_list":
+            change_settings(store, comp, {"rating_list": ("fide", "national")[k % 2]})
+        elif what == "second":
+            other = store.create_competition(f"Snelschaak {k}", "classic", {}, season="2025-2026")
+            for m in store.members()[:4]:
+                store.register(other, m["id"])
+            _play(store, other, 1)
+        elif what == "date":
+            ops.mark_attendance(store, comp, {}, date=f"2026-0{1 + k % 5}-1{k}") if season.round_in_progress() is None \
+                else None
+        elif what in ("max_excused", "own_value"):
+            change_settings(store, comp, {what: ("2", "5")[k % 2]} if what == "max_excused"
+                            else {what: OWN_VALUES[k % len(OWN_VALUES)]})
+        elif what == "noshow" and season.round_in_progress() is not None:
+            open_boards = [g for g in season.rounds[-1].games if g.result is None]
+            ops.remove_noshow(store, comp, open_boards[0].white) if open_boards else None
         elif what == "time_control":
             set_time_control(store, comp, ("90+30", "60+10")[k % 2], None, 1)
         elif what == "club_name":
@@ -155,23 +183,34 @@ def copied(store: Store, db: Path) -> Store:
     return Store.open(db)
 
 
-def check(folder: Path, edits: list[tuple[str, int]]) -> None:
+def check(folder: Path, edits: list[tuple[str, int]], commands: bool = False) -> None:
+    """Publish, then after each edit publish again (``commands``: each publish a ``keizer
+    publish`` of its own, a new process taking what the last one left in the cache folder) and
+    compare with a fresh publish of a copy of the database into an empty folder."""
     store, comp = club(folder)
     site = folder / "site"
     publish(store, site)
     for n, (what, k) in enumerate(edits):
         try:
             edit(store, comp, what, k)
-        except Refusal as e:  # the state does not allow it: nothing written
-            print("refused", what, e)
-        publish(store, site)
+        except Refusal:  # the state does not allow it: nothing written
+            pass
+        if commands:
+            store.close()
+            with _Cache(folder / "cache"):
+                store = a_command(folder / "club.db", site)
+        else:
+            publish(store, site)
         fresh = folder / f"fresh-{n}"
-        publish(copied(store, folder / f"fresh-{n}.db"), fresh)
+        copy = copied(store, folder / f"fresh-{n}.db")
+        publish(copy, fresh)
+        copy.close()
         made, expected = snapshot(site), snapshot(fresh)
         wrong = sorted(p for p in made.keys() | expected.keys() if made.get(p) != expected.get(p))
         assert not wrong, (edits[:n + 1], wrong)
         assert (site / MANIFEST).read_bytes() == (fresh / MANIFEST).read_bytes()
         shutil.rmtree(fresh)
+    store.close()
 
 
 EDITS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 5)), min_size=1, max_size=3)
@@ -188,6 +227,13 @@ def test_an_incremental_publish_is_a_fresh_publish(tmp_path_factory, edits):
 @given(edits=st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 5)), min_size=1, max_size=6))
 def test_an_incremental_publish_is_a_fresh_publish_after_many_edits(tmp_path_factory, edits):
     check(tmp_path_factory.mktemp("keys"), edits)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 5)), min_size=1, max_size=5))
+def test_each_publish_a_command_of_its_own_is_a_fresh_publish(tmp_path_factory, edits):
+    check(tmp_path_factory.mktemp("keys"), edits, commands=True)
 
 
 @pytest.mark.parametrize("what", KINDS)
