@@ -9,6 +9,7 @@ docs/publishing.md "What a page's key holds") are where a left-out input would s
 from __future__ import annotations
 
 import shutil
+from datetime import date, timedelta
 import sqlite3
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from keizer.operations import competition as ops
 from keizer.operations.changes import last_change, undo
 from keizer.operations.club import set_club
 from keizer.operations.members import edit_member
+from keizer.operations.notices import send_notice
 from keizer.operations.seasons import close_season, new_season, reopen_season
 from keizer.operations.setup import change_settings, set_player, set_time_control, withdraw_player
 from keizer.publish import publish
@@ -79,7 +81,8 @@ KINDS = ["result", "correct", "pair", "attendance", "name", "rating", "fide_rati
          "fide_id", "fed_id", "career", "category", "joined", "withdraw", "decimals", "points", "tiebreaks",
          "time_control", "club_name", "season_name", "colour", "language", "site", "evening", "national", "undo",
          "old_result", "fide_tiebreaks", "external", "close", "accent", "rating_list", "second", "date",
-         "max_excused", "own_value", "noshow"]
+         "max_excused", "own_value", "noshow", "notice", "namesake",
+         "withdrawn_opponent"]
 
 
 def edit(store: Store, comp: int, what: str, k: int) -> None:
@@ -147,8 +150,18 @@ def edit(store: Store, comp: int, what: str, k: int) -> None:
                 store.register(other, m["id"])
             _play(store, other, 1)
         elif what == "date":
-            ops.mark_attendance(store, comp, {}, date=f"2026-0{1 + k % 5}-1{k}") if season.round_in_progress() is None \
-                else None
+            ops.mark_attendance(store, comp, {}, date=f"2026-0{1 + k % 5}-1{k}", fill=False) \
+                if season.round_in_progress() is None else None
+        elif what == "namesake":  # two members of one name: their pages' slugs
+            other = store.members()[(k + 1) % len(NAMES)]["name"]
+            edit_member(store, member, {"name": other}, allow_duplicate=True)
+        elif what == "withdrawn_opponent":
+            change_settings(store, comp, {"withdrawn_opponent": ("none", "1/2", "1")[k % 3]})
+        elif what == "notice":
+            last = season.rounds[-1] if season.rounds else None
+            if last is not None and last.date and not last.games:
+                day = date.fromisoformat(last.date)
+                send_notice(store, store.members()[k % len(NAMES)]["id"], last.date, day - timedelta(days=3))
         elif what in ("max_excused", "own_value"):
             change_settings(store, comp, {what: ("2", "5")[k % 2]} if what == "max_excused"
                             else {what: OWN_VALUES[k % len(OWN_VALUES)]})
@@ -236,7 +249,14 @@ def test_each_publish_a_command_of_its_own_is_a_fresh_publish(tmp_path_factory, 
     check(tmp_path_factory.mktemp("keys"), edits, commands=True)
 
 
+@pytest.mark.slow  # some forty sites published three times each: ~10 s
 @pytest.mark.parametrize("what", KINDS)
 def test_each_kind_of_edit_is_published(tmp_path, what):
     """Every kind once, after the others' examples: each is what a fresh publish writes."""
     check(tmp_path, [(what, 1)])
+
+
+def test_a_notice_of_absence_is_published(tmp_path):
+    """A notice sent through a member's link for the next round's date: his player page and
+    member page say so (``next``, in the player page's inputs), as a fresh publish does."""
+    check(tmp_path, [("result", 0), ("result", 1), ("date", 3), ("notice", 1)])
