@@ -82,7 +82,7 @@ KINDS = ["result", "correct", "pair", "attendance", "name", "rating", "fide_rati
          "time_control", "club_name", "season_name", "colour", "language", "site", "evening", "national", "undo",
          "old_result", "fide_tiebreaks", "external", "close", "accent", "rating_list", "second", "date",
          "max_excused", "own_value", "noshow", "notice", "namesake",
-         "withdrawn_opponent"]
+         "withdrawn_opponent", "unpair", "swap", "latecomer"]
 
 
 def edit(store: Store, comp: int, what: str, k: int) -> None:
@@ -157,6 +157,16 @@ def edit(store: Store, comp: int, what: str, k: int) -> None:
             edit_member(store, member, {"name": other}, allow_duplicate=True)
         elif what == "withdrawn_opponent":
             change_settings(store, comp, {"withdrawn_opponent": ("none", "1/2", "1")[k % 3]})
+        elif what == "unpair" and season.round_in_progress() is not None:
+            ops.unpair(store, comp)
+        elif what == "swap" and season.round_in_progress() is not None:
+            games = [g for g in season.rounds[-1].games if g.result is None]
+            if games:
+                ops.swap_players(store, comp, games[0].white, season.players[k % len(season.players)].id)
+        elif what == "latecomer" and season.round_in_progress() is not None:
+            absent = [p for p in season.rounds[-1].absent if season.player(p).active_in(len(season.rounds))]
+            if absent:
+                ops.add_latecomer(store, comp, absent[k % len(absent)])
         elif what == "notice":
             last = season.rounds[-1] if season.rounds else None
             if last is not None and last.date and not last.games:
