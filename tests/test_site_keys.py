@@ -39,8 +39,10 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def _play(store: Store, comp: int, rounds: int) -> None:
+    """``rounds`` rounds, dated a week apart (a FIDE rating change needs the round's date)."""
     for _ in range(rounds):
-        ops.mark_attendance(store, comp, {})
+        played = len(store.load_season(comp).rounds)
+        ops.mark_attendance(store, comp, {}, date=f"{2024 + (comp > 1)}-{10 + played}-0{2 + comp % 7}")
         ops.make_pairing(store, comp)
         ops.enter_results(store, comp, {1: "1-0", 2: "1/2-1/2"})
 
@@ -57,6 +59,7 @@ def club(folder: Path) -> tuple[Store, int]:
         with store.change("setup", "setup"):
             set_club(store, name="Schaakclub Klein", season="2024-2025")
             old = store.create_competition(OLD, "classic", {}, season="2024-2025")
+            set_time_control(store, old, "90+30", "1-", None)  # the new season carries the plan over
             for k, name in enumerate(NAMES):
                 store.register(old, store.add_member(name, rating=1900 - 50 * k, fide_rating=2000 - 60 * k))
             _play(store, old, 2)
