@@ -247,7 +247,7 @@ EDIT = st.tuples(st.sampled_from(KINDS), st.integers(0, 5), st.booleans())
 EDITS = st.lists(EDIT, min_size=1, max_size=3)
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(edits=EDITS)
 def test_an_incremental_publish_is_a_fresh_publish(tmp_path_factory, edits):
     check(tmp_path_factory.mktemp("keys"), edits)
