@@ -48,6 +48,7 @@ def _play(store: Store, comp: int, rounds: int) -> None:
 
 
 _MADE: dict[str, Path] = {}
+_SET_UP: list[int] = []  # the set-up's last change: an undo goes no further back
 
 
 def club(folder: Path) -> tuple[Store, int]:
@@ -71,6 +72,7 @@ def club(folder: Path) -> tuple[Store, int]:
             _play(store, comp, 1)
             ops.mark_attendance(store, comp, {})
             ops.make_pairing(store, comp)
+        _SET_UP.append(last_change(store)["id"])
         store.close()
         _MADE["club"] = made
     db = folder / "club.db"
@@ -95,7 +97,7 @@ def edit(store: Store, comp: int, what: str, k: int) -> None:
     player = season.players[k % len(season.players)].id
     if what == "undo":
         change = last_change(store)
-        if change:
+        if change and change["id"] > _SET_UP[0]:
             undo(store, change["id"])
         return
     with store.change(what, what):
