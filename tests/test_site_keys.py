@@ -1,16 +1,18 @@
 """The published site is always what a fresh publish writes: whatever a user changes between
 two publishes (a member's record, the club's or a competition's settings, results,
 corrections, attendance, a player's category or first round, a withdrawal, an undo), the site
-published incrementally is byte for byte the site published from the same database into an
-empty folder.  The pages keyed by their inputs rather than their context (player pages, the
+published incrementally is byte for byte the site published from a copy of the same database
+into an empty folder.  The pages keyed by their inputs rather than their context (player pages, the
 attendance grid, the crosstable, the report, complete rounds, career pages: see
 docs/publishing.md "What a page's key holds") are where a left-out input would show."""
 
 from __future__ import annotations
 
+import atexit
 import shutil
-from datetime import date, timedelta
 import sqlite3
+import tempfile
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -39,7 +41,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def _play(store: Store, comp: int, rounds: int) -> None:
-    """``rounds`` rounds, dated a week apart (a FIDE rating change needs the round's date)."""
+    """``rounds`` rounds, dated a month apart (a FIDE rating change needs the round's date)."""
     for _ in range(rounds):
         played = len(store.load_season(comp).rounds)
         ops.mark_attendance(store, comp, {}, date=f"{2024 + (comp > 1)}-{10 + played}-0{2 + comp % 7}")
@@ -55,7 +57,9 @@ def club(folder: Path) -> tuple[Store, int]:
     """A small club of two seasons (careers across them): last season's competition of two
     rounds, this season's of one round played and one paired, its results not in."""
     if "club" not in _MADE:
-        made = Path(__import__("tempfile").mkdtemp(prefix="keizer-keys-")) / "club.db"
+        kept = Path(tempfile.mkdtemp(prefix="keizer-keys-"))
+        atexit.register(shutil.rmtree, kept, True)
+        made = kept / "club.db"
         store = Store.open(made, create=True)
         with store.change("setup", "setup"):
             set_club(store, name="Schaakclub Klein", season="2024-2025")
