@@ -91,7 +91,7 @@ KINDS = ["result", "correct", "pair", "attendance", "name", "rating", "fide_rati
          "time_control", "club_name", "season_name", "colour", "language", "site", "evening", "national", "undo",
          "old_result", "fide_tiebreaks", "external", "close", "accent", "rating_list", "second", "date",
          "max_excused", "own_value", "noshow", "notice", "namesake",
-         "withdrawn_opponent", "unpair", "swap", "latecomer"]
+         "withdrawn_opponent", "unpair", "swap", "latecomer", "logo"]
 
 
 def edit(store: Store, comp: int, what: str, k: int) -> None:
@@ -176,6 +176,8 @@ def edit(store: Store, comp: int, what: str, k: int) -> None:
             absent = [p for p in season.rounds[-1].absent if season.player(p).active_in(len(season.rounds))]
             if absent:
                 ops.add_latecomer(store, comp, absent[k % len(absent)])
+        elif what == "logo":
+            set_club(store, logo=("logo.svg", f'<svg xmlns="http://www.w3.org/2000/svg" width="{10 + k}" height="10"/>'.encode()))
         elif what == "notice":
             last = season.rounds[-1] if season.rounds else None
             if last is not None and last.date and not last.games:
