@@ -68,7 +68,8 @@ def test_every_address_leads_where_werkzeugs_rules_lead(parts, tail):
         try:
             return urls.match(path, method)
         except HTTPException as e:  # werkzeug's RequestRedirect, NotFound, MethodNotAllowed
-            return type(e).__name__, getattr(e, "new_url", None), getattr(e, "valid_methods", None)
+            allowed = getattr(e, "valid_methods", None)   # from a set: its order is not the rule's
+            return type(e).__name__, getattr(e, "new_url", None), sorted(allowed) if allowed else allowed
 
     for rule in made[0].url_map.iter_rules():
         path = expected.build(rule.endpoint, {part: parts[part] for part in rule.arguments}) + tail
