@@ -168,19 +168,3 @@ def test_a_command_meanwhile_waits_for_the_new_file(tmp_path):
     maker.close()
     out, err = reader.communicate(timeout=30)
     assert reader.returncode == 0 and err == "" and out.splitlines()[1].startswith("1,Anna,")
-
-
-def test_a_first_command_killed_outright_leaves_a_file_the_next_command_makes_again(tmp_path):
-    """Killed with no chance to clean up (SIGKILL, as a power cut), the first command leaves the
-    empty file and its journal; the next command that may make a file makes it (it said the
-    file was empty and asked for a backup or 'keizer init')."""
-    db = tmp_path / "new.db"
-    killed = keizer("--db", str(db), "member", "add", "Anna de Vries",
-                    before=CTRL_C_IN.format(module="keizer.operations.members", name="add_member")
-                    .replace("signal.SIGINT", "signal.SIGKILL"))
-    assert killed.returncode == -9
-    assert db.stat().st_size == 0 and (tmp_path / "new.db-journal").exists()
-    done = keizer("--db", str(db), "member", "add", "Bob Jansen")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "added member #1 Bob Jansen\n" and commits(db) == 1
-    assert leftovers(tmp_path) == ["new.db"]

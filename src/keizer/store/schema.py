@@ -333,9 +333,9 @@ class Schema(Competitions):
         (the caller removes a file it made; an empty file 'keizer init' was given stays).
         """
         path = Path(path)
-        unfinished = _wait_for_maker(path)
+        _wait_for_maker(path)
         if not path.exists() or path.stat().st_size == 0:
-            if not create or (path.exists() and not (replace_empty or unfinished)):
+            if not create or (path.exists() and not replace_empty):
                 _require_file(path)
             existed = path.exists()  # an empty file becomes the database in place: a rollback leaves it empty
             store = cls(_database(_connect(path)))
@@ -533,15 +533,12 @@ def _check(path: Path) -> tuple[sqlite3.Connection, int]:
     return conn, version
 
 
-def _wait_for_maker(path: Path) -> bool:
+def _wait_for_maker(path: Path) -> None:
     """An empty file with a journal beside it is being made by another command, whose schema and
     change are not committed yet (:meth:`Schema.open`): wait for it, up to the busy timeout, as
-    for any writer, rather than call the file empty.  Says whether it is still empty then: a
-    first command killed outright (no Ctrl-C: a kill, a power cut) left its journal, which SQLite
-    has now rolled back.  Such a file never held a club's data (a command refuses an empty file
-    before it makes one there), so it may be made again."""
+    for any writer, rather than call the file empty."""
     if not (path.exists() and path.stat().st_size == 0 and Path(f"{path}-journal").exists()):
-        return False
+        return
     conn = _connect(path)
     try:
         conn.execute("BEGIN IMMEDIATE")  # the writer's lock, once it has committed (or rolled back)
@@ -550,7 +547,6 @@ def _wait_for_maker(path: Path) -> bool:
         raise explained(e, path) or StoreError("cannot read %(path)s: %(why)s", path=path, why=str(e)) from None
     finally:
         conn.close()
-    return path.exists() and path.stat().st_size == 0
 
 
 def _split_sql(script: str) -> list[str]:
