@@ -168,3 +168,44 @@ def test_a_command_meanwhile_waits_for_the_new_file(tmp_path):
     maker.close()
     out, err = reader.communicate(timeout=30)
     assert reader.returncode == 0 and err == "" and out.splitlines()[1].startswith("1,Anna,")
+
+
+#: Python that lets another keizer command make the file, and commit a member in it, just before
+#: this command connects to a file it found missing (between its look and its opening).
+ANOTHER_FIRST = """
+import os, subprocess, sys
+import keizer.store.schema as _m
+_real = _m._connect
+def _first(path):
+    if not os.path.exists(path):
+        subprocess.run([sys.executable, "-m", "keizer", "--db", str(path), "member", "add", "Alice"], check=True,
+                       capture_output=True)
+    return _real(path)
+_m._connect = _first
+"""
+
+
+def test_a_refused_command_never_removes_a_file_another_command_made_meanwhile(tmp_path):
+    """Two first commands at once (a script adding members in parallel): the one that waited and
+    is refused (Alice twice) leaves the file the other made and filled (it removed it)."""
+    db = tmp_path / "club.db"
+    before = ("import subprocess, sys\nfrom keizer.store import Store\n_real = Store.open.__func__\n"
+              "def _open(cls, path, *a, **k):\n"
+              "    subprocess.run([sys.executable, '-m', 'keizer', '--db', str(path), 'member', 'add', 'Alice'],"
+              " check=True, capture_output=True)\n"
+              "    return _real(cls, path, *a, **k)\n"
+              "Store.open = classmethod(_open)\n")
+    refused = keizer("--db", str(db), "member", "add", "Alice", before=before)
+    assert refused.returncode == 1 and "already a member" in refused.stderr
+    assert db.exists() and keizer("--db", str(db), "member", "list", "--format", "csv").stdout.count("Alice") == 1
+
+
+def test_a_command_that_waited_for_another_to_make_the_file_writes_into_it(tmp_path):
+    """The other command makes the file between this one's look (no file) and its opening: this
+    one takes the writer's lock, finds a schema, and adds its member to that file."""
+    db = tmp_path / "club.db"
+    done = keizer("--db", str(db), "member", "add", "Bob", before=ANOTHER_FIRST)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "added member #2 Bob\n"
+    names = keizer("--db", str(db), "member", "list", "--format", "csv").stdout
+    assert "Alice" in names and "Bob" in names

@@ -38,9 +38,9 @@ class Context:
         if self._store is None:
             # A new file's schema stays uncommitted like an upgrade (defer_upgrade): it is
             # committed with the command's change, in one transaction, when the command succeeds.
-            existed = self.db.exists()
             self._store = Store.open(self.db, create=create, defer_upgrade=True, replace_empty=replace_empty)
-            self.created = not existed
+            # made by this command, not by another that made it while this one waited for the file
+            self.created = self._store.made
         return self._store
 
     def comp(self, store: Store) -> dict[str, Any]:

@@ -296,6 +296,7 @@ def _cleanup(holder: list[Context]) -> None:
         if ctx._store is not None:
             ctx._store.rollback_upgrade()
             ctx._store.close()
-        if ctx.created and ctx._store is not None:
-            if os.path.exists(ctx.db):
-                os.remove(ctx.db)
+        # rolled back, the file it made is empty again; one that holds data was committed (an
+        # interrupt that came as the commit ended) and stays
+        if ctx.created and ctx._store is not None and os.path.exists(ctx.db) and os.path.getsize(ctx.db) == 0:
+            os.remove(ctx.db)

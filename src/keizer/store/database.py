@@ -52,6 +52,8 @@ class Database:
         #: app's lookup of the competition a command works on).
         self.subject: str | None = None
         self._upgrading = False
+        #: This store made the file (it did not exist) and its schema: a command that fails may remove it.
+        self.made = False
         #: The seasons read, each with the state of the file it was read in (Store.load_season).
         self._seasons: dict[int, tuple[tuple[int, int, int | None], Season]] = {}
         #: The file (None in memory), named in errors about it.

@@ -5,6 +5,7 @@ then creating or upgrading its schema)."""
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 import sqlite3
@@ -341,13 +342,17 @@ class Schema(Competitions):
             store = cls(_database(_connect(path)))
             store.path = path
             try:
-                store._create(commit=not defer_upgrade)
+                store._create(commit=not defer_upgrade, file=_identity(path))
+            except _MadeMeanwhile:  # another command made it (or removed it) while this one waited
+                store.close()
+                return cls.open(path, create=create, defer_upgrade=defer_upgrade)
             except BaseException:  # e.g. a full disk: leave no half-made file behind
                 store.close()
                 if not existed:
                     path.unlink(missing_ok=True)
                 raise
             store._upgrading = defer_upgrade
+            store.made = not existed
             return store
         conn, version = _check(path)
         store = cls(_database(conn))
@@ -387,14 +392,21 @@ class Schema(Competitions):
         store._create()
         return store
 
-    def _create(self, commit: bool = True) -> None:
+    def _create(self, commit: bool = True, file: tuple[int, int] | None = None) -> None:
         """Today's schema in a new database, in one transaction: the tables, indexes and
         triggers of a database made at version 1 and upgraded (:func:`_today`, recorded once
         per process), and the rows a new database starts with (:data:`_FIRST_ROWS`).  The
         same file as making it at version 1 and upgrading it, in about half the CPU time (the
-        triggers are most of what is left; tests/test_schema_today.py holds the two equal)."""
+        triggers are most of what is left; tests/test_schema_today.py holds the two equal).
+        ``file``: the identity of the new file as it was opened; if another command has made a
+        schema in it, or removed or replaced it, by the time the writer's lock is held, nothing is
+        made (:class:`_MadeMeanwhile`)."""
         objects, triggers = _today(SCHEMA_VERSION, tuple(MIGRATIONS.items()), _SCHEMA_V1)
-        with self._schema_change(commit):
+        with self._schema_change(commit, immediate=file is not None):
+            # with the writer's lock: a command that waited for another to make the file opens it instead
+            if file is not None and (_identity(self.path) != file
+                                     or self.conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone()):
+                raise _MadeMeanwhile
             for statement in (*objects, *_FIRST_ROWS, *triggers):
                 self.conn.execute(statement)
             self.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -425,12 +437,13 @@ class Schema(Competitions):
         self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextmanager
-    def _schema_change(self, commit: bool = True) -> Iterator[None]:
+    def _schema_change(self, commit: bool = True, immediate: bool = False) -> Iterator[None]:
         """One transaction around DDL (Python's sqlite3 would commit it piecemeal);
-        without ``commit`` it stays open, and later changes nest inside it."""
+        without ``commit`` it stays open, and later changes nest inside it; ``immediate``: the
+        writer's lock taken at once."""
         self.conn.isolation_level = None
         try:
-            self.conn.execute("BEGIN")
+            self.conn.execute("BEGIN IMMEDIATE" if immediate else "BEGIN")
             yield
             if commit:
                 self.conn.execute("COMMIT")
@@ -531,6 +544,19 @@ def _check(path: Path) -> tuple[sqlite3.Connection, int]:
         raise StoreError("%(path)s was written by a newer keizer (schema %(version)s, this program reads %(reads)s); "
                          "upgrade keizer", path=path, version=version, reads=SCHEMA_VERSION)
     return conn, version
+
+
+class _MadeMeanwhile(Exception):
+    """Another command made the new file's schema, or removed the file, while this one waited."""
+
+
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """The file at ``path`` (its device and inode), or None where there is none."""
+    try:
+        found = os.stat(path) if path is not None else None
+    except FileNotFoundError:
+        return None
+    return None if found is None else (found.st_dev, found.st_ino)
 
 
 def _wait_for_maker(path: Path) -> None:
