@@ -246,8 +246,7 @@ def _main(argv: list[str] | None) -> None:
     except click.Abort:
         click.echo("aborted: nothing was changed", err=True)
         sys.exit(1)
-    except KeyboardInterrupt:  # Ctrl-C: what the command had not committed is rolled back, a new file removed
-        _cleanup(_OPENED)
+    except KeyboardInterrupt:  # Ctrl-C: what the command had not committed is rolled back, a new file removed (main)
         click.echo("interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
@@ -270,8 +269,7 @@ def _main(argv: list[str] | None) -> None:
 
 
 def _fail(message: str) -> None:
-    _cleanup(_OPENED)
-    click.echo(_one_line(message), err=True)
+    click.echo(_one_line(message), err=True)  # main's cleanup follows the exit
     sys.exit(1)
 
 

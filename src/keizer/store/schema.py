@@ -302,11 +302,12 @@ MIGRATIONS: dict[int, str] = {
     13: "CREATE INDEX IF NOT EXISTS undo_log_by_change ON undo_log (change_id)",
 }
 
-def _database(conn: sqlite3.Connection) -> sqlite_utils.Database:
-    """sqlite-utils over the club's connection, without its plugins: keizer uses none, no
-    package installed beside it may change the club's connection, and looking for them
-    (``importlib.metadata`` over every installed package) cost every command 20-30 ms."""
-    return sqlite_utils.Database(conn, execute_plugins=False)
+def _database(conn: sqlite3.Connection | None = None) -> sqlite_utils.Database:
+    """sqlite-utils over the club's connection (None: a database in memory), without its
+    plugins: keizer uses none, no package installed beside it may change the club's
+    connection, and looking for them (``importlib.metadata`` over every installed package)
+    cost every command 20-30 ms."""
+    return sqlite_utils.Database(conn, memory=conn is None, execute_plugins=False)
 
 
 #: The triggers that give a round a new stamp (schema 13): by table, the rows (old, new)
@@ -388,7 +389,7 @@ class Schema(Competitions):
 
     @classmethod
     def memory(cls) -> Self:
-        store = cls(sqlite_utils.Database(memory=True, execute_plugins=False))
+        store = cls(_database())
         store._create()
         return store
 
@@ -515,7 +516,7 @@ def _today(version: int, migrations: tuple[tuple[int, str], ...], first: str) ->
     1 and upgraded (``sqlite_master`` in the order it was made): the tables and indexes, and
     the triggers (made after :data:`_FIRST_ROWS`, as the upgrade makes them after the rows).
     The arguments are what it is made from (a test may change them), the key it is kept by."""
-    store = Schema(sqlite_utils.Database(memory=True))
+    store = Schema(_database())
     try:
         store._build()
         made = store.conn.execute("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid").fetchall()
